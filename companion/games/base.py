@@ -1,0 +1,105 @@
+"""The contract every rules engine keeps.
+
+A rules engine is a module (or object) with:
+
+* ``NAME``: the stable identifier stored in the game log (``"crazy_time"``).
+* ``TITLE``: what the home screen shows.
+* ``initial(setup: dict) -> State``: the state before any action. ``setup`` is JSON
+  data: at least ``{"players": [{"name": "Ann", "seat": 1}, ...]}`` plus game options.
+* ``apply(state, action: dict) -> State``: a *new* state, or ``RuleError`` naming why
+  the action is illegal. Never mutates ``state``; never reads the clock or a random
+  source: times and dice are fields of the action, so a log replays identically.
+* ``snapshot(state) -> dict``: a JSON-able picture of the state, for ``companion
+  replay --json``, export and tests.
+
+States are frozen dataclasses (tuples, not lists). Actions are plain dicts with a
+``"type"`` key, exactly what the game log stores.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from companion.errors import RuleError
+
+
+class Rules(Protocol):
+    NAME: str
+    TITLE: str
+
+    def initial(self, setup: Mapping[str, Any]) -> Any: ...
+
+    def apply(self, state: Any, action: Mapping[str, Any]) -> Any: ...
+
+    def snapshot(self, state: Any) -> dict: ...
+
+
+def to_jsonable(value: Any) -> Any:
+    """Turn frozen dataclasses, tuples and enums into plain JSON data."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, frozenset, set)):
+        items = [to_jsonable(v) for v in value]
+        return sorted(items, key=repr) if isinstance(value, (set, frozenset)) else items
+    if hasattr(value, "value") and hasattr(value, "name") and type(value).__module__ != "builtins":
+        return value.value  # enums
+    return value
+
+
+def action_type(action: Mapping[str, Any]) -> str:
+    """The action's ``type``, or a RuleError naming what is missing."""
+    if not isinstance(action, Mapping):
+        raise RuleError(f"an action must be an object, not {type(action).__name__}")
+    kind = action.get("type")
+    if not isinstance(kind, str) or not kind:
+        raise RuleError(f"action has no 'type': {dict(action)!r}")
+    return kind
+
+
+def require(action: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    """Read ``action[key]`` and check its type, or raise a RuleError naming the key."""
+    if key not in action:
+        raise RuleError(f"action '{action.get('type')}' needs '{key}'")
+    value = action[key]
+    if isinstance(value, bool) and kind is int:
+        raise RuleError(f"action '{action.get('type')}': '{key}' must be a number, not {value!r}")
+    if not isinstance(value, kind):
+        raise RuleError(f"action '{action.get('type')}': '{key}' has the wrong type: {value!r}")
+    return value
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Player:
+    """A player at the table: a name and the seat (button + lamp + colour) they sit at."""
+
+    name: str
+    seat: int
+
+
+def players_from_setup(setup: Mapping[str, Any], lo: int = 2, hi: int = 8) -> tuple[Player, ...]:
+    """Validate ``setup["players"]``: ``lo``..``hi`` players, unique names and seats."""
+    raw = setup.get("players")
+    if not isinstance(raw, (list, tuple)):
+        raise RuleError("setup needs a list of 'players'")
+    if not lo <= len(raw) <= hi:
+        raise RuleError(f"this game takes {lo} to {hi} players, not {len(raw)}")
+    players = []
+    for i, p in enumerate(raw):
+        if not isinstance(p, Mapping):
+            raise RuleError(f"player {i + 1} must be an object with 'name' and 'seat'")
+        name = p.get("name")
+        seat = p.get("seat")
+        if not isinstance(name, str) or not name.strip():
+            raise RuleError(f"player {i + 1} has no name")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= 8:
+            raise RuleError(f"player {name!r} has no valid seat (1-8): {seat!r}")
+        players.append(Player(name.strip(), seat))
+    if len({p.seat for p in players}) != len(players):
+        raise RuleError("two players share a seat")
+    if len({p.name.lower() for p in players}) != len(players):
+        raise RuleError("two players share a name")
+    return tuple(players)
