@@ -1,0 +1,424 @@
+"""Tests for the Crazy Time rules engine: the rulebook's cases as tables, a whole game
+replayed from its action list, bad input, and Hypothesis properties over random play."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+from functools import reduce
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.errors import RuleError
+from companion.games import crazy_time as ct
+
+NAMES = ["Ann", "Bob", "Cara", "Dan", "Eve", "Finn", "Gus"]
+
+
+def setup_for(n: int, **extra) -> dict:
+    return {"players": [{"name": NAMES[i], "seat": i + 1} for i in range(n)], **extra}
+
+
+def play(actions, n: int = 5, **extra) -> ct.State:
+    return reduce(ct.apply, actions, ct.initial(setup_for(n, **extra)))
+
+
+def law(name, creator, absent, when=None, what=None) -> dict:
+    return {"type": "new_law", "name": name, "when": when or f"when-secret of {name}",
+            "what": what or f"what-secret of {name}", "creator": creator, "absent": absent}
+
+
+def won(seat):
+    return {"type": "round_won", "seat": seat}
+
+
+def pickup(seat, reason="temporal_flaw", law_name=None, **more):
+    action = {"type": "pickup", "seat": seat, "reason": reason, **more}
+    if law_name is not None:
+        action["law"] = law_name
+    return action
+
+
+VERDICT = {"armed_at_ns": 1000, "ranking": [
+    {"seat": 1, "delay_ms": 0}, {"seat": 3, "delay_ms": 40}, {"seat": 2, "delay_ms": 85.5},
+    {"seat": 5, "delay_ms": 130}, {"seat": 4, "delay_ms": 410}], "loser": 4, "too_close": False}
+
+# A whole game for five players (Ann 1, Bob 2, Cara 3, Dan 4, Eve 5), Bob dealing first.
+FULL_GAME = [
+    # round 1: the two standing laws only
+    pickup(4, "slap", "Synchronisation", verdict=VERDICT),
+    {"type": "accusation", "accuser": 1, "accused": 3, "law": "time machine", "correct": True},
+    {"type": "accusation", "accuser": 5, "accused": 2, "law": "Synchronisation", "correct": False},
+    {"type": "mistakes", "seats": [3, 1], "reason": "false_slap"},
+    {"type": "tick_tock", "seat": 4},
+    won(5),
+    law("Sevens", creator=5, absent=1, when="A seven is revealed", what="Everyone says bonjour"),
+    # round 2: Eve deals; Ann (out of the room) tries to guess "Sevens"
+    pickup(2, "temporal_flaw", "Sevens"),
+    {"type": "guess", "seat": 1, "law": "Sevens", "correct": False},
+    {"type": "accusation", "accuser": 3, "accused": 4, "law": "sevens", "correct": True},
+    {"type": "guess", "seat": 1, "law": "Sevens", "correct": True, "pile_after": 3},
+    won(3),
+    law("Mirror", creator=3, absent=2),
+    # round 3: Cara deals; Bob's correct guess empties his pile and wins the round
+    pickup(4, "slap", "Mirror", verdict={"ranking": [{"seat": 4, "delay_ms": 0},
+                                                     {"seat": 2, "delay_ms": 55}]}),
+    {"type": "guess", "seat": 2, "law": "Mirror", "correct": True, "emptied": True},
+    law("Hush", creator=2, absent=4),
+    # round 4: Bob deals; Eve wins the last round
+    pickup(5, "temporal_flaw", "Hush", pile=6),
+    won(5),
+]
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@pytest.mark.parametrize(("players", "cards"), [(4, 15), (5, 12), (6, 10), (7, 9)])
+def test_deal_table(players, cards):
+    assert ct.deal_size(players) == cards
+    assert ct.initial(setup_for(players)).deal == cards
+
+
+@pytest.mark.parametrize("players", [2, 3, 8])
+def test_player_count_outside_4_to_7_is_refused(players):
+    with pytest.raises(RuleError, match="4 to 7"):
+        ct.initial({"players": [{"name": f"P{i}", "seat": i + 1} for i in range(players)]})
+    with pytest.raises(RuleError, match="4 to 7"):
+        ct.deal_size(players)
+
+
+def test_first_dealer_deals_and_leads_round_one():
+    state = ct.initial(setup_for(4, first_dealer=3))
+    assert (state.round, state.phase, state.dealer, state.lead) == (1, ct.PLAYING, 3, 3)
+    assert [x.name for x in state.laws] == ["Time Machine", "Synchronisation"]
+    assert state.reveal_first == ()
+    assert ct.initial(setup_for(4)).dealer == 1  # default: the first player listed
+
+
+@pytest.mark.parametrize("bad", [0, 9, 5, True, "2"])
+def test_first_dealer_must_be_a_seat_in_the_game(bad):
+    with pytest.raises(RuleError, match="first_dealer"):
+        ct.initial(setup_for(4, first_dealer=bad))
+
+
+def test_full_game_replayed_from_its_action_list():
+    state = play(FULL_GAME, first_dealer=2)
+    snap = ct.snapshot(state)
+    assert state.phase == ct.OVER and state.grand_master == 5
+    assert [(r["round"], r["seat"], r["dealer"], r["how"]) for r in snap["results"]] == [
+        (1, 5, 2, "emptied"), (2, 3, 5, "emptied"), (3, 2, 3, "guess"), (4, 5, 2, "emptied")]
+    assert [x["name"] for x in snap["laws"]] == [
+        "Time Machine", "Synchronisation", "Sevens", "Mirror", "Hush"]
+    assert [(x["creator"], x["absent"], x["from_round"], x["guessed"]) for x in snap["laws"][2:]] \
+        == [(5, 1, 2, True), (3, 2, 3, True), (2, 4, 4, False)]
+    assert snap["left_room"] == [1, 2, 4]
+    # who picked up, and why
+    assert [(p["round"], p["seat"], p["reason"], p["law"]) for p in snap["pickups"]] == [
+        (1, 4, "slap", "Synchronisation"), (1, 3, "temporal_flaw", "Time Machine"),
+        (1, 5, "wrong_accusation", "Synchronisation"), (1, 1, "false_slap", None),
+        (2, 2, "temporal_flaw", "Sevens"), (2, 4, "temporal_flaw", "Sevens"),
+        (3, 4, "slap", "Mirror"), (4, 5, "temporal_flaw", "Hush")]
+    assert snap["pickups"][0]["verdict"] == VERDICT  # kept verbatim
+    assert snap["pickups_per_round"] == [
+        {"round": 1, "by_seat": {"1": 1, "2": 0, "3": 1, "4": 1, "5": 1}},
+        {"round": 2, "by_seat": {"1": 0, "2": 1, "3": 0, "4": 1, "5": 0}},
+        {"round": 3, "by_seat": {"1": 0, "2": 0, "3": 0, "4": 1, "5": 0}},
+        {"round": 4, "by_seat": {"1": 0, "2": 0, "3": 0, "4": 0, "5": 1}}]
+    assert snap["slap_delays"] == {"1": [0], "2": [85.5, 55], "3": [40], "4": [410, 0],
+                                   "5": [130]}
+    assert [(g["seat"], g["law"], g["correct"], g["removed"]) for g in snap["guesses"]] == [
+        (1, "Sevens", False, 0), (1, "Sevens", True, 5), (2, "Mirror", True, 5)]
+    assert snap["tick_tocks"] == [{"round": 1, "seat": 4}]
+    assert snap["piles"] == {"5": 6}
+    assert "GMT" in state.notice and "Eve" in state.notice
+    json.dumps(snap)  # JSON-able
+
+
+def test_rounds_dealers_and_reveal_reminders_step_by_step():
+    state = play(FULL_GAME[:6], first_dealer=2)
+    assert (state.phase, state.round) == (ct.NEW_LAW, 1)
+    state = ct.apply(state, FULL_GAME[6])
+    assert (state.phase, state.round, state.dealer, state.lead) == (ct.PLAYING, 2, 5, 5)
+    assert state.reveal_first == (5,)
+    assert "12 cards" in state.notice and "Eve" in state.notice
+    state = play(FULL_GAME[:13], first_dealer=2)
+    assert (state.round, state.dealer, state.reveal_first) == (3, 3, (3, 5))
+    state = play(FULL_GAME[:16], first_dealer=2)
+    assert (state.round, state.dealer, state.reveal_first) == (4, 2, (2, 3, 5))
+
+
+@pytest.mark.parametrize(("correct", "picker", "reason"), [
+    (True, 3, "temporal_flaw"),  # the accused broke the rule: they pick up
+    (False, 1, "wrong_accusation"),  # the accuser was wrong: the accuser picks up
+])
+def test_accusation_decides_who_picks_up(correct, picker, reason):
+    state = ct.apply(ct.initial(setup_for(4)), {"type": "accusation", "accuser": 1,
+                                                "accused": 3, "law": "Time Machine",
+                                                "correct": correct})
+    (p,) = state.pickups
+    assert (p.seat, p.reason, p.accuser, p.law) == (picker, reason, 1, "Time Machine")
+    assert state.lead == picker
+    assert "1 o'clock" in state.notice and "cancelled" in state.notice
+
+
+@pytest.mark.parametrize(("seats", "picker"), [([3, 1], 1), ([1, 3, 4], 4), ([2], 2),
+                                               ([4, 2, 4], 4)])
+def test_last_of_several_mistakes_picks_up(seats, picker):
+    state = ct.apply(ct.initial(setup_for(4)),
+                     {"type": "mistakes", "seats": seats, "reason": "false_slap"})
+    (p,) = state.pickups
+    assert (p.seat, p.erred, p.reason) == (picker, tuple(seats), "false_slap")
+
+
+def test_a_pickup_names_a_rule_in_the_tables_words_when_it_is_no_law():
+    state = ct.apply(ct.initial(setup_for(4)), pickup(2, law_name="  said  13 o'clock "))
+    (p,) = state.pickups
+    assert (p.law, p.rule) == (None, "said 13 o'clock")
+
+
+ROUND_2 = [won(5), law("Sevens", creator=5, absent=1)]
+
+
+def test_correct_guess_that_empties_the_pile_wins_the_round():
+    state = play(ROUND_2 + [pickup(3, law_name="Sevens")])
+    state = ct.apply(state, {"type": "guess", "seat": 1, "law": "Sevens", "correct": True,
+                             "pile_after": 0})
+    assert state.phase == ct.NEW_LAW
+    assert state.results[-1] == ct.RoundResult(round=2, seat=1, dealer=5, how="guess")
+    assert state.guesses[-1].emptied and state.guesses[-1].removed == 5
+
+
+def test_correct_guess_emptying_the_pile_in_round_four_crowns_the_gmt():
+    state = play(FULL_GAME[:-1] + [{"type": "guess", "seat": 4, "law": "Hush", "correct": True,
+                             "emptied": True}], first_dealer=2)
+    assert (state.phase, state.grand_master) == (ct.OVER, 4)
+
+
+def test_correct_guess_that_leaves_cards_keeps_the_round_going():
+    state = play(ROUND_2 + [pickup(3, law_name="Sevens"),
+                            {"type": "guess", "seat": 1, "law": "Sevens", "correct": True}])
+    assert state.phase == ct.PLAYING and state.guessed("Sevens")
+
+
+def test_a_wrong_accusation_naming_a_law_opens_no_guess():
+    state = play(ROUND_2 + [{"type": "accusation", "accuser": 2, "accused": 3, "law": "Sevens",
+                             "correct": False}])
+    with pytest.raises(RuleError, match="only after someone picks up"):
+        ct.apply(state, {"type": "guess", "seat": 1, "law": "Sevens", "correct": True})
+
+
+# --------------------------------------------------------------------------- bad input
+
+OVER = FULL_GAME
+BAD = [
+    # (prefix, action, words the message must contain)
+    (OVER, won(1), "no round 5"),
+    (OVER, law("Late", creator=5, absent=3), "game is over"),
+    (OVER, pickup(1), "game is over"),
+    (FULL_GAME[:12], law("Mirror", creator=3, absent=1), "already left the room once"),
+    (ROUND_2[:1], {**law("x", 5, 1), "name": "   "}, "name"),
+    (ROUND_2[:1], {k: v for k, v in law("x", 5, 1).items() if k != "name"}, "'name'"),
+    (ROUND_2[:1], {**law("x", 5, 1), "when": ""}, "When?"),
+    (ROUND_2[:1], law("TIME  machine", 5, 1), "already exists"),
+    (ROUND_2[:1], law("Sevens", creator=2, absent=1), "winner of round 1"),
+    (ROUND_2[:1], law("Sevens", creator=5, absent=5), "cannot also leave the room"),
+    (ROUND_2[:1], law("Sevens", creator=5, absent=9), "absent 9 is not a seat"),
+    (ROUND_2[:1], pickup(2), "record the new law"),
+    ([], law("Early", creator=1, absent=2), "still being played"),
+    (ROUND_2 + [pickup(3, law_name="Sevens")],
+     {"type": "guess", "seat": 2, "law": "Sevens", "correct": True}, "never left the room"),
+    (ROUND_2 + [pickup(3, law_name="Sevens")],
+     {"type": "guess", "seat": 9, "law": "Sevens", "correct": True}, "seat 9 is not a seat"),
+    (ROUND_2, {"type": "guess", "seat": 1, "law": "Sevens", "correct": True},
+     "only after someone picks up"),
+    (ROUND_2 + [pickup(3, law_name="Sevens"),
+                {"type": "guess", "seat": 1, "law": "Sevens", "correct": False}],
+     {"type": "guess", "seat": 1, "law": "Sevens", "correct": True}, "only after someone"),
+    (FULL_GAME[:11] + [pickup(2, law_name="Sevens")],
+     {"type": "guess", "seat": 1, "law": "Sevens", "correct": True}, "already guessed"),
+    (ROUND_2 + [pickup(3, law_name="Synchronisation")],
+     {"type": "guess", "seat": 1, "law": "Synchronisation", "correct": True}, "standing law"),
+    (ROUND_2, {"type": "guess", "seat": 1, "law": "Nope", "correct": True}, "no Law of Time"),
+    (ROUND_2 + [pickup(3, law_name="Sevens")],
+     {"type": "guess", "seat": 1, "law": "Sevens", "correct": False, "emptied": True},
+     "wrong guess"),
+    (ROUND_2 + [pickup(3, law_name="Sevens")],
+     {"type": "guess", "seat": 1, "law": "Sevens", "correct": True, "emptied": True,
+      "pile_after": 2}, "pile_after"),
+    ([], pickup(8), "seat 8 is not a seat in this game"),
+    ([], pickup(0, "slap"), "seat 0 is not a seat"),
+    ([], pickup(True), "must be a number"),
+    ([], pickup(2, "sneeze"), "unknown reason 'sneeze'"),
+    ([], pickup(2, "temporal_flaw", verdict=VERDICT), "slap verdict"),
+    ([], pickup(2, "slap", verdict={"x": float("nan")}), "not JSON"),
+    ([], pickup(2, pile=-1), "negative"),
+    ([], {"type": "accusation", "accuser": 2, "accused": 2, "law": "x", "correct": True},
+     "cannot accuse themselves"),
+    ([], {"type": "accusation", "accuser": 2, "accused": 7, "law": "x", "correct": True},
+     "accused 7"),
+    ([], {"type": "accusation", "accuser": 2, "accused": 3, "law": "", "correct": True},
+     "empty"),
+    ([], {"type": "accusation", "accuser": 2, "accused": 3, "law": "x"}, "'correct'"),
+    ([], {"type": "mistakes", "seats": []}, "nobody"),
+    ([], {"type": "mistakes", "seats": [1, 6]}, "seat 6 is not a seat"),
+    ([], {"type": "mistakes", "seats": [1, 2], "reason": "wrong_accusation"}, "accusation"),
+    ([], {"type": "tick_tock", "seat": 6}, "seat 6"),
+    ([], {"type": "shuffle"}, "no action 'shuffle'"),
+    ([], {"seat": 1}, "no 'type'"),
+]
+
+
+@pytest.mark.parametrize(("prefix", "action", "words"), BAD,
+                         ids=[f"{i}-{a.get('type')}" for i, (_, a, _) in enumerate(BAD)])
+def test_bad_input_is_refused_and_leaves_state_unchanged(prefix, action, words):
+    state = play(prefix, first_dealer=2)
+    before = ct.snapshot(state)
+    sent = copy.deepcopy(action)
+    with pytest.raises(RuleError) as info:
+        ct.apply(state, action)
+    assert words.lower() in str(info.value).lower(), str(info.value)
+    assert ct.snapshot(state) == before and action == sent
+
+
+# --------------------------------------------------------------------------- properties
+
+LAW_NAMES = ["Sevens", "Mirror", "Hush", "Time Machine", "Nope"]
+REASON_PICKS = [*ct.REASONS, "sneeze"]
+
+
+@st.composite
+def an_action(draw, state: ct.State) -> dict:
+    """A plausible action for ``state``: mostly legal, often not."""
+    seats = list(state.seats) + [0, 8]
+    seat = st.sampled_from(seats)
+    known = [x.name for x in state.laws] + LAW_NAMES
+    made = [x for x in state.laws if not x.standing]
+    if state.phase == ct.NEW_LAW and draw(st.integers(0, 4)):
+        free = [s for s in state.seats if s not in state.left_room()]
+        return {"type": "new_law", "name": draw(st.sampled_from([f"Law {state.round}", *known])),
+                "when": "w", "what": "x", "creator": state.results[-1].seat,
+                "absent": draw(st.sampled_from(free + seats))}
+    kind = draw(st.sampled_from(["pickup"] * 3 + ["accusation", "mistakes", "guess", "guess",
+                                 "tick_tock", "round_won", "new_law", "bogus"]))
+    if kind == "pickup":
+        action = {"type": kind, "seat": draw(seat), "reason": draw(st.sampled_from(REASON_PICKS))}
+        if made and draw(st.booleans()):
+            action["law"] = draw(st.sampled_from(made)).name
+        elif draw(st.booleans()):
+            action["law"] = draw(st.sampled_from(known))
+        if draw(st.booleans()):
+            action["verdict"] = {"ranking": [{"seat": s, "delay_ms": draw(
+                st.integers(0, 900))} for s in draw(st.permutations(state.seats))]}
+        return action
+    if kind == "accusation":
+        return {"type": kind, "accuser": draw(seat), "accused": draw(seat),
+                "law": draw(st.sampled_from(known)), "correct": draw(st.booleans())}
+    if kind == "mistakes":
+        return {"type": kind, "seats": draw(st.lists(seat, max_size=3))}
+    if kind == "guess":
+        target = draw(st.sampled_from(made)) if made and draw(st.booleans()) else None
+        return {"type": kind,
+                "seat": target.absent if target else draw(seat),
+                "law": target.name if target else draw(st.sampled_from(known)),
+                "correct": draw(st.booleans()), "emptied": draw(st.booleans())}
+    if kind in ("round_won", "tick_tock"):
+        return {"type": kind, "seat": draw(seat)}
+    if kind == "new_law":
+        return {"type": kind, "name": draw(st.sampled_from(LAW_NAMES + ["", "New"])),
+                "when": "w", "what": "x", "creator": draw(seat), "absent": draw(seat)}
+    return {"type": kind}
+
+
+@st.composite
+def a_game(draw):
+    """Random play: the setup and every action tried (legal or not), drawn as it goes."""
+    setup = setup_for(draw(st.integers(4, 7)))
+    setup["first_dealer"] = draw(st.sampled_from([p["seat"] for p in setup["players"]]))
+    state = ct.initial(setup)
+    tried = []
+    for _ in range(draw(st.integers(0, 40))):
+        action = draw(an_action(state))
+        tried.append(action)
+        with contextlib.suppress(RuleError):
+            state = ct.apply(state, action)
+    return setup, tried
+
+
+def live(setup, tried):
+    """Apply every tried action, keeping the state when one is refused."""
+    state, accepted = ct.initial(setup), []
+    for action in tried:
+        try:
+            state = ct.apply(state, action)
+        except RuleError:
+            continue
+        accepted.append(action)
+    return state, accepted
+
+
+@settings(deadline=None, max_examples=60)
+@given(a_game())
+def test_replay_of_the_accepted_log_equals_the_live_state(game):
+    setup, tried = game
+    state, accepted = live(setup, tried)
+    logged = json.loads(json.dumps(accepted))  # what the SQLite log gives back
+    replayed = reduce(ct.apply, logged, ct.initial(json.loads(json.dumps(setup))))
+    assert replayed == state
+    assert ct.snapshot(replayed) == ct.snapshot(state)
+    json.dumps(ct.snapshot(state))
+
+
+@settings(deadline=None, max_examples=60)
+@given(a_game())
+def test_apply_never_mutates_its_input(game):
+    setup, tried = game
+    state = ct.initial(setup)
+    for action in tried:
+        before, sent = ct.snapshot(state), copy.deepcopy(action)
+        try:
+            new = ct.apply(state, action)
+        except RuleError:
+            new = state
+        assert action == sent
+        assert ct.snapshot(state) == before
+        state = new
+
+
+@settings(deadline=None, max_examples=60)
+@given(a_game(), st.data())
+def test_illegal_actions_never_change_state(game, data):
+    state, _ = live(*game)
+    before = ct.snapshot(state)
+    outsider = data.draw(st.sampled_from([0, 8, 9, -1]))
+    illegal = data.draw(st.sampled_from([
+        {"type": "pickup", "seat": outsider, "reason": "slap"},
+        {"type": "guess", "seat": outsider, "law": "Sevens", "correct": True},
+        {"type": "accusation", "accuser": outsider, "accused": 1, "law": "x", "correct": True},
+        {"type": "round_won", "seat": outsider},
+        {"type": "tick_tock", "seat": outsider},
+        {"type": "new_law", "name": "", "when": "w", "what": "x", "creator": 1, "absent": 2},
+        {"type": "teleport", "seat": 1},
+    ]))
+    with pytest.raises(RuleError):
+        ct.apply(state, illegal)
+    assert ct.snapshot(state) == before
+
+
+@settings(deadline=None, max_examples=60)
+@given(a_game())
+def test_bookkeeping_invariants_hold_in_any_game(game):
+    state, _ = live(*game)
+    snap = ct.snapshot(state)
+    left = snap["left_room"]
+    assert len(left) == len(set(left))  # nobody leaves the room twice
+    assert all(law.creator != law.absent for law in state.laws if not law.standing)
+    assert len(state.results) == state.round - (state.phase == ct.PLAYING)
+    assert sum(sum(r["by_seat"].values()) for r in snap["pickups_per_round"]) \
+        == len(state.pickups)
+    assert (state.grand_master is not None) == (state.phase == ct.OVER)
+    for g in state.guesses:  # each guess followed a pick-up because of its law
+        assert any(p.law == g.law and p.opens_guess for p in state.pickups[:g.after_pickups])
