@@ -1,0 +1,479 @@
+"""Time After Time: referee for each player's row of seven times, ghosts and the draw pile.
+
+The companion sits beside the physical cards. The table reports what happens (a time
+card placed in a slot, a ghost changing hands, cards taken from the draw pile, a card
+sent to the box, a hand running empty) and this engine checks each report against the
+rulebook, counts the draw pile from the deal and declares the result: one winner, or
+a tie when the draw pile is gone and a hand runs out without a winning row.
+
+Wiring: register the module in ``companion.games`` (``NAME`` -> module); the session
+feeds logged action dicts to ``apply`` and shows ``snapshot``. The pure checkers
+``check_row``, ``can_place``, ``legal_slots``, ``safe_slots`` and ``seats_that_can_place``
+are for the screens (highlight slots, answer "can anyone still place 14H00?").
+``tally_wins`` turns stored snapshots into win statistics across games.
+
+Conventions: the ``players`` list in the setup is in clockwise order (so a player's
+right-hand neighbour is the previous entry); slots are 0..6 from the left in actions,
+and "slot 1".."slot 7" in messages, as the players count them; a time is its hour
+(6..22, printed 06H00..22H00). Rule readings are written down in docs/time-after-time.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import pairwise
+from typing import Any
+
+from companion.errors import CompanionError, RuleError
+from companion.games.base import Player, action_type, players_from_setup, require
+
+NAME = "time_after_time"
+TITLE = "Time After Time"
+
+FIRST_HOUR = 6
+LAST_HOUR = 22
+COPIES = 2  # two time cards of each hour
+TIME_CARDS = (LAST_HOUR - FIRST_HOUR + 1) * COPIES  # 34
+SLOTS = 7
+PER_HAND = 7
+_TAKEN = {2: (13, 1), 3: (19, 2), 4: (26, 2)}  # players -> (time cards, ghosts) dealt
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Deal:
+    """What the setup takes for a player count."""
+
+    players: int
+    time_cards: int  # time cards taken from the 34 and mixed with the ghosts
+    ghosts: int
+    dealt: int  # time cards + ghosts, dealt evenly
+    per_hand: int
+    draw_pile: int  # the time cards left over, face down
+
+
+def setup_for(n_players: int) -> Deal:
+    """The deal for 2, 3 or 4 players (13 + 1 ghost, 19 + 2, 26 + 2; 7 cards each)."""
+    if isinstance(n_players, bool) or n_players not in _TAKEN:
+        raise RuleError(f"Time After Time takes 2 to 4 players, not {n_players!r}")
+    cards, ghosts = _TAKEN[n_players]
+    return Deal(n_players, cards, ghosts, cards + ghosts, PER_HAND, TIME_CARDS - cards)
+
+
+# -- the row checker ------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a row: ``kind`` is length, hour, duplicate, order or stuck;
+    ``slots`` are the 0-based slots to highlight; ``message`` is for people."""
+
+    kind: str
+    slots: tuple[int, ...]
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def hour_label(hour: object) -> str:
+    return f"{hour:02d}H00" if _is_hour(hour) else repr(hour)
+
+
+def _is_hour(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and (
+        FIRST_HOUR <= value <= LAST_HOUR
+    )
+
+
+def _slot(i: int) -> str:
+    return f"slot {i + 1}"
+
+
+def _slots(i: int, j: int) -> str:
+    return _slot(i) if i == j else f"slots {i + 1}-{j + 1}"
+
+
+def check_row(row: Sequence[int | None], unavailable: Iterable[int] = ()) -> list[Problem]:
+    """Everything wrong with a row of 7 slots (``None`` = still a "?" card).
+
+    Filled slots must hold hours 6..22, each at most once, strictly increasing from left
+    to right. When that holds, each run of empty slots must still be fillable with
+    distinct hours between its neighbours; ``unavailable`` names hours of which no copy
+    can come any more (both on the table or in the box). An empty list means the row is
+    correct so far; a correct row with no empty slot is complete.
+    """
+    if isinstance(row, (str, bytes)) or not isinstance(row, Sequence) or len(row) != SLOTS:
+        size = len(row) if isinstance(row, Sequence) else type(row).__name__
+        return [Problem("length", (), f"a row has {SLOTS} slots, not {size}")]
+    problems: list[Problem] = []
+    filled: list[tuple[int, int]] = []
+    for i, value in enumerate(row):
+        if value is None:
+            continue
+        if not _is_hour(value):
+            problems.append(Problem("hour", (i,), f"{_slot(i)} holds {value!r}: time cards "
+                                    f"show {hour_label(FIRST_HOUR)} to {hour_label(LAST_HOUR)}"))
+            continue
+        filled.append((i, value))
+    first_at: dict[int, int] = {}
+    for i, hour in filled:
+        if hour in first_at:
+            j = first_at[hour]
+            problems.append(Problem("duplicate", (j, i), f"{hour_label(hour)} is in {_slot(j)} "
+                                    f"and {_slot(i)}: a row shows each time once"))
+        else:
+            first_at[hour] = i
+    for (i, a), (j, b) in pairwise(filled):
+        if b < a:
+            problems.append(Problem("order", (i, j), f"{hour_label(b)} in {_slot(j)} comes after "
+                                    f"{hour_label(a)} in {_slot(i)}: times must increase "
+                                    "from left to right"))
+    if problems:
+        return problems
+    gone = set(unavailable)
+    bounds = [(-1, FIRST_HOUR - 1), *filled, (SLOTS, LAST_HOUR + 1)]
+    for (i, a), (j, b) in pairwise(bounds):
+        empty = j - i - 1
+        if empty == 0:
+            continue
+        exist = range(a + 1, b)
+        left = [h for h in exist if h not in gone]
+        if len(left) >= empty:
+            continue
+        if i < 0 and j >= SLOTS:
+            where = "anywhere"
+        elif i < 0:
+            where = f"before {hour_label(b)}"
+        elif j >= SLOTS:
+            where = f"after {hour_label(a)}"
+        else:
+            where = f"between {hour_label(a)} and {hour_label(b)}"
+        fit = ", ".join(hour_label(h) for h in left) or "none"
+        more = " still available" if len(left) < len(exist) else ""
+        problems.append(Problem("stuck", tuple(range(i + 1, j)), f"{_slots(i + 1, j - 1)} need "
+                                f"{empty} times {where}, but only {len(left)}{more} "
+                                f"({fit}): the row cannot be completed"))
+    return problems
+
+
+def is_complete(row: Sequence[int | None]) -> bool:
+    """All 7 slots filled, strictly increasing, no duplicate."""
+    return len(row) == SLOTS and None not in row and not check_row(row)
+
+
+def can_place(row: Sequence[int | None], slot: int, hour: int) -> tuple[bool, str]:
+    """Whether ``hour`` may go in ``slot`` (0..6) of ``row``: ``(True, "")`` or
+    ``(False, reason)``. Placing in a way that later blocks the row is allowed (the
+    rulebook's emergency case exists for it); see ``safe_slots`` to warn about it."""
+    if len(row) != SLOTS:
+        return False, f"a row has {SLOTS} slots, not {len(row)}"
+    if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < SLOTS:
+        return False, f"there is no slot {slot!r}: slots are 0 to {SLOTS - 1} from the left"
+    if not _is_hour(hour):
+        return False, (f"{hour!r} is not a time card: they show {hour_label(FIRST_HOUR)} "
+                       f"to {hour_label(LAST_HOUR)}")
+    if row[slot] is not None:
+        return False, f"{_slot(slot)} already holds {hour_label(row[slot])}"
+    if hour in row:
+        return False, f"{hour_label(hour)} is already in {_slot(row.index(hour))}"
+    for i, other in enumerate(row):
+        if other is None:
+            continue
+        if i < slot and other > hour:
+            return False, (f"{hour_label(hour)} cannot go right of {hour_label(other)} in "
+                           f"{_slot(i)}: times increase from left to right")
+        if i > slot and other < hour:
+            return False, (f"{hour_label(hour)} cannot go left of {hour_label(other)} in "
+                           f"{_slot(i)}: times increase from left to right")
+    return True, ""
+
+
+def legal_slots(row: Sequence[int | None], hour: int) -> tuple[int, ...]:
+    """The slots (0..6) where ``hour`` may legally be placed."""
+    return tuple(s for s in range(SLOTS) if can_place(row, s, hour)[0])
+
+
+def safe_slots(row: Sequence[int | None], hour: int, unavailable: Iterable[int] = ()) -> tuple[
+        int, ...]:
+    """The legal slots after which the row can still be completed."""
+    gone = tuple(unavailable)
+    out = []
+    for s in legal_slots(row, hour):
+        new = list(row)
+        new[s] = hour
+        if not check_row(new, gone):
+            out.append(s)
+    return tuple(out)
+
+
+# -- the engine -----------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatState:
+    player: Player
+    row: tuple[int | None, ...] = (None,) * SLOTS
+    ghosts: int = 0
+    emergency_moves: int = 0
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class State:
+    deal: Deal
+    seats: tuple[SeatState, ...]
+    draw_pile: int
+    discarded: tuple[int, ...] = ()
+    over: bool = False
+    result: str | None = None  # "win" or "tie" once over
+    winners: tuple[int, ...] = ()
+    ended_by: int | None = None  # the seat whose empty hand ended a tie
+
+
+def initial(setup: Mapping[str, Any]) -> State:
+    players = players_from_setup(setup, 2, 4)
+    deal = setup_for(len(players))
+    return State(deal, tuple(SeatState(p) for p in players), deal.draw_pile)
+
+
+def on_table(state: State) -> Counter:
+    """How many copies of each hour are face up in rows or gone to the box."""
+    count = Counter(h for s in state.seats for h in s.row if h is not None)
+    count.update(state.discarded)
+    return count
+
+
+def unavailable_hours(state: State) -> tuple[int, ...]:
+    """Hours of which both copies are in rows or in the box: nobody can get one now."""
+    return tuple(sorted(h for h, n in on_table(state).items() if n >= COPIES))
+
+
+def seats_that_can_place(state: State, hour: int) -> tuple[int, ...]:
+    """Seats whose row has a legal slot for ``hour`` (the "can anyone place it?" question)."""
+    return tuple(s.player.seat for s in state.seats if legal_slots(s.row, hour))
+
+
+def _index(state: State, action: Mapping[str, Any], key: str = "seat") -> int:
+    seat = require(action, key, int)
+    for i, s in enumerate(state.seats):
+        if s.player.seat == seat:
+            return i
+    raise RuleError(f"nobody sits at seat {seat} in this game")
+
+
+def _who(s: SeatState) -> str:
+    return f"seat {s.player.seat} ({s.player.name})"
+
+
+def _replace(state: State, i: int, seat: SeatState, **changes: Any) -> State:
+    seats = state.seats[:i] + (seat,) + state.seats[i + 1:]
+    return dataclasses.replace(state, seats=seats, **changes)
+
+
+def _maybe_win(state: State, i: int) -> State:
+    s = state.seats[i]
+    if s.ghosts == 0 and is_complete(s.row):
+        return dataclasses.replace(state, over=True, result="win", winners=(s.player.seat,))
+    return state
+
+
+def _place(state: State, action: Mapping[str, Any]) -> State:
+    i = _index(state, action)
+    s = state.seats[i]
+    slot = require(action, "slot", int)
+    hour = require(action, "hour", int)
+    ok, why = can_place(s.row, slot, hour)
+    if not ok:
+        raise RuleError(f"{_who(s)}: {why}")
+    if on_table(state)[hour] >= COPIES:
+        raise RuleError(f"{_who(s)}: both {hour_label(hour)} cards are already in rows or in "
+                        "the box")
+    row = s.row[:slot] + (hour,) + s.row[slot + 1:]
+    return _maybe_win(_replace(state, i, dataclasses.replace(s, row=row)), i)
+
+
+def _ghost(state: State, action: Mapping[str, Any]) -> State:
+    i = _index(state, action)
+    s = state.seats[i]
+    delta = require(action, "delta", int)
+    if delta not in (1, -1):
+        raise RuleError(f"{_who(s)}: a ghost moves one at a time (delta +1 or -1), not {delta}")
+    if "from" in action:
+        if delta != 1:
+            raise RuleError(f"{_who(s)}: a ghost taken 'from' a seat has delta +1")
+        g = _index(state, action, "from")
+        giver = state.seats[g]
+        right = state.seats[i - 1]
+        if g != (i - 1) % len(state.seats):
+            raise RuleError(f"{_who(s)} draws from the right-hand neighbour {_who(right)}, "
+                            f"not from {_who(giver)}")
+        if giver.ghosts == 0:
+            raise RuleError(f"{_who(giver)} holds no ghost to give")
+        state = _replace(state, g, dataclasses.replace(giver, ghosts=giver.ghosts - 1))
+        state = _replace(state, i, dataclasses.replace(s, ghosts=s.ghosts + 1))
+        return _maybe_win(state, g)
+    if delta == -1 and s.ghosts == 0:
+        raise RuleError(f"{_who(s)} holds no ghost")
+    held = sum(x.ghosts for x in state.seats)
+    if delta == 1 and held >= state.deal.ghosts:
+        raise RuleError(f"{_who(s)}: this game has {state.deal.ghosts} ghost(s), all already "
+                        "in hands (use 'from' to pass one on)")
+    return _maybe_win(_replace(state, i, dataclasses.replace(s, ghosts=s.ghosts + delta)), i)
+
+
+def _draw_pile(state: State, action: Mapping[str, Any]) -> State:
+    count = require(action, "count", int) if "count" in action else 1
+    who = _who(state.seats[_index(state, action)]) + ": " if "seat" in action else ""
+    if count < 1:
+        raise RuleError(f"{who}draw at least one card from the pile, not {count}")
+    if count > state.draw_pile:
+        raise RuleError(f"{who}the draw pile holds {state.draw_pile} card(s), not {count}")
+    return dataclasses.replace(state, draw_pile=state.draw_pile - count)
+
+
+def _discard(state: State, action: Mapping[str, Any]) -> State:
+    s = state.seats[_index(state, action)]
+    hour = require(action, "hour", int)
+    if not _is_hour(hour):
+        raise RuleError(f"{_who(s)}: {hour!r} is not a time card")
+    if on_table(state)[hour] >= COPIES:
+        raise RuleError(f"{_who(s)}: both {hour_label(hour)} cards are already in rows or in "
+                        "the box")
+    for other in state.seats:
+        slots = legal_slots(other.row, hour)
+        if slots:
+            raise RuleError(f"{_who(other)} could still place {hour_label(hour)} "
+                            f"({_slot(slots[0])}): the card stays in play")
+    return dataclasses.replace(state, discarded=state.discarded + (hour,))
+
+
+def _moves(action: Mapping[str, Any]) -> list[tuple[int, int]]:
+    if "moves" in action:
+        raw = require(action, "moves", (list, tuple))
+    else:
+        raw = [{"from": require(action, "from", int), "to": require(action, "to", int)}]
+    if not 1 <= len(raw) <= 2:
+        raise RuleError(f"an emergency moves one or two cards, not {len(raw)}")
+    out = []
+    for m in raw:
+        if not isinstance(m, Mapping):
+            raise RuleError(f"each emergency move is {{'from', 'to'}}, not {m!r}")
+        out.append((require(m, "from", int), require(m, "to", int)))
+    return out
+
+
+def _emergency(state: State, action: Mapping[str, Any]) -> State:
+    i = _index(state, action)
+    s = state.seats[i]
+    gone = unavailable_hours(state)
+    if not any(p.kind == "stuck" for p in check_row(s.row, gone)):
+        raise RuleError(f"{_who(s)}: the row can still be completed, so no emergency move")
+    moves = _moves(action)
+    if len({a for a, _ in moves}) != len(moves):
+        raise RuleError(f"{_who(s)}: the same card cannot move twice in one emergency")
+    row = list(s.row)
+    for a, b in moves:
+        if not 0 <= a < SLOTS or s.row[a] is None:
+            raise RuleError(f"{_who(s)}: there is no placed card in slot index {a}")
+        if abs(a - b) != 1 or not 0 <= b < SLOTS:
+            raise RuleError(f"{_who(s)}: {hour_label(s.row[a])} moves one position, "
+                            f"not from {_slot(a)} to slot index {b}")
+        row[a] = None
+    for a, b in moves:
+        if row[b] is not None:
+            raise RuleError(f"{_who(s)}: {_slot(b)} is taken by {hour_label(row[b])}")
+        row[b] = s.row[a]
+    bad = [p for p in check_row(row) if p.kind != "stuck"]
+    if bad:
+        raise RuleError(f"{_who(s)}: that move breaks the row: {bad[0]}")
+    new = dataclasses.replace(s, row=tuple(row), emergency_moves=s.emergency_moves + 1)
+    return _replace(state, i, new)
+
+
+def _hand_empty(state: State, action: Mapping[str, Any]) -> State:
+    i = _index(state, action)
+    s = state.seats[i]
+    if state.draw_pile:
+        raise RuleError(f"{_who(s)}: the draw pile still holds {state.draw_pile} card(s); a "
+                        "player whose last card is taken draws from it")
+    if s.ghosts:
+        raise RuleError(f"{_who(s)} still holds {s.ghosts} ghost(s), so the hand is not empty")
+    won = _maybe_win(state, i)
+    if won.over:
+        return dataclasses.replace(won, ended_by=s.player.seat)
+    return dataclasses.replace(state, over=True, result="tie", ended_by=s.player.seat)
+
+
+_ACTIONS = {
+    "place": _place,
+    "ghost": _ghost,
+    "draw_pile": _draw_pile,
+    "discard": _discard,
+    "emergency_move": _emergency,
+    "hand_empty": _hand_empty,
+}
+
+
+def apply(state: State, action: Mapping[str, Any]) -> State:
+    """The state after ``action``, or RuleError (``state`` itself never changes)."""
+    kind = action_type(action)
+    handler = _ACTIONS.get(kind)
+    if handler is None:
+        raise RuleError(f"Time After Time has no action {kind!r} (known: {', '.join(_ACTIONS)})")
+    if state.over:
+        raise RuleError(f"the game is over ({state.result}); '{kind}' is not accepted")
+    return handler(state, action)
+
+
+def snapshot(state: State) -> dict:
+    gone = unavailable_hours(state)
+    names = {s.player.seat: s.player.name for s in state.seats}
+    return {
+        "game": NAME,
+        "title": TITLE,
+        "deal": dataclasses.asdict(state.deal),
+        "players": [
+            {
+                "seat": s.player.seat,
+                "name": s.player.name,
+                "row": list(s.row),
+                "placed": sum(h is not None for h in s.row),
+                "ghosts": s.ghosts,
+                "complete": is_complete(s.row),
+                "problems": [p.message for p in check_row(s.row, gone)],
+                "emergency_moves": s.emergency_moves,
+            }
+            for s in state.seats
+        ],
+        "draw_pile": state.draw_pile,
+        "discarded": list(state.discarded),
+        "unavailable": list(gone),
+        "over": state.over,
+        "result": state.result,
+        "winners": list(state.winners),
+        "winner_names": [names[w] for w in state.winners],
+        "ended_by": state.ended_by,
+    }
+
+
+def tally_wins(games: Iterable[Mapping[str, Any]]) -> dict:
+    """Statistics over stored snapshots: games, finished, ties, and per player name the
+    games played, wins and win rate (wins / games played)."""
+    out: dict[str, Any] = {"games": 0, "finished": 0, "ties": 0, "played": {}, "wins": {}}
+    for n, game in enumerate(games):
+        if not isinstance(game, Mapping) or game.get("game") != NAME:
+            raise CompanionError(f"game {n + 1} is not a Time After Time snapshot")
+        out["games"] += 1
+        names = {p["seat"]: p["name"] for p in game["players"]}
+        for name in names.values():
+            out["played"][name] = out["played"].get(name, 0) + 1
+            out["wins"].setdefault(name, 0)
+        if game.get("over"):
+            out["finished"] += 1
+        if game.get("result") == "tie":
+            out["ties"] += 1
+        for seat in game.get("winners", ()):
+            out["wins"][names[seat]] += 1
+    out["win_rate"] = {name: out["wins"][name] / p for name, p in out["played"].items()}
+    return out
