@@ -1,0 +1,126 @@
+"""The ``companion`` command: run the kiosk, check the box, export and replay game logs.
+
+    companion run [--config PATH] [--pad PATH] [--fullscreen]
+    companion doctor [--watch SECONDS]
+    companion export [--format jsonl|csv] [--game ID ...] [--output FILE]
+    companion replay FILE [--json]
+    companion pad-sim [...]          the virtual Pico slap pad (see companion/pad/sim.py)
+
+Every command exits non-zero with one clear line on stderr when its input is wrong
+(a bad config, an unreadable log, a malformed replay file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from companion.errors import CompanionError
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="companion", description=__doc__.splitlines()[0])
+    p.add_argument("--config", help="hardware config TOML (default: COMPANION_CONFIG or the "
+                                    "built-in default)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="start the touchscreen companion")
+    run.add_argument("--pad", help="serial device of the Pico slap pad (or of pad-sim)")
+    run.add_argument("--fullscreen", action="store_true", help="kiosk mode")
+
+    doctor = sub.add_parser("doctor", help="show the hardware, config and log in force")
+    doctor.add_argument("--watch", type=float, metavar="SECONDS", default=0,
+                        help="list live button presses for this long, lighting each lamp")
+
+    export = sub.add_parser("export", help="write games out as JSON Lines or CSV")
+    export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    export.add_argument("--game", type=int, action="append", help="game id (default: all)")
+    export.add_argument("--output", "-o", help="file to write (default: standard output)")
+
+    replay = sub.add_parser("replay", help="print the state that an exported log produces")
+    replay.add_argument("file")
+    replay.add_argument("--json", action="store_true", help="machine-readable output")
+
+    sub.add_parser("pad-sim", help="run the virtual Pico slap pad on a pseudo-terminal",
+                   add_help=False)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["pad-sim"]:
+        from companion.pad.sim import main as pad_sim_main
+
+        return pad_sim_main(argv[1:])
+    args = _parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except CompanionError as exc:
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        return 2
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from companion.config import config_path, load_config
+
+    config = load_config(config_path(args.config))  # a bad config stops here, nothing written
+    from companion.ui.app import run_app
+
+    return run_app(config, pad_port=args.pad, fullscreen=args.fullscreen or config.fullscreen)
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from companion.doctor import doctor
+
+    return doctor(args.config, watch_seconds=args.watch)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from companion.paths import log_path
+    from companion.store.export import export_csv, export_jsonl
+    from companion.store.gamelog import GameLog
+
+    log = GameLog(log_path())
+    if log.recovered:
+        print(log.recovered, file=sys.stderr)
+    ids = args.game or [g.id for g in log.games()]
+    text = (export_jsonl if args.format == "jsonl" else export_csv)(log, ids)
+    log.close()
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {len(ids)} game(s) to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from companion.store.export import read_jsonl, replay_game
+
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CompanionError(f"{args.file}: cannot read ({exc})") from exc
+    games = read_jsonl(text, args.file)
+    results = []
+    for game in games:
+        rules, state = replay_game(game, args.file)
+        results.append({"game": game.game, "kind": game.kind, "actions": len(game.actions),
+                        "state": rules.snapshot(state)})
+    if args.json:
+        print(json.dumps(results if len(results) > 1 else results[0], indent=2, sort_keys=True))
+    else:
+        for r in results:
+            print(f"game {r['game']} ({r['kind']}), {r['actions']} actions:")
+            for key, value in r["state"].items():
+                print(f"  {key}: {json.dumps(value, sort_keys=True)}")
+    return 0
+
+
+COMMANDS = {"run": cmd_run, "doctor": cmd_doctor, "export": cmd_export, "replay": cmd_replay}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""``companion doctor``: what the box is running on, for whoever wires or fixes it.
+
+Prints the pin factory and whether its timestamps come from the kernel, the slap
+resolution bound that follows, the config file in force, and the game log's path and
+schema version. ``--watch SECONDS`` lists every button edge with its timestamp and lights
+the pressed seat's lamp while the button is down, so each button and lamp can be checked.
+"""
+
+from __future__ import annotations
+
+import time
+
+from companion.config import config_path, load_config
+from companion.events import EventQueue
+from companion.hw.factory import make_factory
+from companion.paths import log_path
+from companion.store.gamelog import GameLog
+
+
+def resolution_ms(source: str) -> float | None:
+    """The slap arbiter's resolution bound for a source, in ms (None if unknown)."""
+    try:
+        from companion.slap.arbiter import ArbiterConfig
+    except ImportError:
+        return None
+    bound = ArbiterConfig().resolution_ns.get(source)
+    return None if bound is None else bound / 1e6
+
+
+def doctor(config_arg: str | None, watch_seconds: float = 0, out=print) -> int:
+    path = config_path(config_arg)
+    config = load_config(path)
+    out(f"config:        {path}")
+    seats = ", ".join(f"{s.seat} (GPIO{s.button_pin}, {s.colour})" for s in config.seats)
+    out(f"seats:         {seats}")
+    factory, info = make_factory(config.factory)
+    out(f"pin factory:   {info.name}{' (simulated)' if info.simulated else ''}")
+    out(f"timestamps:    {'kernel edge time' if info.kernel_stamps else 'taken in user space'}")
+    bound = resolution_ms(info.source)
+    if bound is not None:
+        out(f"slap bound:    {bound:g} ms: slaps closer than this are 'too close to call'")
+    if not info.kernel_stamps and not info.simulated:
+        out("               (install lgpio for kernel timestamps and a tighter bound)")
+    log = GameLog(log_path())
+    out(f"game log:      {log.path} (schema {log.schema_version}, {len(log.games())} games)")
+    if log.recovered:
+        out(f"WARNING:       {log.recovered}")
+    log.close()
+    if watch_seconds > 0:
+        _watch(config, factory, info, watch_seconds, out)
+    return 0
+
+
+def _watch(config, factory, info, seconds: float, out) -> None:
+    from companion.hw.buttons import SeatButtons
+    from companion.hw.lamps import Lamps
+
+    queue = EventQueue()
+    buttons = SeatButtons(config, queue.post, pin_factory=factory, source=info.source)
+    lamps = Lamps(config, pin_factory=factory)
+    out(f"watching buttons for {seconds:g} s (press each one; its lamp lights while held)")
+    if buttons.held():
+        out(f"held down now: seats {buttons.held()} (stuck button or wiring short?)")
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            for ev in queue.drain():
+                name = "captain" if ev.seat == 0 else f"seat {ev.seat}"
+                edge = "down" if ev.pressed else "up  "
+                out(f"  {name:8} {edge} t={ev.t_ns / 1e9:.6f} s ({ev.source})")
+                (lamps.on if ev.pressed else lamps.off)(ev.seat)
+            time.sleep(0.005)  # a polling loop for a person, not a test wait
+    finally:
+        buttons.close()
+        lamps.close()

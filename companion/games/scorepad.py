@@ -1,0 +1,68 @@
+"""A plain score pad: points per player, rounds, a winner. Used for any game night game
+that has no referee of its own, and by the crash test as a small, fast engine.
+
+Actions:
+    {"type": "score", "seat": 2, "points": 5}            add (or, negative, remove) points
+    {"type": "end_round"}                                close the current round
+    {"type": "finish"}                                   the game is over
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.errors import RuleError
+from companion.games.base import Player, action_type, players_from_setup, require, to_jsonable
+
+NAME = "scorepad"
+TITLE = "Score pad"
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    players: tuple[Player, ...]
+    rounds: tuple[tuple[tuple[int, int], ...], ...]  # closed rounds: ((seat, points), ...)
+    current: tuple[tuple[int, int], ...]  # the open round: (seat, points) per player
+    finished: bool = False
+
+    def total(self, seat: int) -> int:
+        return sum(p for rnd in (*self.rounds, self.current) for s, p in rnd if s == seat)
+
+    def winners(self) -> tuple[int, ...]:
+        best = max(self.total(p.seat) for p in self.players)
+        return tuple(p.seat for p in self.players if self.total(p.seat) == best)
+
+
+def initial(setup: Mapping[str, Any]) -> State:
+    players = players_from_setup(setup, 1, 8)
+    return State(players, (), tuple((p.seat, 0) for p in players))
+
+
+def apply(state: State, action: Mapping[str, Any]) -> State:
+    kind = action_type(action)
+    if state.finished:
+        raise RuleError("the game is over; undo the finish to change it")
+    if kind == "score":
+        seat = require(action, "seat", int)
+        points = require(action, "points", int)
+        if seat not in {p.seat for p in state.players}:
+            raise RuleError(f"seat {seat} is not in this game")
+        if abs(points) > 10_000:
+            raise RuleError(f"{points} points at once is not believable")
+        current = tuple((s, p + points if s == seat else p) for s, p in state.current)
+        return replace(state, current=current)
+    if kind == "end_round":
+        return replace(state, rounds=(*state.rounds, state.current),
+                       current=tuple((p.seat, 0) for p in state.players))
+    if kind == "finish":
+        return replace(state, finished=True)
+    raise RuleError(f"unknown action '{kind}' for the score pad")
+
+
+def snapshot(state: State) -> dict:
+    data = to_jsonable(state)
+    data["totals"] = {str(p.seat): state.total(p.seat) for p in state.players}
+    data["winners"] = list(state.winners()) if state.finished else []
+    return data

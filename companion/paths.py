@@ -1,0 +1,32 @@
+"""Where the companion keeps its files.
+
+The data directory holds the game log and Kivy's own config and logs. It is the XDG
+user data directory (``~/.local/share/table-companion``), or ``COMPANION_DATA_DIR``
+when set (tests point it at a temporary folder; the systemd unit at /var/lib).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+APP_NAME = "table-companion"
+
+
+def data_dir() -> Path:
+    env = os.environ.get("COMPANION_DATA_DIR")
+    path = Path(env) if env else Path(user_data_dir(APP_NAME, appauthor=False))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def log_path() -> Path:
+    return data_dir() / "games.sqlite3"
+
+
+def kivy_home() -> Path:
+    path = data_dir() / "kivy"
+    path.mkdir(parents=True, exist_ok=True)
+    return path

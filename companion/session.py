@@ -1,0 +1,100 @@
+"""A game in progress: the rules engine, its log, and the state that replaying gives.
+
+``GameSession`` is the one place where an action becomes real, in this order:
+
+1. the rules engine computes the new state (a ``RuleError`` stops here: nothing is
+   written, nothing changes);
+2. the action is appended to the game log and committed;
+3. only then does the session expose the new state to the screens.
+
+Undo deletes the last action from the log and steps back to the state before it.
+``resume`` rebuilds a session from the log by replaying every action, which is also
+what happens after a power cut.
+
+    log = GameLog(path)
+    game = GameSession.start(log, get_rules("scorepad"), {"players": [...]})
+    game.do({"type": "score", "seat": 1, "points": 3})
+    game.undo()
+    again = GameSession.resume(log, game.game_id)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.errors import LogError, RuleError
+from companion.games import get_rules
+from companion.games.base import Rules
+from companion.store.gamelog import GameLog
+
+
+def replay(rules: Rules, setup: dict, actions: list[dict]) -> list[Any]:
+    """Every state from the initial one through each action: ``len(actions) + 1`` states.
+
+    A stored action that the rules now reject is a ``LogError`` naming its position.
+    """
+    states = [rules.initial(setup)]
+    for i, action in enumerate(actions, start=1):
+        try:
+            states.append(rules.apply(states[-1], action))
+        except RuleError as exc:
+            raise LogError(f"action {i} ({action.get('type')!r}) does not replay: {exc}") from exc
+    return states
+
+
+class GameSession:
+    """One open game. Owned by the UI thread; not thread-safe on purpose."""
+
+    def __init__(self, log: GameLog, rules: Rules, game_id: int, setup: dict,
+                 actions: list[dict]) -> None:
+        self.log, self.rules, self.game_id, self.setup = log, rules, game_id, setup
+        self._actions = list(actions)
+        self._states = replay(rules, setup, self._actions)
+
+    @classmethod
+    def start(cls, log: GameLog, rules: Rules, setup: dict) -> GameSession:
+        rules.initial(setup)  # a bad setup is refused before anything is written
+        game_id = log.new_game(rules.NAME, setup)
+        return cls(log, rules, game_id, setup, [])
+
+    @classmethod
+    def resume(cls, log: GameLog, game_id: int) -> GameSession:
+        row = log.game(game_id)
+        return cls(log, get_rules(row.kind), game_id, row.setup, log.actions(game_id))
+
+    @property
+    def state(self) -> Any:
+        return self._states[-1]
+
+    @property
+    def actions(self) -> list[dict]:
+        return list(self._actions)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._actions)
+
+    def do(self, action: dict) -> Any:
+        """Apply, log, then show. Raises RuleError (nothing logged) for an illegal action."""
+        new_state = self.rules.apply(self.state, action)
+        self.log.append(self.game_id, action)
+        self._actions.append(action)
+        self._states.append(new_state)
+        return new_state
+
+    def undo(self) -> dict:
+        """Remove the last action; returns it. RuleError when there is nothing to undo."""
+        if not self._actions:
+            raise RuleError("nothing to undo: this is the start of the game")
+        removed = self.log.undo(self.game_id)
+        if removed != self._actions[-1]:
+            raise LogError("the game log and the screen disagree; restart to replay the log")
+        self._actions.pop()
+        self._states.pop()
+        return removed
+
+    def finish(self, status: str = "finished") -> None:
+        self.log.finish(self.game_id, status)
+
+    def snapshot(self) -> dict:
+        return self.rules.snapshot(self.state)

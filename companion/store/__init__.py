@@ -1,0 +1,1 @@
+"""Storage: the SQLite game log, its migrations, and export/replay of log files."""

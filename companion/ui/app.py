@@ -1,0 +1,289 @@
+"""The Kivy application: window, screens, the one frame loop, and the game in progress.
+
+``CompanionApp`` is built from parts it is given (config, game log, table, sound cues),
+so tests can hand it a temporary log and a mock table. Once per frame, on the UI thread,
+it drains the table's press events and hands each to the current screen's
+``on_press_event(event)``, then calls the screen's ``on_frame(now_ns)``: that is the only
+place state changes, so no lock is needed anywhere.
+
+Screens are named; ``navigate(name)`` is the one way to move between them and ``back()``
+returns along the way you came.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import time
+from pathlib import Path
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.textinput import TextInput
+
+from companion.errors import CompanionError
+from companion.games import get_rules
+from companion.palette import rgba
+from companion.session import GameSession
+from companion.sound import SoundCues
+from companion.store.gamelog import GameLog
+from companion.table import Table
+
+log = logging.getLogger(__name__)
+HERE = Path(__file__).parent
+
+#: (screen name, module, class). A screen whose module is missing is left out.
+SCREENS: list[tuple[str, str, str]] = [
+    ("home", "companion.ui.screens.home", "HomeScreen"),
+    ("players", "companion.ui.screens.players", "PlayersScreen"),
+    ("settings", "companion.ui.screens.settings", "SettingsScreen"),
+    ("game", "companion.ui.screens.game", "GameScreen"),
+]
+
+#: game kind -> the screen that plays it; kinds not listed use the generic "game" screen.
+GAME_SCREENS: dict[str, str] = {}
+
+
+def load_kv(py_file: str) -> None:
+    """Load the ``.kv`` file that sits beside a screen's ``.py`` file (once)."""
+    path = str(Path(py_file).with_suffix(".kv"))
+    if path not in Builder.files:
+        Builder.load_file(path)
+
+
+class Root(BoxLayout):
+    """The screen manager above a status bar of lamp dots and messages."""
+
+    lamp_colours = ListProperty([])
+
+
+class CompanionApp(App):
+    muted = BooleanProperty(False)
+    status = StringProperty("")
+    title = "Table companion"
+
+    def __init__(self, config, game_log: GameLog, table: Table, cues: SoundCues,
+                 pad=None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.cfg, self.log, self.table, self.cues, self.pad = config, game_log, table, cues, pad
+        self.muted = cues.muted
+        self.session: GameSession | None = None
+        self.pending_game: str | None = None  # the game the player setup is for
+        self._history: list[str] = []
+        self._status_until = 0.0
+
+    # -- building ------------------------------------------------------------------
+
+    def build(self):
+        load_kv(str(HERE / "widgets.py"))
+        load_kv(__file__)
+        self.sm = ScreenManager(transition=NoTransition())
+        for name, module, cls in SCREENS:
+            try:
+                screen_cls = getattr(importlib.import_module(module), cls)
+            except ImportError as exc:
+                log.warning("screen %s left out: %s", name, exc)
+                continue
+            self.sm.add_widget(screen_cls(name=name))
+        root = Root()
+        root.ids.holder.add_widget(self.sm)
+        Window.bind(on_key_down=self._on_key_down, on_key_up=self._on_key_up)
+        Clock.schedule_interval(self._frame, 0)
+        if self.log.recovered:
+            self.say(self.log.recovered, seconds=30)
+        return root
+
+    def on_stop(self) -> None:
+        if self.pad is not None:
+            self.pad.stop()
+        self.table.lamps.all_off()
+
+    # -- navigation ----------------------------------------------------------------
+
+    def has_screen(self, name: str) -> bool:
+        return self.sm.has_screen(name)
+
+    def navigate(self, name: str) -> None:
+        if not self.sm.has_screen(name):
+            self.say(f"No screen called {name!r}")
+            return
+        if self.sm.current != name:
+            self._history.append(self.sm.current)
+            self.sm.current = name
+
+    def back(self) -> None:
+        target = self._history.pop() if self._history else "home"
+        self.sm.current = target
+
+    def home(self) -> None:
+        self._history.clear()
+        self.sm.current = "home"
+
+    # -- the game in progress --------------------------------------------------------
+
+    def choose_game(self, kind: str) -> None:
+        """From the home screen: set up the players for a new game of ``kind``."""
+        self.pending_game = kind
+        self.navigate("players")
+
+    def start_game(self, kind: str, setup: dict) -> bool:
+        try:
+            self.session = GameSession.start(self.log, get_rules(kind), setup)
+        except CompanionError as exc:
+            self.say(str(exc), error=True)
+            return False
+        self._show_game()
+        return True
+
+    def resume_game(self, game_id: int) -> bool:
+        try:
+            self.session = GameSession.resume(self.log, game_id)
+        except CompanionError as exc:
+            self.say(f"Cannot resume game {game_id}: {exc}", error=True)
+            return False
+        self._show_game()
+        return True
+
+    def _show_game(self) -> None:
+        kind = self.session.rules.NAME
+        self._history = ["home"]
+        self.sm.current = GAME_SCREENS.get(kind, "game") if self.sm.has_screen(
+            GAME_SCREENS.get(kind, "game")) else "game"
+
+    def act(self, action: dict) -> bool:
+        """Apply an action to the game in progress: logged first, then shown."""
+        if self.session is None:
+            self.say("No game in progress", error=True)
+            return False
+        try:
+            self.session.do(action)
+        except CompanionError as exc:
+            self.say(str(exc), error=True)
+            return False
+        self.refresh()
+        return True
+
+    def undo(self) -> bool:
+        if self.session is None:
+            return False
+        try:
+            removed = self.session.undo()
+        except CompanionError as exc:
+            self.say(str(exc), error=True)
+            return False
+        self.say(f"Undone: {removed.get('type', 'action').replace('_', ' ')}")
+        self.refresh()
+        return True
+
+    def end_game(self, status: str = "finished") -> None:
+        if self.session is not None:
+            self.session.finish(status)
+            self.session = None
+        self.home()
+
+    def refresh(self) -> None:
+        screen = self.sm.current_screen
+        if hasattr(screen, "refresh"):
+            screen.refresh()
+
+    # -- sound, messages, settings ----------------------------------------------------
+
+    def play(self, cue: str) -> None:
+        self.cues.play(cue)
+
+    def toggle_mute(self) -> None:
+        self.muted = not self.muted
+        self.cues.muted = self.muted
+        self.log.set_setting("muted", self.muted)
+
+    def say(self, text: str, error: bool = False, seconds: float = 6) -> None:
+        """A line in the status bar, for a few seconds (errors with a sound)."""
+        self.status = text
+        self._status_until = time.monotonic() + seconds
+        if error:
+            log.info("refused: %s", text)
+            self.play("error")
+
+    # -- the frame loop: the one place state changes -------------------------------------
+
+    def _frame(self, _dt: float) -> None:
+        screen = self.sm.current_screen
+        for event in self.table.drain() + (self.pad.drain() if self.pad else []):
+            handler = getattr(screen, "on_press_event", None)
+            if handler is not None:
+                handler(event)
+        tick = getattr(screen, "on_frame", None)
+        if tick is not None:
+            tick(self.table.now_ns())
+        if self.status and time.monotonic() > self._status_until:
+            self.status = ""
+        self.root.lamp_colours = [
+            rgba(s.colour) if self.table.lamps.state(s.seat) else (0.25, 0.25, 0.25, 1)
+            for s in self.cfg.seats
+        ]
+
+    # -- keyboard: seat buttons in simulation, Escape = back -------------------------------
+
+    def _typing(self) -> bool:
+        return any(isinstance(w, TextInput) and w.focus for w in self.root.walk())
+
+    def _on_key_down(self, _window, key, _scancode, codepoint, _mods) -> bool:
+        if key == 27:  # Escape
+            self.back()
+            return True
+        if self._typing():
+            return False
+        name = "spacebar" if key == 32 else (codepoint or "")
+        return self.table.key_down(name)
+
+    def _on_key_up(self, _window, key, _scancode) -> bool:
+        name = "spacebar" if key == 32 else (chr(key) if 0 < key < 256 else "")
+        return self.table.key_up(name)
+
+
+def run_app(config, pad_port: str | None = None, fullscreen: bool = False) -> int:
+    """Start the companion on this machine's hardware (or its simulation)."""
+    from companion.paths import data_dir, kivy_home, log_path
+    from companion.ui.kivy_env import prepare
+
+    prepare(kivy_home(), fullscreen)
+    game_log = GameLog(log_path())
+    muted = bool(game_log.get_setting("muted", config.muted))
+    cues = SoundCues(data_dir() / "sounds", muted=muted)
+    table = Table.from_config(config)
+    pad = None
+    if pad_port or config.pad.enabled:
+        try:
+            from companion.pad.source import PadSource
+        except ImportError:
+            log.warning("the Pico pad link is not available in this build")
+        else:
+            pad = _QueuedPad(PadSource, pad_port or config.pad.port or None)
+    try:
+        CompanionApp(config, game_log, table, cues, pad=pad).run()
+    finally:
+        table.close()
+        game_log.close()
+    return 0
+
+
+class _QueuedPad:
+    """The Pico pad source with its own queue, drained by the frame loop like the table."""
+
+    def __init__(self, source_cls, port: str | None) -> None:
+        from companion.events import EventQueue
+
+        self.queue = EventQueue()
+        self.source = source_cls(port, self.queue.post)
+        self.source.start()
+
+    def drain(self) -> list:
+        return self.queue.drain()
+
+    def stop(self) -> None:
+        self.source.stop()

@@ -1,0 +1,27 @@
+"""Prepare Kivy before its first import: no argv parsing, config and logs in our folder,
+an 800x480 window, Escape does not quit the kiosk.
+
+Call ``prepare()`` before anything imports ``kivy``; it imports nothing from Kivy's
+window layer itself until the config is set.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+WIDTH, HEIGHT = 800, 480
+
+
+def prepare(kivy_home: Path, fullscreen: bool = False) -> None:
+    os.environ["KIVY_NO_ARGS"] = "1"
+    os.environ.setdefault("KIVY_HOME", str(kivy_home))
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(WIDTH))
+    Config.set("graphics", "height", str(HEIGHT))
+    Config.set("graphics", "resizable", "0")
+    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    Config.set("kivy", "exit_on_escape", "0")
+    Config.set("input", "mouse", "mouse,disable_multitouch")

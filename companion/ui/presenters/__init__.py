@@ -1,0 +1,1 @@
+"""Presenters: pure functions from state to plain view data. No Kivy imports here."""

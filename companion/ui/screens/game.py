@@ -1,0 +1,68 @@
+"""The generic game screen: a score pad with undo, for any game without a screen of its own.
+
+Each player's row shows their seat badge, name and total, with buttons to add or remove
+points; a seat button press adds one point for that seat. Games with their own screen
+(registered in ``companion.ui.app.GAME_SCREENS``) never come here.
+"""
+
+from __future__ import annotations
+
+import json
+
+from kivy.app import App
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.palette import rgba
+from companion.ui.app import load_kv
+from companion.ui.presenters.home import title_of
+from companion.ui.widgets import BigButton, BodyLabel, SeatBadge
+
+load_kv(__file__)
+
+
+class GameScreen(Screen):
+    heading = StringProperty("")
+    summary = StringProperty("")
+
+    def on_pre_enter(self, *_args) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        box = self.ids.rows
+        box.clear_widgets()
+        self.ids.undo.disabled = not (app.session and app.session.can_undo)
+        if app.session is None:
+            self.heading, self.summary = "No game", ""
+            return
+        snap = app.session.snapshot()
+        self.heading = f"{title_of(app.session.rules.NAME)}: game {app.session.game_id}"
+        totals = snap.get("totals")
+        colours = {s.seat: s.colour for s in app.cfg.seats}
+        if totals is None:
+            self.summary = "\n".join(f"{k}: {json.dumps(v)[:60]}" for k, v in snap.items())
+            return
+        self.summary = ""
+        for p in app.session.state.players:
+            row = BoxLayout(size_hint_y=None, height=70, spacing=8)
+            row.add_widget(SeatBadge(seat=p.seat, colour=rgba(colours.get(p.seat, "grey")),
+                                     pos_hint={"center_y": 0.5}))
+            row.add_widget(BodyLabel(text=f"{p.name}: [b]{totals[str(p.seat)]}[/b]",
+                                     markup=True, font_size=30))
+            for delta in (-1, 1, 5):
+                b = BigButton(text=f"{delta:+d}", size_hint_x=None, width=90)
+                b.bind(on_release=lambda _w, s=p.seat, d=delta: self.score(s, d))
+                row.add_widget(b)
+            box.add_widget(row)
+
+    def score(self, seat: int, points: int) -> None:
+        app = App.get_running_app()
+        if app.act({"type": "score", "seat": seat, "points": points}):
+            app.play("tap")
+
+    def on_press_event(self, event) -> None:
+        app = App.get_running_app()
+        if event.pressed and app.session is not None and app.session.rules.NAME == "scorepad":
+            self.score(event.seat, 1)

@@ -1,0 +1,43 @@
+"""The home screen: the five games, the tools, and 'Resume' for an unfinished game."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.ui.app import load_kv
+from companion.ui.presenters.home import GAMES, TOOLS, resume_offer
+from companion.ui.widgets import Tile
+
+load_kv(__file__)
+
+
+class HomeScreen(Screen):
+    resume_text = StringProperty("")
+    resume_id = NumericProperty(0)
+
+    def on_pre_enter(self, *_args) -> None:
+        app = App.get_running_app()
+        offer = resume_offer(app.log.open_games())
+        self.resume_text = offer.text if offer else ""
+        self.resume_id = offer.game_id if offer else 0
+        grid = self.ids.tiles
+        grid.clear_widgets()
+        for name, title, line in GAMES:
+            tile = Tile(text=f"[b]{title}[/b]\n[size=20]{line}[/size]")
+            tile.bind(on_release=lambda _w, n=name: app.choose_game(n))
+            grid.add_widget(tile)
+        for screen, title, line in TOOLS:
+            if not app.has_screen(screen):
+                continue
+            tile = Tile(text=f"[b]{title}[/b]\n[size=20]{line}[/size]")
+            tile.bind(on_release=lambda _w, s=screen: app.navigate(s))
+            grid.add_widget(tile)
+
+    def resume(self) -> None:
+        App.get_running_app().resume_game(self.resume_id)
+
+    def dismiss_resume(self) -> None:
+        """'Not now' keeps the game in the log; 'New game' is chosen from the tiles."""
+        self.resume_text = ""

@@ -1,0 +1,20 @@
+"""Settings: sound and full screen, remembered in the game log's settings table."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.core.window import Window
+from kivy.uix.screenmanager import Screen
+
+from companion.ui.app import load_kv
+
+load_kv(__file__)
+
+
+class SettingsScreen(Screen):
+    def toggle_fullscreen(self) -> None:
+        app = App.get_running_app()
+        full = not bool(app.log.get_setting("fullscreen", False))
+        app.log.set_setting("fullscreen", full)
+        Window.fullscreen = "auto" if full else False
+        self.ids.full.text = "Full screen: on" if full else "Full screen: off"

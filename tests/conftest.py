@@ -1,0 +1,59 @@
+"""Shared fixtures. Kivy is pointed at a temporary home before anything imports it."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+_KIVY_HOME = tempfile.mkdtemp(prefix="companion-kivy-")
+os.environ["KIVY_NO_ARGS"] = "1"
+os.environ["KIVY_HOME"] = _KIVY_HOME
+os.environ["KIVY_NO_FILELOG"] = "1"
+os.environ["KIVY_LOG_MODE"] = "PYTHON"
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.pop("COMPANION_CONFIG", None)
+
+ARTIFACTS = Path(__file__).parent / "_artifacts"
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch) -> Path:
+    """A fresh data directory (game log, sounds) for one test."""
+    path = tmp_path / "data"
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(path))
+    return path
+
+
+@pytest.fixture
+def mock_factory():
+    """gpiozero's own MockFactory: real gpiozero devices on simulated pins."""
+    from gpiozero.pins.mock import MockFactory
+
+    factory = MockFactory()
+    yield factory
+    factory.close()
+
+
+@pytest.fixture
+def config():
+    from companion.config import load_config
+
+    return load_config()
+
+
+@pytest.fixture
+def game_log(tmp_path):
+    from companion.store.gamelog import GameLog
+
+    log = GameLog(tmp_path / "games.sqlite3")
+    yield log
+    log.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

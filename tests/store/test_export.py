@@ -1,0 +1,82 @@
+"""Export to JSON Lines and CSV, and replay of exported logs (including broken ones)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from companion.cli import main
+from companion.errors import LogError
+from companion.games import get_rules
+from companion.session import GameSession
+from companion.store.export import export_csv, export_jsonl, read_jsonl, replay_game
+
+SETUP = {"players": [{"name": "Ann", "seat": 1}, {"name": "Bo", "seat": 2}]}
+
+
+@pytest.fixture
+def played(game_log):
+    game = GameSession.start(game_log, get_rules("scorepad"), SETUP)
+    for seat, points in [(1, 3), (2, 5), (1, 1)]:
+        game.do({"type": "score", "seat": seat, "points": points})
+    return game
+
+
+def test_jsonl_round_trip_replays_to_the_same_state(game_log, played):
+    text = export_jsonl(game_log, [played.game_id])
+    lines = [json.loads(x) for x in text.splitlines()]
+    assert lines[0]["format"] == "table-companion-log" and lines[0]["version"] == 1
+    assert [x["seq"] for x in lines[1:]] == [1, 2, 3]
+    (game,) = read_jsonl(text)
+    _, state = replay_game(game)
+    assert state == played.state
+
+
+def test_csv_has_one_row_per_action(game_log, played):
+    rows = list(csv.DictReader(io.StringIO(export_csv(game_log, [played.game_id]))))
+    assert [r["type"] for r in rows] == ["score"] * 3
+    assert json.loads(rows[1]["action"]) == {"type": "score", "seat": 2, "points": 5}
+
+
+@pytest.mark.parametrize(
+    ("mangle", "message"),
+    [
+        (lambda ls: ls[:1] + ["{not json"] + ls[2:], "f.jsonl:2: not JSON"),
+        (lambda ls: ls[1:], "f.jsonl:1: an action before any game header"),
+        (lambda ls: [ls[0].replace('"version": 1', '"version": 9')] + ls[1:],
+         "f.jsonl:1: log version 9"),
+        (lambda ls: ls[:2] + ls[3:], "f.jsonl:3: action seq 3, expected 2"),
+        (lambda ls: ls[:1] + ['{"seq": 1, "action": {"type": "score", "seat": 9, "points": 1}}'],
+         "f.jsonl:2: action 'score' is refused: seat 9 is not in this game"),
+        (lambda ls: ls[:1] + ['{"seq": 1, "action": [1]}'], "f.jsonl:2: an action line needs"),
+        (lambda ls: [], "f.jsonl: no game in this file"),
+    ],
+)
+def test_malformed_log_names_line_and_reason(game_log, played, mangle, message):
+    lines = export_jsonl(game_log, [played.game_id]).splitlines()
+    with pytest.raises(LogError) as err:
+        for game in read_jsonl("\n".join(mangle(lines)), "f.jsonl"):
+            replay_game(game, "f.jsonl")
+    assert message in str(err.value)
+
+
+def test_cli_export_and_replay(tmp_path, data_dir, capsys):
+    from companion.paths import log_path
+    from companion.store.gamelog import GameLog
+
+    log = GameLog(log_path())
+    game = GameSession.start(log, get_rules("scorepad"), SETUP)
+    game.do({"type": "score", "seat": 2, "points": 7})
+    log.close()
+    out = tmp_path / "night.jsonl"
+    assert main(["export", "--format", "jsonl", "-o", str(out)]) == 0
+    assert main(["replay", str(out), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["state"]["totals"] == {"1": 0, "2": 7}
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(out.read_text().replace('"points": 7', '"points": "seven"'))
+    assert main(["replay", str(bad)]) == 2
+    assert f"{bad}:2:" in capsys.readouterr().err
