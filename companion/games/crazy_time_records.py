@@ -85,9 +85,10 @@ class RoundResult:
 def read_verdict(verdict: Mapping[str, Any], seats: Collection[int]) -> tuple[str, tuple]:
     """``(verdict as JSON text, ((seat, delay_ms), ...))``; RuleError if it is not JSON data.
 
-    Delays are taken from ``verdict["ranking"]`` entries ``{"seat", "delay_ms"}`` whose seat
-    is in ``seats`` and whose delay is a finite number (a player who never slapped may
-    have no delay; such entries are skipped).
+    Delays are taken from ``verdict["ranking"]`` entries ``{"seat", "delay_ms"}`` (or the
+    slap arbiter's ``"delay_first_ms"``: milliseconds after the first slap) whose seat is
+    in ``seats`` and whose delay is a finite number. Anything else is skipped: a player
+    who never slapped has no delay.
     """
     try:
         text = json.dumps(verdict, allow_nan=False)
@@ -98,7 +99,8 @@ def read_verdict(verdict: Mapping[str, Any], seats: Collection[int]) -> tuple[st
     for entry in ranking if isinstance(ranking, list) else ():
         if not isinstance(entry, Mapping):
             continue
-        seat, ms = entry.get("seat"), entry.get("delay_ms")
+        seat = entry.get("seat")
+        ms = entry.get("delay_ms", entry.get("delay_first_ms"))
         if _is_int(seat) and seat in seats and _is_number(ms):
             delays.append((seat, ms))
     return text, tuple(delays)

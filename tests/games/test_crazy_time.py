@@ -174,6 +174,25 @@ def test_last_of_several_mistakes_picks_up(seats, picker):
     assert (p.seat, p.erred, p.reason) == (picker, tuple(seats), "false_slap")
 
 
+def test_slap_delays_are_read_from_the_arbiters_ranking_and_junk_is_skipped():
+    verdict = {"version": 1, "case": "synchronisation", "picker": 3, "non_slappers": [4],
+               "ranking": [{"seat": 2, "t_ns": 5, "delay_first_ms": 0.0},
+                           {"seat": 1, "t_ns": 9, "delay_first_ms": 4.0},
+                           {"seat": 3, "delay_ms": 12.5},
+                           {"seat": 9, "delay_ms": 1}, {"seat": True, "delay_ms": 1},
+                           {"seat": 1, "delay_ms": "late"}, "junk"]}
+    state = ct.apply(ct.initial(setup_for(4)), pickup(3, "slap", verdict=verdict))
+    assert ct.slap_delays(state) == {"1": [4.0], "2": [0.0], "3": [12.5], "4": []}
+    assert ct.snapshot(state)["pickups"][0]["verdict"] == verdict
+
+
+def test_the_last_pile_count_the_table_gave_is_kept_and_forgotten_at_the_next_deal():
+    state = play([pickup(4, pile=9), pickup(2, pile=5), pickup(4, pile=7)])
+    assert ct.snapshot(state)["piles"] == {"2": 5, "4": 7}
+    state = play([pickup(4, pile=9), won(4), law("Sevens", creator=4, absent=1)])
+    assert ct.snapshot(state)["piles"] == {}
+
+
 def test_a_pickup_names_a_rule_in_the_tables_words_when_it_is_no_law():
     state = ct.apply(ct.initial(setup_for(4)), pickup(2, law_name="  said  13 o'clock "))
     (p,) = state.pickups
