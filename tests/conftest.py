@@ -53,7 +53,8 @@ def game_log(tmp_path):
     log.close()
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def artifacts() -> Path:
+    """Where tests leave screenshots for a person to look at (tests/_artifacts)."""
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS

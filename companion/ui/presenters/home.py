@@ -14,6 +14,7 @@ GAMES: tuple[tuple[str, str, str], ...] = (
     ("times", "Times", "Timer, Time Table, scores"),
     ("time_after_time", "Time After Time", "Rows, ghosts, wins"),
     ("professor_tempus", "Professor Tempus", "Series, hourglasses"),
+    ("scorepad", "Score pad", "Points for any game"),
 )
 
 #: (screen name, title, description): tools usable in any game.

@@ -1,0 +1,100 @@
+"""One real Kivy window for the whole test session (Kivy allows one per process).
+
+``ui`` drives it like a person would: taps at widget centres with simulated touches,
+seat buttons through the keyboard simulation, screenshots that tests look into.
+Frames are pumped explicitly: no sleeps, no real-time waiting.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+class UiDriver:
+    def __init__(self, app, shots_dir):
+        self.app, self.shots_dir = app, shots_dir
+
+    def pump(self, frames: int = 3) -> None:
+        from kivy.base import EventLoop
+
+        for _ in range(frames):
+            EventLoop.idle()
+
+    def tap(self, widget) -> None:
+        from kivy.tests.common import UnitTestTouch
+
+        x, y = widget.to_window(*widget.center)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        self.pump(1)
+        touch.touch_up()
+        self.pump(2)
+
+    def find(self, text: str, kind=None):
+        """The first visible widget whose text contains ``text``."""
+        for w in self.app.root.walk():
+            if text in str(getattr(w, "text", "")) and (kind is None or isinstance(w, kind)) \
+                    and w.get_root_window() is not None and w.opacity > 0:
+                return w
+        raise LookupError(f"no widget showing {text!r} on screen {self.app.sm.current!r}")
+
+    def press_seat(self, key: str) -> None:
+        self.app.table.key_down(key)
+        self.pump(1)
+        self.app.table.key_up(key)
+        self.pump(2)
+
+    def screenshot(self, name: str):
+        """Save the window as PNG; returns (path, number of distinct colours seen)."""
+        from kivy.core.window import Window
+
+        self.pump(2)
+        path = self.shots_dir / f"{name}.png"
+        width, height = Window.size
+        from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+
+        data = glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE)
+        from kivy.core.image import Image as CoreImage
+        from kivy.graphics.texture import Texture
+
+        texture = Texture.create(size=(width, height), colorfmt="rgba")
+        texture.blit_buffer(data, colorfmt="rgba", bufferfmt="ubyte")
+        texture.flip_vertical()
+        CoreImage(texture).save(str(path), flipped=True)
+        colours = {data[i : i + 3] for i in range(0, len(data), 4 * 97)}
+        return path, len(colours)
+
+    def goto_home(self) -> None:
+        self.app.session = None
+        self.app.home()
+        self.pump()
+
+
+@pytest.fixture(scope="session")
+def ui(tmp_path_factory, artifacts):
+    from companion.ui.kivy_env import prepare
+
+    home = tmp_path_factory.mktemp("kivy")
+    prepare(home)
+    from companion.config import load_config
+    from companion.sound import SoundCues
+    from companion.store.gamelog import GameLog
+    from companion.table import Table
+    from companion.ui.app import CompanionApp
+
+    class SilentLoader:
+        @staticmethod
+        def load(_path):
+            return None
+
+    cfg = load_config()
+    data = tmp_path_factory.mktemp("data")
+    app = CompanionApp(cfg, GameLog(data / "games.sqlite3"), Table.from_config(cfg, "keyboard"),
+                       SoundCues(data / "sounds", loader=SilentLoader()))
+    app._run_prepare()
+    driver = UiDriver(app, artifacts)
+    driver.pump(5)
+    yield driver
+    app.stop()
+    app.table.close()
+    app.log.close()

@@ -1,0 +1,52 @@
+"""The real app in a real window (Xvfb in CI): tapped through like a host would."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.window
+
+
+def test_home_to_player_setup_and_back(ui):
+    ui.goto_home()
+    path, colours = ui.screenshot("home")
+    assert path.exists() and colours > 8, "the home screen rendered blank"
+    ui.find("Crazy Time")  # every game has a tile
+    ui.find("Professor Tempus")
+    ui.tap(ui.find("Crazy Time"))
+    assert ui.app.sm.current == "players"
+    assert "Crazy Time" in ui.app.sm.current_screen.heading
+    path, colours = ui.screenshot("players")
+    assert colours > 8
+    ui.tap(ui.find("< Back"))
+    assert ui.app.sm.current == "home"
+
+
+def test_score_pad_game_with_seat_buttons_undo_and_resume(ui):
+    ui.goto_home()
+    ui.app.choose_game("scorepad")
+    ui.pump()
+    ui.tap(ui.find("Start"))
+    assert ui.app.sm.current == "game", ui.app.status
+    game_id = ui.app.session.game_id
+    ui.press_seat("2")
+    ui.press_seat("2")
+    ui.tap(ui.find("+5"))  # the first row's +5: seat 1
+    assert ui.app.session.snapshot()["totals"] == {"1": 5, "2": 2, "3": 0, "4": 0}
+    ui.tap(ui.find("Undo"))
+    assert ui.app.session.snapshot()["totals"]["1"] == 0
+    ui.screenshot("scorepad")
+    ui.goto_home()
+    assert ui.find("Resume Score pad") is not None
+    ui.tap(ui.find("Resume", kind=__import__("kivy.uix.button").uix.button.Button))
+    assert ui.app.session.game_id == game_id
+    assert ui.app.session.snapshot()["totals"]["2"] == 2
+
+
+def test_mute_switch_is_remembered(ui):
+    ui.goto_home()
+    before = ui.app.muted
+    ui.tap(ui.find("Sound"))
+    assert ui.app.muted is not before
+    assert ui.app.log.get_setting("muted") is ui.app.muted
+    ui.tap(ui.find("Sound"))

@@ -1,0 +1,48 @@
+"""Presenters for the home and player-setup screens, tested without Kivy."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from companion.store.gamelog import GameRow
+from companion.ui.presenters.home import resume_offer
+from companion.ui.presenters.players import SeatRow, default_rows, setup_from_rows
+
+
+def row(seat, name="", in_play=True):
+    return SeatRow(seat, "orange", name, in_play)
+
+
+def test_resume_offer_names_game_players_and_time():
+    now = datetime.now(UTC).isoformat()
+    game = GameRow(3, "crazy_time", {"players": [{"name": "Ann", "seat": 1},
+                                                 {"name": "Bo", "seat": 2},
+                                                 {"name": "Cy", "seat": 3}]}, now, None, "open", 4)
+    offer = resume_offer([game])
+    assert offer.game_id == 3
+    assert offer.text.startswith("Resume Crazy Time with Ann, Bo and Cy, started today ")
+    assert resume_offer([]) is None
+
+
+def test_setup_from_rows_checks_the_player_count_for_the_game():
+    rows = [row(1, "Ann"), row(2, "Bo"), row(3, "", in_play=False)]
+    setup, why = setup_from_rows("crazy_time", rows)
+    assert setup is None and "4 to 7 players; 2 seats" in why
+    setup, why = setup_from_rows("times", rows)
+    assert why == "" and setup == {"players": [{"name": "Ann", "seat": 1},
+                                               {"name": "Bo", "seat": 2}]}
+
+
+def test_blank_names_become_seat_names_and_duplicates_are_refused():
+    setup, _ = setup_from_rows("scorepad", [row(1), row(2, "Bo")])
+    assert setup["players"][0]["name"] == "Seat 1"
+    setup, why = setup_from_rows("scorepad", [row(1, "Bo"), row(2, "bo")])
+    assert setup is None and "both called 'bo'" in why
+
+
+def test_default_rows_remember_who_sat_where(config):
+    rows = default_rows(config, [("Ann", 6), ("Bo", 1)])
+    by_seat = {r.seat: r for r in rows}
+    assert by_seat[6].name == "Ann" and by_seat[6].in_play
+    assert by_seat[1].name == "Bo"
+    assert not by_seat[8].in_play
