@@ -43,10 +43,23 @@ SCREENS: list[tuple[str, str, str]] = [
     ("players", "companion.ui.screens.players", "PlayersScreen"),
     ("settings", "companion.ui.screens.settings", "SettingsScreen"),
     ("game", "companion.ui.screens.game", "GameScreen"),
+    # tools usable in any game
+    ("slap", "companion.ui.screens.slap", "SlapScreen"),
+    ("captain_die", "companion.ui.screens.captain_die", "CaptainDieScreen"),
+    ("timer", "companion.ui.screens.timer", "TimerScreen"),
+    # one screen per game
+    ("crazy_time", "companion.ui.screens.crazy_time", "CrazyTimeScreen"),
+    ("time_stories", "companion.ui.screens.time_stories", "TimeStoriesScreen"),
+    ("times", "companion.ui.screens.times", "TimesScreen"),
+    ("time_after_time", "companion.ui.screens.time_after_time", "TimeAfterTimeScreen"),
+    ("professor_tempus", "companion.ui.screens.professor_tempus", "ProfessorTempusScreen"),
 ]
 
-#: game kind -> the screen that plays it; kinds not listed use the generic "game" screen.
-GAME_SCREENS: dict[str, str] = {}
+#: game kind -> the screen that plays it; kinds without one use the generic "game" screen.
+GAME_SCREENS: dict[str, str] = {
+    kind: kind
+    for kind in ("crazy_time", "time_stories", "times", "time_after_time", "professor_tempus")
+}
 
 
 def load_kv(py_file: str) -> None:
@@ -86,8 +99,10 @@ class CompanionApp(App):
         for name, module, cls in SCREENS:
             try:
                 screen_cls = getattr(importlib.import_module(module), cls)
-            except ImportError as exc:
-                log.warning("screen %s left out: %s", name, exc)
+            except ModuleNotFoundError as exc:
+                if exc.name != module:
+                    raise  # a broken import inside a screen must not hide
+                log.info("screen %s is not built yet", name)
                 continue
             self.sm.add_widget(screen_cls(name=name))
         root = Root()
@@ -150,10 +165,9 @@ class CompanionApp(App):
         return True
 
     def _show_game(self) -> None:
-        kind = self.session.rules.NAME
+        screen = GAME_SCREENS.get(self.session.rules.NAME, "game")
         self._history = ["home"]
-        self.sm.current = GAME_SCREENS.get(kind, "game") if self.sm.has_screen(
-            GAME_SCREENS.get(kind, "game")) else "game"
+        self.sm.current = screen if self.sm.has_screen(screen) else "game"
 
     def act(self, action: dict) -> bool:
         """Apply an action to the game in progress: logged first, then shown."""
