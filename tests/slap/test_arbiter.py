@@ -88,6 +88,13 @@ CASES = [
     ("held, released later, then slapped", [ev(3, -500), ARM, ev(3, 120, False), ev(3, 400),
                                             ev(1, 100), ev(2, 150)],
      (1, 2, 3), 3, (3,), False, (), (), set()),
+    ("release bounce of a held button is no slap", [ev(3, -500), ARM, ev(3, 50, False),
+                                                    ev(3, 51), ev(3, 52, False), ev(1, 100),
+                                                    ev(2, 150)],
+     (1, 2, 3), 3, (3,), False, (3,), (), {"bounce"}),
+    ("false slap bouncing across the arm", [ev(3, -2), ev(3, -1, False), ev(3, 1),
+                                            ev(3, 2, False), ev(1, 100), ev(2, 150)],
+     (1, 2, 3), 3, (3,), False, (3,), (), {"false_slap", "bounce"}),
     ("release without a press", [ev(2, 90, False), ev(1, 100), ev(2, 150), ev(3, 200)],
      (1, 2, 3), 3, (3,), False, (), (), {"orphan_release"}),
     ("unknown source gets the widest bound", [ev(1, 100), ev(2, 300, source="x"),
@@ -296,10 +303,10 @@ def rounds(draw):
     bound = DEFAULT_RESOLUTION_NS[src]
     arm = draw(st.integers(0, 2**60))
     anchors = draw(st.lists(st.integers(0, 1500 * MS), min_size=1, max_size=3))
-    roles = draw(st.lists(st.sampled_from(["slap"] * 4 + ["never", "late", "held"]),
+    roles = draw(st.lists(st.sampled_from(["slap"] * 4 + ["never", "late", "held", "lifted"]),
                           min_size=len(seats), max_size=len(seats)))
     roles[0] = "slap"
-    events, truth, held = [], {}, set()
+    events, truth, held, lifted = [], {}, set(), {}
     for seat, role in zip(seats, roles, strict=True):
         if role == "slap":
             t = arm + draw(st.sampled_from(anchors)) + draw(st.one_of(
@@ -311,9 +318,15 @@ def rounds(draw):
             truth[seat] = t
         elif role == "late":
             events += _press(draw, seat, arm + 10_000 * MS, src)[0]
-        elif role == "held":
+        elif role in ("held", "lifted"):
             events.append(PressEvent(seat, arm - 1000 * MS, src, True))
             held.add(seat)
+        if role == "lifted":  # held at the arm, released (with bounce) during the round
+            up = arm + draw(st.integers(0, 2000 * MS))
+            events += [PressEvent(seat, up, src, False)] + _train(draw, seat, up, src, False, 4)
+            lifted[seat] = up
+    first = min(truth.values())
+    held -= {s for s, up in lifted.items() if up < first}  # free to slap: a non-slapper
     events.sort(key=lambda e: e.t_ns)
     return seats, arm, events, truth, held, src
 
