@@ -19,6 +19,7 @@ ENGINES: dict[str, str] = {
     "time_after_time": "companion.games.time_after_time",
     "professor_tempus": "companion.games.professor_tempus",
     "scorepad": "companion.games.scorepad",
+    "stop_time": "companion.games.stop_time",
 }
 
 
