@@ -2,8 +2,9 @@
 
 A pure engine under the contract in ``companion.games.base``; the card kinds and
 cancelling live in ``times_cards``, the Time Table in ``times_table``, judging and
-round points in ``times_score``. The full action list, and every reading chosen where
-the rulebook is open, are in docs/times-rulings.md.
+round points in ``times_score``, the state, UI helpers and snapshot in ``times_state``
+(re-exported here). The full action list, and every reading chosen where the rulebook
+is open, are in docs/times-rulings.md.
 
 Setup: ``{"players": [{"name", "seat"}, ...] (2-5), "target": 15}``; ``target`` is the
 scoring-track space that wins (the rulebook does not number it; 15 by default).
