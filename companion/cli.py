@@ -22,15 +22,19 @@ from companion.errors import CompanionError
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="companion", description=__doc__.splitlines()[0])
-    p.add_argument("--config", help="hardware config TOML (default: COMPANION_CONFIG or the "
-                                    "built-in default)")
+    config_help = "hardware config TOML (default: COMPANION_CONFIG or the built-in default)"
+    p.add_argument("--config", help=config_help)
+    # --config may also follow the subcommand; SUPPRESS keeps the top-level value otherwise.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", default=argparse.SUPPRESS, help=config_help)
     sub = p.add_subparsers(dest="command", required=True)
 
-    run = sub.add_parser("run", help="start the touchscreen companion")
+    run = sub.add_parser("run", help="start the touchscreen companion", parents=[common])
     run.add_argument("--pad", help="serial device of the Pico slap pad (or of pad-sim)")
     run.add_argument("--fullscreen", action="store_true", help="kiosk mode")
 
-    doctor = sub.add_parser("doctor", help="show the hardware, config and log in force")
+    doctor = sub.add_parser("doctor", help="show the hardware, config and log in force",
+                            parents=[common])
     doctor.add_argument("--watch", type=float, metavar="SECONDS", default=0,
                         help="list live button presses for this long, lighting each lamp")
 
