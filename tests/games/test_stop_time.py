@@ -1,0 +1,132 @@
+"""The standalone Stop Time engine: slap rounds logged with who picks up and why."""
+
+from __future__ import annotations
+
+import json
+from functools import reduce
+
+import pytest
+
+from companion.errors import RuleError
+from companion.games import get_rules
+from companion.games import stop_time as st
+from companion.slap.verdict import decide, false_alarm
+
+MS = 1_000_000
+RES = 1 * MS  # a 1 ms source bound
+
+
+def setup(n=4):
+    return {"players": [{"name": f"Seat {i}", "seat": i} for i in range(1, n + 1)]}
+
+
+def verdict(slaps_ms, seats=(1, 2, 3, 4), res=RES):
+    return decide({s: int(t * MS) for s, t in slaps_ms.items()}, seats, res, "mock")
+
+
+def rnd(v, picker, decision="verdict"):
+    return {"type": "slap_round", "verdict": v.to_json(), "picker": picker, "decision": decision}
+
+
+def play(*actions, n=4):
+    return reduce(st.apply, actions, st.initial(setup(n)))
+
+
+def test_registered_and_refuses_bad_setups():
+    assert get_rules("stop_time") is st and st.TITLE == "Slap pad"
+    with pytest.raises(RuleError, match="2 to 8"):
+        st.initial(setup(1))
+    with pytest.raises(RuleError):
+        st.initial({"players": "everyone"})
+
+
+def test_a_clear_round_records_the_last_slapper_and_the_delays():
+    v = verdict({1: 0, 2: 40, 3: 95, 4: 180})
+    state = play(rnd(v, 4))
+    (r,) = state.rounds
+    assert (r.n, r.picker, r.decision, r.too_close) == (1, 4, "verdict", False)
+    assert r.delays == ((1, 0.0), (2, 40.0), (3, 95.0), (4, 180.0))
+    snap = st.snapshot(state)
+    json.dumps(snap)
+    assert snap["pickups"] == {"1": 0, "2": 0, "3": 0, "4": 1}
+    assert snap["rounds"][0]["ranking"][-1] == {"seat": 4, "delay_ms": 180.0}
+    assert snap["rounds"][0]["verdict"]["picker"] == 4
+
+
+def test_the_verdict_decision_must_name_the_verdicts_picker():
+    v = verdict({1: 0, 2: 40, 3: 95, 4: 180})
+    with pytest.raises(RuleError, match="names seat 4, not seat 2"):
+        play(rnd(v, 2))
+    with pytest.raises(RuleError, match="not a player"):
+        play(rnd(v, 7))
+    with pytest.raises(RuleError, match="already names"):
+        play(rnd(v, 4, "table"))
+    with pytest.raises(RuleError, match="unknown decision"):
+        play(rnd(v, 4, "coin"))
+    with pytest.raises(RuleError, match="somebody must pick up"):
+        play(rnd(v, None))
+
+
+def test_too_close_the_table_picks_one_of_the_candidates():
+    v = verdict({1: 0, 2: 40, 3: 95.0, 4: 95.4})  # 0.4 ms apart, bound 1 ms
+    assert v.too_close and v.candidates == (3, 4)
+    with pytest.raises(RuleError, match="names nobody"):
+        play(rnd(v, 3))
+    with pytest.raises(RuleError, match="not among the candidates"):
+        play(rnd(v, 2, "table"))
+    state = play(rnd(v, 3, "table"))
+    assert state.rounds[0].picker == 3 and state.rounds[0].too_close
+
+
+def test_several_non_slappers_the_table_picks_among_them():
+    v = verdict({1: 0, 2: 30})
+    assert v.candidates == (3, 4)
+    state = play(rnd(v, 4, "table"))
+    assert state.rounds[0].non_slappers == (3, 4)
+    assert st.snapshot(state)["reaction_ms"]["4"] == {"delays": [], "count": 0,
+                                                     "median": None}
+
+
+def test_false_alarm_takes_the_last_slapper_and_needs_the_false_alarm_verdict():
+    v = verdict({1: 0, 2: 30})  # 3 and 4 rightly did not slap
+    with pytest.raises(RuleError, match="needs the false-alarm verdict"):
+        play(rnd(v, 2, "false_alarm"))
+    fa = false_alarm(v)
+    assert fa.picker == 2
+    with pytest.raises(RuleError, match="not among"):
+        play(rnd(fa, 1, "false_alarm"))
+    state = play(rnd(fa, 2, "false_alarm"))
+    assert state.rounds[0].case == "false_alarm" and state.pickups(2) == 1
+
+
+def test_a_verdict_that_contradicts_its_own_times_is_refused():
+    data = verdict({1: 0, 2: 40, 3: 95, 4: 180}).to_json()
+    data["picker"], data["candidates"] = 3, [3]
+    with pytest.raises(RuleError, match="do not follow"):
+        play({"type": "slap_round", "verdict": data, "picker": 3, "decision": "verdict"})
+    with pytest.raises(RuleError, match="slap_round"):
+        play({"type": "slap_round", "verdict": {"version": 99}, "picker": 3,
+              "decision": "verdict"})
+    outsider = verdict({1: 0, 2: 40, 3: 95, 9: 180}, seats=(1, 2, 3, 9))
+    with pytest.raises(RuleError, match="seat 9 slapped but is not a player"):
+        play(rnd(outsider, 9))
+
+
+def test_reaction_times_are_medians_of_the_delays_after_the_first_slap():
+    rounds = [verdict({1: 0, 2: 50, 3: 100, 4: 200}),
+              verdict({1: 10, 2: 0, 3: 300, 4: 250}),
+              verdict({1: 0, 2: 70, 3: 20, 4: 400})]
+    state = play(*(rnd(v, v.picker) for v in rounds))
+    stats = st.snapshot(state)["reaction_ms"]
+    assert stats["3"]["median"] == 100.0 and stats["3"]["count"] == 3
+    assert stats["1"]["median"] == 0.0
+    assert st.snapshot(state)["pickups"] == {"1": 0, "2": 0, "3": 1, "4": 2}
+
+
+def test_apply_never_changes_the_state_it_was_given():
+    state = play()
+    v = verdict({1: 0, 2: 40, 3: 95, 4: 180})
+    after = st.apply(state, rnd(v, 4))
+    assert state.rounds == () and len(after.rounds) == 1
+    with pytest.raises(RuleError, match="no action 'pickup'"):
+        st.apply(state, {"type": "pickup", "seat": 1})
