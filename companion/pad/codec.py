@@ -1,0 +1,260 @@
+"""The slap pad protocol, host side: CRC-16, frames, resync and typed messages.
+
+What it is for: the pure half of the Pico link (``firmware/PROTOCOL.md`` is the
+specification; ``firmware/vectors.json`` the shared test vectors). No I/O, no clock,
+no threads: bytes in, frames and message objects out, and back.
+
+How to wire it::
+
+    decoder = FrameDecoder()
+    for frame in decoder.feed(chunk_from_serial):      # any chunking, garbage included
+        msg = decode_message(frame)                     # Hello, Press, ... or LinkError
+    port.write(encode_message(seq, Heartbeat(host_time=now_ns)))
+
+The firmware has its own implementation (``firmware/proto.py``, MicroPython); the two are
+kept honest by the vectors, not by sharing code.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+from companion.errors import LinkError
+
+PROTOCOL_VERSION = 1
+SYNC = 0xA5
+MAX_PAYLOAD = 48
+OVERHEAD = 6
+MAX_ACK_IDS = 8
+
+HELLO_REQ, ACK, HEARTBEAT, LAMPS = 0x01, 0x02, 0x03, 0x04
+HELLO, PRESS, HB_REPLY, LAMPS_ACK, ERROR = 0x81, 0x82, 0x83, 0x84, 0x85
+ERR_UNKNOWN_TYPE, ERR_BAD_LENGTH, ERR_STALE_NONCE = 1, 2, 3
+ERROR_NAMES = {ERR_UNKNOWN_TYPE: "unknown type", ERR_BAD_LENGTH: "wrong payload length",
+               ERR_STALE_NONCE: "ACK for another boot"}
+
+
+def _crc_table() -> tuple[int, ...]:
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021 if crc & 0x8000 else crc << 1) & 0xFFFF
+        table.append(crc)
+    return tuple(table)
+
+
+_TABLE = _crc_table()
+
+
+def crc16(data: bytes, crc: int = 0xFFFF) -> int:
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final XOR)."""
+    for b in data:
+        crc = ((crc << 8) & 0xFF00) ^ _TABLE[(crc >> 8) ^ b]
+    return crc
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One CRC-checked frame: the sender's sequence number, message type and payload."""
+
+    seq: int
+    type: int
+    payload: bytes
+
+
+def encode_frame(seq: int, typ: int, payload: bytes) -> bytes:
+    if len(payload) > MAX_PAYLOAD:
+        raise LinkError(f"frame payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
+    body = bytes((len(payload), seq & 0xFF, typ)) + payload
+    return bytes((SYNC,)) + body + crc16(body).to_bytes(2, "big")
+
+
+class FrameDecoder:
+    """Incremental decoder: scan for SYNC, check LEN and CRC, on failure drop one byte.
+
+    Counters: ``frames`` delivered, ``dropped`` bytes discarded while resynchronising,
+    ``bad_crc`` candidate frames refused by their CRC.
+    """
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+        self.frames = 0
+        self.dropped = 0
+        self.bad_crc = 0
+
+    def feed(self, data: bytes) -> list[Frame]:
+        buf = self._buf
+        buf += data
+        out: list[Frame] = []
+        i, n = 0, len(buf)
+        while True:
+            j = buf.find(SYNC, i)
+            if j < 0:
+                self.dropped += n - i
+                i = n
+                break
+            self.dropped += j - i
+            i = j
+            if n - i < 2:
+                break
+            length = buf[i + 1]
+            if length > MAX_PAYLOAD:
+                i += 1
+                self.dropped += 1
+                continue
+            end = i + length + OVERHEAD
+            if n < end:
+                break
+            if crc16(buf[i + 1:end - 2]) != int.from_bytes(buf[end - 2:end], "big"):
+                i += 1
+                self.dropped += 1
+                self.bad_crc += 1
+                continue
+            out.append(Frame(buf[i + 2], buf[i + 3], bytes(buf[i + 4:end - 2])))
+            i = end
+        del buf[:i]
+        self.frames += len(out)
+        return out
+
+
+# ---- messages --------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class HelloReq:
+    proto: int = PROTOCOL_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    nonce: int
+    reports: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    host_time: int
+
+
+@dataclass(frozen=True, slots=True)
+class Lamps:
+    mask: int
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    re: int
+    proto: int
+    firmware: tuple[int, int, int]
+    seats: int
+    nonce: int
+    scan_us: int
+    holdoff_us: int
+
+    @property
+    def firmware_text(self) -> str:
+        return ".".join(str(v) for v in self.firmware)
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    nonce: int
+    report: int
+    t_us: int
+    pressed: int
+    released: int
+    gap_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class HeartbeatReply:
+    re: int
+    echo: int
+    nonce: int
+    t_us: int
+    pending: int
+    lamps: int
+    overflow: int
+    max_gap_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class LampsAck:
+    re: int
+    lamps: int
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorReply:
+    re: int
+    type: int
+    code: int
+
+    @property
+    def text(self) -> str:
+        name = ERROR_NAMES.get(self.code, f"code {self.code}")
+        return f"pad refused frame seq {self.re} (type 0x{self.type:02x}): {name}"
+
+
+Message = (HelloReq | Ack | Heartbeat | Lamps | Hello | Press | HeartbeatReply | LampsAck
+           | ErrorReply)
+
+_FIXED: dict[int, tuple[type, str]] = {
+    HELLO_REQ: (HelloReq, "<B"),
+    HEARTBEAT: (Heartbeat, "<Q"),
+    LAMPS: (Lamps, "<B"),
+    PRESS: (Press, "<IIQBBH"),
+    HB_REPLY: (HeartbeatReply, "<BQIQBBHH"),
+    LAMPS_ACK: (LampsAck, "<BB"),
+    ERROR: (ErrorReply, "<BBB"),
+}
+_TYPE_OF = {cls: typ for typ, (cls, _) in _FIXED.items()} | {Hello: HELLO, Ack: ACK}
+_HELLO_FMT = "<BBBBBBIHH"
+
+
+def encode(msg: Message) -> tuple[int, bytes]:
+    """The (type, payload) of a message; LinkError for values that do not fit."""
+    try:
+        if isinstance(msg, Hello):
+            return HELLO, struct.pack(_HELLO_FMT, msg.re, msg.proto, *msg.firmware, msg.seats,
+                                      msg.nonce, msg.scan_us, msg.holdoff_us)
+        if isinstance(msg, Ack):
+            if not 1 <= len(msg.reports) <= MAX_ACK_IDS:
+                raise LinkError(f"an ACK names 1..{MAX_ACK_IDS} reports, not {len(msg.reports)}")
+            return ACK, struct.pack(f"<I{len(msg.reports)}I", msg.nonce, *msg.reports)
+        typ = _TYPE_OF[type(msg)]
+        fmt = _FIXED[typ][1]
+        return typ, struct.pack(fmt, *(getattr(msg, f) for f in msg.__slots__))
+    except struct.error as exc:
+        raise LinkError(f"cannot encode {msg!r}: {exc}") from exc
+
+
+def encode_message(seq: int, msg: Message) -> bytes:
+    """The frame bytes carrying ``msg`` with sequence number ``seq``."""
+    typ, payload = encode(msg)
+    return encode_frame(seq, typ, payload)
+
+
+def decode_message(frame: Frame) -> Message:
+    """The message in a CRC-checked frame; LinkError names a malformed one."""
+    typ, payload = frame.type, frame.payload
+    if typ == HELLO:
+        if len(payload) != struct.calcsize(_HELLO_FMT):
+            raise LinkError(f"malformed HELLO: {len(payload)} payload bytes, expected 14")
+        re, proto, major, minor, patch, seats, nonce, scan, hold = struct.unpack(
+            _HELLO_FMT, payload)
+        return Hello(re, proto, (major, minor, patch), seats, nonce, scan, hold)
+    if typ == ACK:
+        n = len(payload)
+        if n < 8 or n > 4 + 4 * MAX_ACK_IDS or n % 4:
+            raise LinkError(f"malformed ACK: {n} payload bytes")
+        nonce, *ids = struct.unpack(f"<I{n // 4 - 1}I", payload)
+        return Ack(nonce, tuple(ids))
+    if typ not in _FIXED:
+        raise LinkError(f"unknown message type 0x{typ:02x} (frame seq {frame.seq})")
+    cls, fmt = _FIXED[typ]
+    if len(payload) != struct.calcsize(fmt):
+        raise LinkError(f"malformed {cls.__name__}: {len(payload)} payload bytes, "
+                        f"expected {struct.calcsize(fmt)}")
+    return cls(*struct.unpack(fmt, payload))

@@ -1,0 +1,93 @@
+"""Seat edges on the pad: leading-edge debounce and the queue of unacknowledged reports.
+
+What it is for: deciding, from successive samples of all seat inputs, which seats were
+pressed or released and when, and keeping each such report until the host acknowledges
+it. Pure (no I/O, time passed in) and MicroPython-compatible; runs unchanged on CPython.
+
+How to wire it: the main loop reads all seats at once (a bit mask, bit n-1 = seat n
+pressed) and, whenever the mask differs from ``state``, calls
+``sample(bits, now_us, gap_us)`` with the 64-bit microsecond time of that read and the
+time since the previous read. ``due(now_us)`` returns the reports to (re)send now;
+``ack(report_id)`` forgets one. A report is a list
+``[report_id, t_us, pressed_mask, released_mask, gap_us, last_sent_us]``.
+
+Debounce: the first edge of a pin is reported at once, stamped with the sample that saw
+it, and the pin is then ignored for ``holdoff_us`` (bounce and contact chatter land in
+the hold-off). After the hold-off the pin is compared again, so a release (or a new
+press) that happened during it is reported then. Every seat that changes in one sample
+goes into one report with one time: no pin wins a tie.
+"""
+
+REPORT_ID = 0
+REPORT_T = 1
+REPORT_PRESSED = 2
+REPORT_RELEASED = 3
+REPORT_GAP = 4
+REPORT_SENT = 5
+
+
+class Pad:
+    def __init__(self, seats, holdoff_us, capacity, resend_us):
+        if seats < 1 or seats > 8:
+            raise ValueError("seats must be 1..8")
+        self.seats = seats
+        self.mask = (1 << seats) - 1
+        self.holdoff_us = holdoff_us
+        self.capacity = capacity
+        self.resend_us = resend_us
+        self.state = 0  # debounced mask: bit n-1 set while seat n is pressed
+        self.until = [0] * seats  # per seat: end of its hold-off (64-bit µs)
+        self.queue = []  # unacknowledged reports, oldest first
+        self.next_id = 1
+        self.overflow = 0  # edges not reported because the queue was full
+
+    def sample(self, bits, now_us, gap_us):
+        """Take one sample of all seats; returns the new report, or None."""
+        bits &= self.mask
+        diff = bits ^ self.state
+        if not diff:
+            return None
+        pressed = 0
+        released = 0
+        until = self.until
+        m = 1
+        for i in range(self.seats):
+            if diff & m and now_us >= until[i]:
+                if bits & m:
+                    pressed |= m
+                else:
+                    released |= m
+                until[i] = now_us + self.holdoff_us
+            m <<= 1
+        changed = pressed | released
+        if not changed:
+            return None
+        self.state ^= changed
+        if len(self.queue) >= self.capacity:
+            self.overflow += 1
+            return None
+        report = [self.next_id, now_us, pressed, released, gap_us, -1]
+        self.next_id += 1
+        self.queue.append(report)
+        return report
+
+    def ack(self, report_id):
+        """Forget an acknowledged report; False if it was not pending (a duplicate ack)."""
+        queue = self.queue
+        for k in range(len(queue)):
+            if queue[k][REPORT_ID] == report_id:
+                del queue[k]
+                return True
+        return False
+
+    def due(self, now_us, limit):
+        """Reports never sent, or sent ``resend_us`` ago or more; marks them sent now."""
+        out = []
+        for report in self.queue:
+            if len(out) >= limit:
+                break
+            sent = report[REPORT_SENT]
+            if sent < 0 or now_us - sent >= self.resend_us:
+                report[REPORT_SENT] = now_us
+                out.append(report)
+        return out

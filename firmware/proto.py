@@ -1,0 +1,179 @@
+"""Slap pad protocol, firmware side: CRC-16, framing, resync, message packing.
+
+What it is for: turning the pad's messages into frames for the host and host frames back
+into values, exactly as ``PROTOCOL.md`` says. Pure (no I/O, no clock) and written in the
+subset of Python that MicroPython runs, so the same file runs on the Pico, in the
+virtual pad on CPython, and in the tests against ``vectors.json``.
+
+How to wire it: ``frame(seq, type, payload)`` gives the bytes to write; a ``Decoder``
+takes whatever bytes arrived (any chunking, garbage included) and returns complete
+``(seq, type, payload)`` frames; ``parse_host(type, payload)`` checks a host message.
+"""
+
+import struct
+
+PROTOCOL_VERSION = 1
+SYNC = 0xA5
+MAX_PAYLOAD = 48
+OVERHEAD = 6  # SYNC, LEN, SEQ, TYPE before the payload; the CRC after it
+
+# Host to pad.
+HELLO_REQ = 0x01
+ACK = 0x02
+HEARTBEAT = 0x03
+LAMPS = 0x04
+# Pad to host.
+HELLO = 0x81
+PRESS = 0x82
+HB_REPLY = 0x83
+LAMPS_ACK = 0x84
+ERROR = 0x85
+
+# ERROR codes.
+ERR_UNKNOWN_TYPE = 1
+ERR_BAD_LENGTH = 2
+ERR_STALE_NONCE = 3
+
+MAX_ACK_IDS = 8
+
+_HELLO = "<BBBBBBIHH"
+_PRESS = "<IIQBBH"
+_HB_REPLY = "<BQIQBBHH"
+
+
+def _make_table():
+    table = []
+    for i in range(256):
+        crc = i << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
+        table.append(crc)
+    return table
+
+
+_TABLE = _make_table()
+
+
+def crc16(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE of ``data`` (poly 0x1021, init 0xFFFF): "123456789" -> 0x29B1."""
+    table = _TABLE
+    for b in data:
+        crc = ((crc << 8) & 0xFF00) ^ table[(crc >> 8) ^ b]
+    return crc
+
+
+def frame(seq, typ, payload):
+    """The bytes of one frame: SYNC, LEN, SEQ, TYPE, payload, CRC (high byte first)."""
+    n = len(payload)
+    if n > MAX_PAYLOAD:
+        raise ValueError("payload too long")
+    body = bytes((n, seq & 0xFF, typ)) + bytes(payload)
+    crc = crc16(body)
+    return bytes((SYNC,)) + body + bytes((crc >> 8, crc & 0xFF))
+
+
+class Decoder:
+    """Incremental frame decoder with resynchronisation (PROTOCOL.md, "Decoding").
+
+    ``feed(data)`` returns the list of ``(seq, type, payload)`` completed by ``data``.
+    ``dropped`` counts bytes thrown away while hunting for a frame, ``bad_crc`` the
+    candidate frames whose CRC did not match.
+    """
+
+    def __init__(self):
+        self.buf = b""
+        self.dropped = 0
+        self.bad_crc = 0
+
+    def feed(self, data):
+        buf = self.buf + bytes(data)
+        out = []
+        i = 0
+        n = len(buf)
+        while True:
+            j = buf.find(b"\xa5", i)
+            if j < 0:
+                self.dropped += n - i
+                i = n
+                break
+            self.dropped += j - i
+            i = j
+            if n - i < 2:
+                break
+            length = buf[i + 1]
+            if length > MAX_PAYLOAD:
+                i += 1
+                self.dropped += 1
+                continue
+            end = i + length + OVERHEAD
+            if n < end:
+                break
+            if crc16(buf[i + 1:end - 2]) != (buf[end - 2] << 8) | buf[end - 1]:
+                i += 1
+                self.dropped += 1
+                self.bad_crc += 1
+                continue
+            out.append((buf[i + 2], buf[i + 3], buf[i + 4:end - 2]))
+            i = end
+        self.buf = buf[i:]
+        return out
+
+
+def _u16(value):
+    return value if value < 0xFFFF else 0xFFFF
+
+
+def hello(re, proto, fw, seats, nonce, scan_us, holdoff_us):
+    """HELLO payload; ``fw`` is a (major, minor, patch) tuple."""
+    return struct.pack(_HELLO, re & 0xFF, proto, fw[0], fw[1], fw[2], seats, nonce,
+                       _u16(scan_us), _u16(holdoff_us))
+
+
+def press(nonce, report, t_us, pressed, released, gap_us):
+    """PRESS payload: one sample's edges, stamped with the 64-bit microsecond time."""
+    return struct.pack(_PRESS, nonce, report, t_us, pressed, released, _u16(gap_us))
+
+
+def hb_reply(re, echo, nonce, t_us, pending, lamps, overflow, max_gap_us):
+    """HB_REPLY payload: the host's echo, the pad's time and its health counters."""
+    return struct.pack(_HB_REPLY, re & 0xFF, echo, nonce, t_us, min(pending, 255), lamps,
+                       _u16(overflow), _u16(max_gap_us))
+
+
+def lamps_ack(re, lamps):
+    return bytes((re & 0xFF, lamps))
+
+
+def error(re, typ, code):
+    return bytes((re & 0xFF, typ, code))
+
+
+def parse_host(typ, payload):
+    """Check a host message: returns ``(0, value)`` or ``(error_code, None)``.
+
+    Values: HELLO_REQ -> host protocol version; ACK -> ``(nonce, [report ids])``;
+    HEARTBEAT -> the echo value; LAMPS -> the lamp mask.
+    """
+    n = len(payload)
+    if typ == HELLO_REQ:
+        if n != 1:
+            return ERR_BAD_LENGTH, None
+        return 0, payload[0]
+    if typ == ACK:
+        if n < 8 or n > 4 + 4 * MAX_ACK_IDS or n % 4:
+            return ERR_BAD_LENGTH, None
+        nonce = struct.unpack_from("<I", payload, 0)[0]
+        ids = [struct.unpack_from("<I", payload, k)[0] for k in range(4, n, 4)]
+        return 0, (nonce, ids)
+    if typ == HEARTBEAT:
+        if n != 8:
+            return ERR_BAD_LENGTH, None
+        return 0, struct.unpack_from("<Q", payload, 0)[0]
+    if typ == LAMPS:
+        if n != 1:
+            return ERR_BAD_LENGTH, None
+        return 0, payload[0]
+    return ERR_UNKNOWN_TYPE, None
