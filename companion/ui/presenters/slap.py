@@ -1,0 +1,236 @@
+"""What the Stop Time slap screen shows, as plain data (no Kivy, no clock).
+
+``slap_view(...)`` turns the screen's situation (phase, the slaps counted so far, the
+arbiter's ``Verdict``, the seat the table chose, the recorded rounds) into a ``SlapView``:
+the big line (who picks up, in their colour, or "Too close to call: seat 3 or seat 5 —
+tap who picks up"), a smaller line under it, the timeline picture's marks (one per slap:
+seat, colour name, delay in ms, x from 0 to 1 on an axis scaled to the slowest slap, and
+a row so that close marks do not cover each other), the axis ticks, the non-slappers,
+the candidate buttons, which buttons are live, and the last rounds as sentences.
+
+``decision(verdict, chosen)`` says what a recorded round stores (picker + decision);
+``notice_lines`` picks the arbiter notices worth the status line; ``rounds_from_*`` read
+the recorded rounds back from a ``stop_time`` or ``crazy_time`` snapshot.
+
+Wiring: ``companion/ui/screens/slap.py`` owns the ``SlapArbiter`` and calls these each
+time something changes; ``arbiter_config`` builds the arbiter's tuning from the
+``[slap]`` config (milliseconds) so the screen holds no arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from companion.slap.arbiter import ArbiterConfig, Notice
+from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
+
+IDLE, ARMED, OPEN, VERDICT = "idle", "armed", "open", "verdict"
+PHASES = (IDLE, ARMED, OPEN, VERDICT)
+
+#: Notice kinds worth a line in the status bar (the rest is bounce or shown elsewhere).
+SHOWN_NOTICES = ("false_slap", "held", "stuck", "mash", "late", "flood", "unknown_seat",
+                 "unknown_source", "backwards", "invalid")
+MARK_GAP = 0.09  # marks closer than this (in axis fractions) go on different rows
+MARK_ROWS = 3
+LAST_ROUNDS = 5
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One slap on the timeline."""
+
+    seat: int
+    colour: str
+    delay_ms: float
+    x: float  # 0 (first slap) .. 1 (slowest slap)
+    row: int  # 0.. MARK_ROWS-1, so marks close together stay readable
+    label: str  # "+41 ms"
+
+
+@dataclass(frozen=True)
+class SeatChip:
+    seat: int
+    colour: str
+
+
+@dataclass(frozen=True)
+class SlapView:
+    phase: str
+    headline: str
+    headline_seat: int | None  # the seat the big line is about (drawn as its badge)
+    headline_colour: str | None
+    detail: str
+    marks: tuple[Mark, ...]
+    ticks: tuple[tuple[float, str], ...]  # (x, "50 ms") along the axis
+    span_ms: float
+    non_slappers: tuple[SeatChip, ...]
+    choices: tuple[SeatChip, ...]  # one button per candidate when the table decides
+    can_false_alarm: bool
+    can_record: bool
+    rounds: tuple[str, ...]
+
+
+def arbiter_config(holdoff_ms: float, timeout_ms: float, stuck_ms: float) -> ArbiterConfig:
+    """The arbiter's tuning from the config's ``[slap]`` values in milliseconds."""
+    return ArbiterConfig(holdoff_ns=round(holdoff_ms * 1e6), timeout_ns=round(timeout_ms * 1e6),
+                         stuck_ns=round(stuck_ms * 1e6))
+
+
+def fmt_ms(ms: float) -> str:
+    if ms == 0:
+        return "0 ms"
+    return f"+{ms:.1f} ms" if ms < 10 else f"+{ms:.0f} ms"
+
+
+def seat_list(seats: Sequence[int], joiner: str = "or") -> str:
+    """"seat 3", "seat 3 or seat 5", "seat 2, seat 3 or seat 5"."""
+    words = [f"seat {s}" for s in seats]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + f" {joiner} " + words[-1]
+
+
+def decision(verdict: Verdict, chosen: int | None) -> tuple[int | None, str] | None:
+    """``(picker, decision)`` to record, or None while the table still has to choose."""
+    if verdict.case == CASE_FALSE_ALARM:
+        picker = verdict.picker if verdict.picker is not None else chosen
+        if picker is None or picker not in verdict.candidates:
+            return None
+        return picker, "false_alarm"
+    if verdict.picker is not None:
+        return verdict.picker, "verdict"
+    if chosen is not None and chosen in verdict.candidates:
+        return chosen, "table"
+    return None
+
+
+def timeline(verdict_or_slaps: Verdict | Sequence[tuple[int, int]],
+             colours: Mapping[int, str]) -> tuple[tuple[Mark, ...], float]:
+    """Marks in slap order and the axis span (ms). Accepts a verdict or live
+    ``(seat, t_ns)`` slaps (any order)."""
+    if isinstance(verdict_or_slaps, Verdict):
+        pairs = [(e.seat, e.t_ns) for e in verdict_or_slaps.ranking]
+    else:
+        pairs = sorted(verdict_or_slaps, key=lambda st: (st[1], st[0]))
+    if not pairs:
+        return (), 0.0
+    first = pairs[0][1]
+    delays = [(seat, (t - first) / 1e6) for seat, t in pairs]
+    span = max(ms for _, ms in delays)
+    marks, last_x = [], [-1.0] * MARK_ROWS
+    for i, (seat, ms) in enumerate(delays):
+        x = ms / span if span > 0 else 0.0
+        row = next((r for r in range(MARK_ROWS) if x - last_x[r] >= MARK_GAP), i % MARK_ROWS)
+        last_x[row] = x
+        marks.append(Mark(seat, colours.get(seat, "grey"), round(ms, 3), x, row, fmt_ms(ms)))
+    return tuple(marks), span
+
+
+def ticks(span_ms: float, most: int = 5) -> tuple[tuple[float, str], ...]:
+    """Round-number ticks for an axis from 0 to ``span_ms``."""
+    if span_ms <= 0:
+        return ((0.0, "0 ms"),)
+    step = next((s for s in (0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000)
+                 if span_ms / s <= most), 5000)
+    out, k = [], 0
+    while k * step <= span_ms + 1e-9:
+        value = k * step
+        out.append((value / span_ms, f"{value:g} ms"))
+        k += 1
+    return tuple(out)
+
+
+def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
+              live: Iterable[tuple[int, int]] = (), verdict: Verdict | None = None,
+              chosen: int | None = None, rounds: Sequence[str] = (),
+              bound_ms: float | None = None) -> SlapView:
+    """The whole screen's data; see the module docstring."""
+    if phase not in PHASES:
+        raise ValueError(f"unknown slap screen phase {phase!r}")
+    chip = {s: SeatChip(s, colours.get(s, "grey")) for s in seats}
+    base = dict(phase=phase, headline_seat=None, headline_colour=None, marks=(), ticks=(),
+                span_ms=0.0, non_slappers=(), choices=(), can_false_alarm=False,
+                can_record=False, rounds=tuple(rounds[:LAST_ROUNDS]))
+    bound = f"; timing good to {bound_ms:g} ms" if bound_ms is not None else ""
+    if phase == IDLE:
+        return SlapView(headline="Stop Time", detail="Tap the face or press the captain "
+                        f"button to arm{bound}.", **base)
+    if phase in (ARMED, OPEN) or verdict is None:
+        marks, span = timeline(list(live), colours)
+        if not marks:
+            return SlapView(**{**base, "phase": phase, "headline": "Armed: slap!",
+                               "detail": "The first slap opens the round."})
+        return SlapView(**{**base, "phase": OPEN, "marks": marks, "span_ms": span,
+                           "ticks": ticks(span),
+                           "headline": f"{len(marks)} of {len(seats)} slapped",
+                           "detail": "Waiting for the others..."})
+    marks, span = timeline(verdict, colours)
+    base.update(marks=marks, span_ms=span, ticks=ticks(span),
+                non_slappers=tuple(chip.get(s, SeatChip(s, "grey"))
+                                   for s in verdict.non_slappers),
+                can_false_alarm=verdict.case != CASE_FALSE_ALARM and bool(verdict.ranking))
+    picked = decision(verdict, chosen)
+    if picked is None or picked[0] is None:
+        cands = verdict.candidates
+        base["choices"] = tuple(chip.get(s, SeatChip(s, "grey")) for s in cands)
+        if not cands:
+            return SlapView(headline="Nobody slapped", detail="Nothing to record.", **base)
+        if verdict.too_close:
+            why = (f"They slapped within {verdict.resolution_ns / 1e6:g} ms of each other, "
+                   "closer than the buttons can tell apart.")
+            return SlapView(headline=f"Too close to call: {seat_list(cands)} — tap who "
+                            "picks up", detail=why, **base)
+        return SlapView(headline=f"{seat_list(cands, 'and').capitalize()} never slapped — "
+                        "tap who picks up", detail="Several players never slapped.", **base)
+    seat, how = picked
+    base.update(headline_seat=seat, headline_colour=chip.get(seat, SeatChip(seat, "")).colour,
+                can_record=True)
+    if how == "false_alarm":
+        return SlapView(headline=f"False alarm: seat {seat} picks up",
+                        detail="Nobody should have slapped: the last one who did picks up.",
+                        **base)
+    if how == "table":
+        return SlapView(headline=f"Seat {seat} picks up", detail="The table's call.", **base)
+    if seat in verdict.non_slappers:
+        return SlapView(headline=f"Seat {seat} picks up", detail="Never slapped.", **base)
+    return SlapView(headline=f"Seat {seat} picks up",
+                    detail=f"Last to slap, {marks[-1].label} after the first"
+                           f" (timing good to {verdict.resolution_ns / 1e6:g} ms).", **base)
+
+
+def notice_lines(notices: Iterable[Notice]) -> list[str]:
+    """The notices a person should read, as sentences, oldest first."""
+    return [n.text.rstrip(".") + "." for n in notices if n.kind in SHOWN_NOTICES]
+
+
+def _round_line(label: str, picker: int | None, how: str, ranking: Sequence[Mapping]) -> str:
+    if picker is None:
+        return f"{label}: nobody picked up"
+    delay = next((r.get("delay_ms", r.get("delay_first_ms")) for r in ranking
+                  if r.get("seat") == picker), None)
+    tail = {"false_alarm": "false alarm", "table": "table's call"}.get(how)
+    if tail is None:
+        tail = fmt_ms(delay) if isinstance(delay, (int, float)) else "never slapped"
+    return f"{label}: seat {picker} ({tail})"
+
+
+def rounds_from_stop_time(snapshot: Mapping) -> list[str]:
+    """Recorded slap rounds of a ``stop_time`` game, newest first."""
+    return [_round_line(f"Round {r['n']}", r["picker"], r["decision"], r["ranking"])
+            for r in reversed(snapshot.get("rounds", []))]
+
+
+def rounds_from_crazy_time(snapshot: Mapping) -> list[str]:
+    """Slap pick-ups of a ``crazy_time`` game (with a verdict), newest first."""
+    out = []
+    for p in snapshot.get("pickups", []):
+        v = p.get("verdict")
+        if p.get("reason") not in ("slap", "false_slap") or not isinstance(v, Mapping):
+            continue
+        if p["reason"] == "false_slap":
+            how = "false_alarm"
+        else:
+            how = "verdict" if v.get("picker") == p["seat"] else "table"
+        out.append(_round_line(f"Round {p['round']}", p["seat"], how, v.get("ranking", [])))
+    return out[::-1]

@@ -1,0 +1,136 @@
+"""The Stop Time screen's view data, tested without Kivy."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.games import stop_time as st
+from companion.slap.arbiter import Notice
+from companion.slap.verdict import decide, false_alarm
+from companion.ui.presenters import slap as sp
+
+MS = 1_000_000
+SEATS = (1, 2, 3, 4)
+COLOURS = {1: "orange", 2: "sky", 3: "green", 4: "yellow"}
+
+
+def verdict(slaps_ms, seats=SEATS, res=MS):
+    return decide({s: round(t * MS) for s, t in slaps_ms.items()}, seats, res, "mock")
+
+
+def view(phase, **kw):
+    return sp.slap_view(phase, SEATS, COLOURS, **kw)
+
+
+def test_idle_and_armed_say_what_to_do():
+    v = view("idle", bound_ms=30)
+    assert v.headline == "Stop Time" and "captain" in v.detail and "30 ms" in v.detail
+    assert not v.can_record and not v.choices
+    v = view("armed")
+    assert v.headline == "Armed: slap!" and v.marks == ()
+
+
+def test_open_round_lists_the_slaps_in_order_whatever_order_they_arrived():
+    t0 = 5_000 * MS
+    v = view("armed", live=[(3, t0 + 50 * MS), (1, t0)])
+    assert v.phase == "open" and v.headline == "2 of 4 slapped"
+    assert [(m.seat, m.colour, m.label) for m in v.marks] == [(1, "orange", "0 ms"),
+                                                              (3, "green", "+50 ms")]
+
+
+def test_clear_verdict_names_the_last_slapper_in_their_colour():
+    v = view("verdict", verdict=verdict({1: 0, 2: 40, 3: 95, 4: 180}))
+    assert v.headline == "Seat 4 picks up"
+    assert (v.headline_seat, v.headline_colour) == (4, "yellow")
+    assert "+180 ms" in v.detail and v.can_record and v.can_false_alarm and not v.choices
+
+
+def test_timeline_is_scaled_to_the_slowest_slap_with_ticks():
+    v = view("verdict", verdict=verdict({1: 0, 2: 45, 3: 90, 4: 180}))
+    assert [m.x for m in v.marks] == [0.0, 0.25, 0.5, 1.0]
+    assert [m.delay_ms for m in v.marks] == [0.0, 45.0, 90.0, 180.0]
+    assert v.span_ms == 180.0
+    assert v.ticks[0] == (0.0, "0 ms") and v.ticks[-1][1] == "150 ms"
+    assert all(0 <= x <= 1 for x, _ in v.ticks)
+
+
+def test_close_marks_go_on_different_rows():
+    v = view("verdict", verdict=verdict({1: 0, 2: 1, 3: 2, 4: 200}))
+    assert [m.row for m in v.marks] == [0, 1, 2, 0]
+
+
+def test_too_close_asks_the_table_with_one_button_per_candidate():
+    verd = verdict({1: 0, 2: 40, 3: 95.0, 4: 95.4})
+    v = view("verdict", verdict=verd)
+    assert v.headline == "Too close to call: seat 3 or seat 4 — tap who picks up"
+    assert [c.seat for c in v.choices] == [3, 4] and not v.can_record
+    assert v.headline_seat is None
+    v = view("verdict", verdict=verd, chosen=4)
+    assert v.headline == "Seat 4 picks up" and v.detail == "The table's call."
+    assert v.can_record and sp.decision(verd, 4) == (4, "table")
+    assert sp.decision(verd, 2) is None  # not a candidate
+
+
+def test_several_non_slappers():
+    verd = verdict({1: 0, 2: 30})
+    v = view("verdict", verdict=verd)
+    assert v.headline == "Seat 3 and seat 4 never slapped — tap who picks up"
+    assert [c.seat for c in v.non_slappers] == [3, 4]
+    one = view("verdict", verdict=verdict({1: 0, 2: 30, 3: 50}))
+    assert one.headline == "Seat 4 picks up" and one.detail == "Never slapped."
+
+
+def test_false_alarm_takes_the_last_slapper():
+    fa = false_alarm(verdict({1: 0, 2: 30}))
+    v = view("verdict", verdict=fa)
+    assert v.headline == "False alarm: seat 2 picks up" and v.headline_colour == "sky"
+    assert not v.can_false_alarm and v.non_slappers == ()
+    assert sp.decision(fa, None) == (2, "false_alarm")
+    close = false_alarm(verdict({1: 0, 2: 0.5}))
+    v = view("verdict", verdict=close)
+    assert v.headline.startswith("Too close to call: seat 1 or seat 2")
+    assert sp.decision(close, 1) == (1, "false_alarm")
+
+
+def test_notices_become_sentences_and_noise_is_left_out():
+    notes = [Notice("bounce", 1, 0, "Seat 1: contact bounce ignored"),
+             Notice("false_slap", 2, 0, "Seat 2: false slap (nothing armed)"),
+             Notice("slap", 3, 0, "Seat 3: slap at +0.000 ms"),
+             Notice("stuck", 4, 0, "Seat 4: button held down for over 1.5 s")]
+    assert sp.notice_lines(notes) == ["Seat 2: false slap (nothing armed).",
+                                      "Seat 4: button held down for over 1.5 s."]
+
+
+def test_recorded_rounds_read_back_newest_first():
+    state = st.initial({"players": [{"name": f"Seat {s}", "seat": s} for s in SEATS]})
+    clear = verdict({1: 0, 2: 40, 3: 95, 4: 180})
+    close = verdict({1: 0, 2: 40, 3: 95.0, 4: 95.4})
+    for v, picker, how in ((clear, 4, "verdict"), (close, 3, "table"),
+                           (false_alarm(verdict({1: 0, 2: 30})), 2, "false_alarm")):
+        state = st.apply(state, {"type": "slap_round", "verdict": v.to_json(),
+                                 "picker": picker, "decision": how})
+    lines = sp.rounds_from_stop_time(st.snapshot(state))
+    assert lines == ["Round 3: seat 2 (false alarm)", "Round 2: seat 3 (table's call)",
+                     "Round 1: seat 4 (+180 ms)"]
+    shown = sp.slap_view("idle", SEATS, COLOURS, rounds=lines * 3).rounds
+    assert len(shown) == sp.LAST_ROUNDS
+
+
+def test_crazy_time_slap_pickups_read_back():
+    snap = {"pickups": [
+        {"round": 1, "seat": 4, "reason": "slap",
+         "verdict": verdict({1: 0, 2: 40, 3: 95, 4: 180}).to_json()},
+        {"round": 1, "seat": 2, "reason": "temporal_flaw", "verdict": None},
+        {"round": 2, "seat": 3, "reason": "false_slap",
+         "verdict": false_alarm(verdict({3: 30, 1: 0})).to_json()},
+    ]}
+    assert sp.rounds_from_crazy_time(snap) == ["Round 2: seat 3 (false alarm)",
+                                               "Round 1: seat 4 (+180 ms)"]
+
+
+def test_arbiter_config_from_milliseconds_and_phase_check():
+    cfg = sp.arbiter_config(20, 2500, 1500.5)
+    assert (cfg.holdoff_ns, cfg.timeout_ns, cfg.stuck_ns) == (20 * MS, 2500 * MS, 1_500_500_000)
+    with pytest.raises(ValueError):
+        view("waiting")
+    assert sp.fmt_ms(0.4) == "+0.4 ms" and sp.fmt_ms(41.25) == "+41 ms"
