@@ -6,7 +6,7 @@ sent to the box, a hand running empty) and this engine checks each report agains
 rulebook, counts the draw pile from the deal and declares the result: one winner, or
 a tie when the draw pile is gone and a hand runs out without a winning row.
 
-Wiring: register the module in ``companion.games`` (``NAME`` -> module); the session
+Wiring: ``companion.games.ENGINES`` lists this module under ``NAME``; the session
 feeds logged action dicts to ``apply`` and shows ``snapshot``. The pure checkers
 ``check_row``, ``can_place``, ``legal_slots``, ``safe_slots`` and ``seats_that_can_place``
 are for the screens (highlight slots, answer "can anyone still place 14H00?").
@@ -375,10 +375,10 @@ def _emergency(state: State, action: Mapping[str, Any]) -> State:
     row = list(s.row)
     for a, b in moves:
         if not 0 <= a < SLOTS or s.row[a] is None:
-            raise RuleError(f"{_who(s)}: there is no placed card in slot index {a}")
+            raise RuleError(f"{_who(s)}: 'from' {a} is not a slot with a placed card (slots 0-6)")
         if abs(a - b) != 1 or not 0 <= b < SLOTS:
-            raise RuleError(f"{_who(s)}: {hour_label(s.row[a])} moves one position, "
-                            f"not from {_slot(a)} to slot index {b}")
+            raise RuleError(f"{_who(s)}: {hour_label(s.row[a])} in {_slot(a)} moves one position "
+                            f"left or right, not to 'to' {b}")
         row[a] = None
     for a, b in moves:
         if row[b] is not None:

@@ -273,7 +273,7 @@ def test_emergency_move_two_cards():
 
 @pytest.mark.parametrize(("move", "why"), [
     ({"from": 4, "to": 2}, "one position"),
-    ({"from": 0, "to": 1}, "no placed card"),
+    ({"from": 0, "to": 1}, "not a slot with a placed card"),
     ({"from": 4, "to": 5}, "taken by 09H00"),
     ({"moves": [{"from": 3, "to": 4}, {"from": 4, "to": 3}]}, "breaks the row"),
     ({"moves": [{"from": 3, "to": 2}, {"from": 4, "to": 3}, {"from": 5, "to": 4}]},
@@ -430,13 +430,13 @@ def test_replay_equals_live_and_apply_never_mutates(case):
     assert json.loads(json.dumps(snap)) == snap
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=40)
 @given(st.integers(2, 4), st.data())
 def test_random_legal_games_end_correctly_and_replay(n, data):
     start = game(n)
     state, accepted = start, []
     seats = [s.player.seat for s in start.seats]
-    for _step in range(300):
+    for _step in range(200):
         if state.over:
             break
         seat = data.draw(st.sampled_from(seats))
