@@ -98,3 +98,15 @@ def test_life_text_hearts_numbers_and_revival():
     assert p.life_text(c | {"life": 9, "max_life": 12}) == "9/12 LP"
     assert p.life_text(c | {"dead": True, "revives_at": 11}) == "dead: back at 11 TU"
     assert "cannot come back" in p.life_text(c | {"dead": True})
+
+
+def test_parse_sheet_gives_the_new_character_to_the_least_busy_player():
+    snap = play()
+    sheet, why = p.parse_sheet("Paul", "3 1 Deftness 2, Glibness 0, Combat 3", snap)
+    assert why == "" and sheet == {"name": "Paul", "player_seat": 1, "life": 3,
+                                   "resistance": 1, "characteristics": {
+                                       "Deftness": 2, "Glibness": 0, "Combat": 3}}
+    assert p.parse_sheet("Paul", "three 1 Combat 3", snap)[0] is None
+    assert p.parse_sheet(" ", "3 1 Combat 3", snap)[1] == "Give the character a name"
+    again = [p.sheet_of(c) for c in snap["characters"]]
+    assert again == SETUP["characters"]

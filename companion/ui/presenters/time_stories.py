@@ -225,3 +225,39 @@ def roll_lines(last: dict | None) -> list[str]:
 def face_symbols(last: dict | None) -> list[str]:
     """The symbol of each die of the last roll (after modifiers), for big tiles."""
     return [] if not last else list(last["outcome"]["symbols"])
+
+
+# ----------------------------------------------------------------- adding characters
+def sheet_of(c: dict) -> dict:
+    """A snapshot character back as the sheet ``set_characters`` takes."""
+    return {"name": c["name"], "player_seat": c["seat"], "life": c["max_life"],
+            "resistance": c["resistance"], "characteristics": dict(c["characteristics"])}
+
+
+def parse_sheet(name: str, stats: str, snap: dict) -> tuple[dict | None, str]:
+    """A new sheet from "life resistance  Trait n, Trait n" typed by the host.
+
+    The character goes to the player with the fewest characters (seat order on ties).
+    Returns (sheet, "") or (None, why not).
+    """
+    name = name.strip()
+    if not name:
+        return None, "Give the character a name"
+    head, _, rest = stats.strip().partition(" ")
+    second, _, traits = rest.strip().partition(" ")
+    try:
+        life, resistance = int(head), int(second)
+        chars = {}
+        for part in traits.split(","):
+            if part.strip():
+                trait, value = part.strip().rsplit(" ", 1)
+                chars[trait.strip()] = int(value)
+    except ValueError:
+        return None, "Type life, resistance, then traits: 2 2 Deftness 2, Glibness 3"
+    if not chars:
+        return None, "Give at least one characteristic, e.g. Combat 2"
+    players = [pl["seat"] for pl in snap["players"]]
+    load = {s: sum(1 for c in snap["characters"] if c["seat"] == s) for s in players}
+    seat = min(players, key=lambda s: (load[s], s))
+    return {"name": name, "player_seat": seat, "life": life, "resistance": resistance,
+            "characteristics": chars}, ""

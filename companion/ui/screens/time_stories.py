@@ -1,0 +1,187 @@
+"""The T.I.M.E Stories mission screen: the group's time keeper on the table.
+
+What it shows: a big TU counter, the run and turn, the mission, the Time Captain die, a
+burn-down picture of this run (TU against turns, from the starting TU) and the last
+lines of the readable log. What it does: the captain button (seat 0; the space bar in
+simulation) or the "Roll captain die" button rolls the die for travel; "Red-lettered"
+adds the +2 for leaving a red-lettered location; "Stay (1 TU)"; "Correct TU"; panels for
+the characters and for action-dice tests (``time_stories_panels.py``); the next run
+with its starting TU when a run is over; undo through ``app.undo``.
+
+Dice: the face is rolled (``companion.dice.roll`` with ``self.rng``, None = the OS
+source) the moment the button is pressed, the die then tumbles for a few frames driven
+by ``on_frame(now_ns)`` and, when it settles on that face, the ``travel`` action with
+the face in it is logged. Tests set ``screen.rng`` to choose faces and pass a later
+``now_ns`` to ``on_frame`` to settle the die without waiting.
+
+Registered as "time_stories" in ``companion.ui.app`` (``SCREENS`` / ``GAME_SCREENS``).
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.graphics import Color, Line
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    StringProperty,
+)
+from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from companion import dice
+from companion.ui.app import load_kv
+from companion.ui.presenters import time_stories as p
+from companion.ui.screens import time_stories_panels as panels
+
+load_kv(__file__)
+
+
+class BurndownChart(Widget):
+    """TU against turns as a staircase; ``points`` are 0..1 pairs from ``chart_points``."""
+
+    points = ListProperty([])
+    starting_tu = NumericProperty(25)
+    pad = NumericProperty(36)
+
+    def on_points(self, *_args) -> None:
+        self._redraw()
+
+    def on_size(self, *_args) -> None:
+        self._redraw()
+
+    def on_pos(self, *_args) -> None:
+        self._redraw()
+
+    def _redraw(self) -> None:
+        self.canvas.after.clear()
+        x0, y0 = self.x + self.pad, self.y + 8
+        w, h = max(1, self.width - self.pad - 8), max(1, self.height - 16)
+        with self.canvas.after:
+            Color(0.55, 0.57, 0.62, 1)
+            Line(points=[x0, y0 + h, x0, y0, x0 + w, y0], width=1.2)
+            Color(0.55, 0.57, 0.62, 0.5)
+            Line(points=[x0, y0 + h, x0 + w, y0 + h], width=1, dash_length=6, dash_offset=4)
+            if self.points:
+                Color(1.0, 0.80, 0.25, 1)
+                flat = [v for px, py in self.points for v in (x0 + px * w, y0 + py * h)]
+                Line(points=flat, width=2.5)
+
+
+class TimeStoriesScreen(Screen):
+    heading = StringProperty("T.I.M.E Stories")
+    tu_text = StringProperty("")
+    run_line = StringProperty("")
+    log_text = StringProperty("")
+    die_text = StringProperty("-")
+    die_caption = StringProperty("Captain die")
+    red = BooleanProperty(False)
+    rolling = BooleanProperty(False)
+    running = BooleanProperty(True)
+    chart = ListProperty([])
+    starting_tu = NumericProperty(25)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.rng = None  # a random.Random in tests; None = the OS random source
+        self.anim: p.DieAnimation | None = None
+        self._anim_red = False
+        self.panel = None
+        # strong references: ids are weak, and the mission body leaves the tree
+        self.mission, self.undo_button = self.ids.mission.__self__, self.ids.undo.__self__
+
+    # -- showing -------------------------------------------------------------------
+
+    def on_pre_enter(self, *_args) -> None:
+        self.show_mission()
+
+    def snapshot(self) -> dict | None:
+        app = App.get_running_app()
+        if app.session is None or app.session.rules.NAME != "time_stories":
+            return None
+        return app.session.snapshot()
+
+    def refresh(self) -> None:
+        snap = self.snapshot()
+        app = App.get_running_app()
+        self.undo_button.disabled = not (app.session and app.session.can_undo)
+        if snap is None:
+            self.heading, self.tu_text, self.run_line, self.log_text = "No game", "", "", ""
+            return
+        v = p.mission_view(snap)
+        self.heading = f"T.I.M.E Stories: {v.mission}"
+        self.tu_text = str(v.tu)
+        self.run_line = v.run_line
+        self.log_text = "\n".join(v.log_lines)
+        self.running = v.running
+        self.starting_tu = v.starting_tu
+        self.chart = p.chart_points(snap["burndown"], v.starting_tu)
+        if self.panel is not None:
+            self.panel.refresh(snap)
+        elif not v.running:
+            self.show_panel(panels.NextRunPanel(screen=self))
+
+    def show_panel(self, panel) -> None:
+        """Put a panel (characters, dice test, correction, next run) in the body."""
+        self.panel = panel
+        self.ids.stack.clear_widgets()
+        self.ids.stack.add_widget(panel)
+        snap = self.snapshot()
+        if snap is not None:
+            panel.refresh(snap)
+
+    def show_mission(self) -> None:
+        self.panel = None
+        self.ids.stack.clear_widgets()
+        self.ids.stack.add_widget(self.mission)
+        self.refresh()
+
+    def open(self, name: str) -> None:
+        self.show_panel({"characters": panels.CharactersPanel, "test": panels.DiceTestPanel,
+                         "correct": panels.CorrectPanel}[name](screen=self))
+
+    # -- time ----------------------------------------------------------------------
+
+    def roll_captain(self, now_ns: int | None = None) -> None:
+        """Roll the Time Captain die now; it is logged when the animation settles."""
+        app = App.get_running_app()
+        snap = self.snapshot()
+        if snap is None or self.anim is not None:
+            return
+        if not snap["running"]:
+            app.say("The run is over: start the next run first", error=True)
+            return
+        face = dice.roll(1, self.rng)[0]
+        start = app.table.now_ns() if now_ns is None else now_ns
+        self.anim = p.DieAnimation(face=face, start_ns=start)
+        self._anim_red = self.red
+        self.rolling = True
+        self.die_caption = "Rolling..."
+        app.play("dice")
+
+    def on_frame(self, now_ns: int) -> None:
+        if self.anim is None:
+            return
+        face, settled = self.anim.shown(now_ns)
+        self.die_text = str(face)
+        if not settled:
+            return
+        red = self._anim_red
+        self.anim, self.rolling = None, False
+        self.die_caption = p.captain_text(face, red)
+        if App.get_running_app().act({"type": "travel", "die": face, "red": red}):
+            self.red = False
+
+    def on_press_event(self, event) -> None:
+        if event.pressed and event.seat == 0:
+            if self.panel is not None and not isinstance(self.panel, panels.NextRunPanel):
+                self.show_mission()
+            self.roll_captain()
+
+    def stay(self) -> None:
+        App.get_running_app().act({"type": "stay"})
+
+    def undo(self) -> None:
+        if self.anim is None:
+            App.get_running_app().undo()

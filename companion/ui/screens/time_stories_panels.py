@@ -1,0 +1,348 @@
+"""Panels of the T.I.M.E Stories screen: characters, dice test, TU correction, next run.
+
+Each panel is a widget the mission screen (``time_stories.py``) puts in its body with
+``screen.show_panel(panel)``; ``refresh(snap)`` redraws it from the engine snapshot after
+every action. Panels only build actions and hand them to ``app.act``; what they show
+comes from ``companion.ui.presenters.time_stories``. Action dice are rolled here with
+``companion.dice.roll(n, screen.rng)`` and the faces go into the ``test_roll`` action.
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import ObjectProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.textinput import TextInput
+from kivy.uix.togglebutton import ToggleButton
+
+from companion import dice
+from companion.palette import rgba
+from companion.ui.app import load_kv
+from companion.ui.presenters import time_stories as p
+from companion.ui.widgets import BigButton, BodyLabel, SeatBadge
+
+load_kv(__file__)
+
+SYMBOL_FONT = "DejaVuSans"
+SPACES = ("A", "B", "C", "D", "E", "F", "G")
+
+
+def _app():
+    return App.get_running_app()
+
+
+def _button(text, action, width=None, **kw) -> BigButton:
+    b = BigButton(text=text, **kw)
+    if width:
+        b.size_hint_x, b.width = None, width
+    b.bind(on_release=lambda *_: action())
+    return b
+
+
+def _row(*widgets, height=72) -> BoxLayout:
+    row = BoxLayout(size_hint_y=None, height=height, spacing=6)
+    for w in widgets:
+        row.add_widget(w)
+    return row
+
+
+def _toggle(text, down, action, width=None, font=None) -> ToggleButton:
+    t = ToggleButton(text=text, font_size=26, state="down" if down else "normal",
+                     size_hint_y=None, height=64)
+    if font:
+        t.font_name = font
+    if width:
+        t.size_hint_x, t.width = None, width
+    t.bind(on_release=lambda *_: action())
+    return t
+
+
+class Panel(BoxLayout):
+    """A body panel: a scrolling content box above a fixed row of buttons."""
+
+    screen = ObjectProperty(None)
+
+    def content(self) -> BoxLayout:
+        box = self.ids.content
+        box.clear_widgets()
+        return box
+
+    def footer(self, *buttons) -> None:
+        self.ids.footer.clear_widgets()
+        for b in buttons + (_button("Undo", self.undo, 120), _button("Mission", self.close, 160)):
+            self.ids.footer.add_widget(b)
+
+    def undo(self) -> None:
+        _app().undo()
+
+    def close(self) -> None:
+        self.screen.show_mission()
+
+    def refresh(self, snap: dict) -> None:  # pragma: no cover - every panel overrides
+        raise NotImplementedError
+
+
+# ----------------------------------------------------------------- the next run
+class NextRunPanel(Panel):
+    """The run is over: its outcome, the Agency items kept, the next run's starting TU."""
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.tu = 25
+
+    def refresh(self, snap: dict) -> None:
+        if snap["running"]:  # undone, or started: back to the mission
+            self.screen.show_mission()
+            return
+        v = p.mission_view(snap)
+        box = self.content()
+        box.add_widget(BodyLabel(text=f"[b]{v.outcome_text}[/b]  (run {snap['run']})",
+                                 markup=True, size_hint_y=None, height=56, font_size=32))
+        kept = ", ".join(v.kept_items) or "none"
+        box.add_widget(BodyLabel(text=f"T.I.M.E Agency items kept: {kept}",
+                                 size_hint_y=None, height=76))
+        if v.mission_complete:
+            self.footer(_button("End game", lambda: _app().end_game()))
+            return
+        box.add_widget(BodyLabel(text="Next run starts with:", size_hint_y=None, height=44))
+        choices = [_toggle(str(n), n == self.tu, lambda n=n: self.choose(n))
+                   for n in p.STARTING_TU_CHOICES]
+        box.add_widget(_row(*choices))
+        self.footer(_button(f"Start run {snap['run'] + 1} ({self.tu} TU)", self.start))
+
+    def choose(self, tu: int) -> None:
+        self.tu = tu
+        self.refresh(self.screen.snapshot())
+
+    def start(self) -> None:
+        _app().act({"type": "start_run", "starting_tu": self.tu})
+
+
+# ----------------------------------------------------------------- TU correction
+class CorrectPanel(Panel):
+    """A hand correction of the tracker (delta + reason), or the mission's success."""
+
+    REASONS = ("Card effect", "Item used", "Fix a mistake")
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.delta, self.reason = -1, self.REASONS[0]
+
+    def refresh(self, snap: dict) -> None:
+        box = self.content()
+        box.add_widget(BodyLabel(text=f"TU {snap['tu']}  change: [b]{self.delta:+d}[/b]"
+                                 f"  ->  {max(0, snap['tu'] + self.delta)}",
+                                 markup=True, size_hint_y=None, height=56, font_size=34))
+        box.add_widget(_row(*[_button(f"{d:+d}", lambda d=d: self.step(d))
+                              for d in (-5, -1, 1, 5)]))
+        box.add_widget(_row(*[_toggle(r, r == self.reason, lambda r=r: self.pick(r))
+                              for r in self.REASONS]))
+        self.footer(_button("Apply", self.apply),
+                    _button("Mission won", lambda: _app().act(
+                        {"type": "end_run", "outcome": "successful"})))
+
+    def step(self, d: int) -> None:
+        self.delta += d
+        self.refresh(self.screen.snapshot())
+
+    def pick(self, reason: str) -> None:
+        self.reason = reason
+        self.refresh(self.screen.snapshot())
+
+    def apply(self) -> None:
+        if self.delta == 0:
+            _app().say("A correction of 0 changes nothing", error=True)
+        elif _app().act({"type": "adjust_tu", "delta": self.delta,
+                         "reason": self.reason.lower()}):
+            self.close()
+
+
+# ----------------------------------------------------------------- characters
+class CharactersPanel(Panel):
+    """Each character's life (hearts), resistance, death and revival; +/- life; add."""
+
+    def refresh(self, snap: dict) -> None:
+        box = self.content()
+        colours = {s.seat: s.colour for s in _app().cfg.seats}
+        for c in snap["characters"]:
+            life = Label(text=p.life_text(c), font_name=SYMBOL_FONT, font_size=34,
+                         color=(0.95, 0.3, 0.35, 1) if not c["dead"] else (0.7, 0.7, 0.7, 1),
+                         size_hint_x=None, width=250)
+            name = BodyLabel(text=f"[b]{c['name']}[/b]\n[size=22]{p.traits_text(c)}[/size]",
+                             markup=True)
+            badge = SeatBadge(seat=c["seat"], colour=rgba(colours.get(c["seat"], "grey")),
+                              pos_hint={"center_y": 0.5})
+            box.add_widget(_row(badge, name, life,
+                                _button("-", lambda n=c["name"]: self.life(n, -1), 70),
+                                _button("+", lambda n=c["name"]: self.life(n, 1), 70),
+                                height=76))
+        if not snap["characters"]:
+            box.add_widget(BodyLabel(text="No characters yet: add them below.",
+                                     size_hint_y=None, height=50))
+        self.name_in = TextInput(hint_text="name", font_size=28, size_hint_y=None, height=64,
+                                 multiline=False)
+        self.stats_in = TextInput(hint_text="life res  Trait n, Trait n", font_size=28,
+                                  size_hint_y=None, height=64, multiline=False)
+        box.add_widget(_row(self.name_in, self.stats_in, height=64))
+        self.footer(_button("Add character", lambda: self.add(snap)))
+
+    def life(self, name: str, delta: int) -> None:
+        action = ({"type": "heal", "character": name, "amount": 1} if delta > 0 else
+                  {"type": "damage", "character": name, "amount": 1, "reason": "card effect"})
+        _app().act(action)
+
+    def add(self, snap: dict) -> None:
+        sheet, why = p.parse_sheet(self.name_in.text, self.stats_in.text, snap)
+        if sheet is None:
+            _app().say(why, error=True)
+            return
+        sheets = [p.sheet_of(c) for c in snap["characters"]] + [sheet]
+        _app().act({"type": "set_characters", "characters": sheets})
+
+
+# ----------------------------------------------------------------- dice test
+class DiceTestPanel(Panel):
+    """Set up a test, see the odds, roll, read what happened; continue or abandon."""
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.space, self.characteristic, self.who = "B", None, []
+        self.shields: list[str] = []
+        self.locked, self.turn_to_hit, self.show_roll = False, 0, False
+
+    def refresh(self, snap: dict) -> None:
+        tests = snap["tests"]
+        if self.show_roll and snap["last_roll"]:
+            self._results(snap, tests)
+        elif tests:
+            self._open(tests[0])
+        else:
+            self._setup(snap)
+
+    def _setup(self, snap: dict) -> None:
+        box = self.content()
+        alive = [c for c in snap["characters"] if not c["dead"]]
+        traits = sorted({k for c in alive for k in c["characteristics"]})
+        if self.characteristic not in traits:
+            self.characteristic = traits[0] if traits else None
+        box.add_widget(_row(*[_toggle(s, s == self.space, lambda s=s: self.set("space", s))
+                              for s in SPACES], height=64))
+        lock = _toggle("Locked" if self.locked else "Unlocked", self.locked,
+                       lambda: self.set("locked", not self.locked), width=150)
+        box.add_widget(_row(*[_toggle(t, t == self.characteristic,
+                                      lambda t=t: self.set("characteristic", t))
+                              for t in traits], lock, height=64))
+        box.add_widget(_row(*[_toggle(c["name"], c["name"] in self.who,
+                                      lambda n=c["name"]: self.pick(n)) for c in alive],
+                            height=64))
+        adds = [_button(f"{p.SHIELD_LOOK[k][0]} {k}", lambda k=k: self.add_shield(k),
+                        font_name=SYMBOL_FONT) for k in ("blank", "skull", "heart", "tu")]
+        box.add_widget(_row(*adds, _button("Clear", lambda: self.set("shields", []), 110),
+                            height=64))
+        self.footer(_button(f"Start: {p.shields_text(self.shields)}", self.start,
+                            font_name=SYMBOL_FONT))
+
+    def _open(self, t: dict) -> None:
+        box = self.content()
+        lock = " · locked" if t["locked"] else ""
+        box.add_widget(BodyLabel(text=f"[b]Space {t['space']}[/b]: {t['characteristic']} "
+                                 f"({', '.join(t['characters'])}){lock}", markup=True,
+                                 size_hint_y=None, height=48))
+        box.add_widget(BodyLabel(text=f"Shields left: {p.shields_text(t['left'])}",
+                                 font_name=SYMBOL_FONT, font_size=32, size_hint_y=None,
+                                 height=48))
+        if t["status"] == "ready":
+            odds = p.odds_lines(t["odds"]) if not self.turn_to_hit else p.odds_lines(
+                self._odds(t["space"]))
+            for line in odds:
+                box.add_widget(BodyLabel(text=line, size_hint_y=None, height=40))
+            box.add_widget(_row(BodyLabel(text=f"Turn to hit: {self.turn_to_hit}"),
+                                _button("-", lambda: self.set("turn_to_hit",
+                                                              max(0, self.turn_to_hit - 1)), 80),
+                                _button("+", lambda: self.set("turn_to_hit",
+                                                              self.turn_to_hit + 1), 80)))
+            self.footer(_button(f"Roll {t['dice']} dice", lambda: self.roll(t)))
+        else:
+            self._continue_footer(t)
+
+    def _results(self, snap: dict, tests: list) -> None:
+        box = self.content()
+        tiles = []
+        for sym in p.face_symbols(snap["last_roll"]):
+            mark, words, colour = p.FACE_LOOK[sym]
+            tile = Label(text=f"{mark}\n[size=20]{words}[/size]", markup=True,
+                         font_name=SYMBOL_FONT, font_size=40, halign="center",
+                         size_hint_x=None, width=96)
+            tile.bg = colour
+            tiles.append(tile)
+        box.add_widget(_row(*tiles, height=96))
+        for tile in tiles:
+            tile.canvas.before.clear()
+            from kivy.graphics import Color, RoundedRectangle
+
+            with tile.canvas.before:
+                Color(*tile.bg)
+                tile._rect = RoundedRectangle(radius=[10])
+            tile.bind(pos=self._place, size=self._place)
+        for line in p.roll_lines(snap["last_roll"]):
+            box.add_widget(BodyLabel(text=line, size_hint_y=None, height=38))
+        space = snap["last_roll"]["space"]
+        still = [t for t in tests if t["space"] == space]
+        if still and still[0]["status"] == "rolled":
+            self._continue_footer(still[0])
+        else:
+            self.footer(_button("New test", lambda: self.set("show_roll", False)))
+
+    @staticmethod
+    def _place(tile, *_args) -> None:
+        tile._rect.pos, tile._rect.size = tile.pos, tile.size
+
+    def _continue_footer(self, t: dict) -> None:
+        cost = f" ({t['continue_cost']} TU)" if t["continue_cost"] else ""
+        abandon = _button("Abandon", lambda: self.act({"type": "test_abandon",
+                                                       "space": t["space"]}))
+        abandon.disabled = t["locked"]
+        self.footer(_button(f"Continue{cost}", lambda: self.act(
+            {"type": "test_continue", "space": t["space"]})), abandon)
+
+    # -- actions ---------------------------------------------------------------------
+
+    def _odds(self, space: str) -> dict:
+        from companion.games.time_stories import roll_odds_for
+
+        return roll_odds_for(_app().session.state, space,
+                             turn_to_hit=self.turn_to_hit).as_dict()
+
+    def set(self, attr: str, value) -> None:
+        setattr(self, attr, value)
+        self.refresh(self.screen.snapshot())
+
+    def pick(self, name: str) -> None:
+        self.set("who", [n for n in self.who if n != name] if name in self.who
+                 else self.who + [name])
+
+    def add_shield(self, kind: str) -> None:
+        self.set("shields", self.shields + [kind])
+
+    def act(self, action: dict) -> None:
+        self.show_roll = False
+        _app().act(action)
+
+    def start(self) -> None:
+        if _app().act({"type": "test_start", "space": self.space,
+                       "characteristic": self.characteristic, "characters": list(self.who),
+                       "shields": list(self.shields), "locked": self.locked}):
+            self.shields, self.turn_to_hit = [], 0
+
+    def roll(self, t: dict) -> None:
+        faces = list(dice.roll(t["dice"], self.screen.rng))
+        action = {"type": "test_roll", "space": t["space"], "faces": faces}
+        if self.turn_to_hit:
+            action["modifiers"] = {"turn_to_hit": self.turn_to_hit}
+        self.show_roll = True
+        if _app().act(action):
+            _app().play("dice")
+            self.turn_to_hit = 0
+        else:
+            self.show_roll = False

@@ -1,0 +1,138 @@
+"""The T.I.M.E Stories screen in the real window: captain die, stay, a dice test, runs."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytestmark = pytest.mark.window
+
+SETUP = {
+    "players": [{"name": "Ann", "seat": 1}, {"name": "Bea", "seat": 2}],
+    "mission": "Asylum",
+    "characters": [
+        {"name": "Marie", "player_seat": 1, "life": 2, "resistance": 2,
+         "characteristics": {"Deftness": 2, "Glibness": 3, "Combat": 1}},
+        {"name": "Madeleine", "player_seat": 2, "life": 3, "resistance": 2,
+         "characteristics": {"Deftness": 1, "Glibness": 1, "Combat": 2}},
+    ],
+}
+
+
+class Faces(random.Random):
+    """A random source that gives the faces a test asks for, in order."""
+
+    def __init__(self, *faces):
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def randrange(self, start, stop):
+        return self.faces.pop(0)
+
+
+def start(ui):
+    ui.goto_home()
+    assert ui.app.start_game("time_stories", SETUP), ui.app.status
+    ui.pump()
+    assert ui.app.sm.current == "time_stories"
+    return ui.app.sm.current_screen
+
+
+def settle(ui, screen):
+    """Frames with a clock well past the animation: the die settles and is logged."""
+    screen.on_frame(ui.app.table.now_ns() + 10**9)
+    ui.pump(2)
+
+
+def test_captain_button_rolls_travel_then_stay_and_undo(ui):
+    screen = start(ui)
+    ui.find("25")
+    screen.rng = Faces(2)
+    ui.press_seat("spacebar")
+    assert screen.rolling, "the die tumbles first"
+    assert ui.app.session.snapshot()["tu"] == 25, "nothing is logged before it settles"
+    assert screen.die_text != "2", "while tumbling it never shows the rolled face"
+    settle(ui, screen)
+    snap = ui.app.session.snapshot()
+    assert snap["tu"] == 23 and not screen.rolling
+    assert snap["log"][-1]["kind"] == "travel" and "captain die 2" in snap["log"][-1]["text"]
+    assert ui.app.session.actions[-1] == {"type": "travel", "die": 2, "red": False}
+    ui.find("23")
+    ui.tap(ui.find("Stay (1 TU)"))
+    assert ui.app.session.snapshot()["tu"] == 22
+    assert "22" in screen.tu_text and "23 -> 22 TU" in screen.log_text
+    path, colours = ui.screenshot("time_stories_mission")
+    assert colours > 8
+    ui.tap(ui.find("Undo"))
+    assert ui.app.session.snapshot()["tu"] == 23
+
+
+def test_red_lettered_toggle_adds_two(ui):
+    screen = start(ui)
+    ui.tap(ui.find("Red-lettered: no"))
+    assert screen.red
+    screen.rng = Faces(6)
+    ui.tap(ui.find("Roll die"))
+    settle(ui, screen)
+    assert ui.app.session.snapshot()["tu"] == 20  # 3 + 2
+    assert not screen.red, "the toggle is for one departure"
+
+
+def test_cook_example_dice_test_with_odds_and_a_turned_die(ui):
+    screen = start(ui)
+    ui.tap(ui.find("Dice test"))
+    ui.tap(ui.find("Glibness"))
+    ui.tap(ui.find("Marie"))
+    ui.tap(ui.find("Madeleine"))
+    for kind in ("blank", "blank", "skull", "blank"):
+        ui.tap(ui.find(f" {kind}"))
+    ui.screenshot("time_stories_test_setup")
+    ui.tap(ui.find("Start: "))
+    assert ui.app.session.snapshot()["tests"], ui.app.status
+    test = ui.app.session.snapshot()["tests"][0]
+    assert (test["space"], test["dice"], test["left"]) == ("B", 4,
+                                                           ["blank", "blank", "skull", "blank"])
+    ui.find("4 dice: clear 28.0 %")
+    ui.find("Marie hurt")
+    ui.tap(ui.find("+", kind=__import__("kivy.uix.button").uix.button.Button))
+    ui.find("Turn to hit: 1")
+    ui.screenshot("time_stories_test_odds")
+    screen.rng = Faces(1, 3, 4, 2)
+    ui.tap(ui.find("Roll 4 dice"))
+    snap = ui.app.session.snapshot()
+    assert snap["last_roll"]["outcome"]["turned"] == [0]
+    assert snap["tests"][0]["left"] == ["skull", "blank"]
+    ui.find("Removed: blank, blank")
+    ui.find("Riposte: 2 skulls")
+    ui.screenshot("time_stories_test_roll")
+    ui.tap(ui.find("Continue (1 TU)"))
+    assert ui.app.session.snapshot()["tu"] == 24
+    ui.tap(ui.find("Undo"))
+    assert ui.app.session.snapshot()["tu"] == 25
+
+
+def test_run_ends_at_zero_and_run_two_starts_with_thirty(ui):
+    screen = start(ui)
+    ui.app.act({"type": "gain_item", "item": "Agency badge", "holder": None, "agency": True})
+    ui.tap(ui.find("Correct TU"))
+    for _ in range(5):
+        ui.tap(ui.find("-5"))
+    ui.find("->  0")
+    ui.tap(ui.find("Apply"))
+    ui.pump()
+    assert ui.app.session.snapshot()["outcome"] == "failed_time"
+    ui.find("Mission failed: time ran out")
+    ui.find("Agency badge")
+    ui.tap(ui.find("30"))
+    ui.screenshot("time_stories_run_over")
+    ui.tap(ui.find("Start run 2 (30 TU)"))
+    snap = ui.app.session.snapshot()
+    assert (snap["run"], snap["tu"], snap["running"]) == (2, 30, True)
+    ui.find("Run 2")
+    assert screen.tu_text == "30"
+    ui.tap(ui.find("Characters"))
+    ui.find("Madeleine")
+    ui.screenshot("time_stories_characters")
+    ui.tap(ui.find("Mission"))
+    ui.find("Roll die")
