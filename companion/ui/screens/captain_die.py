@@ -1,0 +1,89 @@
+"""The standalone Time Captain die: a tool for any table, no game needed.
+
+The captain button (seat 0; the space bar in simulation) or a tap on the big die rolls
+it: the face is drawn at once (``companion.dice.roll`` with ``self.rng``; None = the OS
+random source), the die tumbles for a few frames driven by ``on_frame(now_ns)`` with the
+"dice" cue, then settles and shows the face and its TU cost (1 -> 1, 2-5 -> 2, 6 -> 3,
++2 with the "Red-lettered" toggle). The last rolls are listed and kept in
+``app.log`` settings under ``captain_die.history`` so they survive a restart.
+
+Registered as "captain_die" in ``companion.ui.app.SCREENS``; the home screen's tools
+list opens it.
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion import dice
+from companion.ui.app import load_kv
+from companion.ui.presenters import time_stories as p
+
+load_kv(__file__)
+
+SETTING = "captain_die.history"
+
+
+class CaptainDieScreen(Screen):
+    face_text = StringProperty("?")
+    cost_text = StringProperty("Tap the die or press the captain button")
+    history_text = StringProperty("")
+    red = BooleanProperty(False)
+    rolling = BooleanProperty(False)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.rng = None  # a random.Random in tests; None = the OS random source
+        self.anim: p.DieAnimation | None = None
+        self._anim_red = False
+
+    def history(self) -> list:
+        return list(App.get_running_app().log.get_setting(SETTING, []) or [])
+
+    def on_pre_enter(self, *_args) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.history_text = "\n".join(p.history_lines(self.history()[:5]))
+
+    def roll(self, now_ns: int | None = None) -> None:
+        if self.anim is not None:
+            return
+        app = App.get_running_app()
+        face = dice.roll(1, self.rng)[0]
+        start = app.table.now_ns() if now_ns is None else now_ns
+        self.anim = p.DieAnimation(face=face, start_ns=start)
+        self._anim_red, self.rolling = self.red, True
+        self.cost_text = "Rolling..."
+        app.play("dice")
+
+    def on_frame(self, now_ns: int) -> None:
+        if self.anim is None:
+            return
+        face, settled = self.anim.shown(now_ns)
+        self.face_text = str(face)
+        if not settled:
+            return
+        red = self._anim_red
+        self.anim, self.rolling = None, False
+        self.cost_text = p.captain_text(face, red)
+        app = App.get_running_app()
+        app.log.set_setting(SETTING, p.push_history(self.history(), face, red))
+        self.refresh()
+
+    def on_press_event(self, event) -> None:
+        if event.pressed and event.seat == 0:
+            self.roll()
+
+    def on_touch_down(self, touch):
+        die = self.ids.die
+        if die.collide_point(*touch.pos):
+            self.roll()
+            return True
+        return super().on_touch_down(touch)
+
+    def clear(self) -> None:
+        App.get_running_app().log.set_setting(SETTING, [])
+        self.refresh()

@@ -1,0 +1,64 @@
+"""The standalone Time Captain die in the real window: roll, cost, red +2, kept history."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytestmark = pytest.mark.window
+
+
+class Faces(random.Random):
+    def __init__(self, *faces):
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def randrange(self, start, stop):
+        return self.faces.pop(0)
+
+
+def open_tool(ui):
+    ui.goto_home()
+    ui.app.navigate("captain_die")
+    ui.pump()
+    screen = ui.app.sm.current_screen
+    assert screen.name == "captain_die"
+    screen.clear()
+    return screen
+
+
+def settle(ui, screen):
+    screen.on_frame(ui.app.table.now_ns() + 10**9)
+    ui.pump(2)
+
+
+def test_captain_button_rolls_and_the_cost_follows_the_face(ui):
+    screen = open_tool(ui)
+    screen.rng = Faces(6)
+    ui.press_seat("spacebar")
+    assert screen.rolling and screen.face_text != "6"
+    settle(ui, screen)
+    assert not screen.rolling
+    ui.find("Die 6: 3 TU = 3 TU")
+    screen.rng = Faces(1)
+    ui.tap(ui.find("Red-lettered: no"))
+    ui.tap(ui.find("Roll"))
+    settle(ui, screen)
+    ui.find("Die 1: 1 TU + 2 red = 3 TU")
+    assert ui.app.log.get_setting("captain_die.history") == [[1, True], [6, False]]
+    assert screen.history_text.splitlines()[1] == "Die 6: 3 TU = 3 TU"
+    path, colours = ui.screenshot("captain_die")
+    assert colours > 8
+    ui.tap(ui.find("Red-lettered: +2"))
+
+
+def test_a_tap_on_the_die_rolls_and_a_roll_cannot_start_twice(ui):
+    screen = open_tool(ui)
+    screen.rng = Faces(3)
+    ui.tap(screen.ids.die)
+    assert screen.rolling
+    ui.press_seat("spacebar")  # no second face is drawn while the die tumbles
+    settle(ui, screen)
+    assert ui.app.log.get_setting("captain_die.history") == [[3, False]]
+    ui.find("Die 3: 2 TU = 2 TU")
