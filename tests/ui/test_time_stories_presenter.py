@@ -86,7 +86,7 @@ def test_odds_and_roll_lines_for_the_cook_example():
     snap = play(start, {"type": "test_roll", "faces": [1, 3, 4, 2],
                         "modifiers": {"turn_to_hit": 1}})
     rl = p.roll_lines(snap["last_roll"])
-    assert rl[:5] == ["Space B: 2 hit(s), 1 skull(s)", "1 die turned into a hit",
+    assert rl[:4] == ["Space B: 2 hit(s), 1 skull(s), 1 turned to hit",
                       "Removed: blank, blank", "Left: skull, blank", "Riposte: 2 skulls"]
     assert not any("loses" in line for line in rl), "resistance 2 holds off a riposte of 2"
     assert p.face_symbols(snap["last_roll"]) == ["hit", "blank", "hit", "skull"]

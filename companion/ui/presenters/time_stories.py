@@ -202,9 +202,8 @@ def roll_lines(last: dict | None) -> list[str]:
     if not last:
         return []
     out = last["outcome"]
-    lines = [f"Space {last['space']}: {out['hits']} hit(s), {out['skulls']} skull(s)"]
-    if out["turned"]:
-        lines.append(f"{len(out['turned'])} die turned into a hit")
+    turned = f", {len(out['turned'])} turned to hit" if out["turned"] else ""
+    lines = [f"Space {last['space']}: {out['hits']} hit(s), {out['skulls']} skull(s){turned}"]
     removed = ", ".join(SHIELD_LOOK[s][1] for s in out["removed"]) or "nothing"
     lines.append(f"Removed: {removed}")
     lines.append("Test cleared!" if out["cleared"]

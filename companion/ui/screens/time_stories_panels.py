@@ -166,7 +166,9 @@ class CharactersPanel(Panel):
         box = self.content()
         colours = {s.seat: s.colour for s in _app().cfg.seats}
         for c in snap["characters"]:
-            life = Label(text=p.life_text(c), font_name=SYMBOL_FONT, font_size=34,
+            life = Label(text=p.life_text(c), font_name=SYMBOL_FONT,
+                         font_size=28 if c["dead"] else 34, text_size=(250, None),
+                         halign="center",
                          color=(0.95, 0.3, 0.35, 1) if not c["dead"] else (0.7, 0.7, 0.7, 1),
                          size_hint_x=None, width=250)
             name = BodyLabel(text=f"[b]{c['name']}[/b]\n[size=22]{p.traits_text(c)}[/size]",
@@ -272,11 +274,11 @@ class DiceTestPanel(Panel):
         for sym in p.face_symbols(snap["last_roll"]):
             mark, words, colour = p.FACE_LOOK[sym]
             tile = Label(text=f"{mark}\n[size=20]{words}[/size]", markup=True,
-                         font_name=SYMBOL_FONT, font_size=40, halign="center",
+                         font_name=SYMBOL_FONT, font_size=36, halign="center",
                          size_hint_x=None, width=96)
             tile.bg = colour
             tiles.append(tile)
-        box.add_widget(_row(*tiles, height=96))
+        box.add_widget(_row(*tiles, height=84))
         for tile in tiles:
             tile.canvas.before.clear()
             from kivy.graphics import Color, RoundedRectangle
@@ -286,7 +288,7 @@ class DiceTestPanel(Panel):
                 tile._rect = RoundedRectangle(radius=[10])
             tile.bind(pos=self._place, size=self._place)
         for line in p.roll_lines(snap["last_roll"]):
-            box.add_widget(BodyLabel(text=line, size_hint_y=None, height=38))
+            box.add_widget(BodyLabel(text=line, size_hint_y=None, height=34))
         space = snap["last_roll"]["space"]
         still = [t for t in tests if t["space"] == space]
         if still and still[0]["status"] == "rolled":
