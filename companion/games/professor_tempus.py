@@ -398,6 +398,7 @@ def snapshot(state: State) -> dict:
         "deal": dataclasses.asdict(state.deal),
         "five_player_variant": state.two_counts,
         "phase": state.phase,
+        "over": state.phase == "over",
         "round": state.round,
         "count": state.count,
         "first_seat": state.players[state.first].seat,

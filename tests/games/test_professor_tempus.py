@@ -262,7 +262,8 @@ def test_draw_pile_counted_to_the_end_of_the_game(n, variant, piles, counts):
     assert seen_piles == piles and seen_counts == counts
     assert firsts == [(k % n) + 1 for k in range(len(piles))]  # rotates to the left
     snap = pt.snapshot(state)
-    assert snap["phase"] == "over" and len(snap["counts"]) == (2 if variant else 1)
+    assert snap["phase"] == "over" and snap["over"]
+    assert len(snap["counts"]) == (2 if variant else 1)
     assert snap["winners"]
 
 
