@@ -11,3 +11,8 @@ Layers (``firmware/PROTOCOL.md`` is the specification):
 
 Import ``PadSource``, ``LinkStatus`` and ``PadRebooted`` from here.
 """
+
+from companion.pad.link import LINK_STATES, LinkStatus, PadRebooted
+from companion.pad.source import PadSource
+
+__all__ = ["LINK_STATES", "LinkStatus", "PadRebooted", "PadSource"]

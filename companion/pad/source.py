@@ -1,0 +1,210 @@
+"""PadSource: the Pico slap pad as a press source, on its own thread.
+
+What it is for: running the serial transport and the pad session (``PadLink``) on one
+thread that owns them, and handing the UI only immutable events through ``post``:
+
+* ``PressEvent(seat, t_ns, "pad", pressed)`` with ``t_ns = pad microseconds * 1000``, in
+  the PAD's clock (rank them there, with the pad's resolution bound ``"pad"``);
+* ``LinkStatus(state, text)`` whenever the link state or its sentence changes;
+* ``PadRebooted(text)`` when the pad restarted: void a slap round in progress.
+
+How to wire it (``companion run --pad PATH``)::
+
+    queue = EventQueue()
+    pad = PadSource("/dev/slap-pad", queue.post)   # or None: find the Pico by USB id
+    pad.start()
+    ...  # UI thread, each frame: drain the queue, feed the arbiter,
+    arbiter.poll(pad.now_ns())                     # the pad's clock now (None before sync)
+    pad.set_lamp(3, True)                          # any thread; queued to the link thread
+    pad.stop()
+
+Unplugs, silence and garbage are handled here: the port is closed at once and reopened
+with back-off, the link re-shakes hands, and acknowledged reports are never delivered
+twice. Only ``start``, ``stop``, ``set_lamp``, ``now_ns`` and the read-only properties
+are for other threads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import select
+import threading
+import time
+from collections.abc import Callable
+
+from companion.errors import LinkError
+from companion.pad.clocksync import ClockMap
+from companion.pad.link import LinkStatus, LinkTiming, PadLink
+from companion.pad.transport import Backoff, SerialTransport
+
+log = logging.getLogger(__name__)
+
+FAILED_RETRY_S = 5.0  # a pad that cannot be used (wrong protocol) is retried this often
+
+
+class PadSource:
+    def __init__(self, port: str | None, post: Callable[[object], None],
+                 clock: Callable[[], int] = time.monotonic_ns, *,
+                 timing: LinkTiming | None = None,
+                 transport: SerialTransport | None = None,
+                 backoff: Backoff | None = None) -> None:
+        self._post = post
+        self._clock = clock
+        self.link = PadLink(timing)
+        self.transport = transport or SerialTransport(port)
+        self._backoff = backoff or Backoff()
+        self._commands: queue.SimpleQueue[tuple[int, bool]] = queue.SimpleQueue()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._clock_map: ClockMap | None = None
+        self._resolution_ns = 0
+        self.status = LinkStatus("searching", "Looking for the slap pad.")
+
+    # ---- for any thread -------------------------------------------------------------
+    def start(self) -> None:
+        if self._thread is not None:
+            raise LinkError("PadSource already started")
+        self._thread = threading.Thread(target=self._run, name="pad-link", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 3.0) -> None:
+        """Stop the link thread and close the port (idempotent)."""
+        self._stopping.set()
+        self._wake()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                raise LinkError(f"the pad link thread did not stop within {timeout} s")
+            self._thread = None
+        for fd in (self._wake_r, self._wake_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._wake_r = self._wake_w = -1
+
+    def set_lamp(self, seat: int, on: bool) -> None:
+        """Light or darken seat ``seat``'s lamp (1..8); applied by the link thread."""
+        if not isinstance(seat, int) or not 1 <= seat <= 8:
+            raise LinkError(f"pad lamp seat must be 1..8, not {seat!r}")
+        self._commands.put((seat, bool(on)))
+        self._wake()
+
+    def now_ns(self) -> int | None:
+        """The pad's clock now, in ns (as PressEvent.t_ns); None until clock sync."""
+        mapping = self._clock_map
+        return None if mapping is None else mapping.to_pad(self._clock())
+
+    @property
+    def resolution_ns(self) -> int:
+        """The pad's honest capture bound (worst recent scan gap), 0 before the handshake."""
+        return self._resolution_ns
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    # ---- the link thread ------------------------------------------------------------
+    def _wake(self) -> None:
+        with contextlib.suppress(OSError):  # full pipe: already awake; closed: stopped
+            os.write(self._wake_w, b"x")
+
+    def _wait(self, seconds: float) -> None:
+        """Back-off that a stop() or a command ends early."""
+        deadline = time.monotonic() + seconds
+        while not self._stopping.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            select.select([self._wake_r], [], [], left)
+            self._drain_wake()
+            self._apply_commands()
+
+    def _drain_wake(self) -> None:
+        try:
+            while os.read(self._wake_r, 512):
+                pass
+        except BlockingIOError:
+            pass
+
+    def _apply_commands(self) -> None:
+        while True:
+            try:
+                seat, on = self._commands.get_nowait()
+            except queue.Empty:
+                return
+            self.link.set_lamp(seat, on)
+
+    def _flush(self) -> None:
+        self._clock_map = self.link.clock_map
+        self._resolution_ns = self.link.resolution_ns
+        for event in self.link.take_events():
+            if isinstance(event, LinkStatus):
+                self.status = event
+                if event.state == "ready":
+                    self._backoff.reset()
+            self._post(event)
+
+    def _run(self) -> None:
+        try:
+            while not self._stopping.is_set():
+                if not self.transport.is_open:
+                    self._connect()
+                else:
+                    self._serve()
+        except Exception as exc:  # the thread boundary: say so, never die silently
+            log.exception("pad link thread crashed")
+            self._post(LinkStatus("failed", f"Slap pad link stopped by an internal error: "
+                                            f"{exc!r} (see the log)."))
+        finally:
+            self.transport.close()
+            self._clock_map = None
+
+    def _connect(self) -> None:
+        try:
+            path = self.transport.open()
+        except LinkError as exc:
+            self.link.open_failed(str(exc))
+            self._flush()
+            self._wait(self._backoff.next())
+            return
+        self.link.opened(path, self._clock())
+        self._write()
+        self._flush()
+
+    def _serve(self) -> None:
+        now = self._clock()
+        timeout = max(0, self.link.next_deadline(now) - now) / 1e9
+        ready, _, _ = select.select([self.transport.fileno(), self._wake_r], [], [], timeout)
+        if self._wake_r in ready:
+            self._drain_wake()
+        self._apply_commands()
+        try:
+            if self.transport.fileno() in ready:
+                data = self.transport.read()
+                self.link.feed(data, self._clock())
+            self.link.poll(self._clock())
+            self._write()
+        except LinkError as exc:
+            reason = self.link.reconnect_reason or str(exc)
+            self._drop(reason, failed=self.link.state == "failed")
+            return
+        if self.link.reconnect_reason:
+            self._drop(self.link.reconnect_reason, failed=False)
+            return
+        self._flush()
+
+    def _write(self) -> None:
+        out = self.link.take_output()
+        if out:
+            self.transport.write(out)
+
+    def _drop(self, reason: str, failed: bool) -> None:
+        self.transport.close()
+        self.link.closed(self._clock(), reason)
+        self._flush()
+        self._wait(FAILED_RETRY_S if failed else self._backoff.next())

@@ -1,0 +1,125 @@
+"""VirtualPad's programmatic API and ``companion pad-sim`` (sim.main)."""
+
+import io
+import os
+import types
+
+import pytest
+
+from companion.errors import LinkError
+from companion.pad import codec, sim
+from companion.pad.virtual import VirtualPad
+
+
+def frames_from(pad):
+    """What the host would read from the pty right now."""
+    data = b""
+    while pad.plugged:
+        try:
+            chunk = os.read(pad._slave, 4096)
+        except BlockingIOError:
+            break
+        data += chunk
+        if len(chunk) < 4096:
+            break
+    return [codec.decode_message(f) for f in codec.FrameDecoder().feed(data)]
+
+
+@pytest.fixture
+def pad(tmp_path):
+    p = VirtualPad(seats=4, link=tmp_path / "pad", seed=7, start_us=1_000)
+    os.set_blocking(p._slave, False)
+    yield p
+    p.close()
+
+
+def test_press_is_stamped_by_the_first_scan_after_it(pad):
+    pad.tap(2, at_us=1_250, hold_us=50_000, bounces=3)
+    pad.step(2_000)
+    [press] = frames_from(pad)
+    assert (press.pressed, press.t_us, press.gap_us) == (0b0010, 1_300, 100)
+    pad.step(60_000)  # the bounces fell in the hold-off; then the release
+    [release] = frames_from(pad)
+    assert (release.pressed, release.released, release.t_us) == (0, 0b0010, 51_300)
+    assert release.report == press.report + 1
+
+
+def test_explicit_time_needs_no_real_clock(pad):
+    pad.press(1, at_us=5_050)
+    pad.step(5_099)
+    assert frames_from(pad) == []
+    pad.step(5_500)  # stamped by the 5 100 µs scan, sent at the next service pass
+    assert [m.t_us for m in frames_from(pad)] == [5_100]
+
+
+def test_unplug_and_replug_move_the_link(pad, tmp_path):
+    first = pad.tty_path
+    assert os.readlink(tmp_path / "pad") == first
+    pad.unplug()
+    assert not (tmp_path / "pad").exists() and not pad.plugged
+    pad.press(1, at_us=2_000)
+    pad.step(3_000)  # the firmware keeps running while unplugged
+    assert len(pad.firmware.pad.queue) == 1
+    pad.replug()
+    assert os.readlink(tmp_path / "pad") == pad.tty_path
+    nonce = pad.nonce
+    pad.replug(reboot=True)
+    assert pad.nonce != nonce and pad.firmware.pad.queue == [] and pad.boots == 2
+
+
+def test_reboot_restarts_ids_and_clock(pad):
+    pad.press(1, at_us=2_000)
+    pad.step(3_000)
+    pad.reboot(start_us=0)
+    assert pad.now_us == 0
+    os.set_blocking(pad._slave, False)
+    frames_from(pad)
+    pad.press(3, at_us=50)
+    pad.step(1_000)
+    [press] = frames_from(pad)
+    assert (press.report, press.t_us, press.nonce) == (1, 100, pad.nonce)
+
+
+def test_seat_is_checked(pad):
+    with pytest.raises(LinkError, match="seats 1..4"):
+        pad.press(5)
+    with pytest.raises(LinkError, match="1..8 seats"):
+        VirtualPad(seats=9)
+
+
+def _stdin(text):
+    r, w = os.pipe()
+    os.write(w, text.encode())
+    os.close(w)
+    return r, types.SimpleNamespace(fileno=lambda: r)
+
+
+def test_sim_main_takes_line_commands(monkeypatch, capsys, tmp_path):
+    fd, stdin = _stdin("1\n24\nu\nu\nr\nm\nm\nc\nc\ns\nh\nx\nq\n")
+    monkeypatch.setattr("sys.stdin", stdin)
+    try:
+        code = sim.main(["--seats", "4", "--seed", "1", "--link", str(tmp_path / "p"),
+                         "--duration", "10"])
+    finally:
+        os.close(fd)
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "virtual pad on " + str(tmp_path / "p") in out
+    assert "run the companion with: companion run --pad" in out
+    for text in ("slap seat 1 at pad time", "slap seat 2+4 at", "cable pulled",
+                 "plugged back in on", "rebooted: boot", "stopped answering",
+                 "answering again", "corrupting 1.0% of bytes", "frames_out",
+                 "unknown key 'x'", "bye"):
+        assert text in out, text
+    assert not (tmp_path / "p").exists()
+
+
+def test_sim_main_without_stdin_runs_for_its_duration(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO())  # no fileno: no keyboard
+    assert sim.main(["--duration", "0.05", "--seats", "2"]) == 0
+    assert "/dev/pts/" in capsys.readouterr().out
+
+
+def test_sim_main_reports_bad_arguments(capsys):
+    assert sim.main(["--seats", "9", "--duration", "0"]) == 2
+    assert "cannot start: a virtual pad has 1..8 seats, not 9" in capsys.readouterr().err
