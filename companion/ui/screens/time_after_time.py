@@ -1,0 +1,150 @@
+"""Time After Time: the host records placements, ghosts, draws and discards.
+
+Tap a player, tap the hour drawn, tap a slot: only the legal slots are enabled (green).
+Problems in a row (from ``check_row``) are shown red. The view data comes from
+``companion.ui.presenters.time_after_time``; this screen only builds widgets and acts.
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.screenmanager import Screen
+
+from companion.palette import rgba
+from companion.ui.app import load_kv
+from companion.ui.presenters import time_after_time as view
+from companion.ui.widgets import SeatBadge
+
+load_kv(__file__)
+
+EMPTY = (0.20, 0.22, 0.28, 1)
+FILLED = (0.30, 0.33, 0.42, 1)
+LEGAL = (0.15, 0.55, 0.25, 1)
+PROBLEM = (0.75, 0.18, 0.18, 1)
+SELECTED = (0.45, 0.40, 0.15, 1)
+
+
+class TimeAfterTimeScreen(Screen):
+    heading = StringProperty("Time After Time")
+    prompt = StringProperty("")
+    result = StringProperty("")
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.pick = view.Pick()
+
+    def on_pre_enter(self, *_args) -> None:
+        self.pick = view.Pick()
+        self.refresh()
+
+    # -- state -------------------------------------------------------------------------
+
+    def _state(self):
+        app = App.get_running_app()
+        if app.session is None or app.session.rules.NAME != "time_after_time":
+            return None
+        return app.session.state
+
+    def refresh(self) -> None:
+        state = self._state()
+        self.ids.rows.clear_widgets()
+        self.ids.hours.clear_widgets()
+        if state is None:
+            self.heading, self.prompt, self.result = "Time After Time", "No game", ""
+            return
+        app = App.get_running_app()
+        self.heading = view.header(state)
+        self.prompt = view.prompt(state, self.pick)
+        self.result = view.result(state)
+        for row in view.rows(state, self.pick):
+            self.ids.rows.add_widget(self._row(app, row))
+        for h in view.hour_buttons(state, self.pick):
+            b = Factory.TatSlot(text=h["text"], size_hint=(1, None), height=62,
+                                disabled=not h["enabled"],
+                                background_color=SELECTED if h["selected"] else EMPTY)
+            b.bind(on_release=lambda _w, hour=h["hour"]: self.choose_hour(hour))
+            self.ids.hours.add_widget(b)
+        c = view.controls(state, self.pick)
+        for key in ("ghost_plus", "ghost_minus", "draw", "discard"):
+            self.ids[key].disabled = not c[key]
+        self.ids.undo.disabled = not app.session.can_undo
+
+    def _row(self, app, row: dict) -> BoxLayout:
+        box = BoxLayout(size_hint_y=None, height=66, spacing=2)
+        badge = SeatBadge(seat=row["seat"], colour=rgba(app.cfg.seat(row["seat"]).colour),
+                          pos_hint={"center_y": 0.5})
+        box.add_widget(badge)
+        name = Button(text=row["label"], markup=True, font_size=28, shorten=True,
+                      background_normal="",
+                      background_color=SELECTED if row["selected"] else (0.12, 0.13, 0.17, 1))
+        name.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, None)))
+        name.bind(on_release=lambda _w, seat=row["seat"]: self.choose_seat(seat))
+        box.add_widget(name)
+        for slot in row["slots"]:
+            colour = PROBLEM if slot["problem"] else LEGAL if slot["legal"] else (
+                EMPTY if slot["text"] == "?" else FILLED)
+            b = Factory.TatSlot(text=slot["text"], background_color=colour,
+                                disabled=row["selected"] and self.pick.hour is not None
+                                and not slot["legal"])
+            b.bind(on_release=lambda _w, seat=row["seat"], i=slot["slot"]: self.tap_slot(seat, i))
+            box.add_widget(b)
+        return box
+
+    # -- handlers ----------------------------------------------------------------------
+
+    def choose_seat(self, seat: int) -> None:
+        self.pick = self.pick.with_seat(seat)
+        self.refresh()
+
+    def choose_hour(self, hour: int) -> None:
+        self.pick = self.pick.with_hour(hour)
+        self.refresh()
+
+    def tap_slot(self, seat: int, slot: int) -> bool:
+        """Place the picked hour in ``slot`` of ``seat``'s row (tapping another player's
+        row first picks that player)."""
+        app = App.get_running_app()
+        state = self._state()
+        if state is None:
+            return False
+        if seat != self.pick.seat:
+            self.choose_seat(seat)
+            return False
+        action, reason = view.place_action(state, self.pick, slot)
+        if action is None:
+            app.say(reason, error=True)
+            return False
+        if app.act(action):
+            app.play("tap")
+            self.pick = view.Pick(seat=seat)
+            self.refresh()
+            return True
+        return False
+
+    def ghost(self, delta: int) -> bool:
+        if self.pick.seat is None:
+            return False
+        return App.get_running_app().act({"type": "ghost", "seat": self.pick.seat,
+                                          "delta": delta})
+
+    def draw(self) -> bool:
+        action = {"type": "draw_pile", "count": 1}
+        if self.pick.seat is not None:
+            action["seat"] = self.pick.seat
+        return App.get_running_app().act(action)
+
+    def discard(self) -> bool:
+        if self.pick.seat is None or self.pick.hour is None:
+            return False
+        action = {"type": "discard", "seat": self.pick.seat, "hour": self.pick.hour}
+        self.pick = view.Pick(seat=self.pick.seat)
+        ok = App.get_running_app().act(action)
+        self.refresh()
+        return ok
+
+    def undo(self) -> None:
+        App.get_running_app().undo()
