@@ -1,0 +1,317 @@
+"""The Timer tool screen: a choice countdown with "ready" seat buttons, or a game clock.
+
+What a person sees: a row of controls (mode, presets 30 s / 60 s / 2 min, seats,
+Start; Pause all / Resume / Reset while it runs), and below it either the countdown
+in huge digits with one lamp per seat that lights when that player presses "ready"
+("Reveal!" when everyone is ready), or one bank per seat with its badge, the active
+seat's bank highlighted. Seat buttons are "ready" (countdown) or "my turn is over"
+(clock); the captain button starts, pauses and resumes. Tapping a seat's lamp or bank
+on the screen does what its button does.
+
+All the logic is ``companion.ui.presenters.timer.TimerBoard``; this screen only feeds
+it taps and presses with the time from ``self.clock`` (wall-clock ns, default
+``time.time_ns``; tests replace it), plays the sounds it returns with ``app.play``,
+stores it in the settings (key ``"timer"``) after every change and restores it from
+there on every entry, so a timer survives a restart and counts the outage.
+``on_frame`` only polls and redraws.
+
+Another screen (Times) starts a card choice with ``open_choice(seats, return_to)``
+then ``app.navigate("timer")``; a moment after "Reveal!" (or "Time's up!") the screen
+goes back with ``app.back()``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from kivy.app import App
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.events import CAPTAIN_SEAT
+from companion.palette import default_colour, rgba
+from companion.timer import TimerError
+from companion.ui.app import load_kv
+from companion.ui.presenters.timer import (
+    CLOCK,
+    COUNTDOWN,
+    TimerBoard,
+    clock_view,
+    controls,
+    countdown_view,
+    digits_px,
+)
+from companion.ui.widgets import BigButton
+
+log = logging.getLogger(__name__)
+SETTING = "timer"
+
+
+class SeatLamp(ButtonBehavior, BoxLayout):
+    """A seat's badge and its "ready" word; tapping it is that seat's button."""
+
+    seat = NumericProperty(0)
+    colour = ColorProperty((1, 1, 1, 1))
+    lit = BooleanProperty(False)
+
+
+class BankCell(ButtonBehavior, FloatLayout):
+    """One seat's time bank on the game clock; tapping it is that seat's button."""
+
+    seat = NumericProperty(0)
+    colour = ColorProperty((1, 1, 1, 1))
+    text = StringProperty("")
+    note = StringProperty("")
+    active = BooleanProperty(False)
+    flagged = BooleanProperty(False)
+    digits = NumericProperty(96)
+
+
+class TimerScreen(Screen):
+    heading = StringProperty("Timer")
+    big = StringProperty("")
+    caption = StringProperty("")
+    big_colour = ColorProperty((1, 1, 1, 1))
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        #: Wall-clock ns for the timer's own time; tests put a fake clock here.
+        self.clock: Callable[[], int] = time.time_ns
+        self.board: TimerBoard | None = None
+        self._shown: tuple = ()
+        self._row: tuple = ()
+        self._lamps: dict[int, SeatLamp] = {}
+        self._banks: dict[int, BankCell] = {}
+        self._lit: frozenset[int] | None = None
+
+    # -- the app and the store --------------------------------------------------------
+
+    @staticmethod
+    def _app():
+        return App.get_running_app()
+
+    def _game_seats(self) -> tuple[int, ...] | None:
+        session = self._app().session
+        if session is None:
+            return None
+        return tuple(int(p["seat"]) for p in session.setup.get("players", []))
+
+    def _colour(self, seat: int):
+        try:
+            return rgba(self._app().cfg.seat(seat).colour)
+        except Exception:  # a seat the config no longer has
+            return rgba(default_colour(seat))
+
+    def _restore(self) -> TimerBoard:
+        app = self._app()
+        data = app.log.get_setting(SETTING)
+        if data is not None:
+            try:
+                return TimerBoard.from_json(data)
+            except TimerError as exc:
+                log.warning("stored timer ignored: %s", exc)
+                app.say("The stored timer could not be read; it starts afresh.", error=True)
+        return TimerBoard.fresh(app.table.seats)
+
+    def _save(self) -> None:
+        self._app().log.set_setting(SETTING, self.board.to_json())
+
+    def _change(self, board: TimerBoard, sounds: tuple[str, ...] = ()) -> None:
+        """Take a new board: store it first, then sound and show it."""
+        if board is self.board and not sounds:
+            return
+        self.board = board
+        self._save()
+        for cue in sounds:
+            self._app().play(cue)
+        self.refresh()
+
+    # -- entering and leaving -----------------------------------------------------------
+
+    def open_choice(self, seats, return_to: str) -> None:
+        """Start a choice countdown for ``seats``; the caller then navigates here."""
+        board = self.board if self.board is not None else self._restore()
+        self.board = board.for_choice(seats, return_to, self.clock())
+        self._save()
+
+    def on_pre_enter(self, *_args) -> None:
+        self.board = self._restore()
+        seats = self._game_seats()
+        if seats and self.board.return_to is None:
+            self.board = self.board.with_seats(seats)
+        self._shown, self._row, self._lit = (), (), None
+        self._save()
+        self.refresh()
+
+    def on_leave(self, *_args) -> None:
+        if self.board is not None and self.board.return_to is not None:
+            self.board = self.board.returned()
+            self._save()
+        self._app().table.lamps.all_off()
+
+    # -- input --------------------------------------------------------------------------
+
+    def on_press_event(self, event) -> None:
+        if not event.pressed or self.board is None:
+            return
+        now = self.clock()
+        if event.seat == CAPTAIN_SEAT:
+            self._change(self.board.captain(now))
+        else:
+            self._change(*self.board.press(event.seat, now))
+
+    def tap_seat(self, seat: int) -> None:
+        """A tap on a seat's lamp or bank: the same as its button."""
+        self._change(*self.board.press(seat, self.clock()))
+
+    def control(self, key: str) -> None:
+        board, now = self.board, self.clock()
+        if key.startswith("preset:"):
+            self._change(board.preset(int(key.split(":", 1)[1])))
+        elif key == "mode_countdown":
+            self._change(board.set_mode(COUNTDOWN))
+        elif key == "mode_clock":
+            self._change(board.set_mode(CLOCK))
+        elif key == "seats":
+            seats = self._app().table.seats  # cycles 2, 3, ... all configured seats
+            n = len(board.seats) + 1 if len(board.seats) < len(seats) else 2
+            self._change(board.with_seats(seats[:n]))
+        elif key == "bank":
+            self._change(board.next_bank())
+        elif key == "increment":
+            self._change(board.next_increment())
+        elif key == "start":
+            self._change(board.start(now))
+        elif key == "pause":
+            self._change(board.pause(now))
+        elif key == "resume":
+            self._change(board.resume(now))
+        elif key == "reset":
+            self._change(board.reset())
+
+    # -- once per frame -----------------------------------------------------------------
+
+    def on_frame(self, _now_ns: int) -> None:
+        """Poll the timer on its own (wall) clock; go back when a choice is over."""
+        if self.board is None:
+            return
+        now = self.clock()
+        self._change(*self.board.poll(now))
+        target = self.board.due_return(now)
+        if target is not None:
+            self._change(self.board.returned())
+            app = self._app()
+            app.say("Reveal! Turn your cards over." if self.board.countdown.ready
+                    == self.board.countdown.seats else "Time's up: reveal your cards.")
+            app.back()
+            return
+        self._show_time(now)
+
+    # -- drawing ------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        if self.board is None:
+            return
+        board = self.board
+        self.heading = "Choice timer" if board.return_to else "Timer"
+        row = controls(board, seats_fixed=bool(self._game_seats()) or bool(board.return_to))
+        if row != self._row:
+            self._build_controls(row)
+        if (board.mode, board.seats) != self._shown:
+            self._build_body()
+            self._shown = (board.mode, board.seats)
+        self._show_time(self.clock())
+
+    def _build_controls(self, row) -> None:
+        self._row = row
+        bar = self.ids.controls
+        bar.clear_widgets()
+        for c in row:
+            b = BigButton(text=c.label, disabled=not c.enabled, size_hint_x=len(c.label) + 2)
+            if c.selected:
+                b.background_color = (0.0, 0.45, 0.70, 1)
+            b.bind(on_release=lambda _w, key=c.key: self.control(key))
+            bar.add_widget(b)
+
+    def _build_body(self) -> None:
+        body = self.ids.body
+        body.clear_widgets()
+        self._lamps, self._banks, self._lit = {}, {}, None
+        if self.board.mode == COUNTDOWN:
+            body.add_widget(self._countdown_panel())
+        else:
+            body.add_widget(self._clock_panel())
+
+    def _countdown_panel(self):
+        panel = CountdownPanel(screen=self)
+        for seat in self.board.countdown.seats:
+            lamp = SeatLamp(seat=seat, colour=self._colour(seat))
+            lamp.bind(on_release=lambda _w, s=seat: self.tap_seat(s))
+            self._lamps[seat] = lamp
+            panel.ids.lamps.add_widget(lamp)
+        return panel
+
+    def _clock_panel(self):
+        panel = ClockPanel(screen=self)
+        view = clock_view(self.board, self.clock())
+        panel.ids.grid.cols = view.columns
+        for bank in view.banks:
+            cell = BankCell(seat=bank.seat, colour=self._colour(bank.seat))
+            cell.bind(on_release=lambda _w, s=bank.seat: self.tap_seat(s))
+            self._banks[bank.seat] = cell
+            panel.ids.grid.add_widget(cell)
+        return panel
+
+    def _show_time(self, now: int) -> None:
+        board = self.board
+        if board.mode == COUNTDOWN:
+            view = countdown_view(board, now)
+            self.big, self.caption = view.big, view.caption
+            self.big_colour = ((1, 0.55, 0.35, 1) if view.alarm else
+                               (0.55, 0.95, 0.55, 1) if view.big == "Reveal!" else (1, 1, 1, 1))
+            for lamp in view.seats:
+                if lamp.seat in self._lamps:
+                    self._lamps[lamp.seat].lit = lamp.lit
+            lit = frozenset(lamp.seat for lamp in view.seats if lamp.lit)
+        else:
+            view = clock_view(board, now)
+            self.big, self.caption = "", view.caption
+            for bank in view.banks:
+                cell = self._banks.get(bank.seat)
+                if cell is None:
+                    continue
+                cell.text, cell.active, cell.flagged = bank.text, bank.active, bank.flagged
+                cell.note = "FLAG" if bank.flagged else f"moves {bank.moves}"
+                cell.digits = digits_px(bank.text, cell.width - 84, cell.height - 8)
+            lit = frozenset(b.seat for b in view.banks if b.active)
+        if lit != self._lit:
+            self._lit = lit
+            lamps = self._app().table.lamps
+            for seat in self._app().table.seats:
+                (lamps.on if seat in lit else lamps.off)(seat)
+
+
+class CountdownPanel(BoxLayout):
+    """The countdown's digits, caption and ready lamps (layout in timer.kv)."""
+
+    screen = ObjectProperty(None, allownone=True)
+
+
+class ClockPanel(BoxLayout):
+    """The game clock's grid of banks (layout in timer.kv)."""
+
+    screen = ObjectProperty(None, allownone=True)
+
+
+load_kv(__file__)

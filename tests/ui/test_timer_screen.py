@@ -1,0 +1,206 @@
+"""The Timer tool in the real window: the timer's time comes from a fake wall clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.timer import NS_PER_S
+
+pytestmark = pytest.mark.window
+
+S = NS_PER_S
+
+
+class FakeClock:
+    """Wall-clock ns that only move when the test says so."""
+
+    def __init__(self, t: int = 1_750_000_000 * S) -> None:
+        self.t = t
+
+    def __call__(self) -> int:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += int(seconds * S)
+
+
+@pytest.fixture
+def played(ui, monkeypatch):
+    """Every cue the app is asked to play. (The session's silent sound loader counts as a
+    broken audio device, after which ``app.cues.played`` records nothing more.)"""
+    cues: list[str] = []
+    monkeypatch.setattr(ui.app, "play", cues.append)
+    return cues
+
+
+@pytest.fixture
+def timer(ui, played):
+    """The timer screen, freshly stored, with a fake clock and seats 1-4."""
+    ui.goto_home()
+    ui.app.log.set_setting("timer", None)
+    screen = ui.app.sm.get_screen("timer")
+    screen.clock = FakeClock()
+    enter_timer(ui)
+    assert ui.app.sm.current == "timer"
+    while len(screen.board.seats) != 4:
+        ui.tap(ui.find(" seats"))
+    played.clear()
+    yield screen
+    screen.clock = FakeClock()
+    ui.app.log.set_setting("timer", None)
+    ui.goto_home()
+
+
+def test_countdown_counts_down_warns_and_expires_once(ui, timer, played):
+    ui.tap(ui.find("30 s"))
+    ui.tap(ui.find("Start"))
+    assert ui.find("0:30") is timer_digits(ui)
+    timer.clock.advance(12.5)
+    ui.pump(2)
+    assert timer.big == "0:18"
+    label = timer_digits(ui)
+    assert label.font_size >= 96 and label.texture_size[1] >= 96
+    timer.clock.advance(7.5)  # 10 s left
+    ui.pump(3)
+    assert played == ["warning"]
+    path, colours = ui.screenshot("timer_countdown_warning")
+    assert colours > 8
+    timer.clock.advance(5)
+    ui.pump(3)
+    assert played == ["warning"], "the warning must fire once"
+    timer.clock.advance(5)
+    ui.pump(3)
+    assert played == ["warning", "expired"]
+    assert ui.find("Time's up!")
+    timer.clock.advance(30)
+    ui.pump(3)
+    assert played == ["warning", "expired"], "the expiry must fire once"
+
+
+def test_pause_all_stops_the_countdown_and_resume_goes_on(ui, timer, played):
+    ui.tap(ui.find("60 s"))
+    ui.tap(ui.find("Start"))
+    timer.clock.advance(10)
+    ui.pump(2)
+    ui.tap(ui.find("Pause all"))
+    timer.clock.advance(600)
+    ui.pump(3)
+    assert timer.big == "0:50"
+    assert played == []
+    ui.tap(ui.find("Resume"))
+    timer.clock.advance(5)
+    ui.pump(2)
+    assert timer.big == "0:45"
+    ui.press_seat(" ")  # the captain button pauses too
+    timer.clock.advance(100)
+    ui.pump(2)
+    assert timer.big == "0:45"
+
+
+def test_every_seated_player_ready_reveals_with_lamps_and_sound(ui, timer, played):
+    ui.tap(ui.find("Start"))
+    lamps = ui.app.table.lamps
+    for seat in ("1", "3", "3", "7"):  # a repeat and an unseated seat count for nothing
+        ui.press_seat(seat)
+    assert [lamps.state(s) for s in (1, 2, 3, 4)] == [True, False, True, False]
+    assert not lamps.state(7)
+    assert "2 of 4 ready" in timer.caption
+    ui.screenshot("timer_two_ready")
+    ui.press_seat("2")
+    ui.tap(timer._lamps[4])  # a tap on seat 4's lamp on screen is its button
+    assert timer.big == "Reveal!"
+    assert ui.find("Reveal!").font_size >= 96
+    assert played == ["reveal"]
+    path, _ = ui.screenshot("timer_reveal")
+    timer.clock.advance(60)
+    ui.pump(3)
+    assert played == ["reveal"], "nothing more after the reveal"
+    assert ui.app.sm.current == "timer", "a standalone timer stays"
+
+
+def test_running_timer_is_restored_from_the_settings_store(ui, timer, played):
+    ui.tap(ui.find("2 min"))
+    ui.tap(ui.find("Start"))
+    ui.press_seat("2")
+    stored = ui.app.log.get_setting("timer")
+    assert stored["countdown"]["status"] == "running"
+    assert stored["countdown"]["ready"] == [2]
+    ui.tap(ui.find("< Back"))
+    assert ui.app.sm.current == "home"
+    timer.board = None  # forget everything the screen held: as after a restart
+    timer.clock.advance(45)  # the time away counts
+    enter_timer(ui)
+    ui.pump(2)
+    assert timer.big == "1:15"
+    assert timer.board.countdown.ready == (2,)
+    assert ui.app.table.lamps.state(2)
+    # and what is shown comes from the store, not from memory
+    ui.tap(ui.find("< Back"))
+    changed = dict(stored, countdown=dict(stored["countdown"], duration_ns=30 * S,
+                                          warning_ns=5 * S, status="paused",
+                                          started_ns=None, elapsed_ns=3 * S))
+    ui.app.log.set_setting("timer", changed)
+    enter_timer(ui)
+    assert timer.big == "0:27"
+    assert ui.find("Resume").disabled is False
+
+
+def test_damaged_store_starts_afresh_with_a_message(ui, timer, played):
+    ui.tap(ui.find("< Back"))
+    ui.app.log.set_setting("timer", {"version": 1, "mode": "countdown", "seats": "x"})
+    enter_timer(ui)
+    assert ui.app.sm.current == "timer"
+    assert "could not be read" in ui.app.status
+    assert timer.big == "1:00"
+
+
+def test_game_clock_banks_pass_the_turn_and_flag(ui, timer, played):
+    ui.tap(ui.find("Clock"))
+    while ui.find("Bank ").text != "Bank 1 min":
+        ui.tap(ui.find("Bank "))
+    while ui.find("+").text != "+5 s":
+        ui.tap(ui.find("+"))
+    ui.tap(ui.find("Start"))
+    assert ui.app.table.lamps.state(1) and not ui.app.table.lamps.state(2)
+    timer.clock.advance(20)
+    ui.pump(2)
+    ui.press_seat("2")  # not seat 2's turn
+    ui.press_seat("1")
+    cells = timer._banks
+    assert (cells[1].text, cells[2].text, cells[2].active) == ("0:45", "1:00", True)
+    assert ui.app.table.lamps.state(2) and not ui.app.table.lamps.state(1)
+    for cell in cells.values():
+        label = [w for w in cell.children if getattr(w, "text", None) == cell.text][0]
+        assert label.font_size >= 96, "bank digits must read from across the table"
+        assert label.texture_size[0] <= label.width + 1, "the digits must fit their cell"
+    ui.screenshot("timer_game_clock")
+    ui.tap(ui.find("Pause all"))
+    timer.clock.advance(300)
+    ui.pump(2)
+    assert cells[2].text == "1:00"
+    ui.tap(ui.find("Resume"))
+    timer.clock.advance(61)
+    ui.pump(3)
+    assert played == ["expired"]
+    assert cells[2].flagged and cells[2].note == "FLAG"
+    assert "Flag: seat 2" in timer.caption
+    ui.screenshot("timer_game_clock_flag")
+    timer.clock.advance(10)
+    ui.pump(2)
+    assert played == ["expired"], "a flag is cued once"
+    ui.tap(ui.find("Reset"))
+    ui.tap(ui.find("Countdown"))
+
+
+def enter_timer(ui):
+    """From home, through the Timer tile (home builds its tiles on entry)."""
+    ui.app.navigate("settings")
+    ui.app.home()
+    ui.pump(2)
+    ui.tap(ui.find("[b]Timer[/b]"))
+
+
+def timer_digits(ui):
+    """The countdown's big label."""
+    screen = ui.app.sm.get_screen("timer")
+    return ui.find(screen.big)
