@@ -24,7 +24,9 @@ def view(phase, **kw):
 
 def test_idle_and_armed_say_what_to_do():
     v = view("idle", bound_ms=30)
-    assert v.headline == "Stop Time" and "captain" in v.detail and "30 ms" in v.detail
+    assert v.headline == "Tap STOP TIME to arm" and "captain" in v.detail
+    assert "30 ms" in v.detail and "seat below" not in v.detail
+    assert "Tap a seat below" in view("idle", choose_seats=True).detail
     assert not v.can_record and not v.choices
     v = view("armed")
     assert v.headline == "Armed: slap!" and v.marks == ()
@@ -35,14 +37,14 @@ def test_open_round_lists_the_slaps_in_order_whatever_order_they_arrived():
     v = view("armed", live=[(3, t0 + 50 * MS), (1, t0)])
     assert v.phase == "open" and v.headline == "2 of 4 slapped"
     assert [(m.seat, m.colour, m.label) for m in v.marks] == [(1, "orange", "0 ms"),
-                                                              (3, "green", "+50 ms")]
+                                                              (3, "green", "+50.0 ms")]
 
 
 def test_clear_verdict_names_the_last_slapper_in_their_colour():
     v = view("verdict", verdict=verdict({1: 0, 2: 40, 3: 95, 4: 180}))
     assert v.headline == "Seat 4 picks up"
     assert (v.headline_seat, v.headline_colour) == (4, "yellow")
-    assert "+180 ms" in v.detail and v.can_record and v.can_false_alarm and not v.choices
+    assert "+180.0 ms" in v.detail and v.can_record and v.can_false_alarm and not v.choices
 
 
 def test_timeline_is_scaled_to_the_slowest_slap_with_ticks():
@@ -110,8 +112,10 @@ def test_recorded_rounds_read_back_newest_first():
         state = st.apply(state, {"type": "slap_round", "verdict": v.to_json(),
                                  "picker": picker, "decision": how})
     lines = sp.rounds_from_stop_time(st.snapshot(state))
-    assert lines == ["Round 3: seat 2 (false alarm)", "Round 2: seat 3 (table's call)",
-                     "Round 1: seat 4 (+180 ms)"]
+    assert [x.text for x in lines] == ["Round 3: seat 2 (false alarm)",
+                                       "Round 2: seat 3 (table's call)",
+                                       "Round 1: seat 4 (+180.0 ms)"]
+    assert (lines[0].picker, lines[0].how) == (2, "false alarm")
     shown = sp.slap_view("idle", SEATS, COLOURS, rounds=lines * 3).rounds
     assert len(shown) == sp.LAST_ROUNDS
 
@@ -124,8 +128,8 @@ def test_crazy_time_slap_pickups_read_back():
         {"round": 2, "seat": 3, "reason": "false_slap",
          "verdict": false_alarm(verdict({3: 30, 1: 0})).to_json()},
     ]}
-    assert sp.rounds_from_crazy_time(snap) == ["Round 2: seat 3 (false alarm)",
-                                               "Round 1: seat 4 (+180 ms)"]
+    assert [x.text for x in sp.rounds_from_crazy_time(snap)] == ["Round 2: seat 3 (false alarm)",
+                                               "Round 1: seat 4 (+180.0 ms)"]
 
 
 def test_arbiter_config_from_milliseconds_and_phase_check():
@@ -133,4 +137,5 @@ def test_arbiter_config_from_milliseconds_and_phase_check():
     assert (cfg.holdoff_ns, cfg.timeout_ns, cfg.stuck_ns) == (20 * MS, 2500 * MS, 1_500_500_000)
     with pytest.raises(ValueError):
         view("waiting")
-    assert sp.fmt_ms(0.4) == "+0.4 ms" and sp.fmt_ms(41.25) == "+41 ms"
+    assert sp.fmt_ms(0.4) == "+0.4 ms" and sp.fmt_ms(130.4) == "+130.4 ms"
+    assert sp.fmt_ms(2500) == "+2500 ms"

@@ -55,6 +55,22 @@ class SeatChip:
 
 
 @dataclass(frozen=True)
+class RoundLine:
+    """One recorded round for the list: ``label`` ("Round 3"), who picked up, and why
+    ("+180 ms", "table's call", "false alarm", "never slapped")."""
+
+    label: str
+    picker: int | None
+    how: str
+
+    @property
+    def text(self) -> str:
+        if self.picker is None:
+            return f"{self.label}: nobody picked up"
+        return f"{self.label}: seat {self.picker} ({self.how})"
+
+
+@dataclass(frozen=True)
 class SlapView:
     phase: str
     headline: str
@@ -68,7 +84,7 @@ class SlapView:
     choices: tuple[SeatChip, ...]  # one button per candidate when the table decides
     can_false_alarm: bool
     can_record: bool
-    rounds: tuple[str, ...]
+    rounds: tuple[RoundLine, ...]
 
 
 def arbiter_config(holdoff_ms: float, timeout_ms: float, stuck_ms: float) -> ArbiterConfig:
@@ -80,7 +96,7 @@ def arbiter_config(holdoff_ms: float, timeout_ms: float, stuck_ms: float) -> Arb
 def fmt_ms(ms: float) -> str:
     if ms == 0:
         return "0 ms"
-    return f"+{ms:.1f} ms" if ms < 10 else f"+{ms:.0f} ms"
+    return f"+{ms:.1f} ms" if ms < 1000 else f"+{ms:.0f} ms"
 
 
 def seat_list(seats: Sequence[int], joiner: str = "or") -> str:
@@ -143,19 +159,21 @@ def ticks(span_ms: float, most: int = 5) -> tuple[tuple[float, str], ...]:
 
 def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
               live: Iterable[tuple[int, int]] = (), verdict: Verdict | None = None,
-              chosen: int | None = None, rounds: Sequence[str] = (),
-              bound_ms: float | None = None) -> SlapView:
-    """The whole screen's data; see the module docstring."""
+              chosen: int | None = None, rounds: Sequence[RoundLine] = (),
+              bound_ms: float | None = None, choose_seats: bool = False) -> SlapView:
+    """The whole screen's data; see the module docstring. ``choose_seats``: the idle
+    screen offers the seats in play (the standalone tool)."""
     if phase not in PHASES:
         raise ValueError(f"unknown slap screen phase {phase!r}")
     chip = {s: SeatChip(s, colours.get(s, "grey")) for s in seats}
     base = dict(phase=phase, headline_seat=None, headline_colour=None, marks=(), ticks=(),
                 span_ms=0.0, non_slappers=(), choices=(), can_false_alarm=False,
                 can_record=False, rounds=tuple(rounds[:LAST_ROUNDS]))
-    bound = f"; timing good to {bound_ms:g} ms" if bound_ms is not None else ""
     if phase == IDLE:
-        return SlapView(headline="Stop Time", detail="Tap the face or press the captain "
-                        f"button to arm{bound}.", **base)
+        bound = f" Timing good to {bound_ms:g} ms." if bound_ms is not None else ""
+        seats_line = " Tap a seat below to take it in or out." if choose_seats else ""
+        return SlapView(headline="Tap STOP TIME to arm", detail="Or press the captain "
+                        f"button.{bound}{seats_line}", **base)
     if phase in (ARMED, OPEN) or verdict is None:
         marks, span = timeline(list(live), colours)
         if not marks:
@@ -204,24 +222,25 @@ def notice_lines(notices: Iterable[Notice]) -> list[str]:
     return [n.text.rstrip(".") + "." for n in notices if n.kind in SHOWN_NOTICES]
 
 
-def _round_line(label: str, picker: int | None, how: str, ranking: Sequence[Mapping]) -> str:
+def _round_line(label: str, picker: int | None, how: str,
+                ranking: Sequence[Mapping]) -> RoundLine:
     if picker is None:
-        return f"{label}: nobody picked up"
+        return RoundLine(label, None, "")
     delay = next((r.get("delay_ms", r.get("delay_first_ms")) for r in ranking
                   if r.get("seat") == picker), None)
     tail = {"false_alarm": "false alarm", "table": "table's call"}.get(how)
     if tail is None:
         tail = fmt_ms(delay) if isinstance(delay, (int, float)) else "never slapped"
-    return f"{label}: seat {picker} ({tail})"
+    return RoundLine(label, picker, tail)
 
 
-def rounds_from_stop_time(snapshot: Mapping) -> list[str]:
+def rounds_from_stop_time(snapshot: Mapping) -> list[RoundLine]:
     """Recorded slap rounds of a ``stop_time`` game, newest first."""
     return [_round_line(f"Round {r['n']}", r["picker"], r["decision"], r["ranking"])
             for r in reversed(snapshot.get("rounds", []))]
 
 
-def rounds_from_crazy_time(snapshot: Mapping) -> list[str]:
+def rounds_from_crazy_time(snapshot: Mapping) -> list[RoundLine]:
     """Slap pick-ups of a ``crazy_time`` game (with a verdict), newest first."""
     out = []
     for p in snapshot.get("pickups", []):

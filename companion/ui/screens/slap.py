@@ -1,0 +1,491 @@
+"""The Stop Time slap pad screen ("slap"): every seat button is a slap.
+
+What a person sees: idle, a big red "STOP TIME" face (tap it, or press the captain
+button, to arm). Armed, the first slap opens the round; every counted slap lights that
+seat's lamp at once, clicks, and appears on the timeline in slap order. At the verdict:
+a timeline picture (an axis in ms, one coloured disc with the seat number per slap),
+the picker named big in their colour, "False alarm" (nobody should have slapped: the last
+one who did picks up) and, when it was too close or several never slapped, one button per
+candidate seat on the right so the table decides with one tap; then "Record". The loser's
+lamp blinks until the next round; notices (false slaps, held buttons, mashing) go to the
+status line. The last rounds are listed on the right, with Undo.
+
+Wiring: the app hands this screen every ``PressEvent`` (``on_press_event``) and calls
+``on_frame(now_ns)`` each frame; the screen owns a ``SlapArbiter`` for the seats in play
+and shows ``companion.ui.presenters.slap.slap_view``. Recording: during a Crazy Time game
+it acts ``{"type": "pickup", "reason": "slap"|"false_slap", "verdict": ...}`` and goes back
+to the Crazy Time screen; otherwise it logs a ``stop_time`` game (see ``ToolSessions``).
+Another screen opens it armed with ``open_armed(app)``.
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.properties import ColorProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.anchorlayout import AnchorLayout
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from companion.errors import CompanionError
+from companion.events import CAPTAIN_SEAT
+from companion.games import get_rules
+from companion.palette import rgba
+from companion.session import GameSession
+from companion.slap.arbiter import SlapArbiter
+from companion.slap.verdict import false_alarm
+from companion.ui.app import load_kv
+from companion.ui.presenters import slap as sp
+from companion.ui.widgets import BigButton, SeatBadge
+
+load_kv(__file__)
+
+WHITE = (1, 1, 1, 1)
+
+
+def _text(canvas_text: str, size: int, bold: bool = False):
+    label = CoreLabel(text=canvas_text, font_size=size, bold=bold)
+    label.refresh()
+    return label.texture
+
+
+class StopFace(ButtonBehavior, Widget):
+    """The big round "STOP TIME" face that arms the round."""
+
+
+class SeatChip(ButtonBehavior, SeatBadge):
+    """A tappable 64 px seat disc with its number (a candidate, or a seat in/out)."""
+
+
+class TimelinePicture(Widget):
+    """The slaps of a round on a horizontal axis in ms, drawn with the canvas."""
+
+    marks = ListProperty([])  # presenter Marks
+    ticks = ListProperty([])
+    colours = ListProperty([])  # rgba per mark, same order
+    empty = StringProperty("")
+
+    def on_size(self, *_a):
+        self.redraw()
+
+    def on_pos(self, *_a):
+        self.redraw()
+
+    def on_marks(self, *_a):
+        self.redraw()
+
+    def redraw(self) -> None:
+        self.canvas.clear()
+        left, right = self.x + 34, self.right - 34
+        axis_y = self.y + 30
+        with self.canvas:
+            Color(0.11, 0.12, 0.16, 1)
+            Rectangle(pos=self.pos, size=self.size)
+            if not self.marks:
+                tex = _text(self.empty, 24)
+                Color(*WHITE)
+                Rectangle(texture=tex, size=tex.size,
+                          pos=(self.center_x - tex.width / 2, self.center_y - tex.height / 2))
+                return
+            Color(0.7, 0.7, 0.75, 1)
+            Line(points=[left, axis_y, right, axis_y], width=2)
+            for x, label in self.ticks:
+                px = left + x * (right - left)
+                Line(points=[px, axis_y - 6, px, axis_y + 6], width=1.5)
+                tex = _text(label, 18)
+                Rectangle(texture=tex, size=tex.size,
+                          pos=(min(px - tex.width / 2, self.right - tex.width), self.y + 2))
+            radius = 22
+            spots = [(left + m.x * (right - left), axis_y + 34 + m.row * 50)
+                     for m in self.marks]
+            for (px, cy), colour in zip(spots, self.colours, strict=False):
+                Color(*colour)
+                Line(points=[px, axis_y, px, cy - radius], width=1.5)
+            for mark, colour, (px, cy) in zip(self.marks, self.colours, spots, strict=False):
+                Color(*colour)
+                Ellipse(pos=(px - radius, cy - radius), size=(2 * radius, 2 * radius))
+                Color(*WHITE)
+                Line(circle=(px, cy, radius), width=1.5)
+                num = _text(str(mark.seat), 26, bold=True)
+                Color(0, 0, 0, 1)
+                Rectangle(texture=num, size=num.size,
+                          pos=(px - num.width / 2, cy - num.height / 2))
+                tex = _text(mark.label, 20)
+                tx = px + radius + 4 if mark.x < 0.7 else px - radius - 4 - tex.width
+                Color(*WHITE)
+                Rectangle(texture=tex, size=tex.size, pos=(tx, cy - tex.height / 2))
+
+
+class RoundRow(BoxLayout):
+    """One recorded round in the side list: the picker's disc and why."""
+
+    seat = NumericProperty(0)
+    colour = ColorProperty(WHITE)
+    text = StringProperty("")
+
+
+class ToolSessions:
+    """The slap pad's own ``stop_time`` game, used when no Crazy Time game is in progress.
+
+    The app knows one game in progress (``app.session``) and ``start_game`` jumps to a
+    game screen, so this helper starts or continues the ``stop_time`` game itself and
+    makes it ``app.session`` while the slap screen is shown (so ``app.act``/``app.undo``
+    reach it); any other game in progress is put back when the screen is left.
+    """
+
+    def __init__(self) -> None:
+        self.session: GameSession | None = None
+        self.seats: tuple[int, ...] | None = None
+        self._before, self._swapped = None, False
+
+    def enter(self, app) -> tuple[int, ...]:
+        """Find the slap pad's game (this one, or the newest open one in the log) and
+        return the seats in play."""
+        if app.session is not None and app.session.rules.NAME == "stop_time":
+            self.session = app.session
+        elif self.session is None or app.log.game(self.session.game_id).status != "open":
+            rows = [g for g in app.log.games("stop_time") if g.status == "open"]
+            self.session = GameSession.resume(app.log, rows[-1].id) if rows else None
+        if self.session is not None:
+            self._swap_in(app, self.session)
+        if self.seats is None:
+            self.seats = (tuple(p.seat for p in self.session.state.players) if self.session
+                          else tuple(s.seat for s in app.cfg.seats))
+        return self.seats
+
+    def leave(self, app) -> None:
+        if self._swapped:
+            app.session, self._before, self._swapped = self._before, None, False
+
+    def _swap_in(self, app, session: GameSession) -> None:
+        if app.session is session:
+            return
+        if not self._swapped:
+            self._before, self._swapped = app.session, True
+        app.session = session
+
+    def toggle(self, seat: int, cfg) -> tuple[int, ...]:
+        """Take a seat in or out of play (two seats stay in at least)."""
+        seats = set(self.seats or ())
+        if seat in seats and len(seats) > 2:
+            seats.discard(seat)
+        elif seat in {s.seat for s in cfg.seats}:
+            seats.add(seat)
+        self.seats = tuple(sorted(seats))
+        return self.seats
+
+    def session_for(self, app, seats: tuple[int, ...]) -> GameSession | None:
+        """The game to record a round in: this one, or a new one when the seats changed."""
+        s = self.session
+        if s is not None and tuple(p.seat for p in s.state.players) == seats:
+            self._swap_in(app, s)
+            return s
+        try:
+            new = GameSession.start(app.log, get_rules("stop_time"), {
+                "players": [{"name": f"Seat {n}", "seat": n} for n in seats]})
+        except CompanionError as exc:
+            app.say(str(exc), error=True)
+            return None
+        if s is not None:
+            s.finish()  # the seats changed: that game is complete
+        self.session = new
+        self._swap_in(app, new)
+        return new
+
+
+class SlapScreen(Screen):
+    heading = StringProperty("Stop Time")
+    headline = StringProperty("Stop Time")
+    detail = StringProperty("")
+    headline_colour = ColorProperty(WHITE)
+    headline_seat = NumericProperty(0)
+    side_title = StringProperty("Last rounds")
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.phase = sp.IDLE
+        self.mode = "tool"
+        self.seats: tuple[int, ...] = ()
+        self.arbiter: SlapArbiter | None = None
+        self.live: dict[int, int] = {}  # seat -> stamp of its counted slap, this round
+        self.verdict = None  # as the arbiter gave it
+        self.shown = None  # the verdict on screen (the false-alarm one after that tap)
+        self.chosen: int | None = None
+        self.arm_on_enter = False
+        self.tools = ToolSessions()
+        self.view: sp.SlapView | None = None
+        self.face = StopFace()
+        self.face.bind(on_release=lambda *_: self.arm())
+        self.face_holder = AnchorLayout()
+        self.face_holder.add_widget(self.face)
+        self.picture = TimelinePicture()
+
+    # -- entering and leaving ------------------------------------------------------------
+
+    @staticmethod
+    def open_armed(app) -> None:
+        """From another screen: show the slap pad, armed for a round at once."""
+        app.sm.get_screen("slap").arm_on_enter = True
+        app.navigate("slap")
+
+    def on_pre_enter(self, *_args) -> None:
+        app = App.get_running_app()
+        session = app.session
+        if session is not None and session.rules.NAME == "crazy_time":
+            self.mode = "crazy"
+            seats = tuple(p.seat for p in session.state.players)
+        else:
+            self.mode = "tool"
+            seats = self.tools.enter(app)
+        if seats != self.seats or self.arbiter is None:
+            self.seats = seats
+            slap = app.cfg.slap
+            self.arbiter = SlapArbiter(seats, sp.arbiter_config(
+                slap.holdoff_ms, slap.timeout_ms, slap.stuck_ms))
+            self._reset()
+        if self.arm_on_enter:
+            self.arm_on_enter = False
+            self.arm(app.table.now_ns())
+        self.refresh()
+
+    def on_leave(self, *_args) -> None:
+        if self.phase in (sp.ARMED, sp.OPEN):
+            self.arbiter.disarm()
+            self._reset()
+        if self.mode == "tool":
+            self.tools.leave(App.get_running_app())
+
+    def _reset(self) -> None:
+        self.phase, self.live, self.verdict, self.shown, self.chosen = sp.IDLE, {}, None, None, None
+
+    # -- the round ---------------------------------------------------------------------
+
+    def arm(self, now_ns: int | None = None) -> None:
+        """Ready for a round from ``now_ns`` (the event clock; default: now)."""
+        app = App.get_running_app()
+        if self.arbiter is None:
+            return
+        if now_ns is None:
+            now_ns = app.table.now_ns()
+        app.table.lamps.all_off()
+        self._reset()
+        self.phase = sp.ARMED
+        self._notices(self.arbiter.arm(now_ns))
+        self._show()
+
+    def cancel(self) -> None:
+        """Abandon the round (nothing is recorded)."""
+        if self.arbiter is not None:
+            self.arbiter.disarm()
+        App.get_running_app().table.lamps.all_off()
+        self._reset()
+        self._show()
+
+    def on_press_event(self, event) -> None:
+        if event.seat == CAPTAIN_SEAT:
+            if event.pressed:
+                self._captain(event.t_ns)
+            return
+        if self.arbiter is not None:
+            self._notices(self.arbiter.feed(event))
+
+    def _captain(self, t_ns: int) -> None:
+        if self.phase == sp.IDLE:
+            self.arm(t_ns)
+        elif self.phase == sp.VERDICT and self.view is not None and self.view.can_record:
+            self.record()
+
+    def on_frame(self, now_ns: int) -> None:
+        if self.arbiter is None:
+            return
+        verdict = self.arbiter.poll(now_ns)
+        self._notices([n for n in self.arbiter.take_notices() if n.kind != "verdict"])
+        if verdict is not None:
+            self.verdict = self.shown = verdict
+            self.chosen = None
+            self.phase = sp.VERDICT
+            App.get_running_app().play("verdict" if verdict.certain else "too_close")
+            self._blink()
+            self._show()
+
+    def _notices(self, notices) -> None:
+        if not notices:
+            return
+        app = App.get_running_app()
+        slapped = False
+        for n in notices:
+            if n.kind == "slap" and self.phase in (sp.ARMED, sp.OPEN):
+                app.table.lamps.on(n.seat)
+                self.live[n.seat] = min(n.t_ns, self.live.get(n.seat, n.t_ns))
+                self.phase = sp.OPEN
+                slapped = True
+        if slapped:
+            app.play("slap")
+        lines = sp.notice_lines(notices)
+        if lines:
+            app.say(lines[-1])
+        self._show()
+
+    # -- the table's decision -------------------------------------------------------------
+
+    def call_false_alarm(self) -> None:
+        if self.verdict is None or not self.verdict.ranking:
+            return
+        self.shown, self.chosen = false_alarm(self.verdict), None
+        App.get_running_app().play("verdict" if self.shown.certain else "too_close")
+        self._blink()
+        self._show()
+
+    def choose(self, seat: int) -> None:
+        if self.shown is not None and seat in self.shown.candidates:
+            self.chosen = seat
+            App.get_running_app().play("tap")
+            self._blink()
+            self._show()
+
+    def _blink(self) -> None:
+        lamps = App.get_running_app().table.lamps
+        lamps.all_off()
+        picked = sp.decision(self.shown, self.chosen) if self.shown is not None else None
+        for seat in ([picked[0]] if picked and picked[0] else self.shown.candidates):
+            lamps.blink(seat)
+
+    def record(self) -> bool:
+        """Log the round: a Crazy Time pick-up, or a round of the slap pad's own log."""
+        app = App.get_running_app()
+        picked = sp.decision(self.shown, self.chosen) if self.shown is not None else None
+        if picked is None or picked[0] is None:
+            app.say("Tap who picks up first", error=True)
+            return False
+        seat, how = picked
+        data = self.shown.to_json()
+        if self.mode == "crazy":
+            ok = app.act({"type": "pickup", "seat": seat, "verdict": data,
+                          "reason": "false_slap" if how == "false_alarm" else "slap"})
+        else:
+            session = self.tools.session_for(app, self.seats)
+            ok = session is not None and app.act(
+                {"type": "slap_round", "verdict": data, "picker": seat, "decision": how})
+        if not ok:
+            return False
+        self._reset()
+        app.say(f"Recorded: seat {seat} picks up")
+        if self.mode == "crazy":
+            app.back()
+            if app.sm.current != "crazy_time":
+                app.navigate("crazy_time")
+        else:
+            self._show()
+        return True
+
+    def undo(self) -> None:
+        App.get_running_app().undo()
+
+    def toggle_seat(self, seat: int) -> None:
+        """Standalone tool, between rounds: take a seat in or out of play."""
+        if self.mode != "tool" or self.phase != sp.IDLE:
+            return
+        seats = self.tools.toggle(seat, App.get_running_app().cfg)
+        if seats != self.seats:
+            self.seats = seats
+            self.arbiter = SlapArbiter(seats, self.arbiter.config)
+        self._show()
+
+    # -- drawing -------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        self._show()
+
+    def _rounds(self, app) -> list[sp.RoundLine]:
+        session = app.session if self.mode == "crazy" else self.tools.session
+        if session is None:
+            return []
+        if self.mode == "crazy":
+            return sp.rounds_from_crazy_time(session.snapshot())
+        return sp.rounds_from_stop_time(session.snapshot())
+
+    def _show(self) -> None:
+        app = App.get_running_app()
+        colours = {s.seat: s.colour for s in app.cfg.seats}
+        bound = self.arbiter.config.bound_for(app.table.info.source) / 1e6 \
+            if self.arbiter else None
+        view = sp.slap_view(self.phase, self.seats, colours, live=self.live.items(),
+                            verdict=self.shown, chosen=self.chosen, rounds=self._rounds(app),
+                            bound_ms=bound, choose_seats=self.mode == "tool")
+        self.view = view
+        self.heading = "Stop Time: Crazy Time" if self.mode == "crazy" else "Slap pad"
+        self.headline, self.detail = view.headline, view.detail
+        self.headline_seat = view.headline_seat or 0
+        self.headline_colour = rgba(view.headline_colour) if view.headline_colour else WHITE
+        self._stage(view)
+        self._actions(view, colours)
+        self._side(view, colours, app)
+
+    def _stage(self, view: sp.SlapView) -> None:
+        stage = self.ids.stage
+        stage.clear_widgets()
+        if view.phase == sp.IDLE:
+            stage.add_widget(self.face_holder)
+            return
+        self.picture.colours = [rgba(m.colour) for m in view.marks]
+        self.picture.ticks = list(view.ticks)
+        self.picture.empty = "Waiting for the first slap..."
+        self.picture.marks = list(view.marks)
+        self.picture.redraw()
+        stage.add_widget(self.picture)
+
+    def _actions(self, view: sp.SlapView, colours) -> None:
+        row = self.ids.actions
+        row.clear_widgets()
+        row.spacing = 2 if view.phase == sp.IDLE else 6
+        if view.phase == sp.IDLE and self.mode == "tool":
+            for s in sorted(colours):
+                chip = SeatChip(seat=s, colour=rgba(colours[s]), lit=s in self.seats,
+                                pos_hint={"center_y": 0.5})
+                chip.bind(on_release=lambda _w, seat=s: self.toggle_seat(seat))
+                row.add_widget(chip)
+        elif view.phase in (sp.ARMED, sp.OPEN):
+            row.add_widget(BigButton(text="Cancel round", on_release=lambda *_: self.cancel()))
+        elif view.phase == sp.VERDICT:
+            if view.can_false_alarm:
+                row.add_widget(BigButton(text="False alarm",
+                                         on_release=lambda *_: self.call_false_alarm()))
+            row.add_widget(BigButton(text="Discard", size_hint_x=0.6,
+                                     on_release=lambda *_: self.cancel()))
+            rec = BigButton(text="Record", disabled=not view.can_record,
+                            background_color=(0.0, 0.45, 0.70, 1),
+                            on_release=lambda *_: self.record())
+            row.add_widget(rec)
+
+    def _side(self, view: sp.SlapView, colours, app) -> None:
+        box = self.ids.side
+        box.clear_widgets()
+        session = app.session
+        self.ids.undo.disabled = not (session is not None and session.can_undo
+                                      and session.rules.NAME in ("crazy_time", "stop_time"))
+        if view.choices:
+            self.side_title = "Who picks up?"
+            grid = GridLayout(cols=3, spacing=8, size_hint_y=None, padding=(4, 4))
+            grid.bind(minimum_height=grid.setter("height"))
+            for c in view.choices:
+                chip = SeatChip(seat=c.seat, colour=rgba(c.colour),
+                                lit=self.chosen in (None, c.seat))
+                chip.bind(on_release=lambda _w, seat=c.seat: self.choose(seat))
+                grid.add_widget(chip)
+            box.add_widget(grid)
+            box.add_widget(Widget())
+            return
+        self.side_title = "Last rounds"
+        for line in view.rounds:
+            colour = rgba(colours[line.picker]) if line.picker in colours else WHITE
+            box.add_widget(RoundRow(seat=line.picker or 0, colour=colour,
+                                    text=f"{line.label}: {line.how or 'nobody'}"))
+        if not view.rounds:
+            box.add_widget(Label(text="None yet", font_size=22, size_hint_y=None, height=36,
+                                 halign="left", text_size=(240, 36)))
+        box.add_widget(Widget())

@@ -1,0 +1,140 @@
+"""The Stop Time slap pad in the real window: keyboard slaps, verdicts, the table's
+decisions, recording in the slap pad's own log, undo."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.events import PressEvent
+
+pytestmark = pytest.mark.window
+
+MS = 1_000_000
+
+
+@pytest.fixture
+def cues(ui, monkeypatch):
+    """The cues the screen asks for (the test app's silent loader plays nothing)."""
+    played = []
+    monkeypatch.setattr(ui.app.cues, "play", lambda name: played.append(name) or True)
+    return played
+
+
+def pump_until(ui, cond, frames=400):
+    for _ in range(frames):
+        if cond():
+            return
+        ui.pump(1)
+    raise AssertionError("the screen never got there")
+
+
+def open_tool(ui, seats):
+    """The slap pad as a standalone tool with exactly ``seats`` in play."""
+    ui.goto_home()
+    ui.app.navigate("slap")
+    ui.pump()
+    screen = ui.app.sm.current_screen
+    assert screen.name == "slap" and screen.mode == "tool"
+    for seat in [s.seat for s in ui.app.cfg.seats]:
+        chip = next(c for c in screen.ids.actions.children if c.seat == seat)
+        if (seat in seats) != chip.lit:
+            ui.tap(chip)
+    assert screen.seats == tuple(seats)
+    return screen
+
+
+def slap_stream(screen, t0, slaps_ms, source="mock"):
+    """Feed one press and release per seat, stamped ``t0 + ms``."""
+    for seat, ms in slaps_ms.items():
+        t = t0 + round(ms * MS)
+        screen.on_press_event(PressEvent(seat, t, source, True))
+        screen.on_press_event(PressEvent(seat, t + 80 * MS, source, False))
+
+
+def test_keyboard_round_names_the_last_slapper_and_is_logged(ui, cues):
+    screen = open_tool(ui, (1, 2))
+    ui.screenshot("slap_idle")
+    ui.tap(screen.face)
+    assert screen.phase == "armed" and ui.find("Armed: slap!")
+    ui.press_seat("1")
+    assert screen.phase == "open" and ui.app.table.lamps.state(1)
+    first = min(screen.live.values())
+    pump_until(ui, lambda: ui.app.table.now_ns() - first > 45 * MS)
+    ui.press_seat("2")
+    pump_until(ui, lambda: screen.phase == "verdict")
+    assert screen.headline == "Seat 2 picks up", screen.headline
+    assert cues.count("slap") == 2 and cues[-1] == "verdict"
+    ui.screenshot("slap_verdict_keyboard")
+    ui.tap(ui.find("Record"))
+    session = ui.app.session
+    assert session.rules.NAME == "stop_time"
+    assert [p["seat"] for p in session.snapshot()["players"]] == [1, 2]
+    (rnd,) = session.snapshot()["rounds"]
+    assert (rnd["picker"], rnd["decision"]) == (2, "verdict")
+    assert rnd["ranking"][1]["delay_ms"] > 40
+    assert screen.phase == "idle" and ui.find("Round 1: +")
+
+
+def test_false_alarm_too_close_captain_and_undo(ui, monkeypatch, cues):
+    screen = open_tool(ui, (1, 2, 3, 4))
+    blinks = []
+    monkeypatch.setattr(ui.app.table.lamps, "blink", lambda seat, *a, **k: blinks.append(seat))
+
+    # Seats 1 and 2 slap; 3 and 4 rightly do not: the table calls a false alarm.
+    t0 = ui.app.table.now_ns() - 20_000 * MS
+    screen.arm(t0)
+    slap_stream(screen, t0, {1: 100, 2: 160})
+    screen.on_frame(t0 + 5_000 * MS)
+    ui.pump()
+    assert screen.headline == "Seat 3 and seat 4 never slapped — tap who picks up"
+    assert blinks[-2:] == [3, 4]
+    assert ui.find("Record").disabled
+    ui.screenshot("slap_non_slappers")
+    ui.tap(ui.find("False alarm"))
+    assert screen.headline == "False alarm: seat 2 picks up" and blinks[-1] == 2
+    ui.press_seat("spacebar")  # the captain button records a named picker
+    snap = ui.app.session.snapshot()
+    assert [p["seat"] for p in snap["players"]] == [1, 2, 3, 4]  # seats changed: a new log
+    before = len(snap["rounds"])
+    assert (snap["rounds"][-1]["picker"], snap["rounds"][-1]["decision"]) == (2, "false_alarm")
+
+    # The captain arms the next round; the last two slap 0.4 ms apart (bound 1 ms).
+    ui.press_seat("spacebar")
+    assert screen.phase == "armed"
+    t1 = ui.app.table.now_ns() - 10_000 * MS
+    screen.arm(t1)
+    slap_stream(screen, t1, {4: 0, 1: 55, 3: 130.0, 2: 130.4})
+    screen.on_frame(t1 + 5_000 * MS)
+    ui.pump()
+    assert screen.headline == "Too close to call: seat 2 or seat 3 — tap who picks up"
+    assert cues[-1] == "too_close"
+    ui.screenshot("slap_too_close")
+    chip = next(c for c in screen.ids.side.walk() if getattr(c, "seat", 0) == 3
+                and hasattr(c, "lit"))
+    ui.tap(chip)
+    assert screen.headline == "Seat 3 picks up" and screen.detail == "The table's call."
+    ui.screenshot("slap_too_close_chosen")
+    ui.tap(ui.find("Record"))
+    rounds = ui.app.session.snapshot()["rounds"]
+    assert (rounds[-1]["picker"], rounds[-1]["decision"]) == (3, "table")
+    assert [r["seat"] for r in rounds[-1]["ranking"]] == [4, 1, 3, 2]
+    assert ui.find("table's call")
+
+    ui.tap(ui.find("Undo"))
+    assert len(ui.app.session.snapshot()["rounds"]) == before
+    assert "Undone" in ui.app.status
+
+
+def test_false_slaps_and_held_buttons_are_told_in_the_status_line(ui):
+    screen = open_tool(ui, (1, 2, 3))
+    ui.press_seat("3")  # nothing armed
+    assert "Seat 3: false slap" in ui.app.status
+    assert screen.phase == "idle"
+    ui.app.table.key_down("2")  # held down while the round is armed
+    ui.pump(2)
+    ui.tap(screen.face)
+    assert "Seat 2: button held down" in ui.app.status
+    ui.app.table.key_up("2")
+    ui.pump(2)
+    ui.tap(ui.find("Cancel round"))
+    assert screen.phase == "idle"
