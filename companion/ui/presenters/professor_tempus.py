@@ -1,0 +1,163 @@
+"""Professor Tempus as plain view data for the host's screen (no Kivy here).
+
+The host enters each move: a kind (open + / open − / play on / tuck), a holder, a colour,
+then taps the value, which builds the action. At a round's end the host enters each
+player's hourglasses with +/−, then the round is scored. ``Move`` holds the choice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from companion.games import professor_tempus as pt
+
+MODES = (("open+", "Open +"), ("open-", "Open −"), ("play_on", "Play on"), ("tuck", "Tuck"))
+COLOURS = (("red", "Red"), ("purple", "Purple"), ("joker", "Joker"))
+VALUES = tuple(range(1, pt.MAX_VALUE + 1))
+
+
+@dataclass(frozen=True)
+class Move:
+    mode: str = "open+"
+    holder: int | None = None
+    colour: str = "red"
+
+    def but(self, **changes) -> Move:
+        return dataclasses.replace(self, **changes)
+
+
+def fresh_move(state: pt.State) -> Move:
+    """The move to start a turn with: open on a free holder, or play on otherwise."""
+    free = [h for h, s in enumerate(state.holders) if s is None]
+    if any(s is not None for s in state.holders):
+        return Move(mode="play_on")
+    return Move(mode="open+", holder=free[0] if free else None)
+
+
+def turn_seat(state: pt.State) -> int | None:
+    return state.players[state.turn].seat if state.phase == "play" else None
+
+
+def name_of(state: pt.State, seat: int) -> str:
+    return next(p.name for p in state.players if p.seat == seat)
+
+
+def header(state: pt.State) -> str:
+    snap = pt.snapshot(state)
+    count = f" (count {state.count})" if state.two_counts else ""
+    last = "  last round" if snap["last_round"] else ""
+    return (f"Round {state.round}{count}   pile {state.draw_pile}   "
+            f"refills {snap['refills_left']}{last}")
+
+
+def turn_text(state: pt.State) -> str:
+    if state.phase == "over":
+        return "Game over"
+    if state.phase == "scoring":
+        return "Count hourglasses"
+    return f"{state.players[state.turn].name}'s turn"
+
+
+def players(state: pt.State) -> list[dict]:
+    """Per player: seat, name, cards in hand, total hourglasses, whether on turn."""
+    totals = pt.snapshot(state)["totals"]
+    on = turn_seat(state)
+    return [{"seat": p.seat, "name": p.name, "hand": n, "total": totals[str(p.seat)],
+             "on_turn": p.seat == on,
+             "text": f"{p.name}\n{n} cards · {totals[str(p.seat)]} pts"}
+            for p, n in zip(state.players, state.hands, strict=True)]
+
+
+def holders(state: pt.State, move: Move) -> list[dict]:
+    """The three holders: text, owner seat, selected, and enabled for the chosen kind."""
+    seat = turn_seat(state)
+    mine_only = seat is not None and not any(
+        s is None or s.owner != seat for s in state.holders)
+    out = []
+    for h, s in enumerate(state.holders):
+        if s is None:
+            text, owner = "free", None
+            enabled = move.mode.startswith("open")
+        else:
+            arrow = "up" if s.direction == "+" else "down"
+            colour = s.colour or "any"
+            text, owner = f"{arrow} {s.last.value} {s.last.colour}\nnext: {colour}", s.owner
+            enabled = not move.mode.startswith("open") and (
+                s.owner != seat or (move.mode == "tuck" and mine_only))
+        out.append({"holder": h, "text": text, "owner": owner,
+                    "selected": h == move.holder and state.phase == "play",
+                    "enabled": enabled and state.phase == "play"})
+    return out
+
+
+def build_action(state: pt.State, move: Move, value: int) -> tuple[dict | None, str]:
+    """The action for the tapped value, or None and why it is refused (can_play's reason
+    for a play on)."""
+    seat = turn_seat(state)
+    if seat is None:
+        return None, "The round is over: enter the hourglasses"
+    if move.holder is None:
+        return None, "Choose a holder first"
+    card = {"colour": move.colour, "value": value}
+    try:
+        pt.parse_card(card)
+    except pt.RuleError as exc:
+        return None, str(exc)
+    series = state.holders[move.holder]
+    if move.mode.startswith("open"):
+        if series is not None:
+            return None, f"Holder {move.holder + 1} is taken"
+        return {"type": "open_series", "seat": seat, "holder": move.holder,
+                "direction": move.mode[-1], "card": card}, ""
+    if series is None:
+        return None, f"Holder {move.holder + 1} is free: open a series"
+    if move.mode == "play_on":
+        ok, reason = pt.can_play(series, card, seat)
+        if not ok:
+            return None, reason
+    return {"type": move.mode, "seat": seat, "holder": move.holder, "card": card}, ""
+
+
+# -- the count at a round's end -----------------------------------------------------------
+
+
+def score_limits(state: pt.State) -> dict[int, int]:
+    """Seat -> the most hourglasses the cards it collected this round can show."""
+    if state.phase != "scoring":
+        return {}
+    last = state.rounds[-1]
+    return {p.seat: pt.MAX_HOURGLASSES * len(c)
+            for p, c in zip(state.players, last.collected, strict=True)}
+
+
+def bump(entries: dict[int, int], limits: dict[int, int], seat: int, delta: int) -> dict:
+    out = dict(entries)
+    out[seat] = max(0, min(limits.get(seat, 0), out.get(seat, 0) + delta))
+    return out
+
+
+def score_rows(state: pt.State, entries: dict[int, int]) -> list[dict]:
+    limits = score_limits(state)
+    cards = {p.seat: len(c) for p, c in zip(state.players, state.rounds[-1].collected,
+                                             strict=True)} if limits else {}
+    return [{"seat": p.seat, "name": p.name, "value": entries.get(p.seat, 0),
+             "text": f"{p.name}: {entries.get(p.seat, 0)}",
+             "cards": cards.get(p.seat, 0),
+             "can_minus": entries.get(p.seat, 0) > 0,
+             "can_plus": entries.get(p.seat, 0) < limits.get(p.seat, 0)}
+            for p in state.players]
+
+
+def score_action(state: pt.State, entries: dict[int, int]) -> dict:
+    return {"type": "score_round",
+            "hourglasses": {str(p.seat): entries.get(p.seat, 0) for p in state.players}}
+
+
+def winners_text(state: pt.State) -> str:
+    snap = pt.snapshot(state)
+    if not snap["over"]:
+        return ""
+    names = [name_of(state, s) for s in snap["winners"]]
+    best = snap["totals"][str(snap["winners"][0])] if snap["winners"] else 0
+    return " & ".join(names) + f" win{'s' * (len(names) == 1)}: {best} hourglasses"

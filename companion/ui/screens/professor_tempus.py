@@ -1,0 +1,200 @@
+"""Professor Tempus: the host enters each move and each round's hourglass count.
+
+Top: whose turn (big, in the seat colour with the seat badge), round, pile and refills.
+Then the players (cards in hand, running total) and the three holders. The panel below
+is the move entry (kind, colour, value: tapping a value plays), the count at a round's
+end, or the winners. View data comes from ``companion.ui.presenters.professor_tempus``.
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.properties import ColorProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from companion.games import professor_tempus as pt
+from companion.palette import rgba
+from companion.ui.app import load_kv
+from companion.ui.presenters import professor_tempus as view
+from companion.ui.widgets import BigButton, SeatBadge
+
+load_kv(__file__)
+
+IDLE = (0.20, 0.22, 0.28, 1)
+CHOSEN = (0.55, 0.45, 0.12, 1)
+CARD = {"red": (0.70, 0.15, 0.15, 1), "purple": (0.45, 0.20, 0.60, 1),
+        "joker": (0.25, 0.45, 0.30, 1)}
+
+
+def _button(text, on_release, selected=False, enabled=True, colour=None, **kw):
+    b = Factory.PtButton(text=text, disabled=not enabled,
+                         background_color=CHOSEN if selected else colour or IDLE, **kw)
+    b.bind(on_release=lambda _w: on_release())
+    return b
+
+
+class ProfessorTempusScreen(Screen):
+    turn = StringProperty("")
+    info = StringProperty("")
+    turn_colour = ColorProperty((1, 1, 1, 1))
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.move = view.Move()
+        self.entries: dict[int, int] = {}
+        self._turn_key = None
+
+    def on_pre_enter(self, *_args) -> None:
+        self._turn_key = None
+        self.refresh()
+
+    def _state(self) -> pt.State | None:
+        app = App.get_running_app()
+        if app.session is None or app.session.rules.NAME != "professor_tempus":
+            return None
+        return app.session.state
+
+    def _colour(self, seat: int):
+        return rgba(App.get_running_app().cfg.seat(seat).colour)
+
+    # -- drawing -----------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        state = self._state()
+        for box in ("players", "holders", "panel"):
+            self.ids[box].clear_widgets()
+        if state is None:
+            self.turn, self.info = "No game", ""
+            return
+        app = App.get_running_app()
+        key = (state.round, state.turn, state.phase, sum(state.hands))
+        if key != self._turn_key:  # a new turn (or an undo): start the entry afresh
+            self._turn_key = key
+            self.move = view.fresh_move(state)
+            if state.phase != "scoring":
+                self.entries = {}
+        self.turn, self.info = view.turn_text(state), view.header(state)
+        seat = view.turn_seat(state)
+        self.ids.turn_badge.seat = seat or 0
+        self.ids.turn_badge.opacity = 1 if seat else 0
+        self.turn_colour = self._colour(seat) if seat else (1, 1, 1, 1)
+        self.ids.undo.disabled = not app.session.can_undo
+        for p in view.players(state):
+            box = BoxLayout(spacing=2, padding=(2, 1))
+            box.add_widget(SeatBadge(seat=p["seat"], colour=self._colour(p["seat"]),
+                                     lit=True, pos_hint={"center_y": 0.5}))
+            box.add_widget(Label(text=p["text"], font_size=22, bold=p["on_turn"],
+                                 color=(1, 0.9, 0.5, 1) if p["on_turn"] else (0.9, 0.9, 0.9, 1),
+                                 halign="left", valign="middle", shorten=True,
+                                 text_size=(None, None)))
+            self.ids.players.add_widget(box)
+        self.ids.turn_badge.colour = self.turn_colour
+        for h in view.holders(state, self.move):
+            box = BoxLayout(spacing=2)
+            if h["owner"] is not None:
+                box.add_widget(SeatBadge(seat=h["owner"], colour=self._colour(h["owner"]),
+                                         pos_hint={"center_y": 0.5}))
+            box.add_widget(_button(h["text"], lambda i=h["holder"]: self.choose_holder(i),
+                                   h["selected"], h["enabled"], font_size=24))
+            self.ids.holders.add_widget(box)
+        if state.phase == "play":
+            self._move_panel()
+        elif state.phase == "scoring":
+            self._score_panel(state)
+        else:
+            self._end_panel(state)
+
+    def _move_panel(self) -> None:
+        panel = self.ids.panel
+        row = BoxLayout(size_hint_y=None, height=64, spacing=3)
+        for mode, text in view.MODES:
+            row.add_widget(_button(text, lambda m=mode: self.choose_mode(m),
+                                   self.move.mode == mode))
+        for colour, text in view.COLOURS:
+            row.add_widget(_button(text, lambda c=colour: self.choose_colour(c),
+                                   self.move.colour == colour, colour=CARD[colour]))
+        panel.add_widget(row)
+        grid = GridLayout(cols=13, spacing=2)
+        for v in view.VALUES:
+            ok = self.move.colour != "joker" or v % 2 == 1
+            grid.add_widget(_button(str(v), lambda v=v: self.enter_value(v), enabled=ok,
+                                    colour=CARD[self.move.colour]))
+        panel.add_widget(grid)
+
+    def _score_panel(self, state) -> None:
+        grid = GridLayout(cols=2, spacing=4)
+        for r in view.score_rows(state, self.entries):
+            row = BoxLayout(spacing=4)
+            row.add_widget(SeatBadge(seat=r["seat"], colour=self._colour(r["seat"]),
+                                     pos_hint={"center_y": 0.5}))
+            row.add_widget(Label(text=r["text"], font_size=28, shorten=True,
+                                 text_size=(150, None)))
+            row.add_widget(_button("−", lambda s=r["seat"]: self.bump(s, -1),
+                                   enabled=r["can_minus"], size_hint_x=None, width=72))
+            row.add_widget(_button("+", lambda s=r["seat"]: self.bump(s, 1),
+                                   enabled=r["can_plus"], size_hint_x=None, width=72))
+            grid.add_widget(row)
+        grid.add_widget(_button("Score round", self.score_round, colour=(0.15, 0.5, 0.25, 1)))
+        self.ids.panel.add_widget(grid)
+
+    def _end_panel(self, state) -> None:
+        self.ids.panel.add_widget(Label(text=view.winners_text(state), font_size=44,
+                                        bold=True, color=(1, 0.85, 0.3, 1)))
+        row = BoxLayout(size_hint_y=None, height=72)
+        end = BigButton(text="End game")
+        end.bind(on_release=lambda _w: App.get_running_app().end_game())
+        row.add_widget(end)
+        self.ids.panel.add_widget(row)
+
+    # -- handlers ----------------------------------------------------------------------
+
+    def choose_mode(self, mode: str) -> None:
+        holder = self.move.holder
+        state = self._state()
+        if state is not None and holder is not None and (
+                (state.holders[holder] is None) != mode.startswith("open")):
+            holder = None
+        self.move = self.move.but(mode=mode, holder=holder)
+        self.refresh()
+
+    def choose_holder(self, holder: int) -> None:
+        self.move = self.move.but(holder=holder)
+        self.refresh()
+
+    def choose_colour(self, colour: str) -> None:
+        self.move = self.move.but(colour=colour)
+        self.refresh()
+
+    def enter_value(self, value: int) -> bool:
+        """Play the chosen card: refused moves say why (can_play's reason)."""
+        app = App.get_running_app()
+        state = self._state()
+        if state is None:
+            return False
+        action, reason = view.build_action(state, self.move, value)
+        if action is None:
+            app.say(reason, error=True)
+            return False
+        if app.act(action):
+            app.play("tap")
+            return True
+        return False
+
+    def bump(self, seat: int, delta: int) -> None:
+        state = self._state()
+        self.entries = view.bump(self.entries, view.score_limits(state), seat, delta)
+        self.refresh()
+
+    def score_round(self) -> bool:
+        state = self._state()
+        app = App.get_running_app()
+        if state is None or state.phase != "scoring":
+            return False
+        if app.act(view.score_action(state, self.entries)):
+            self.entries = {}
+            return True
+        return False
