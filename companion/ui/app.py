@@ -105,6 +105,9 @@ class CompanionApp(App):
                 log.info("screen %s is not built yet", name)
                 continue
             self.sm.add_widget(screen_cls(name=name))
+        # The first screen added became current before the others existed: enter it again
+        # so the home screen lists the tools that are now there.
+        self.sm.current_screen.dispatch("on_pre_enter")
         root = Root()
         root.ids.holder.add_widget(self.sm)
         Window.bind(on_key_down=self._on_key_down, on_key_up=self._on_key_up)

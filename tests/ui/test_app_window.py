@@ -13,6 +13,8 @@ def test_home_to_player_setup_and_back(ui):
     assert path.exists() and colours > 8, "the home screen rendered blank"
     ui.find("Crazy Time")  # every game has a tile
     ui.find("Professor Tempus")
+    ui.find("Slap pad")  # and the tools
+    ui.find("Captain die")
     ui.tap(ui.find("Crazy Time"))
     assert ui.app.sm.current == "players"
     assert "Crazy Time" in ui.app.sm.current_screen.heading
