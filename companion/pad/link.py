@@ -121,8 +121,8 @@ class PadLink:
         self._overflow = 0
         self._opened_ns = self._last_rx_ns = self._next_hello_ns = 0
         self._next_hb_ns = self._next_lamp_ns = 0
-        self.stats = {"presses": 0, "duplicates": 0, "malformed": 0, "refused": 0,
-                      "lost_frames": 0, "stale": 0}
+        self.stats = {"frames": 0, "presses": 0, "duplicates": 0, "malformed": 0,
+                      "refused": 0, "lost_frames": 0, "stale": 0}
 
     # ---- outside events -----------------------------------------------------------
     def opened(self, port: str, now_ns: int) -> None:
@@ -174,6 +174,7 @@ class PadLink:
         """Bytes read from the port. LinkError when the pad cannot be used."""
         acks: list[int] = []
         for frame in self._decoder.feed(data):
+            self.stats["frames"] += 1
             if frame.type < 0x80:
                 continue  # our own frame echoed back: never an answer
             try:

@@ -73,8 +73,8 @@ class VirtualPad:
         self._master = self._slave = -1
         self.tty_path = ""
         self.boots = 0
-        #: (nonce, report id) -> host monotonic ns of the first time the firmware sent it.
-        self.first_sent: dict[tuple[int, int], int] = {}
+        #: (nonce, report id) -> (host monotonic ns when the firmware first sent it, t_us).
+        self.first_sent: dict[tuple[int, int], tuple[int, int]] = {}
         self.stats = {"frames_out": 0, "frames_dropped": 0, "frames_duplicated": 0,
                       "bytes_corrupted": 0, "bytes_in": 0, "bytes_lost": 0}
         self._boot(start_us)
@@ -109,6 +109,12 @@ class VirtualPad:
 
     def fileno(self) -> int:
         return self._master
+
+    def stamp_for(self, at_us: int) -> int:
+        """The time the firmware will stamp an edge at ``at_us`` with: the first scan at
+        or after it (from now on; an edge in the past is seen by the next scan)."""
+        nxt = self._next_scan_us
+        return nxt if at_us <= nxt else nxt + -(-(at_us - nxt) // self.scan_us) * self.scan_us
 
     def _boot(self, start_us: int) -> None:
         self.hal = FakeHal(self.seats, start_us, rng=random.Random(self._rng.getrandbits(64)))
@@ -224,7 +230,8 @@ class VirtualPad:
         for frame in frames:
             if len(frame) >= 14 and frame[3] == PRESS_TYPE:
                 key = (int.from_bytes(frame[4:8], "little"), int.from_bytes(frame[8:12], "little"))
-                self.first_sent.setdefault(key, self._clock())
+                if key not in self.first_sent:
+                    self.first_sent[key] = (self._clock(), int.from_bytes(frame[12:20], "little"))
             if self._master < 0 or self.muted:
                 self.stats["bytes_lost"] += len(frame)
                 continue

@@ -14,14 +14,10 @@ FAST = LinkTiming(lost_after_ns=400_000_000, hello_timeout_ns=600_000_000)
 def slap_all(rig, plan):
     """Schedule taps (seat, offset_us) from now; returns the stamps the pad will give."""
     now = rig.pad.clock_us()
-    scan = rig.pad.scan_us
     expected = []
     for seat, offset in plan:
-        at = now + offset
-        rig.pad.tap(seat, at, hold_us=40_000, bounces=2)
-        # The firmware stamps the first scan at or after the edge.
-        first_scan = rig.pad._next_scan_us + scan * max(0, -(-(at - rig.pad._next_scan_us) // scan))
-        expected.append((seat, first_scan * 1000))
+        rig.pad.tap(seat, now + offset, hold_us=40_000, bounces=2)
+        expected.append((seat, rig.pad.stamp_for(now + offset) * 1000))
     return expected
 
 
@@ -141,3 +137,33 @@ def test_no_clock_before_the_pad_is_there(tmp_path):
     with pytest.raises(Exception, match="1..8"):
         source.set_lamp(0, True)
     source.stop()
+
+
+def test_pad_slaps_feed_the_arbiter_in_the_pads_clock(end_to_end):
+    from companion.slap import ArbiterConfig, SlapArbiter
+
+    rig = end_to_end(seats=4, seed=8)
+    assert rig.drive(lambda: rig.source.now_ns() is not None)
+    arbiter = SlapArbiter([1, 2, 3], ArbiterConfig())
+    arbiter.arm(rig.source.now_ns())
+    now = rig.pad.clock_us()
+    for seat, offset in ((2, 20_000), (1, 31_000), (3, 33_000)):  # seat 3 last by 2 ms
+        rig.pad.tap(seat, now + offset, bounces=3)
+    verdicts = []
+    fed = len(rig.events)
+
+    def closed():
+        nonlocal fed
+        for event in rig.events[fed:]:
+            arbiter.feed(event)
+        fed = len(rig.events)
+        verdict = arbiter.poll(rig.source.now_ns())
+        if verdict is not None:
+            verdicts.append(verdict)
+        return bool(verdicts)
+
+    assert rig.drive(closed, timeout=5)
+    [verdict] = verdicts
+    assert verdict.slappers == (2, 1, 3) and verdict.picker == 3
+    assert verdict.source == "pad"
+    assert verdict.ranking[-1].delay_prev_ns == 2_000_000

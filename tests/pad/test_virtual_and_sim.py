@@ -44,6 +44,14 @@ def test_press_is_stamped_by_the_first_scan_after_it(pad):
     assert release.report == press.report + 1
 
 
+def test_stamp_for_predicts_the_scan(pad):
+    assert pad.stamp_for(1_250) == 1_300 and pad.stamp_for(1_300) == 1_300
+    assert pad.stamp_for(0) == pad.stamp_for(1_100) == 1_100
+    pad.tap(1, 1_250)
+    pad.step(2_000)
+    assert pad.first_sent[(pad.nonce, 1)][1] == 1_300
+
+
 def test_explicit_time_needs_no_real_clock(pad):
     pad.press(1, at_us=5_050)
     pad.step(5_099)
