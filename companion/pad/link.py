@@ -51,8 +51,8 @@ class PadRebooted:
     """The pad restarted: its clock and report numbers began again. Void the round."""
 
     text: str
-    old_nonce: int
-    new_nonce: int
+    old_nonce: int = 0
+    new_nonce: int = 0
 
 
 @dataclass(frozen=True, slots=True)

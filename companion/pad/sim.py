@@ -106,7 +106,9 @@ class _Console:
                 else:
                     pad.replug(reboot=self.args.replug_reboots)
                     self.say(f"plugged back in on {pad.path}"
-                             + (f", boot {pad.nonce:08x}" if self.args.replug_reboots else ""))
+                             + (f", boot {pad.nonce:08x}" if self.args.replug_reboots else "")
+                             + ("" if pad.link else " (a new pty may have a new name: "
+                                                    "use --link for a stable path)"))
             elif ch == "r":
                 pad.reboot()
                 self.say(f"rebooted: boot {pad.nonce:08x}, report ids and clock restart")

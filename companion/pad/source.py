@@ -158,8 +158,9 @@ class PadSource:
                     self._serve()
         except Exception as exc:  # the thread boundary: say so, never die silently
             log.exception("pad link thread crashed")
-            self._post(LinkStatus("failed", f"Slap pad link stopped by an internal error: "
-                                            f"{exc!r} (see the log)."))
+            with contextlib.suppress(Exception):  # the UI's post failing is what we report
+                self._post(LinkStatus("failed", f"Slap pad link stopped by an internal "
+                                                f"error: {exc!r} (see the log)."))
         finally:
             self.transport.close()
             self._clock_map = None

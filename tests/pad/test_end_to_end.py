@@ -41,7 +41,7 @@ def test_presses_arrive_once_as_pad_events_across_2_to_the_32(end_to_end):
 def test_faults_on_the_line_never_lose_or_double(end_to_end):
     rig = end_to_end(seats=8, seed=2)
     assert rig.drive(rig.ready)
-    rig.pad.corrupt_rate, rig.pad.drop_rate, rig.pad.dup_rate = 0.02, 0.2, 0.2
+    rig.pad.corrupt_rate, rig.pad.drop_rate, rig.pad.dup_rate = 0.01, 0.2, 0.2
     plan = [(1 + k % 8, 20_000 + k * 25_000) for k in range(24)]
     expected = slap_all(rig, plan)
     assert rig.drive(lambda: len(rig.presses()) >= 24 and not rig.pad.firmware.pad.queue,
