@@ -106,6 +106,7 @@ class PadLink:
         self.port = ""
         self.nonce: int | None = None  # the boot we know; survives reconnects
         self._shaken_nonce: int | None = None  # the boot of the last completed handshake
+        self._silent_tries = 0  # handshakes in a row that got no HELLO
         self._seen = _Seen()
         self._phase = "closed"  # closed / connecting / ready
         self._decoder = codec.FrameDecoder()
@@ -139,7 +140,8 @@ class PadLink:
         self._pad_seq = None
         self._opened_ns = self._last_rx_ns = now_ns
         self._next_hello_ns = now_ns
-        if self.state != "failed":
+        if self.state != "failed" and not self._silent_tries:
+            # After a handshake timeout the status stays on that message while we retry.
             self._status("connecting", f"Slap pad found on {port}: shaking hands.")
         self.poll(now_ns)
 
@@ -196,6 +198,7 @@ class PadLink:
             return
         if self._phase == "connecting":
             if now_ns - self._opened_ns >= t.hello_timeout_ns:
+                self._silent_tries += 1
                 self.reconnect_reason = (f"{self.port} did not answer as a slap pad within "
                                          f"{t.hello_timeout_ns / 1e9:g} s; is the firmware on it?")
             elif now_ns >= self._next_hello_ns:
@@ -335,6 +338,7 @@ class PadLink:
         self._shaken_nonce = hello.nonce
         self.hello = hello
         self._phase = "ready"
+        self._silent_tries = 0
         self._last_rx_ns = now_ns
         self._next_hb_ns = now_ns
         self._next_lamp_ns = now_ns

@@ -32,6 +32,20 @@ def test_silent_device_is_given_up_with_a_message(loopback):
     assert "firmware" in rig.link.reconnect_reason
 
 
+def test_retrying_a_silent_device_does_not_flicker_the_status(loopback):
+    rig = loopback()
+    rig.connected = False
+    for _ in range(3):
+        rig.run(2100, until=lambda: rig.link.reconnect_reason is not None)
+        rig.close(rig.link.reconnect_reason)
+        rig.link.opened("/dev/loop", rig.host_ns)
+    assert [s.state for s in rig.statuses()] == ["connecting", "searching"]
+    rig.connected = True
+    assert rig.run(500, until=lambda: rig.link.ready)
+    rig.events += rig.link.take_events()
+    assert [s.state for s in rig.statuses()] == ["connecting", "searching", "ready"]
+
+
 def test_protocol_version_mismatch_is_a_clear_link_error(loopback):
     rig = loopback(proto_version=2)
     with pytest.raises(LinkError) as err:
