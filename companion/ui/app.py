@@ -27,6 +27,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.textinput import TextInput
 
 from companion.errors import CompanionError
+from companion.events import PressEvent
 from companion.games import get_rules
 from companion.palette import rgba
 from companion.session import GameSession
@@ -231,6 +232,9 @@ class CompanionApp(App):
     def _frame(self, _dt: float) -> None:
         screen = self.sm.current_screen
         for event in self.table.drain() + (self.pad.drain() if self.pad else []):
+            if not isinstance(event, PressEvent):
+                self._pad_notice(screen, event)
+                continue
             handler = getattr(screen, "on_press_event", None)
             if handler is not None:
                 handler(event)
@@ -243,6 +247,17 @@ class CompanionApp(App):
             rgba(s.colour) if self.table.lamps.state(s.seat) else (0.25, 0.25, 0.25, 1)
             for s in self.cfg.seats
         ]
+
+    def _pad_notice(self, screen, notice) -> None:
+        """A link status or a pad reboot: say it; a reboot voids the slap round."""
+        text = getattr(notice, "text", str(notice))
+        if type(notice).__name__ == "PadRebooted":
+            self.say(text, error=True, seconds=15)
+            void = getattr(screen, "void_round", None)
+            if void is not None:
+                void(text)
+        else:
+            self.say(text, seconds=10)
 
     # -- keyboard: seat buttons in simulation, Escape = back -------------------------------
 
@@ -275,32 +290,14 @@ def run_app(config, pad_port: str | None = None, fullscreen: bool = False) -> in
     table = Table.from_config(config)
     pad = None
     if pad_port or config.pad.enabled:
-        try:
-            from companion.pad.source import PadSource
-        except ImportError:
-            log.warning("the Pico pad link is not available in this build")
-        else:
-            pad = _QueuedPad(PadSource, pad_port or config.pad.port or None)
+        from companion.pad.source import PadSource
+        from companion.pad_bridge import PadBridge
+
+        pad = PadBridge(PadSource, pad_port or config.pad.port or None)
+        pad.start()
     try:
         CompanionApp(config, game_log, table, cues, pad=pad).run()
     finally:
         table.close()
         game_log.close()
     return 0
-
-
-class _QueuedPad:
-    """The Pico pad source with its own queue, drained by the frame loop like the table."""
-
-    def __init__(self, source_cls, port: str | None) -> None:
-        from companion.events import EventQueue
-
-        self.queue = EventQueue()
-        self.source = source_cls(port, self.queue.post)
-        self.source.start()
-
-    def drain(self) -> list:
-        return self.queue.drain()
-
-    def stop(self) -> None:
-        self.source.stop()
