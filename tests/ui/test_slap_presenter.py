@@ -56,9 +56,12 @@ def test_timeline_is_scaled_to_the_slowest_slap_with_ticks():
     assert all(0 <= x <= 1 for x, _ in v.ticks)
 
 
-def test_close_marks_go_on_different_rows():
-    v = view("verdict", verdict=verdict({1: 0, 2: 1, 3: 2, 4: 200}))
-    assert [m.row for m in v.marks] == [0, 1, 2, 0]
+def test_marks_whose_disc_and_label_would_meet_go_on_different_rows():
+    v = view("verdict", verdict=verdict({1: 0, 2: 40, 3: 100, 4: 200}))
+    assert [m.row for m in v.marks] == [0, 1, 0, 1]  # 3 and 4 would touch
+    assert [m.label_left for m in v.marks] == [False, False, False, True]
+    v = view("verdict", verdict=verdict({1: 0, 2: 150, 3: 170, 4: 200}))
+    assert [m.row for m in v.marks] == [0, 0, 1, 1]  # 4's label sits left, over 3's disc
 
 
 def test_too_close_asks_the_table_with_one_button_per_candidate():

@@ -31,8 +31,11 @@ PHASES = (IDLE, ARMED, OPEN, VERDICT)
 #: Notice kinds worth a line in the status bar (the rest is bounce or shown elsewhere).
 SHOWN_NOTICES = ("false_slap", "held", "stuck", "mash", "late", "flood", "unknown_seat",
                  "unknown_source", "backwards", "invalid")
-MARK_GAP = 0.09  # marks closer than this (in axis fractions) go on different rows
-MARK_ROWS = 3
+# Room a mark takes on the axis, in fractions of its length: its disc (either side of its
+# x) and its delay label beside it. Marks whose room overlaps go on another row.
+MARK_DISC = 0.05
+MARK_LABEL = 0.2
+MARK_ROWS = 2
 LAST_ROUNDS = 5
 
 
@@ -45,7 +48,8 @@ class Mark:
     delay_ms: float
     x: float  # 0 (first slap) .. 1 (slowest slap)
     row: int  # 0.. MARK_ROWS-1, so marks close together stay readable
-    label: str  # "+41 ms"
+    label: str  # "+41.0 ms"
+    label_left: bool = False  # the label goes left of the disc (near the axis end)
 
 
 @dataclass(frozen=True)
@@ -134,12 +138,15 @@ def timeline(verdict_or_slaps: Verdict | Sequence[tuple[int, int]],
     first = pairs[0][1]
     delays = [(seat, (t - first) / 1e6) for seat, t in pairs]
     span = max(ms for _, ms in delays)
-    marks, last_x = [], [-1.0] * MARK_ROWS
+    marks, row_end = [], [-1.0] * MARK_ROWS
     for i, (seat, ms) in enumerate(delays):
         x = ms / span if span > 0 else 0.0
-        row = next((r for r in range(MARK_ROWS) if x - last_x[r] >= MARK_GAP), i % MARK_ROWS)
-        last_x[row] = x
-        marks.append(Mark(seat, colours.get(seat, "grey"), round(ms, 3), x, row, fmt_ms(ms)))
+        left = x + MARK_DISC + MARK_LABEL > 1 + MARK_DISC
+        lo = x - MARK_DISC - (MARK_LABEL if left else 0)
+        row = next((r for r in range(MARK_ROWS) if lo > row_end[r]), i % MARK_ROWS)
+        row_end[row] = x + MARK_DISC + (0 if left else MARK_LABEL)
+        marks.append(Mark(seat, colours.get(seat, "grey"), round(ms, 3), x, row, fmt_ms(ms),
+                          left))
     return tuple(marks), span
 
 
@@ -195,8 +202,8 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
         if not cands:
             return SlapView(headline="Nobody slapped", detail="Nothing to record.", **base)
         if verdict.too_close:
-            why = (f"They slapped within {verdict.resolution_ns / 1e6:g} ms of each other, "
-                   "closer than the buttons can tell apart.")
+            why = (f"Within {verdict.resolution_ns / 1e6:g} ms: closer than the buttons "
+                   "can tell apart.")
             return SlapView(headline=f"Too close to call: {seat_list(cands)} — tap who "
                             "picks up", detail=why, **base)
         return SlapView(headline=f"{seat_list(cands, 'and').capitalize()} never slapped — "
@@ -213,8 +220,8 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
     if seat in verdict.non_slappers:
         return SlapView(headline=f"Seat {seat} picks up", detail="Never slapped.", **base)
     return SlapView(headline=f"Seat {seat} picks up",
-                    detail=f"Last to slap, {marks[-1].label} after the first"
-                           f" (timing good to {verdict.resolution_ns / 1e6:g} ms).", **base)
+                    detail=f"Last, {marks[-1].label} after the first "
+                           f"(timing ±{verdict.resolution_ns / 1e6:g} ms).", **base)
 
 
 def notice_lines(notices: Iterable[Notice]) -> list[str]:

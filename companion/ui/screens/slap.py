@@ -101,7 +101,8 @@ class TimelinePicture(Widget):
                 Rectangle(texture=tex, size=tex.size,
                           pos=(min(px - tex.width / 2, self.right - tex.width), self.y + 2))
             radius = 22
-            spots = [(left + m.x * (right - left), axis_y + 34 + m.row * 50)
+            step = max(30, min(50, self.height - 30 - 34 - radius - 4))
+            spots = [(left + m.x * (right - left), axis_y + 34 + m.row * step)
                      for m in self.marks]
             for (px, cy), colour in zip(spots, self.colours, strict=False):
                 Color(*colour)
@@ -116,7 +117,7 @@ class TimelinePicture(Widget):
                 Rectangle(texture=num, size=num.size,
                           pos=(px - num.width / 2, cy - num.height / 2))
                 tex = _text(mark.label, 20)
-                tx = px + radius + 4 if mark.x < 0.7 else px - radius - 4 - tex.width
+                tx = px - radius - 4 - tex.width if mark.label_left else px + radius + 4
                 Color(*WHITE)
                 Rectangle(texture=tex, size=tex.size, pos=(tx, cy - tex.height / 2))
 
@@ -216,7 +217,7 @@ class SlapScreen(Screen):
         self.verdict = None  # as the arbiter gave it
         self.shown = None  # the verdict on screen (the false-alarm one after that tap)
         self.chosen: int | None = None
-        self.arm_on_enter = False
+        self.arm_on_enter, self.arm_at = False, None
         self.tools = ToolSessions()
         self.view: sp.SlapView | None = None
         self.face = StopFace()
@@ -228,9 +229,14 @@ class SlapScreen(Screen):
     # -- entering and leaving ------------------------------------------------------------
 
     @staticmethod
-    def open_armed(app) -> None:
-        """From another screen: show the slap pad, armed for a round at once."""
-        app.sm.get_screen("slap").arm_on_enter = True
+    def open_armed(app, at_ns: int | None = None) -> None:
+        """From another screen: show the slap pad armed from ``at_ns`` (the stamp of the
+        press that opens the round; default: now)."""
+        screen = app.sm.get_screen("slap")
+        if app.sm.current == "slap":
+            screen.arm(at_ns)
+            return
+        screen.arm_on_enter, screen.arm_at = True, at_ns
         app.navigate("slap")
 
     def on_pre_enter(self, *_args) -> None:
@@ -250,7 +256,7 @@ class SlapScreen(Screen):
             self._reset()
         if self.arm_on_enter:
             self.arm_on_enter = False
-            self.arm(app.table.now_ns())
+            self.arm(self.arm_at)
         self.refresh()
 
     def on_leave(self, *_args) -> None:

@@ -1,0 +1,176 @@
+"""What the Crazy Time screen shows, from ``crazy_time_view.view()`` data (no Kivy).
+
+``crazy_time_view.view(state, viewer)`` already keeps each new law's secret from the
+player who was out of the room; everything here works on *its* output only, so nothing
+in this module can leak a secret the view left out. It adds what the screen needs on
+top: the board's lines (round, deal, dealer, who leads at 1 o'clock, laws by name, this
+round's pick-ups as sentences, round winners), the causes a Temporal Flaw can name, the
+open guesses as buttons, the law cards a viewer may read, the "Tick, Tock" metronome
+(one word a second, computed from times passed in: no clock here) and the end-of-game
+bar chart of pick-ups per player per round.
+
+Wiring: ``companion/ui/screens/crazy_time.py`` calls ``board(view(state, None))`` for the
+shared screen, ``law_cards(view(state, seat))`` once a player said who is looking, and
+``metronome(start_ns, now_ns)`` from its ``on_frame``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+REASONS = {"slap": "last to slap", "false_slap": "false slap",
+           "temporal_flaw": "temporal flaw", "wrong_accusation": "wrong accusation"}
+#: Causes a Temporal Flaw may name besides the Laws of Time (our own short words).
+BASIC_RULES = ("Wrong hour", "Out of turn", "Too slow")
+TICK_TOCK = ("Tick", "Tock", "Tick", "Tock")
+BEAT_NS = 1_000_000_000
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of a list, about one seat (0: nobody)."""
+
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Board:
+    title: str
+    phase: str
+    facts: str  # "Dealer: Cara · 15 cards each · Won: Cara"
+    dealer: Line | None
+    lead: Line | None
+    notice: str
+    pickups: tuple[Line, ...]
+    laws: tuple[str, ...]
+    winners: tuple[Line, ...]
+    can_guess: bool
+
+
+@dataclass(frozen=True)
+class LawCard:
+    name: str
+    by: str  # "Standing law" or "Made by Cara in round 1"
+    when: str | None  # None when hidden from this viewer
+    what: str | None
+    hidden: bool
+
+
+@dataclass(frozen=True)
+class Bar:
+    round: int
+    seat: int
+    count: int
+    height: float  # 0..1 of the tallest bar
+
+
+def _who(d: Mapping[str, Any] | None) -> Line | None:
+    return None if d is None else Line(d["seat"], d["name"])
+
+
+def pickup_line(p: Mapping[str, Any]) -> Line:
+    """"Bob: wrong accusation (Midnight)", "Dan: last to slap"."""
+    text = f"{p['name']}: {REASONS.get(p['reason'], p['reason'].replace('_', ' '))}"
+    if p.get("cause"):
+        text += f" ({p['cause']})"
+    before = p.get("erred", [])[:-1]
+    if before:
+        text += (" after seat " if len(before) == 1 else " after seats ") + \
+            ", ".join(str(s) for s in before)
+    return Line(p["seat"], text)
+
+
+def now_line(v: Mapping[str, Any]) -> str:
+    """What the table does now, short enough for three lines of the board."""
+    if v["phase"] == "playing" and v["pickups"]:
+        name = v["pickups"][-1]["name"]
+        return (f"{name} gathers every discard pile, keeps up to 5 under their draw pile and "
+                f"boxes the rest. Laws in effect stop. {name} says 1 o'clock.")
+    if v["phase"] == "playing" and v["reveal_first"]:
+        names = ", ".join(w["name"] for w in v["reveal_first"])
+        return (f"Before play: {names} turn{'s' if len(v['reveal_first']) == 1 else ''} up one "
+                f"card (no effect). {v['dealer']['name']} dealt {v['deal']} cards each and "
+                "starts at 1 o'clock.")
+    return v["notice"] or ""
+
+
+def board(v: Mapping[str, Any]) -> Board:
+    """The shared screen's board from ``view(state, None)``."""
+    if v["phase"] == "over":
+        title = "Crazy Time: game over"
+    else:
+        title = f"Crazy Time: round {v['round']} of {v['rounds']}"
+    laws = tuple(law["name"] + ("" if law["standing"] else f" (round {law['from_round']}+)")
+                 for law in v["laws"])
+    facts = f"Dealer: {v['dealer']['name']}  ·  {v['deal']} cards each"
+    if v["results"]:
+        facts += "  ·  Won: " + ", ".join(r["name"] for r in v["results"])
+    return Board(
+        title=title, phase=v["phase"], facts=facts,
+        dealer=_who(v["dealer"]), lead=_who(v["lead"]), notice=now_line(v),
+        pickups=tuple(pickup_line(p) for p in v["pickups"]), laws=laws,
+        winners=tuple(Line(r["seat"], f"Round {r['round']}: {r['name']}"
+                           + (" (by a guess)" if r["how"] == "guess" else ""))
+                      for r in v["results"]),
+        can_guess=bool(v["guesses_open"]) and v["phase"] == "playing")
+
+
+def causes(v: Mapping[str, Any]) -> list[str]:
+    """What a Temporal Flaw may name: every law in force, then the basic rules."""
+    return [law["name"] for law in v["laws"]] + list(BASIC_RULES)
+
+
+def guess_options(v: Mapping[str, Any]) -> list[tuple[str, int, str]]:
+    """``(button text, seat, law)`` for every guess that may be made now."""
+    return [(f"{g['name']} guesses {g['law']}", g["seat"], g["law"]) for g in v["guesses_open"]]
+
+
+def law_cards(v: Mapping[str, Any]) -> list[LawCard]:
+    """The laws as the identified viewer of ``v`` may read them."""
+    out = []
+    for law in v["laws"]:
+        by = ("Standing law" if law["standing"] else
+              f"Made by {law['creator_name']} for round {law['from_round']} on; "
+              f"{law['absent_name']} was out of the room")
+        out.append(LawCard(law["name"], by, law.get("when"), law.get("what"), law["hidden"]))
+    return out
+
+
+def metronome(start_ns: int, now_ns: int) -> tuple[int, str | None, bool]:
+    """``(beat, word, done)``: beat 0..3 says "Tick", "Tock", "Tick", "Tock", one second
+    apart from ``start_ns``; ``done`` once the fourth word has had its second."""
+    beat = max(0, (now_ns - start_ns) // BEAT_NS)
+    if beat >= len(TICK_TOCK):
+        return len(TICK_TOCK) - 1, None, True
+    return int(beat), TICK_TOCK[beat], False
+
+
+def cue(beat: int) -> str:
+    """The sound cue for a metronome beat."""
+    return "tick" if beat % 2 == 0 else "tock"
+
+
+def chart(v: Mapping[str, Any]) -> tuple[list[int], list[Bar]]:
+    """Rounds and one bar per player per round, heights scaled to the tallest bar."""
+    grid = v["pickup_grid"]
+    top = max((c for row in grid["rows"] for c in row["counts"]), default=0) or 1
+    bars = [Bar(rnd, row["seat"], row["counts"][i], row["counts"][i] / top)
+            for i, rnd in enumerate(grid["rounds"]) for row in grid["rows"]]
+    return list(grid["rounds"]), bars
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def end_lines(v: Mapping[str, Any]) -> tuple[str, list[Line]]:
+    """The crowning line and, per player, their rounds won and pick-ups."""
+    gm = v["grand_master"]
+    head = f"Grand Master of Time: {gm['name']}" if gm else "The game is not over"
+    rows = [Line(p["seat"], f"{p['name']}: {_count(p['rounds_won'], 'win')}, "
+                            f"{_count(p['pickups_total'], 'pick-up')}")
+            for p in v["players"]]
+    return head, rows

@@ -1,0 +1,361 @@
+"""The Crazy Time screen ("crazy_time"): the board of a game in progress and its flows.
+
+What a person sees: the round, the deal size, the dealer and who leads at 1 o'clock (seat
+badges), the engine's reminder of what to do now (e.g. round winners turn up a card
+first), this round's pick-ups, the laws in force by name and the round winners. Buttons:
+"Stop Time!" (the slap pad, armed), "Temporal flaw" (accuser, accused, law, right or
+wrong), "Mistakes" (several erred: seats in order), "Tick, Tock" (a one-word-a-second
+metronome at a slow player, then recorded), "Round won", "Guess a law" (only while a
+guess is open), "Laws" (asks "who is looking?" and shows the secret text only to a player
+who may read it) and Undo. Between rounds the new-law wizard takes over (who leaves the
+room, then name / When? / What? typed by the winner); after round 4 the Grand Master of
+Time and a bar chart of the game. A seat button pressed on the board is a slap: it opens
+the slap pad with that press as the first slap; the captain button opens it armed.
+
+Wiring: the board reads only ``crazy_time_view.view(state, None)`` (through
+``companion.ui.presenters.crazy_time``); a player's own view is asked for only after
+they said who is looking. Every answer becomes one action through ``app.act``. The
+metronome is driven by ``on_frame(now_ns)``; the panels are in ``crazy_time_panels.py``.
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import ColorProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from companion.errors import CompanionError
+from companion.events import CAPTAIN_SEAT
+from companion.games.crazy_time_view import view
+from companion.palette import rgba
+from companion.ui.app import load_kv
+from companion.ui.presenters import crazy_time as cp
+from companion.ui.screens.crazy_time_panels import (
+    ChoicePanel,
+    EndPanel,
+    LawsPanel,
+    MetronomePanel,
+    MistakesPanel,
+    NewLawPanel,
+)
+from companion.ui.screens.slap import SlapScreen
+from companion.ui.widgets import BigButton
+
+load_kv(__file__)
+
+GREY = (0.5, 0.5, 0.5, 1)
+
+
+class LineRow(BoxLayout):
+    """A list line about one seat: its badge and the text."""
+
+    seat = NumericProperty(0)
+    colour = ColorProperty(GREY)
+    text = StringProperty("")
+
+
+class CrazyBoard(BoxLayout):
+    facts = StringProperty("")
+    notice = StringProperty("")
+    laws = StringProperty("")
+    lead_seat = NumericProperty(0)
+    lead_colour = ColorProperty(GREY)
+    lead_name = StringProperty("")
+
+
+class CrazyTimeScreen(Screen):
+    heading = StringProperty("Crazy Time")
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.board_w = CrazyBoard()
+        self.panel = None
+        self.flow: str | None = None
+        self.metro: dict | None = None  # {"seat", "start", "beat"} while counting
+
+    # -- plumbing ----------------------------------------------------------------------
+
+    def _v(self, viewer: int | None = None) -> dict | None:
+        session = App.get_running_app().session
+        if session is None or session.rules.NAME != "crazy_time":
+            return None
+        return view(session.state, viewer)
+
+    def _colour(self, seat: int):
+        try:
+            return rgba(App.get_running_app().cfg.seat(seat).colour)
+        except (CompanionError, KeyError):
+            return GREY
+
+    def _seats(self, v: dict, only=None, leave_out=()) -> list:
+        return [(p["name"], p["seat"], p["seat"], self._colour(p["seat"]))
+                for p in v["players"]
+                if p["seat"] not in leave_out and (only is None or p["seat"] in only)]
+
+    def _name(self, v: dict, seat: int) -> str:
+        return next(p["name"] for p in v["players"] if p["seat"] == seat)
+
+    def _open(self, flow: str, panel) -> None:
+        self.flow, self.panel = flow, panel
+        self.ids.stage.clear_widgets()
+        self.ids.stage.add_widget(panel)
+
+    def _ask(self, flow: str, title: str, options, on_pick, hint: str = "", cols: int = 3,
+             cancel: bool = True, extra=()) -> None:
+        self._open(flow, ChoicePanel(title, options, on_pick, self.close if cancel else None,
+                                     hint=hint, cols=cols, extra=extra))
+
+    def close(self) -> None:
+        """Back to the board (nothing is recorded)."""
+        self.flow, self.panel, self.metro = None, None, None
+        self.refresh()
+
+    def _act(self, action: dict) -> bool:
+        app = App.get_running_app()
+        if not app.act(action):
+            return False
+        app.play("tap")
+        self.close()
+        return True
+
+    # -- the screen's life ----------------------------------------------------------------
+
+    def on_pre_enter(self, *_args) -> None:
+        if self.flow not in ("wizard", "end"):
+            self.flow, self.panel, self.metro = None, None, None
+        self.refresh()
+
+    def refresh(self) -> None:
+        v = self._v()
+        if v is None:
+            self.heading = "Crazy Time: no game in progress"
+            self.ids.stage.clear_widgets()
+            return
+        b = cp.board(v)
+        self.heading = b.title
+        if b.phase == "new_law" and self.flow not in ("wizard", "laws"):
+            self.wizard(v)
+        elif b.phase == "over" and self.flow != "laws":
+            self.end(v)
+        elif b.phase == "playing" and self.flow in ("wizard", "end"):
+            self.flow, self.panel = None, None
+        if self.panel is None:
+            self._board(b)
+
+    def _board(self, b: cp.Board) -> None:
+        app = App.get_running_app()
+        w = self.board_w
+        w.facts, w.notice, w.laws = b.facts, b.notice, "  ·  ".join(b.laws)
+        w.lead_seat = b.lead.seat if b.lead else 0
+        w.lead_colour = self._colour(b.lead.seat) if b.lead else GREY
+        w.lead_name = b.lead.text if b.lead else ""
+        rows = w.ids.pickups
+        rows.clear_widgets()
+        for line in reversed(b.pickups):
+            rows.add_widget(LineRow(seat=line.seat, colour=self._colour(line.seat),
+                                    text=line.text))
+        if not b.pickups:
+            rows.add_widget(LineRow(text="No pick-ups yet this round"))
+        grid = w.ids.buttons
+        grid.clear_widgets()
+        buttons = [("Stop Time!", self.stop_time), ("Temporal flaw", self.accuse),
+                   ("Mistakes", self.mistakes), ("Tick, Tock", self.tick_tock),
+                   ("Round won", self.round_won)]
+        if b.can_guess:
+            buttons.append(("Guess a law", self.guess))
+        buttons += [("Laws", self.read_laws), ("Undo", app.undo)]
+        for text, fn in buttons:
+            btn = BigButton(text=text, on_release=lambda *_, f=fn: f(), halign="center",
+                            text_size=(150, None))
+            if text == "Stop Time!":
+                btn.background_color = (0.78, 0.16, 0.12, 1)
+            if text == "Undo":
+                btn.disabled = not (app.session and app.session.can_undo)
+            grid.add_widget(btn)
+        if w.parent is not self.ids.stage:
+            self.ids.stage.clear_widgets()
+            self.ids.stage.add_widget(w)
+
+    # -- buttons on the table ------------------------------------------------------------------
+
+    def on_press_event(self, event) -> None:
+        app = App.get_running_app()
+        if app.sm.current == "slap":  # an earlier press of this frame opened the slap pad
+            app.sm.get_screen("slap").on_press_event(event)
+            return
+        if not event.pressed:
+            return
+        if self.panel is not None:
+            if event.seat != CAPTAIN_SEAT and hasattr(self.panel, "on_seat"):
+                self.panel.on_seat(event.seat)
+            return
+        v = self._v()
+        if v is None or v["phase"] != "playing" or not app.has_screen("slap"):
+            return
+        # On the board a seat button is a slap: it opens the round it belongs to.
+        SlapScreen.open_armed(app, None if event.seat == CAPTAIN_SEAT else event.t_ns)
+        if event.seat != CAPTAIN_SEAT:
+            app.sm.get_screen("slap").on_press_event(event)
+
+    def stop_time(self) -> None:
+        app = App.get_running_app()
+        if app.has_screen("slap"):
+            SlapScreen.open_armed(app)
+
+    # -- flows ---------------------------------------------------------------------------
+
+    def accuse(self) -> None:
+        v = self._v()
+        self._ask("accuse", "Temporal flaw! Who calls it?", self._seats(v),
+                  lambda accuser: self._accused(v, accuser),
+                  hint="Tap a seat, or that player presses their button.")
+
+    def _accused(self, v, accuser: int) -> None:
+        self._ask("accuse", f"Whom does {self._name(v, accuser)} accuse?",
+                  self._seats(v, leave_out=(accuser,)),
+                  lambda accused: self._cause(v, accuser, accused))
+
+    def _cause(self, v, accuser: int, accused: int) -> None:
+        options = [(c, c, 0, None) for c in cp.causes(v)]
+        self._ask("accuse", "Which law or rule was broken?", options,
+                  lambda law: self._verdict(v, accuser, accused, law), cols=3)
+
+    def _verdict(self, v, accuser: int, accused: int, law: str) -> None:
+        a, b = self._name(v, accuser), self._name(v, accused)
+        options = [(f"Yes: {b} picks up", True, 0, None),
+                   (f"No: {a} was wrong and picks up", False, 0, None)]
+        self._ask("accuse", f"Did {b} break {law}?", options, cols=1, on_pick=lambda ok: (
+            self._act({"type": "accusation", "accuser": accuser, "accused": accused,
+                       "law": law, "correct": ok})))
+
+    def mistakes(self) -> None:
+        v = self._v()
+        self._open("mistakes", MistakesPanel(self._seats(v), lambda order: self._why(v, order),
+                                             self.close))
+
+    def _why(self, v, order: list[int]) -> None:
+        options = [("False slaps", None, 0, None)] + [(c, c, 0, None) for c in cp.causes(v)]
+
+        def pick(law):
+            action = {"type": "mistakes", "seats": order}
+            if law is None:
+                action["reason"] = "false_slap"
+            else:
+                action["law"] = law
+            self._act(action)
+
+        self._ask("mistakes", f"What went wrong? Seat {order[-1]} picks up", options, pick)
+
+    def guess(self) -> None:
+        v = self._v()
+        options = [(text, (seat, law), 0, None) for text, seat, law in cp.guess_options(v)]
+        self._ask("guess", "Who guesses which law?", options,
+                  lambda pick: self._guess_right(v, *pick), cols=1)
+
+    def _guess_right(self, v, seat: int, law: str) -> None:
+        name = self._name(v, seat)
+
+        def pick(ok):
+            if not ok:
+                self._act({"type": "guess", "seat": seat, "law": law, "correct": False})
+                return
+            self._ask("guess", f"{name} removes 5 cards. Is their draw pile empty now?",
+                      [(f"Yes: {name} wins the round", True, 0, None),
+                       ("No, cards are left", False, 0, None)], cols=1,
+                      on_pick=lambda empty: self._act({"type": "guess", "seat": seat,
+                                                       "law": law, "correct": True,
+                                                       "emptied": empty}))
+
+        self._ask("guess", f"Is {name}'s guess for {law} right?",
+                  [("Right", True, 0, None), ("Wrong", False, 0, None)], pick, cols=2)
+
+    def round_won(self) -> None:
+        v = self._v()
+        self._ask("won", "Who has no cards left at the end of their turn?", self._seats(v),
+                  lambda seat: self._act({"type": "round_won", "seat": seat}))
+
+    def tick_tock(self) -> None:
+        v = self._v()
+
+        def start(seat):
+            panel = MetronomePanel(who=f"Tick, Tock for {self._name(v, seat)}")
+            panel.ids.stop.bind(on_release=lambda *_: self.close())
+            self._open("ticktock", panel)
+            self.metro = {"seat": seat, "start": None, "beat": -1}
+
+        self._ask("ticktock", "Who is slow to play?", self._seats(v), start)
+
+    def on_frame(self, now_ns: int) -> None:
+        m = self.metro
+        if m is None:
+            return
+        if m["start"] is None:
+            m["start"] = now_ns
+        beat, _word, done = cp.metronome(m["start"], now_ns)
+        if done:
+            self.metro = None
+            self._act({"type": "tick_tock", "seat": m["seat"]})
+            return
+        app = App.get_running_app()
+        while m["beat"] < beat:
+            m["beat"] += 1
+            app.play(cp.cue(m["beat"]))
+        self.panel.word, self.panel.beat = cp.TICK_TOCK[m["beat"]], m["beat"]
+
+    def read_laws(self) -> None:
+        """Ask who is looking, then show the laws as that player may read them."""
+        v = self._v()
+
+        def show(seat):
+            cards = cp.law_cards(self._v(seat))
+            title = f"Laws of Time, for {self._name(v, seat)} (seat {seat})"
+            self._open("laws", LawsPanel(title, cards, self.close))
+
+        self._ask("laws", "Who is looking? Tap your seat or press your button", self._seats(v),
+                  show, hint="New laws are shown only to players who were in the room.")
+
+    # -- between rounds and at the end ------------------------------------------------------
+
+    def wizard(self, v: dict) -> None:
+        nl = v["new_law"]
+        app = App.get_running_app()
+        self._ask("wizard", f"{nl['creator_name']} won round {v['round']}: who leaves the room?",
+                  self._seats(v, only=nl["absent_choices"]),
+                  lambda absent: self._law_text(v, absent), cancel=False,
+                  hint="That player cannot read the new law. Each player leaves once a game.",
+                  extra=[("Undo the win", app.undo)])
+
+    def _law_text(self, v: dict, absent: int) -> None:
+        nl = v["new_law"]
+        gone = self._name(v, absent)
+        title = (f"{gone} is out of the room. {nl['creator_name']}, write the law for "
+                 f"round {nl['for_round']}:")
+
+        def record(name, when, what):
+            if App.get_running_app().act({"type": "new_law", "name": name, "when": when,
+                                          "what": what, "creator": nl["creator"],
+                                          "absent": absent}):
+                App.get_running_app().say(f"Call {gone} back and tell them the name: "
+                                          f"{' '.join(name.split())}", seconds=20)
+
+        self._open("wizard", NewLawPanel(title, record, lambda: self.wizard(v)))
+
+    def end(self, v: dict) -> None:
+        app = App.get_running_app()
+        head, lines = cp.end_lines(v)
+        gm = v["grand_master"]
+        panel = EndPanel(title=head, seat=gm["seat"], colour=self._colour(gm["seat"]))
+        for line in lines:
+            panel.ids.rows.add_widget(LineRow(seat=line.seat, colour=self._colour(line.seat),
+                                              text=line.text))
+        panel.ids.rows.add_widget(Widget())
+        rounds, bars = cp.chart(v)
+        chart = panel.ids.chart
+        chart.rounds, chart.colours = rounds, [self._colour(b.seat) for b in bars]
+        chart.bars = bars
+        for text, fn in (("Undo", app.undo), ("Laws", self.read_laws),
+                         ("Finish game", app.end_game)):
+            panel.ids.buttons.add_widget(BigButton(text=text, on_release=lambda *_, f=fn: f()))
+        self._open("end", panel)

@@ -1,0 +1,223 @@
+"""Sub-panels of the Crazy Time screen, each filling the screen below the top bar.
+
+A panel replaces the board while the table answers one question (who accuses whom, which
+law, who erred in which order, who leaves the room, who is looking), counts "Tick, Tock",
+or shows the end of the game. They are plain widgets with callbacks: the flows (which
+question comes next, which action is recorded) live in ``crazy_time.py``. A panel that
+asks for a seat also takes the answer from that seat's own button (``on_seat``).
+
+Layouts are in ``crazy_time_panels.kv``; every touch target is at least 64 px high.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Line, Rectangle
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    ListProperty,
+    NumericProperty,
+    StringProperty,
+)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from companion.ui.app import load_kv
+from companion.ui.widgets import BigButton
+
+load_kv(__file__)
+
+#: (text, value, seat or 0, rgba): one button of a ChoicePanel.
+Option = tuple[str, object, int, tuple]
+
+
+class SeatOption(ButtonBehavior, BoxLayout):
+    """A seat's badge and name, as one big button (``selected`` rings it)."""
+
+    seat = NumericProperty(0)
+    colour = ColorProperty((1, 1, 1, 1))
+    text = StringProperty("")
+    selected = BooleanProperty(False)
+
+
+class ChoicePanel(BoxLayout):
+    """A question and one button per answer; seats may also answer with their button."""
+
+    title = StringProperty("")
+    hint = StringProperty("")
+
+    def __init__(self, title: str, options: Sequence[Option], on_pick: Callable,
+                 on_cancel: Callable | None, hint: str = "", cols: int = 3,
+                 extra: Sequence[tuple[str, Callable]] = ()) -> None:
+        super().__init__()
+        self.title, self.hint, self._pick = title, hint, on_pick
+        self._by_seat = {}
+        grid = self.ids.options
+        grid.cols = cols
+        for text, value, seat, colour in options:
+            if seat:
+                w = SeatOption(seat=seat, colour=colour, text=text)
+                self._by_seat[seat] = value
+            else:
+                w = BigButton(text=text, halign="center", valign="middle")
+                w.bind(size=lambda b, s: setattr(b, "text_size", (s[0] - 12, None)))
+            w.bind(on_release=lambda _w, v=value: on_pick(v))
+            grid.add_widget(w)
+        for text, fn in extra:
+            self.ids.buttons.add_widget(BigButton(text=text, on_release=lambda *_, f=fn: f()))
+        if on_cancel is not None:
+            self.ids.buttons.add_widget(BigButton(text="Cancel",
+                                                  on_release=lambda *_: on_cancel()))
+
+    def on_seat(self, seat: int) -> None:
+        if seat in self._by_seat:
+            self._pick(self._by_seat[seat])
+
+
+class MistakesPanel(BoxLayout):
+    """Seats tapped (or pressed) in the order they erred; the last one picks up."""
+
+    order_text = StringProperty("")
+
+    def __init__(self, players: Sequence[Option], on_next: Callable, on_cancel: Callable):
+        super().__init__()
+        self.order: list[int] = []
+        self._next = on_next
+        for text, seat, _s, colour in players:
+            w = SeatOption(seat=seat, colour=colour, text=text)
+            w.bind(on_release=lambda _w, s=seat: self.on_seat(s))
+            self.ids.options.add_widget(w)
+        self.ids.cancel.bind(on_release=lambda *_: on_cancel())
+        self._show()
+
+    def on_seat(self, seat: int) -> None:
+        if any(w.seat == seat for w in self.ids.options.children):
+            self.order.append(seat)
+            self._show()
+
+    def clear(self) -> None:
+        self.order.clear()
+        self._show()
+
+    def done(self) -> None:
+        if self.order:
+            self._next(list(self.order))
+
+    def _show(self) -> None:
+        self.order_text = (" then ".join(f"seat {s}" for s in self.order)
+                           + f": seat {self.order[-1]} picks up") if self.order else \
+            "Nobody yet"
+        self.ids.next.disabled = not self.order
+        for w in self.ids.options.children:
+            w.selected = w.seat in self.order
+
+
+class MetronomePanel(BoxLayout):
+    """"Tick", "Tock", "Tick", "Tock", a word a second, at a slow player."""
+
+    who = StringProperty("")
+    word = StringProperty("")
+    beat = NumericProperty(-1)
+
+
+class NewLawPanel(BoxLayout):
+    """The new law typed by its creator while the absent player is out of the room."""
+
+    title = StringProperty("")
+
+    def __init__(self, title: str, on_record: Callable, on_back: Callable) -> None:
+        super().__init__()
+        self.title = title
+        self.ids.record.bind(on_release=lambda *_: on_record(
+            self.ids.name.text, self.ids.when.text, self.ids.what.text))
+        self.ids.back.bind(on_release=lambda *_: on_back())
+
+
+class LawsPanel(BoxLayout):
+    """The laws as one identified player may read them."""
+
+    title = StringProperty("")
+
+    def __init__(self, title: str, cards, on_done: Callable) -> None:
+        super().__init__()
+        self.title = title
+        box = self.ids.cards
+        for card in reversed(cards):  # the newest law first
+            box.add_widget(LawText(text=f"[b]{card.name}[/b]  [size=20]{card.by}[/size]",
+                                   font_size=28))
+            if card.hidden:
+                box.add_widget(LawText(text="Hidden from you: you were out of the room. "
+                                       "Guess it after someone picks up because of it."))
+            else:
+                box.add_widget(LawText(text=f"When? {card.when}\nWhat? {card.what}"))
+        self.ids.done.bind(on_release=lambda *_: on_done())
+
+
+class LawText(Label):
+    """A wrapped paragraph in the laws list."""
+
+
+class EndPanel(BoxLayout):
+    """The Grand Master of Time and the picture of the game."""
+
+    title = StringProperty("")
+    seat = NumericProperty(0)
+    colour = ColorProperty((1, 1, 1, 1))
+
+
+class PickupChart(Widget):
+    """Pick-ups per player per round as grouped bars in seat colours, seat numbers under
+    the bars and the count above each one (drawn with the canvas)."""
+
+    rounds = ListProperty([])
+    bars = ListProperty([])  # presenter Bars, grouped by round
+    colours = ListProperty([])  # rgba per bar
+
+    def on_size(self, *_a):
+        self.redraw()
+
+    def on_pos(self, *_a):
+        self.redraw()
+
+    def on_bars(self, *_a):
+        self.redraw()
+
+    def redraw(self) -> None:
+        self.canvas.clear()
+        if not self.rounds:
+            return
+        per = max(1, len(self.bars) // len(self.rounds))
+        group_w = (self.width - 20) / len(self.rounds)
+        bar_w = min(44, (group_w - 24) / per)
+        base, top = self.y + 58, self.top - 30
+        with self.canvas:
+            Color(0.7, 0.7, 0.75, 1)
+            Line(points=[self.x + 6, base, self.right - 6, base], width=1.5)
+            Color(1, 1, 1, 1)
+            for i, rnd in enumerate(self.rounds):
+                gx = self.x + 10 + i * group_w + (group_w - bar_w * per) / 2
+                _text_at(f"Round {rnd}", 22, self.x + 10 + (i + 0.5) * group_w, self.y + 14)
+                for j, (bar, colour) in enumerate(zip(self.bars[i * per:(i + 1) * per],
+                                                      self.colours[i * per:(i + 1) * per],
+                                                      strict=False)):
+                    x = gx + j * bar_w
+                    h = bar.height * (top - base)
+                    Color(*colour)
+                    Rectangle(pos=(x + 2, base), size=(bar_w - 4, max(h, 3)))
+                    Color(1, 1, 1, 1)
+                    _text_at(str(bar.seat), 20, x + bar_w / 2, base - 18)
+                    if bar.count:
+                        _text_at(str(bar.count), 20, x + bar_w / 2, base + h + 12)
+
+
+def _text_at(text: str, size: int, cx: float, cy: float) -> None:
+    """Draw ``text`` centred on (cx, cy) in the current canvas colour."""
+    label = CoreLabel(text=text, font_size=size, bold=True)
+    label.refresh()
+    tex = label.texture
+    Rectangle(texture=tex, size=tex.size, pos=(cx - tex.width / 2, cy - tex.height / 2))

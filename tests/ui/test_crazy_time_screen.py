@@ -1,0 +1,276 @@
+"""A Crazy Time game of four in the real window: slap pick-ups through the slap pad, a
+wrong accusation, mistakes, "Tick, Tock", a round win, the new-law wizard, a guess, the
+secret kept from the absent player, and the Grand Master of Time."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.events import PressEvent
+
+pytestmark = pytest.mark.window
+
+MS = 1_000_000
+PLAYERS = [{"name": n, "seat": i + 1} for i, n in enumerate(["Ann", "Bob", "Cara", "Dan"])]
+WHEN = "someone calls noon"
+WHAT = "everyone whistles a tune"
+
+
+@pytest.fixture
+def cues(ui, monkeypatch):
+    played = []
+    monkeypatch.setattr(ui.app.cues, "play", lambda name: played.append(name) or True)
+    return played
+
+
+def texts(ui) -> str:
+    """Every text on the window now."""
+    return "\n".join(str(getattr(w, "text", "")) for w in ui.app.root.walk())
+
+
+def seat_option(ui, seat):
+    from companion.ui.screens.crazy_time_panels import SeatOption  # after the window exists
+
+    return next(w for w in ui.app.root.walk() if isinstance(w, SeatOption) and w.seat == seat)
+
+
+def pickups(ui):
+    return ui.app.session.snapshot()["pickups"]
+
+
+def slaps(screen, t0, slaps_ms):
+    for seat, ms in slaps_ms.items():
+        t = t0 + round(ms * MS)
+        screen.on_press_event(PressEvent(seat, t, "mock", True))
+        screen.on_press_event(PressEvent(seat, t + 90 * MS, "mock", False))
+
+
+def test_a_game_of_crazy_time(ui, cues):
+    from companion.ui.widgets import BigButton  # Kivy is imported only once ui set it up
+
+    ui.goto_home()
+    assert ui.app.start_game("crazy_time", {"players": PLAYERS})
+    ui.pump()
+    screen = ui.app.sm.current_screen
+    assert screen.name == "crazy_time"
+    assert screen.heading == "Crazy Time: round 1 of 4"
+    ui.find("Dealer: Ann  ·  15 cards each")
+    with pytest.raises(LookupError):
+        ui.find("Guess a law")  # nobody may guess yet
+    ui.screenshot("crazy_board_start")
+
+    # "Stop Time!": the slap pad opens armed; Dan is last.
+    ui.tap(ui.find("Stop Time!"))
+    slap = ui.app.sm.current_screen
+    assert slap.name == "slap" and slap.mode == "crazy" and slap.phase == "armed"
+    assert slap.seats == (1, 2, 3, 4)
+    t0 = ui.app.table.now_ns() - 20_000 * MS
+    slap.arm(t0)
+    slaps(slap, t0, {1: 0, 2: 35, 3: 80, 4: 210})
+    slap.on_frame(t0 + 5_000 * MS)
+    ui.pump()
+    assert slap.headline == "Seat 4 picks up"
+    ui.screenshot("crazy_slap_verdict")
+    ui.tap(ui.find("Record"))
+    assert ui.app.sm.current == "crazy_time"
+    p = pickups(ui)[-1]
+    assert (p["seat"], p["reason"], p["verdict"]["picker"]) == (4, "slap", 4)
+    assert [d[0] for d in p["delays"]] == [1, 2, 3, 4]
+    ui.find("Dan: last to slap")
+
+    # A seat button on the board is a slap: Bob's press opens the round; only Ann follows,
+    # and the table says nobody should have slapped: Ann, the last of them, picks up.
+    ui.press_seat("2")
+    assert ui.app.sm.current == "slap" and set(slap.live) == {2}
+    first = slap.live[2]
+    slaps(slap, first, {1: 120})
+    slap.on_frame(first + 5_000 * MS)
+    ui.pump()
+    assert slap.headline == "Seat 3 and seat 4 never slapped — tap who picks up"
+    ui.tap(ui.find("False alarm"))
+    assert slap.headline == "False alarm: seat 1 picks up"
+    ui.tap(ui.find("Record"))
+    assert ui.app.sm.current == "crazy_time"
+    assert (pickups(ui)[-1]["seat"], pickups(ui)[-1]["reason"]) == (1, "false_slap")
+
+    # A wrong accusation: Bob accuses Cara (Cara answers with her own button).
+    ui.tap(ui.find("Temporal flaw"))
+    ui.tap(seat_option(ui, 2))
+    ui.press_seat("3")
+    assert "Which law" in screen.panel.title
+    ui.screenshot("crazy_accusation_law")
+    ui.tap(ui.find("Time Machine"))
+    ui.tap(ui.find("No: Bob was wrong"))
+    p = pickups(ui)[-1]
+    assert (p["seat"], p["reason"], p["accuser"], p["law"]) == (2, "wrong_accusation", 2,
+                                                                  "Time Machine")
+    assert screen.panel is None and ui.find("Bob: wrong accusation (Time Machine)")
+
+    # Several erred: Ann, then Dan; Dan picks up.
+    ui.tap(ui.find("Mistakes"))
+    ui.tap(seat_option(ui, 1))
+    ui.press_seat("4")
+    assert screen.panel.order == [1, 4]
+    ui.tap(ui.find("Next"))
+    ui.tap(ui.find("Wrong hour"))
+    p = pickups(ui)[-1]
+    assert (p["seat"], p["erred"], p["rule"]) == (4, [1, 4], "Wrong hour")
+
+    # "Tick, Tock" at Cara: a word a second, driven by the frame times.
+    ui.tap(ui.find("Tick, Tock"))
+    ui.tap(seat_option(ui, 3))
+    start = screen.metro["start"] if screen.metro["start"] is not None else None
+    if start is None:
+        screen.on_frame(ui.app.table.now_ns())
+        start = screen.metro["start"]
+    assert screen.panel.word == "Tick" and cues[-1] == "tick"
+    screen.on_frame(start + 1_000 * MS)
+    assert screen.panel.word == "Tock" and cues[-1] == "tock"
+    ui.screenshot("crazy_tick_tock")
+    screen.on_frame(start + 3_500 * MS)
+    assert screen.panel.word == "Tock" and cues[-3:] == ["tock", "tick", "tock"]
+    assert ui.app.session.snapshot()["tick_tocks"] == []
+    screen.on_frame(start + 4_000 * MS)
+    assert ui.app.session.snapshot()["tick_tocks"] == [{"round": 1, "seat": 3}]
+    assert screen.panel is None
+    ui.pump()
+    ui.screenshot("crazy_board_pickups")
+
+    # Cara wins round 1; the wizard asks who leaves the room: Ann.
+    ui.tap(ui.find("Round won"))
+    ui.tap(seat_option(ui, 3))
+    assert screen.flow == "wizard" and "Cara won round 1: who leaves the room?" in texts(ui)
+    ui.screenshot("crazy_wizard_absent")
+    ui.tap(seat_option(ui, 1))
+    ids = screen.panel.ids
+    for field, text in ((ids.name, "High Noon"), (ids.when, WHEN), (ids.what, WHAT)):
+        field.focus = True
+        field.insert_text(text)
+        field.focus = False
+    ui.screenshot("crazy_wizard_text")
+    ui.tap(ui.find("Record the law"))
+    state = ui.app.session.snapshot()
+    assert state["round"] == 2 and state["laws"][-1]["absent"] == 1
+    assert "Call Ann back" in ui.app.status
+    assert WHEN not in texts(ui) and WHAT not in texts(ui)  # the shared screen hides it
+    assert screen.heading == "Crazy Time: round 2 of 4"
+    ui.screenshot("crazy_board_round2")
+
+    # Who is looking? Ann (out of the room) never sees the secret; Bob does.
+    ui.tap(ui.find("Laws", kind=BigButton))
+    ui.press_seat("1")
+    assert "for Ann" in screen.panel.title
+    assert WHEN not in texts(ui) and WHAT not in texts(ui)
+    ui.find("Hidden from you")
+    ui.screenshot("crazy_laws_ann")
+    ui.tap(ui.find("Done"))
+    ui.tap(ui.find("Laws", kind=BigButton))
+    ui.tap(seat_option(ui, 2))
+    assert WHEN in texts(ui) and WHAT in texts(ui)
+    ui.screenshot("crazy_laws_bob")
+    ui.tap(ui.find("Done"))
+    assert WHEN not in texts(ui)
+
+    # Dan is caught by High Noon: Ann may now guess it, and is right.
+    ui.app.act({"type": "accusation", "accuser": 2, "accused": 4, "law": "High Noon",
+                "correct": True})
+    ui.pump()
+    ui.tap(ui.find("Guess a law"))
+    ui.tap(ui.find("Ann guesses High Noon"))
+    ui.tap(ui.find("Right"))
+    ui.tap(ui.find("No, cards are left"))
+    guess = ui.app.session.snapshot()["guesses"][-1]
+    assert (guess["seat"], guess["correct"], guess["removed"]) == (1, True, 5)
+
+    # Undo takes back the guess.
+    ui.tap(ui.find("Undo"))
+    assert ui.app.session.snapshot()["guesses"] == []
+
+
+def test_the_end_of_the_game_crowns_the_grand_master(ui):
+    ui.goto_home()
+    assert ui.app.start_game("crazy_time", {"players": PLAYERS})
+    for rnd, (winner, absent) in enumerate(((3, 1), (2, 3), (2, 4)), start=1):
+        assert ui.app.act({"type": "pickup", "seat": 4 - rnd % 2, "reason": "temporal_flaw"})
+        assert ui.app.act({"type": "round_won", "seat": winner})
+        assert ui.app.act({"type": "new_law", "name": f"Law {rnd}", "when": "w" * 9,
+                           "what": "x" * 9, "creator": winner, "absent": absent})
+    assert ui.app.act({"type": "pickup", "seat": 1, "reason": "slap"})
+    assert ui.app.act({"type": "round_won", "seat": 4})
+    ui.pump()
+    screen = ui.app.sm.current_screen
+    assert screen.flow == "end"
+    ui.find("Grand Master of Time: Dan")
+    chart = screen.panel.ids.chart
+    assert chart.rounds == [1, 2, 3, 4] and len(chart.bars) == 16
+    path, colours = ui.screenshot("crazy_end")
+    assert colours > 8
+    ui.tap(ui.find("Undo"))
+    assert screen.flow is None and screen.heading == "Crazy Time: round 4 of 4"
+    ui.app.act({"type": "round_won", "seat": 4})
+    ui.pump()
+    ui.tap(ui.find("Finish game"))
+    assert ui.app.sm.current == "home" and ui.app.session is None
+
+
+# --------------------------------------------------------------- the presenter, no window
+
+
+def game_view(*actions, viewer=None):
+    from functools import reduce
+
+    from companion.games import crazy_time as ct
+    from companion.games.crazy_time_view import view
+
+    return view(reduce(ct.apply, actions, ct.initial({"players": PLAYERS})), viewer)
+
+
+LAW = {"type": "new_law", "name": "High Noon", "when": WHEN, "what": WHAT, "creator": 3,
+       "absent": 1}
+
+
+def test_metronome_says_four_words_a_second_apart():
+    from companion.ui.presenters import crazy_time as cp
+
+    t0 = 7_000 * MS
+    steps = [cp.metronome(t0, t0 + ms * MS) for ms in (0, 999, 1000, 2500, 3999, 4000)]
+    assert steps == [(0, "Tick", False), (0, "Tick", False), (1, "Tock", False),
+                     (2, "Tick", False), (3, "Tock", False), (3, None, True)]
+    assert cp.metronome(t0, t0 - MS) == (0, "Tick", False)  # a frame stamped early
+    assert [cp.cue(b) for b in range(4)] == ["tick", "tock", "tick", "tock"]
+
+
+def test_board_lines_reveal_reminder_and_pickups():
+    from companion.ui.presenters import crazy_time as cp
+
+    v = game_view({"type": "round_won", "seat": 3}, LAW)
+    b = cp.board(v)
+    assert b.title == "Crazy Time: round 2 of 4" and b.lead.text == "Cara"
+    assert b.facts == "Dealer: Cara  ·  15 cards each  ·  Won: Cara"
+    assert b.notice.startswith("Before play: Cara turns up one card")
+    assert b.laws == ("Time Machine", "Synchronisation", "High Noon (round 2+)")
+    v = game_view({"type": "round_won", "seat": 3}, LAW,
+                  {"type": "mistakes", "seats": [1, 2, 4], "law": "High Noon"})
+    b = cp.board(v)
+    assert b.pickups[-1].text == "Dan: temporal flaw (High Noon) after seats 1, 2"
+    assert b.notice.startswith("Dan gathers every discard pile") and b.can_guess
+    assert cp.guess_options(v) == [("Ann guesses High Noon", 1, "High Noon")]
+
+
+def test_law_cards_keep_the_secret_from_the_absent_player():
+    from companion.ui.presenters import crazy_time as cp
+
+    ann = cp.law_cards(game_view({"type": "round_won", "seat": 3}, LAW, viewer=1))[-1]
+    assert (ann.hidden, ann.when, ann.what) == (True, None, None)
+    bob = cp.law_cards(game_view({"type": "round_won", "seat": 3}, LAW, viewer=2))[-1]
+    assert (bob.when, bob.what) == (WHEN, WHAT) and "Ann was out of the room" in bob.by
+
+
+def test_chart_bars_are_scaled_to_the_most_pickups():
+    from companion.ui.presenters import crazy_time as cp
+
+    v = game_view(*[{"type": "pickup", "seat": 2, "reason": "slap"}] * 4,
+                  {"type": "pickup", "seat": 1, "reason": "slap"})
+    rounds, bars = cp.chart(v)
+    assert rounds == [1] and [(b.seat, b.count, b.height) for b in bars] == [
+        (1, 1, 0.25), (2, 4, 1.0), (3, 0, 0.0), (4, 0, 0.0)]
