@@ -138,3 +138,14 @@ def test_false_slaps_and_held_buttons_are_told_in_the_status_line(ui):
     ui.pump(2)
     ui.tap(ui.find("Cancel round"))
     assert screen.phase == "idle"
+
+
+def test_a_pad_restart_voids_the_open_round(ui):
+    screen = open_tool(ui, (1, 2))
+    t0 = ui.app.table.now_ns() - 10_000 * MS
+    screen.arm(t0)
+    slap_stream(screen, t0, {1: 0}, source="pad")
+    assert screen.phase == "open"
+    screen.void_round("The slap pad restarted")
+    screen.on_frame(t0 + 5_000 * MS)  # the voided round never gives a verdict
+    assert screen.phase == "idle" and screen.verdict is None and not screen.arbiter.armed

@@ -292,6 +292,12 @@ class SlapScreen(Screen):
         self._reset()
         self._show()
 
+    def void_round(self, _why: str = "") -> None:
+        """The app calls this when the Pico pad restarted: an open round is void (the
+        app has already said why in the status line)."""
+        if self.phase in (sp.ARMED, sp.OPEN):
+            self.cancel()
+
     def on_press_event(self, event) -> None:
         if event.seat == CAPTAIN_SEAT:
             if event.pressed:
