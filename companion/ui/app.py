@@ -48,6 +48,7 @@ SCREENS: list[tuple[str, str, str]] = [
     ("slap", "companion.ui.screens.slap", "SlapScreen"),
     ("captain_die", "companion.ui.screens.captain_die", "CaptainDieScreen"),
     ("timer", "companion.ui.screens.timer", "TimerScreen"),
+    ("history", "companion.ui.screens.history", "HistoryScreen"),
     # one screen per game
     ("crazy_time", "companion.ui.screens.crazy_time", "CrazyTimeScreen"),
     ("time_stories", "companion.ui.screens.time_stories", "TimeStoriesScreen"),

@@ -1,0 +1,119 @@
+"""Game-night history and statistics, as plain data for the history screen.
+
+Every game in the log is replayed (the log is the truth) and summed up in one line:
+what was played, by whom, when, and how it ended. Across games: wins and games played
+per player name, and slap reaction times (the delay after the first slap, from the slap
+pad and Crazy Time's slap rounds).
+
+    rows = [summarise(row, snapshot_or_error) for row in log.games()]
+    table = win_table(rows)
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from companion.ui.presenters.home import title_of, when
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    game_id: int
+    kind: str
+    title: str
+    players: tuple[str, ...]
+    started: str
+    status: str
+    actions: int
+    winners: tuple[str, ...] = ()
+    result: str = ""
+    reactions: dict[str, tuple[float, ...]] = field(default_factory=dict)
+
+    @property
+    def line(self) -> str:
+        who = ", ".join(self.players)
+        return f"{self.title} ({self.started}): {who}. {self.result}"
+
+
+def _names(snapshot: dict) -> dict[int, str]:
+    return {int(p["seat"]): p["name"] for p in snapshot.get("players", [])
+            if isinstance(p, dict) and "seat" in p}
+
+
+def winners_of(kind: str, snapshot: dict) -> list[str]:
+    """The names of whoever won, by each game's own record of it."""
+    names = _names(snapshot)
+    if kind == "time_stories":  # cooperative: the mission is won together or not at all
+        return list(names.values()) if snapshot.get("mission_complete") else []
+    if kind == "crazy_time":
+        gm = snapshot.get("grand_master")
+        seat = gm.get("seat") if isinstance(gm, dict) else gm
+        return [names[seat]] if seat in names else []
+    seats = snapshot.get("winners") or []
+    return [names[int(s)] for s in seats if str(s).isdigit() and int(s) in names]
+
+
+def reactions_of(kind: str, snapshot: dict) -> dict[str, tuple[float, ...]]:
+    """Slap delays (ms after the first slap) per player name."""
+    names = _names(snapshot)
+    if kind == "stop_time":
+        per_seat = {k: v.get("delays", []) for k, v in snapshot.get("reaction_ms", {}).items()}
+    elif kind == "crazy_time":
+        per_seat = snapshot.get("slap_delays", {})
+    else:
+        return {}
+    return {names[int(s)]: tuple(float(x) for x in d)
+            for s, d in per_seat.items() if d and int(s) in names}
+
+
+def summarise(row, snapshot: dict | None, error: str = "") -> GameSummary:
+    """One game from the log (``GameRow``) and the snapshot its replay gave."""
+    players = tuple(p.get("name", "?") for p in row.setup.get("players", []))
+    base = dict(game_id=row.id, kind=row.kind, title=title_of(row.kind), players=players,
+                started=when(row.started_at), status=row.status, actions=row.n_actions)
+    if snapshot is None:
+        return GameSummary(**base, result=f"Cannot replay: {error}")
+    winners = tuple(winners_of(row.kind, snapshot))
+    if winners:
+        result = ("Won by " if len(winners) == 1 else "Won together by ") + " and ".join(winners)
+    elif row.status == "open":
+        result = f"In progress ({row.n_actions} actions)"
+    else:
+        result = "Finished" if row.status == "finished" else "Abandoned"
+    return GameSummary(**base, winners=winners, result=result,
+                       reactions=reactions_of(row.kind, snapshot))
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    name: str
+    played: int
+    won: int
+    median_reaction_ms: float | None
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.played if self.played else 0.0
+
+
+def win_table(games: Iterable[GameSummary]) -> list[PlayerStats]:
+    """Per player name (case-insensitive): games played, won, median slap delay."""
+    played: dict[str, int] = {}
+    won: dict[str, int] = {}
+    delays: dict[str, list[float]] = {}
+    shown: dict[str, str] = {}
+    for g in games:
+        for name in g.players:
+            key = name.lower()
+            shown.setdefault(key, name)
+            played[key] = played.get(key, 0) + 1
+        for name in g.winners:
+            won[name.lower()] = won.get(name.lower(), 0) + 1
+        for name, ds in g.reactions.items():
+            delays.setdefault(name.lower(), []).extend(ds)
+    stats = [PlayerStats(shown[k], played[k], won.get(k, 0),
+                         statistics.median(delays[k]) if delays.get(k) else None)
+             for k in played]
+    return sorted(stats, key=lambda s: (-s.won, -s.win_rate, s.name.lower()))
