@@ -58,6 +58,8 @@ def test_keyboard_round_names_the_last_slapper_and_is_logged(ui, cues):
     assert screen.phase == "armed" and ui.find("Armed: slap!")
     ui.press_seat("1")
     assert screen.phase == "open" and ui.app.table.lamps.state(1)
+    assert screen.headline == "1 of 2 slapped"
+    ui.screenshot("slap_open")
     first = min(screen.live.values())
     pump_until(ui, lambda: ui.app.table.now_ns() - first > 45 * MS)
     ui.press_seat("2")

@@ -151,7 +151,11 @@ class ToolSessions:
             self.session = app.session
         elif self.session is None or app.log.game(self.session.game_id).status != "open":
             rows = [g for g in app.log.games("stop_time") if g.status == "open"]
-            self.session = GameSession.resume(app.log, rows[-1].id) if rows else None
+            try:
+                self.session = GameSession.resume(app.log, rows[-1].id) if rows else None
+            except CompanionError as exc:  # a log that no longer replays: start afresh
+                app.say(f"Slap pad log {rows[-1].id} not continued: {exc}", error=True)
+                self.session = None
         if self.session is not None:
             self._swap_in(app, self.session)
         if self.seats is None:
