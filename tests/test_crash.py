@@ -12,14 +12,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from crash_child import SETUP, operations
 
 from companion.games import get_rules
 from companion.session import GameSession, replay
 from companion.store.gamelog import GameLog
 
 CHILD = Path(__file__).with_name("crash_child.py")
-sys.path.insert(0, str(CHILD.parent))
-from crash_child import SETUP, operations  # noqa: E402
 
 KILLS = 60
 

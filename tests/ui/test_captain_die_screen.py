@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from fakes import Faces
 
 pytestmark = pytest.mark.window
 
-
-class Faces(random.Random):
-    def __init__(self, *faces):
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randrange(self, start, stop):
-        return self.faces.pop(0)
 
 
 def open_tool(ui):

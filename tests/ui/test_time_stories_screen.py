@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from fakes import Faces
 
 pytestmark = pytest.mark.window
 
@@ -19,16 +18,6 @@ SETUP = {
     ],
 }
 
-
-class Faces(random.Random):
-    """A random source that gives the faces a test asks for, in order."""
-
-    def __init__(self, *faces):
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randrange(self, start, stop):
-        return self.faces.pop(0)
 
 
 def start(ui):
