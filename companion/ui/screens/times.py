@@ -1,0 +1,394 @@
+"""The Times game screen: card entry, the Time Table turns, the year, outcomes, the track.
+
+What a person sees, top to bottom: a header (back, round and event, every player's
+seat badge with their hand count), the panel of the phase, and an action row that
+always ends with Undo and More (override, scoring track, sound, end game).
+
+* Play: one button per player (badge, name, the card entered so far) above the nine
+  cards in their colours, pink / blue / yellow by 5 / 3 / 1. Tap a player (or press
+  their seat button), then the card they revealed; "Play the cards" sends them.
+  "Choose with the timer" opens the timer tool for the choice and comes back on Reveal.
+* Turns: whose turn in big text in their seat colour, then the Time Table as three
+  lanes (century 10-19, decade 0-9, year 0-9) with the laid markers as coloured bars.
+  Only legal starts can be tapped; forced 1-markers are asked for first, and the turn
+  is sent once its last marker is tapped. "Doubt" / "Join doubt" when allowed.
+* Reveal: the year on big digit buttons (the "1" is fixed), beside what was claimed.
+* Evaluated: per player, discards / takes back / receives whose card, and the hand
+  after; "Next event" or "Override".
+* After a round, and at the end: the scoring track picture, the points, the winners.
+
+The rules are the engine's (``companion.games.times``), the view data the presenter's
+(``companion.ui.presenters.times``); widgets are in ``times_panels``. Every change goes
+through ``app.act`` (logged before shown) and ``app.undo``; what the host has tapped
+but not sent (cards chosen, markers of a half-laid turn, digits) lives only here.
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from companion.games import times
+from companion.palette import default_colour, rgba
+from companion.ui.app import load_kv
+from companion.ui.presenters import times as view
+from companion.ui.screens.times_panels import (
+    CardKey,
+    HandChip,
+    MenuDialog,
+    OutcomeRow,
+    OverrideDialog,
+    PlayerPick,
+    TimeTable,
+    TrackPicture,
+    YearPad,
+)
+from companion.ui.widgets import BigButton, BodyLabel, SeatBadge
+
+load_kv(__file__)
+
+
+def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> BigButton:
+    b = BigButton(text=text, disabled=not enabled)
+    if main:
+        b.background_color = (0.0, 0.45, 0.70, 1)
+    b.bind(on_release=lambda _w: on_tap())
+    return b
+
+
+class TimesScreen(Screen):
+    heading = StringProperty("Times")
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.choices: dict[int, str] = {}
+        self._last_choices: dict[int, str] = {}
+        self.selected: int | None = None
+        self.pending: list[dict] = []
+        self.entry = view.YearEntry()
+        self.seen_rounds = 0
+        self.show_track = False
+        self.overlay = None
+        self._game: int | None = None
+        self._n_actions = 0
+
+    # -- the game -------------------------------------------------------------------
+
+    @staticmethod
+    def _app():
+        return App.get_running_app()
+
+    def _state(self) -> times.State | None:
+        session = self._app().session
+        if session is None or session.rules.NAME != times.NAME:
+            return None
+        return session.state
+
+    def colour(self, seat: int):
+        try:
+            return rgba(self._app().cfg.seat(seat).colour)
+        except Exception:  # a seat the config no longer has
+            return rgba(default_colour(seat))
+
+    def colours(self, state: times.State) -> dict[int, tuple]:
+        return {p.seat: self.colour(p.seat) for p in state.players}
+
+    def act(self, action: dict | None) -> bool:
+        return action is not None and self._app().act(action)
+
+    # -- entering, leaving, refreshing -------------------------------------------------
+
+    def on_pre_enter(self, *_args) -> None:
+        self.refresh()
+
+    def on_leave(self, *_args) -> None:
+        self.close_overlay()
+        self._app().table.lamps.all_off()
+
+    def refresh(self) -> None:
+        """After every logged action or undo (and on entry): follow the log, redraw."""
+        session, state = self._app().session, self._state()
+        if state is None:
+            self.heading = "No Times game in progress"
+            self.ids.body.clear_widgets()
+            return
+        n = len(session.actions)
+        if session.game_id != self._game:
+            self._game, self._n_actions = session.game_id, n
+            self.choices, self._last_choices, self.selected = {}, {}, None
+            self.pending, self.entry = [], view.YearEntry()
+            self.seen_rounds, self.show_track = len(state.history), False
+        elif n > self._n_actions:
+            self.pending, self.entry = [], view.YearEntry()
+            if session.actions[-1].get("type") == "play":
+                self._last_choices, self.choices, self.selected = self.choices, {}, None
+            if state.phase == times.OVER:
+                self._app().play("win")
+            elif session.actions[-1].get("type") == "reveal_year":
+                self._app().play("verdict")
+        elif n < self._n_actions:
+            self.pending, self.entry = [], view.YearEntry()
+            if state.phase == times.PLAY and not self.choices:
+                self.choices = dict(self._last_choices)
+            self.seen_rounds = min(self.seen_rounds, len(state.history))
+        self._n_actions = n
+        self.draw()
+
+    def draw(self) -> None:
+        state = self._state()
+        if state is None:
+            return
+        self.heading = view.title(state)
+        chips = self.ids.chips
+        chips.clear_widgets()
+        for chip in view.chips(state):
+            chips.add_widget(HandChip(seat=chip.seat, colour=self.colour(chip.seat),
+                                      hand=chip.hand, turn=chip.turn))
+        self.ids.undo.disabled = not self._app().session.can_undo
+        self.ids.body.clear_widgets()
+        self.ids.phase_actions.clear_widgets()
+        if state.phase == times.OVER or self.show_track or len(state.history) > self.seen_rounds:
+            self._draw_track(state)
+        elif state.phase == times.PLAY:
+            self._draw_play(state)
+        elif state.phase == times.TURNS:
+            self._draw_turns(state)
+        elif state.phase == times.REVEAL:
+            self._draw_reveal(state)
+        else:
+            self._draw_evaluated(state)
+        self._lamps(state)
+
+    def _lamps(self, state: times.State) -> None:
+        lamps, turn = self._app().table.lamps, times.whose_turn(state)
+        lit = set(self.choices) if state.phase == times.PLAY else {turn}
+        for seat in self._app().table.seats:
+            (lamps.on if seat in lit else lamps.off)(seat)
+
+    # -- play: the cards -----------------------------------------------------------------
+
+    def _draw_play(self, state: times.State) -> None:
+        body, seats = self.ids.body, view.choosers(state)
+        if self.selected not in seats:
+            self.selected = view.next_chooser(state, self.choices)
+        picks = BoxLayout(size_hint_y=None, height=64, spacing=4)
+        cards = {b.code: b for b in view.card_buttons()}
+        names = view.names(state)
+        for seat in seats:
+            code = self.choices.get(seat)
+            pick = PlayerPick(seat=seat, colour=self.colour(seat), name=names[seat],
+                              card=cards[code].label if code else "",
+                              card_rgba=cards[code].rgba if code else (0, 0, 0, 0),
+                              selected=seat == self.selected)
+            pick.bind(on_release=lambda _w, s=seat: self.select(s))
+            picks.add_widget(pick)
+        body.add_widget(picks)
+        body.add_widget(BodyLabel(text=view.play_prompt(state, self.choices, self.selected),
+                                  font_size=24, size_hint_y=None, height=28, shorten=True))
+        grid = GridLayout(cols=3, spacing=4)
+        order = [c + s for s in ("5", "3", "1") for c in ("pink", "blue", "yellow")]
+        chosen = self.choices.get(self.selected)
+        for code in order:
+            b = cards[code]
+            key = CardKey(text=b.label, fill=b.rgba, color=b.text_rgba,
+                          chosen=code == chosen)
+            key.bind(on_release=lambda _w, c=code: self.choose(c))
+            grid.add_widget(key)
+        body.add_widget(grid)
+        bar = self.ids.phase_actions
+        if self._app().has_screen("timer"):
+            bar.add_widget(_button("Choose with the timer", self.choose_with_timer))
+        bar.add_widget(_button("Play the cards", self.play_cards,
+                               view.play_action(state, self.choices) is not None, main=True))
+
+    def select(self, seat: int) -> None:
+        self.selected = seat
+        self.draw()
+
+    def choose(self, code: str) -> None:
+        state = self._state()
+        if state is None:
+            return
+        if self.selected is None:
+            self._app().say("Tap a player first, then their card.")
+            return
+        self.choices[self.selected] = code
+        self.selected = view.next_chooser(state, self.choices, after=self.selected)
+        self.draw()
+
+    def play_cards(self) -> None:
+        self.act(view.play_action(self._state(), self.choices))
+
+    def choose_with_timer(self) -> None:
+        app, state = self._app(), self._state()
+        timer = app.sm.get_screen("timer")
+        timer.open_choice(view.choosers(state), return_to=self.name)
+        app.navigate("timer")
+
+    def on_press_event(self, event) -> None:
+        """A seat button in the play phase picks that player for card entry."""
+        state = self._state()
+        if (event.pressed and state is not None and state.phase == times.PLAY
+                and event.seat in view.choosers(state) and self.overlay is None):
+            self.select(event.seat)
+
+    # -- turns: the Time Table ------------------------------------------------------------
+
+    def _draw_turns(self, state: times.State) -> None:
+        turn = view.turn_view(state, self.pending)
+        body = self.ids.body
+        line = BoxLayout(size_hint_y=None, height=52, spacing=10)
+        line.add_widget(SeatBadge(seat=turn.seat, colour=self.colour(turn.seat),
+                                  pos_hint={"center_y": 0.5}))
+        line.add_widget(Label(text=turn.headline, font_size=36, bold=True, shorten=True,
+                              color=self.colour(turn.seat), halign="left", valign="middle",
+                              text_size=(480, 52), size_hint_x=None, width=480))
+        first, last = times.period_in_force(state)
+        line.add_widget(Label(text=f"Now: {view.period_text(first, last)}", font_size=26,
+                              halign="right", valign="middle", text_size=(220, None),
+                              color=(0.85, 0.85, 0.9, 1)))
+        body.add_widget(line)
+        body.add_widget(BodyLabel(text=turn.prompt, font_size=22, size_hint_y=None,
+                                  height=28, shorten=True))
+        table = TimeTable()
+        table.show(view.lanes(state, self.pending), self.colours(state), self.tap_space)
+        body.add_widget(table)
+        bar = self.ids.phase_actions
+        if turn.may_doubt:
+            bar.add_widget(_button(f"Doubt {turn.doubt_target}", self.doubt))
+        if turn.may_join:
+            bar.add_widget(_button(f"Join doubt on {turn.doubt_target}", self.join_doubt))
+        if self.pending:
+            bar.add_widget(_button("Lay again", self.clear_pending))
+
+    def tap_space(self, _column: str, space: int) -> None:
+        state = self._state()
+        try:
+            self.pending = view.lay(state, self.pending, space)
+        except ValueError as exc:
+            self._app().say(str(exc), error=True)
+            return
+        action = view.place_action(state, self.pending)
+        if action is None:
+            self.draw()
+        elif not self.act(action):
+            self.pending = []
+            self.draw()
+
+    def clear_pending(self) -> None:
+        self.pending = []
+        self.draw()
+
+    def doubt(self) -> None:
+        self.act({"type": "doubt", "seat": times.whose_turn(self._state())})
+
+    def join_doubt(self) -> None:
+        self.act({"type": "join_doubt", "seat": times.whose_turn(self._state())})
+
+    # -- reveal: the year ------------------------------------------------------------------
+
+    def _draw_reveal(self, state: times.State) -> None:
+        pad = YearPad(text=self.entry.text, ready=self.entry.year is not None)
+        first, last = times.period_in_force(state)
+        pad.ids.claims.text = "\n".join(
+            (*view.claims(state), f"On the table: {view.period_text(first, last)}"))
+        pad.build(self.digit, self.erase, self.reveal_year)
+        self.ids.body.add_widget(pad)
+
+    def digit(self, d: int) -> None:
+        self.entry = self.entry.press(d)
+        self.draw()
+
+    def erase(self) -> None:
+        self.entry = self.entry.erase()
+        self.draw()
+
+    def reveal_year(self) -> None:
+        self.act(self.entry.action())
+
+    # -- evaluated: who discards, takes back, receives --------------------------------------
+
+    def _draw_evaluated(self, state: times.State) -> None:
+        body = self.ids.body
+        year = next((a["year"] for a in reversed(self._app().session.actions)
+                     if a.get("type") == "reveal_year"), None)
+        body.add_widget(Label(text=view.evaluated_heading(state, year), font_size=32,
+                              bold=True, size_hint_y=None, height=44, shorten=True,
+                              text_size=(780, 44), halign="center", valign="middle"))
+        for line in view.outcome_lines(state):
+            change = f" ({line.hand_change:+d})" if line.hand_change else ""
+            body.add_widget(OutcomeRow(
+                seat=line.seat, colour=self.colour(line.seat), hand=f"{line.hand}{change}",
+                text=f"[b]{line.name}[/b] {line.text}",
+                good=[] if line.good is None else [line.good], size_hint_y=1, height=0))
+        bar = self.ids.phase_actions
+        bar.add_widget(_button("Next event", self.next_event, main=True))
+        bar.add_widget(_button("Override", self.open_override))
+
+    def next_event(self) -> None:
+        self.act({"type": "next_event"})
+
+    # -- the scoring track -----------------------------------------------------------------
+
+    def _draw_track(self, state: times.State) -> None:
+        track = view.track_view(state)
+        body = self.ids.body
+        won = view.winners_text(state)
+        heading = won or (f"Round {track.round} scored" if track.round else "Scoring track")
+        body.add_widget(Label(text=heading, font_size=36, bold=True, size_hint_y=None,
+                              height=46, color=(0.55, 0.95, 0.55, 1) if won else (1, 1, 1, 1)))
+        picture = TrackPicture()
+        picture.show(track, self.colours(state))
+        body.add_widget(picture)
+        row = BoxLayout(size_hint_y=None, height=56, spacing=6)
+        for seat, points, total in track.points:
+            row.add_widget(SeatBadge(seat=seat, colour=self.colour(seat), size=(48, 48),
+                                     pos_hint={"center_y": 0.5}))
+            row.add_widget(Label(text=f"+{points} = {total}", font_size=28, bold=True))
+        body.add_widget(row)
+        bar = self.ids.phase_actions
+        if state.phase == times.OVER:
+            bar.add_widget(_button("End game", self._app().end_game, main=True))
+        else:
+            bar.add_widget(_button("Continue", self.close_track, main=True))
+
+    def close_track(self) -> None:
+        state = self._state()
+        self.seen_rounds, self.show_track = len(state.history), False
+        self.draw()
+
+    def open_track(self) -> None:
+        self.close_overlay()
+        self.show_track = True
+        self.draw()
+
+    # -- overlays: the menu and the override dialog ----------------------------------------
+
+    def open_overlay(self, overlay) -> None:
+        self.close_overlay()
+        self.overlay = overlay
+        self.add_widget(overlay)
+
+    def close_overlay(self) -> None:
+        if self.overlay is not None:
+            self.remove_widget(self.overlay)
+            self.overlay = None
+
+    def open_menu(self) -> None:
+        state = self._state()
+        if state is not None:
+            self.open_overlay(MenuDialog(self, state))
+
+    def open_override(self) -> None:
+        state = self._state()
+        if state is not None:
+            self.open_overlay(OverrideDialog(self, state))
+
+    def send_override(self, action: dict) -> None:
+        if self.act(action):
+            self.close_overlay()
+            self.draw()

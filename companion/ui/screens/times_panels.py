@@ -1,0 +1,374 @@
+"""Widgets for the Times screen: cards, the Time Table, the digit pad, outcomes, the track.
+
+Each widget draws what a presenter in ``companion.ui.presenters.times`` worked out and
+reports taps through callbacks; none of them knows the rules or the game log. Their
+look is in ``times_panels.kv``. Used by ``companion/ui/screens/times.py``:
+
+* ``HandChip``: a seat badge and a card showing that player's hand count (header);
+* ``PlayerPick`` / ``CardKey``: who is being entered, and the nine coloured cards;
+* ``TimeTable``: the three columns as lanes of ten spaces, laid markers as coloured
+  bars (nested like markers stacked on the board, each with its layer's seat number),
+  only the legal starts tappable;
+* ``YearPad``: big digit buttons for the year, no system keyboard needed;
+* ``OutcomeRow``: one player's result of an event;
+* ``TrackPicture``: the scoring track 0..target with every player's badge on their space;
+* ``Overlay``: a panel over the screen that takes all taps; ``MenuDialog`` (override,
+  scoring track, sound, end game) and ``OverrideDialog`` (seat, hand or score, value,
+  reason: all by taps, no keyboard) are overlays that call back into the screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from kivy.app import App
+from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    ListProperty,
+    NumericProperty,
+    StringProperty,
+)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
+from kivy.uix.relativelayout import RelativeLayout
+from kivy.uix.widget import Widget
+
+from companion.games import times
+from companion.ui.app import load_kv
+from companion.ui.presenters.times import (
+    OVERRIDE_REASONS,
+    Lane,
+    TrackView,
+    current_value,
+    override_action,
+    stacks,
+)
+from companion.ui.widgets import BigButton, SeatBadge
+
+Colours = Mapping[int, tuple[float, float, float, float]]
+
+
+class HandChip(BoxLayout):
+    """A player's seat badge beside a card showing how many cards they hold."""
+
+    seat = NumericProperty(0)
+    colour = ColorProperty((1, 1, 1, 1))
+    hand = NumericProperty(6)
+    turn = BooleanProperty(False)
+
+
+class PlayerPick(ButtonBehavior, BoxLayout):
+    """A player in the card entry: badge, name and the card chosen so far."""
+
+    seat = NumericProperty(0)
+    colour = ColorProperty((1, 1, 1, 1))
+    name = StringProperty("")
+    card = StringProperty("")
+    card_rgba = ColorProperty((0.3, 0.3, 0.3, 1))
+    selected = BooleanProperty(False)
+
+
+class CardKey(Button):
+    """One of the nine TIMES cards, in its colour with its name."""
+
+    fill = ColorProperty((1, 1, 1, 1))
+    chosen = BooleanProperty(False)
+
+
+class SpaceButton(Button):
+    """One space of a Time Table column; enabled only where a marker may start."""
+
+
+class MarkerBar(Widget):
+    """A laid (or only tapped) marker on its column, with the laying seat's number."""
+
+    fill = ColorProperty((1, 1, 1, 1))
+    seat_colour = ColorProperty((1, 1, 1, 1))
+    seat = NumericProperty(0)
+    pending = BooleanProperty(False)
+    layer = NumericProperty(0)
+    beside = NumericProperty(0)
+
+
+class TimeTable(BoxLayout):
+    """The Time Table: one lane per column (century, decade, year)."""
+
+    def show(self, lanes: tuple[Lane, ...], colours: Colours,
+             on_tap: Callable[[str, int], None]) -> None:
+        self.clear_widgets()
+        for lane in lanes:
+            self.add_widget(self._lane(lane, colours, on_tap))
+
+    @staticmethod
+    def _lane(lane: Lane, colours: Colours, on_tap) -> BoxLayout:
+        row = BoxLayout(spacing=4)
+        row.add_widget(Label(text=lane.title, bold=True, font_size=28, color=lane.rgba,
+                             size_hint_x=None, width=118, halign="left", valign="middle",
+                             text_size=(112, None)))
+        cells = RelativeLayout()
+        n = len(lane.spaces)
+        first = lane.spaces[0][0]
+        layers = {5: 0, 3: 1, 1: 2}  # markers stack like on the board: the smaller on top
+        shades = {5: 0.55, 3: 0.78, 1: 1.0}
+        starts: list[int] = []
+        for bar in lane.bars:
+            shade = shades[bar.size]
+            beside = starts.count(bar.start)  # seat numbers of markers starting together
+            starts.append(bar.start)
+            fill = tuple(c * shade for c in lane.rgba[:3]) + (0.6 if bar.pending else 1.0,)
+            cells.add_widget(MarkerBar(
+                fill=fill, seat=bar.seat, seat_colour=colours.get(bar.seat, (1, 1, 1, 1)),
+                pending=bar.pending, layer=layers[bar.size], beside=beside,
+                size_hint=((bar.end - bar.start + 1) / n, 0.46),
+                pos_hint={"x": (bar.start - first) / n, "y": 0.02}))
+        for i, (space, label) in enumerate(lane.spaces):
+            button = SpaceButton(text=label, disabled=space not in lane.enabled,
+                                 size_hint=(1 / n, 1), pos_hint={"x": i / n, "y": 0})
+            button.bind(on_release=lambda _w, c=lane.column, s=space: on_tap(c, s))
+            cells.add_widget(button)
+        row.add_widget(cells)
+        if lane.active:
+            with row.canvas.before:
+                Color(*lane.rgba[:3], 0.18)
+                rect = Rectangle()
+            row.bind(pos=lambda w, _v, r=rect: setattr(r, "pos", w.pos),
+                     size=lambda w, _v, r=rect: setattr(r, "size", w.size))
+        return row
+
+
+class YearPad(BoxLayout):
+    """The year as "1 2 9 _" and a pad of big digit buttons with erase and OK."""
+
+    text = StringProperty("1___")
+    ready = BooleanProperty(False)
+
+    def build(self, on_digit: Callable[[int], None], on_erase: Callable[[], None],
+              on_ok: Callable[[], None]) -> None:
+        grid = self.ids.digit_keys
+        grid.clear_widgets()
+        for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "Erase", "0", "OK"):
+            b = BigButton(text=key, font_size=34 if key.isdigit() else 28, height=68)
+            if key.isdigit():
+                b.bind(on_release=lambda _w, d=int(key): on_digit(d))
+            elif key == "Erase":
+                b.bind(on_release=lambda _w: on_erase())
+            else:
+                b.background_color = (0.0, 0.45, 0.70, 1)
+                b.bind(on_release=lambda _w: on_ok())
+                self.bind(ready=lambda _w, ok, btn=b: setattr(btn, "disabled", not ok))
+                b.disabled = not self.ready
+            grid.add_widget(b)
+
+
+class OutcomeRow(BoxLayout):
+    """One player's result: badge, name and what happens to their card, hand after."""
+
+    seat = NumericProperty(0)
+    colour = ColorProperty((1, 1, 1, 1))
+    text = StringProperty("")
+    hand = StringProperty("")
+    good = ListProperty([])  # [] not judged, [True] right, [False] wrong
+
+
+class TrackPicture(Widget):
+    """The scoring track: spaces 0..target, start and target marked, badges on spaces."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._view: TrackView | None = None
+        self._colours: Colours = {}
+        self.bind(pos=self._draw, size=self._draw)
+
+    def show(self, view: TrackView, colours: Colours) -> None:
+        self._view, self._colours = view, colours
+        self._draw()
+
+    def _draw(self, *_args) -> None:
+        view = self._view
+        if view is None:
+            return
+        self.canvas.before.clear()
+        self.clear_widgets()
+        n = view.target + 1
+        cell = min(60.0, (self.width - 8) / n)
+        box = cell - 4
+        left = self.center_x - cell * n / 2
+        base = self.y + 4
+        with self.canvas.before:
+            for space in range(n):
+                x = left + space * cell
+                Color(0.16, 0.17, 0.22, 1)
+                RoundedRectangle(pos=(x, base), size=(box, box), radius=[6])
+                edge = ((0.95, 0.80, 0.20, 1) if space == 0 else
+                        (0.90, 0.25, 0.20, 1) if space == view.target else (0.4, 0.4, 0.45, 1))
+                Color(*edge)
+                Line(rounded_rectangle=(x, base, box, box, 6),
+                     width=2.5 if space in (0, view.target) else 1)
+        for space in range(n):
+            self.add_widget(Label(text=str(space), font_size=22, color=(0.85, 0.85, 0.9, 1),
+                                  pos=(left + space * cell, base), size=(box, box)))
+        piles = stacks(view)
+        tallest = max((len(p) for p in piles.values()), default=1)
+        badge = min(52.0, box + 8, (self.height - box - 12) / max(tallest, 1))
+        for space, seats in piles.items():
+            x = left + space * cell + box / 2 - badge / 2
+            for level, seat in enumerate(seats):
+                self.add_widget(SeatBadge(seat=seat, colour=self._colours.get(seat, (1, 1, 1, 1)),
+                                          size=(badge, badge),
+                                          pos=(x, base + box + 6 + level * badge)))
+
+
+class Overlay(FloatLayout):
+    """A dimmed panel over the whole screen; taps never reach what lies beneath."""
+
+    def on_touch_down(self, touch):
+        super().on_touch_down(touch)
+        return True
+
+    def on_touch_move(self, touch):
+        super().on_touch_move(touch)
+        return True
+
+    def on_touch_up(self, touch):
+        super().on_touch_up(touch)
+        return True
+
+
+
+def _panel(width: float, height: float) -> BoxLayout:
+    return DialogPanel(orientation="vertical", size_hint=(None, None), size=(width, height),
+                       pos_hint={"center_x": 0.5, "center_y": 0.5}, padding=8, spacing=6)
+
+
+class DialogPanel(BoxLayout):
+    """The opaque box inside an overlay."""
+
+
+class MenuDialog(Overlay):
+    """More: override, the scoring track, sound on/off, end the game, close."""
+
+    def __init__(self, screen, state: times.State, **kwargs) -> None:
+        super().__init__(**kwargs)
+        app = App.get_running_app()
+        panel = _panel(480, 5 * 72 + 4 * 6 + 16)
+        between = state.phase in (times.PLAY, times.EVALUATED)
+        sound = BigButton(text=self._sound_text(app))
+        sound.bind(on_release=lambda w: (app.toggle_mute(),
+                                         setattr(w, "text", self._sound_text(app))))
+        for text, action, enabled in (
+                ("Override a hand or score", screen.open_override, between),
+                ("Scoring track", screen.open_track, True),
+                (None, None, True),
+                ("End game", app.end_game, True),
+                ("Close", screen.close_overlay, True)):
+            if text is None:
+                panel.add_widget(sound)
+                continue
+            b = BigButton(text=text, disabled=not enabled)
+            b.bind(on_release=lambda _w, a=action: a())
+            panel.add_widget(b)
+        self.add_widget(panel)
+
+    @staticmethod
+    def _sound_text(app) -> str:
+        return "Sound: off (muted)" if app.muted else "Sound: on"
+
+
+class OverrideDialog(Overlay):
+    """Set one player's hand count or score by hand, with a reason for the log."""
+
+    LIMITS = {"hand": (1, 30), "score": (0, 99)}
+
+    def __init__(self, screen, state: times.State, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.screen, self.state = screen, state
+        self.seat: int | None = None
+        self.field, self.value, self.reason = "hand", 0, ""
+        self.panel = _panel(784, 4 * 72 + 36 + 4 * 6 + 16)
+        self.add_widget(self.panel)
+        self.message = "Whose hand or score?"
+        self._build()
+
+    def _build(self) -> None:
+        panel, state = self.panel, self.state
+        panel.clear_widgets()
+        panel.add_widget(Label(text="Override: " + self.message, font_size=26, bold=True,
+                               size_hint_y=None, height=36))
+        seats = BoxLayout(size_hint_y=None, height=68, spacing=4)
+        for p, hand, score in zip(state.players, state.hands, state.scores, strict=True):
+            now = f"{hand} cards" if self.field == "hand" else f"{score} points"
+            pick = PlayerPick(seat=p.seat, colour=self.screen.colour(p.seat), name=p.name,
+                              card=now, card_rgba=(0.8, 0.8, 0.82, 1),
+                              selected=p.seat == self.seat)
+            pick.bind(on_release=lambda _w, s=p.seat: self.pick(s))
+            seats.add_widget(pick)
+        panel.add_widget(seats)
+        row = BoxLayout(size_hint_y=None, height=72, spacing=6)
+        for field, text in (("hand", "Hand"), ("score", "Score")):
+            row.add_widget(self._choice(text, self.field == field,
+                                        lambda f=field: self.set_field(f)))
+        row.add_widget(self._choice("-", False, lambda: self.step(-1), self.seat is not None))
+        row.add_widget(Label(text=str(self.value) if self.seat is not None else "-",
+                             font_size=40, bold=True))
+        row.add_widget(self._choice("+", False, lambda: self.step(+1), self.seat is not None))
+        panel.add_widget(row)
+        reasons = BoxLayout(size_hint_y=None, height=72, spacing=4)
+        for reason in OVERRIDE_REASONS:
+            b = self._choice(reason, reason == self.reason, lambda r=reason: self.set_reason(r))
+            b.font_size = 22
+            b.text_size = (170, None)
+            b.halign = "center"
+            reasons.add_widget(b)
+        panel.add_widget(reasons)
+        end = BoxLayout(size_hint_y=None, height=72, spacing=6)
+        end.add_widget(self._choice("Cancel", False, self.screen.close_overlay))
+        save = self._choice("Save override", False, self.save)
+        save.background_color = (0.0, 0.45, 0.70, 1)
+        end.add_widget(save)
+        panel.add_widget(end)
+
+    @staticmethod
+    def _choice(text: str, selected: bool, on_tap, enabled: bool = True) -> BigButton:
+        b = BigButton(text=text, disabled=not enabled)
+        if selected:
+            b.background_color = (0.0, 0.45, 0.70, 1)
+        b.bind(on_release=lambda _w: on_tap())
+        return b
+
+    def pick(self, seat: int) -> None:
+        self.seat = seat
+        self.value = current_value(self.state, seat, self.field)
+        self.message = "set the number and a reason."
+        self._build()
+
+    def set_field(self, field: str) -> None:
+        self.field = field
+        if self.seat is not None:
+            self.value = current_value(self.state, self.seat, field)
+        self._build()
+
+    def step(self, delta: int) -> None:
+        lo, hi = self.LIMITS[self.field]
+        self.value = max(lo, min(hi, self.value + delta))
+        self._build()
+
+    def set_reason(self, reason: str) -> None:
+        self.reason = reason
+        self._build()
+
+    def save(self) -> None:
+        action, why = override_action(self.state, self.seat, self.field, self.value,
+                                      self.reason)
+        if action is None:
+            self.message = why
+            self._build()
+            return
+        self.screen.send_override(action)
+
+
+load_kv(__file__)
