@@ -85,6 +85,8 @@ def test_choice_timer_goes_back_a_moment_after_it_ends():
     assert board.status() == RUNNING and board.seats == (2, 3)
     assert board.due_return(T0 + 100 * S) is None
     board, _ = board.press(2, T0 + 3 * S)
+    assert board.for_choice((2, 3), "times", T0 + 4 * S) is board, "a choice going on stays"
+    assert board.for_choice((2, 3, 4), "times", T0 + 4 * S).countdown.ready == ()
     board, sounds = board.press(3, T0 + 4 * S)
     assert sounds == ("reveal",)
     assert board.due_return(T0 + 4 * S + RETURN_AFTER_NS - 1) is None

@@ -207,8 +207,16 @@ class TimerBoard:
     # -- the choice timer for a game screen ------------------------------------------------
 
     def for_choice(self, seats: Iterable[int], return_to: str, now_ns: int) -> TimerBoard:
-        """A running countdown for a simultaneous choice; ends by going to ``return_to``."""
-        board = dataclasses.replace(self.with_seats(seats), mode=COUNTDOWN, return_to=return_to)
+        """A running countdown for a simultaneous choice; ends by going to ``return_to``.
+
+        A choice for the same seats that is still going (the host stepped back, or the
+        box restarted) goes on where it was instead of starting again.
+        """
+        seated = tuple(seats)
+        if (self.return_to == return_to and self.mode == COUNTDOWN and self.seats == seated
+                and self.countdown.status in (RUNNING, PAUSED)):
+            return self
+        board = dataclasses.replace(self.with_seats(seated), mode=COUNTDOWN, return_to=return_to)
         return board.preset(board.countdown.duration_ns).start(now_ns)
 
     def due_return(self, now_ns: int) -> str | None:

@@ -17,7 +17,8 @@ there on every entry, so a timer survives a restart and counts the outage.
 
 Another screen (Times) starts a card choice with ``open_choice(seats, return_to)``
 then ``app.navigate("timer")``; a moment after "Reveal!" (or "Time's up!") the screen
-goes back with ``app.back()``.
+goes back with ``app.back()``. A choice still going when the host steps away (or the
+box restarts) goes on when they choose with the timer again.
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ class TimerScreen(Screen):
         #: Wall-clock ns for the timer's own time; tests put a fake clock here.
         self.clock: Callable[[], int] = time.time_ns
         self.board: TimerBoard | None = None
+        self._for_choice = False
         self._shown: tuple = ()
         self._row: tuple = ()
         self._lamps: dict[int, SeatLamp] = {}
@@ -141,12 +143,15 @@ class TimerScreen(Screen):
 
     def open_choice(self, seats, return_to: str) -> None:
         """Start a choice countdown for ``seats``; the caller then navigates here."""
-        board = self.board if self.board is not None else self._restore()
-        self.board = board.for_choice(seats, return_to, self.clock())
+        self.board = self._restore().for_choice(seats, return_to, self.clock())
+        self._for_choice = True
         self._save()
 
     def on_pre_enter(self, *_args) -> None:
         self.board = self._restore()
+        if self.board.return_to is not None and not self._for_choice:
+            self.board = self.board.returned()  # opened as a tool: no going back on Reveal
+        self._for_choice = False
         seats = self._game_seats()
         if seats and self.board.return_to is None:
             self.board = self.board.with_seats(seats)
@@ -155,9 +160,6 @@ class TimerScreen(Screen):
         self.refresh()
 
     def on_leave(self, *_args) -> None:
-        if self.board is not None and self.board.return_to is not None:
-            self.board = self.board.returned()
-            self._save()
         self._app().table.lamps.all_off()
 
     # -- input --------------------------------------------------------------------------
