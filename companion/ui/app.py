@@ -59,8 +59,9 @@ SCREENS: list[tuple[str, str, str]] = [
 
 #: game kind -> the screen that plays it; kinds without one use the generic "game" screen.
 GAME_SCREENS: dict[str, str] = {
-    kind: kind
-    for kind in ("crazy_time", "time_stories", "times", "time_after_time", "professor_tempus")
+    **{kind: kind for kind in
+       ("crazy_time", "time_stories", "times", "time_after_time", "professor_tempus")},
+    "stop_time": "slap",  # the slap pad tool's own log of rounds
 }
 
 

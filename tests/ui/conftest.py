@@ -82,10 +82,20 @@ def ui(tmp_path_factory, artifacts):
     from companion.table import Table
     from companion.ui.app import CompanionApp
 
+    class SilentSound:
+        def play(self):
+            pass
+
+        def stop(self):
+            pass
+
     class SilentLoader:
+        """Loads every cue as a sound that makes no noise, so ``cues.played`` records
+        every cue a test triggers."""
+
         @staticmethod
         def load(_path):
-            return None
+            return SilentSound()
 
     cfg = load_config()
     data = tmp_path_factory.mktemp("data")

@@ -22,6 +22,8 @@ def test_resume_offer_names_game_players_and_time():
     assert offer.game_id == 3
     assert offer.text.startswith("Resume Crazy Time with Ann, Bo and Cy, started today ")
     assert resume_offer([]) is None
+    slap_log = GameRow(4, "stop_time", game.setup, now, None, "open", 9)
+    assert resume_offer([slap_log]) is None  # a tool's running log is not offered
 
 
 def test_setup_from_rows_checks_the_player_count_for_the_game():

@@ -25,6 +25,10 @@ TOOLS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+#: Game kinds that are a tool's running log, not a game to offer for resume.
+TOOL_LOGS = frozenset({"stop_time"})
+
+
 @dataclass(frozen=True)
 class ResumeOffer:
     game_id: int
@@ -40,9 +44,10 @@ def title_of(kind: str) -> str:
 
 def resume_offer(open_games: list[GameRow]) -> ResumeOffer | None:
     """The newest unfinished game as one sentence, or None when there is none."""
-    if not open_games:
+    games = [g for g in open_games if g.kind not in TOOL_LOGS]
+    if not games:
         return None
-    g = open_games[0]
+    g = games[0]
     names = [p.get("name", "?") for p in g.setup.get("players", [])]
     if len(names) > 1:
         who = ", ".join(names[:-1]) + " and " + names[-1]
