@@ -21,186 +21,30 @@ Another screen opens it armed with ``open_armed(app)``.
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Line, Rectangle
-from kivy.properties import ColorProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import ColorProperty, NumericProperty, StringProperty
 from kivy.uix.anchorlayout import AnchorLayout
-from kivy.uix.behaviors import ButtonBehavior
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from companion.errors import CompanionError
 from companion.events import CAPTAIN_SEAT
-from companion.games import get_rules
 from companion.palette import rgba
-from companion.session import GameSession
 from companion.slap.arbiter import SlapArbiter
 from companion.slap.verdict import false_alarm
 from companion.ui.app import load_kv
 from companion.ui.presenters import slap as sp
-from companion.ui.widgets import BigButton, SeatBadge
+from companion.ui.screens.slap_widgets import (  # noqa: F401  (kv rules use them)
+    WHITE,
+    RoundRow,
+    SeatChip,
+    StopFace,
+    TimelinePicture,
+)
+from companion.ui.slap_sessions import ToolSessions
+from companion.ui.widgets import BigButton
 
 load_kv(__file__)
-
-WHITE = (1, 1, 1, 1)
-
-
-def _text(canvas_text: str, size: int, bold: bool = False):
-    label = CoreLabel(text=canvas_text, font_size=size, bold=bold)
-    label.refresh()
-    return label.texture
-
-
-class StopFace(ButtonBehavior, Widget):
-    """The big round "STOP TIME" face that arms the round."""
-
-
-class SeatChip(ButtonBehavior, SeatBadge):
-    """A tappable 64 px seat disc with its number (a candidate, or a seat in/out)."""
-
-
-class TimelinePicture(Widget):
-    """The slaps of a round on a horizontal axis in ms, drawn with the canvas."""
-
-    marks = ListProperty([])  # presenter Marks
-    ticks = ListProperty([])
-    colours = ListProperty([])  # rgba per mark, same order
-    empty = StringProperty("")
-
-    def on_size(self, *_a):
-        self.redraw()
-
-    def on_pos(self, *_a):
-        self.redraw()
-
-    def on_marks(self, *_a):
-        self.redraw()
-
-    def redraw(self) -> None:
-        self.canvas.clear()
-        left, right = self.x + 34, self.right - 34
-        axis_y = self.y + 30
-        with self.canvas:
-            Color(0.11, 0.12, 0.16, 1)
-            Rectangle(pos=self.pos, size=self.size)
-            if not self.marks:
-                tex = _text(self.empty, 24)
-                Color(*WHITE)
-                Rectangle(texture=tex, size=tex.size,
-                          pos=(self.center_x - tex.width / 2, self.center_y - tex.height / 2))
-                return
-            Color(0.7, 0.7, 0.75, 1)
-            Line(points=[left, axis_y, right, axis_y], width=2)
-            for x, label in self.ticks:
-                px = left + x * (right - left)
-                Line(points=[px, axis_y - 6, px, axis_y + 6], width=1.5)
-                tex = _text(label, 18)
-                Rectangle(texture=tex, size=tex.size,
-                          pos=(min(px - tex.width / 2, self.right - tex.width), self.y + 2))
-            radius = 22
-            step = max(30, min(50, self.height - 30 - 34 - radius - 4))
-            spots = [(left + m.x * (right - left), axis_y + 34 + m.row * step)
-                     for m in self.marks]
-            for (px, cy), colour in zip(spots, self.colours, strict=False):
-                Color(*colour)
-                Line(points=[px, axis_y, px, cy - radius], width=1.5)
-            for mark, colour, (px, cy) in zip(self.marks, self.colours, spots, strict=False):
-                Color(*colour)
-                Ellipse(pos=(px - radius, cy - radius), size=(2 * radius, 2 * radius))
-                Color(*WHITE)
-                Line(circle=(px, cy, radius), width=1.5)
-                num = _text(str(mark.seat), 26, bold=True)
-                Color(0, 0, 0, 1)
-                Rectangle(texture=num, size=num.size,
-                          pos=(px - num.width / 2, cy - num.height / 2))
-                tex = _text(mark.label, 20)
-                tx = px - radius - 4 - tex.width if mark.label_left else px + radius + 4
-                Color(*WHITE)
-                Rectangle(texture=tex, size=tex.size, pos=(tx, cy - tex.height / 2))
-
-
-class RoundRow(BoxLayout):
-    """One recorded round in the side list: the picker's disc and why."""
-
-    seat = NumericProperty(0)
-    colour = ColorProperty(WHITE)
-    text = StringProperty("")
-
-
-class ToolSessions:
-    """The slap pad's own ``stop_time`` game, used when no Crazy Time game is in progress.
-
-    The app knows one game in progress (``app.session``) and ``start_game`` jumps to a
-    game screen, so this helper starts or continues the ``stop_time`` game itself and
-    makes it ``app.session`` while the slap screen is shown (so ``app.act``/``app.undo``
-    reach it); any other game in progress is put back when the screen is left.
-    """
-
-    def __init__(self) -> None:
-        self.session: GameSession | None = None
-        self.seats: tuple[int, ...] | None = None
-        self._before, self._swapped = None, False
-
-    def enter(self, app) -> tuple[int, ...]:
-        """Find the slap pad's game (this one, or the newest open one in the log) and
-        return the seats in play."""
-        if app.session is not None and app.session.rules.NAME == "stop_time":
-            self.session = app.session
-        elif self.session is None or app.log.game(self.session.game_id).status != "open":
-            rows = [g for g in app.log.games("stop_time") if g.status == "open"]
-            try:
-                self.session = GameSession.resume(app.log, rows[-1].id) if rows else None
-            except CompanionError as exc:  # a log that no longer replays: start afresh
-                app.say(f"Slap pad log {rows[-1].id} not continued: {exc}", error=True)
-                self.session = None
-        if self.session is not None:
-            self._swap_in(app, self.session)
-        if self.seats is None:
-            self.seats = (tuple(p.seat for p in self.session.state.players) if self.session
-                          else tuple(s.seat for s in app.cfg.seats))
-        return self.seats
-
-    def leave(self, app) -> None:
-        if self._swapped:
-            app.session, self._before, self._swapped = self._before, None, False
-
-    def _swap_in(self, app, session: GameSession) -> None:
-        if app.session is session:
-            return
-        if not self._swapped:
-            self._before, self._swapped = app.session, True
-        app.session = session
-
-    def toggle(self, seat: int, cfg) -> tuple[int, ...]:
-        """Take a seat in or out of play (two seats stay in at least)."""
-        seats = set(self.seats or ())
-        if seat in seats and len(seats) > 2:
-            seats.discard(seat)
-        elif seat in {s.seat for s in cfg.seats}:
-            seats.add(seat)
-        self.seats = tuple(sorted(seats))
-        return self.seats
-
-    def session_for(self, app, seats: tuple[int, ...]) -> GameSession | None:
-        """The game to record a round in: this one, or a new one when the seats changed."""
-        s = self.session
-        if s is not None and tuple(p.seat for p in s.state.players) == seats:
-            self._swap_in(app, s)
-            return s
-        try:
-            new = GameSession.start(app.log, get_rules("stop_time"), {
-                "players": [{"name": f"Seat {n}", "seat": n} for n in seats]})
-        except CompanionError as exc:
-            app.say(str(exc), error=True)
-            return None
-        if s is not None:
-            s.finish()  # the seats changed: that game is complete
-        self.session = new
-        self._swap_in(app, new)
-        return new
 
 
 class SlapScreen(Screen):

@@ -1,0 +1,97 @@
+"""Widgets of the slap pad screen: the Stop Time face, tappable seat discs, the slap
+timeline picture and a line of the last rounds. Their look is in ``slap.kv``."""
+
+from __future__ import annotations
+
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.properties import ColorProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from companion.ui.widgets import SeatBadge
+
+WHITE = (1, 1, 1, 1)
+
+
+def _text(canvas_text: str, size: int, bold: bool = False):
+    label = CoreLabel(text=canvas_text, font_size=size, bold=bold)
+    label.refresh()
+    return label.texture
+
+
+class StopFace(ButtonBehavior, Widget):
+    """The big round "STOP TIME" face that arms the round."""
+
+
+class SeatChip(ButtonBehavior, SeatBadge):
+    """A tappable 64 px seat disc with its number (a candidate, or a seat in/out)."""
+
+
+class TimelinePicture(Widget):
+    """The slaps of a round on a horizontal axis in ms, drawn with the canvas."""
+
+    marks = ListProperty([])  # presenter Marks
+    ticks = ListProperty([])
+    colours = ListProperty([])  # rgba per mark, same order
+    empty = StringProperty("")
+
+    def on_size(self, *_a):
+        self.redraw()
+
+    def on_pos(self, *_a):
+        self.redraw()
+
+    def on_marks(self, *_a):
+        self.redraw()
+
+    def redraw(self) -> None:
+        self.canvas.clear()
+        left, right = self.x + 34, self.right - 34
+        axis_y = self.y + 30
+        with self.canvas:
+            Color(0.11, 0.12, 0.16, 1)
+            Rectangle(pos=self.pos, size=self.size)
+            if not self.marks:
+                tex = _text(self.empty, 24)
+                Color(*WHITE)
+                Rectangle(texture=tex, size=tex.size,
+                          pos=(self.center_x - tex.width / 2, self.center_y - tex.height / 2))
+                return
+            Color(0.7, 0.7, 0.75, 1)
+            Line(points=[left, axis_y, right, axis_y], width=2)
+            for x, label in self.ticks:
+                px = left + x * (right - left)
+                Line(points=[px, axis_y - 6, px, axis_y + 6], width=1.5)
+                tex = _text(label, 18)
+                Rectangle(texture=tex, size=tex.size,
+                          pos=(min(px - tex.width / 2, self.right - tex.width), self.y + 2))
+            radius = 22
+            step = max(30, min(50, self.height - 30 - 34 - radius - 4))
+            spots = [(left + m.x * (right - left), axis_y + 34 + m.row * step)
+                     for m in self.marks]
+            for (px, cy), colour in zip(spots, self.colours, strict=False):
+                Color(*colour)
+                Line(points=[px, axis_y, px, cy - radius], width=1.5)
+            for mark, colour, (px, cy) in zip(self.marks, self.colours, spots, strict=False):
+                Color(*colour)
+                Ellipse(pos=(px - radius, cy - radius), size=(2 * radius, 2 * radius))
+                Color(*WHITE)
+                Line(circle=(px, cy, radius), width=1.5)
+                num = _text(str(mark.seat), 26, bold=True)
+                Color(0, 0, 0, 1)
+                Rectangle(texture=num, size=num.size,
+                          pos=(px - num.width / 2, cy - num.height / 2))
+                tex = _text(mark.label, 20)
+                tx = px - radius - 4 - tex.width if mark.label_left else px + radius + 4
+                Color(*WHITE)
+                Rectangle(texture=tex, size=tex.size, pos=(tx, cy - tex.height / 2))
+
+
+class RoundRow(BoxLayout):
+    """One recorded round in the side list: the picker's disc and why."""
+
+    seat = NumericProperty(0)
+    colour = ColorProperty(WHITE)
+    text = StringProperty("")

@@ -1,0 +1,80 @@
+"""The slap pad tool's own game log, kept apart from any game in progress."""
+
+from __future__ import annotations
+
+from companion.errors import CompanionError
+from companion.games import get_rules
+from companion.session import GameSession
+
+
+class ToolSessions:
+    """The slap pad's own ``stop_time`` game, used when no Crazy Time game is in progress.
+
+    The app knows one game in progress (``app.session``) and ``start_game`` jumps to a
+    game screen, so this helper starts or continues the ``stop_time`` game itself and
+    makes it ``app.session`` while the slap screen is shown (so ``app.act``/``app.undo``
+    reach it); any other game in progress is put back when the screen is left.
+    """
+
+    def __init__(self) -> None:
+        self.session: GameSession | None = None
+        self.seats: tuple[int, ...] | None = None
+        self._before, self._swapped = None, False
+
+    def enter(self, app) -> tuple[int, ...]:
+        """Find the slap pad's game (this one, or the newest open one in the log) and
+        return the seats in play."""
+        if app.session is not None and app.session.rules.NAME == "stop_time":
+            self.session = app.session
+        elif self.session is None or app.log.game(self.session.game_id).status != "open":
+            rows = [g for g in app.log.games("stop_time") if g.status == "open"]
+            try:
+                self.session = GameSession.resume(app.log, rows[-1].id) if rows else None
+            except CompanionError as exc:  # a log that no longer replays: start afresh
+                app.say(f"Slap pad log {rows[-1].id} not continued: {exc}", error=True)
+                self.session = None
+        if self.session is not None:
+            self._swap_in(app, self.session)
+        if self.seats is None:
+            self.seats = (tuple(p.seat for p in self.session.state.players) if self.session
+                          else tuple(s.seat for s in app.cfg.seats))
+        return self.seats
+
+    def leave(self, app) -> None:
+        if self._swapped:
+            app.session, self._before, self._swapped = self._before, None, False
+
+    def _swap_in(self, app, session: GameSession) -> None:
+        if app.session is session:
+            return
+        if not self._swapped:
+            self._before, self._swapped = app.session, True
+        app.session = session
+
+    def toggle(self, seat: int, cfg) -> tuple[int, ...]:
+        """Take a seat in or out of play (two seats stay in at least)."""
+        seats = set(self.seats or ())
+        if seat in seats and len(seats) > 2:
+            seats.discard(seat)
+        elif seat in {s.seat for s in cfg.seats}:
+            seats.add(seat)
+        self.seats = tuple(sorted(seats))
+        return self.seats
+
+    def session_for(self, app, seats: tuple[int, ...]) -> GameSession | None:
+        """The game to record a round in: this one, or a new one when the seats changed."""
+        s = self.session
+        if s is not None and tuple(p.seat for p in s.state.players) == seats:
+            self._swap_in(app, s)
+            return s
+        try:
+            new = GameSession.start(app.log, get_rules("stop_time"), {
+                "players": [{"name": f"Seat {n}", "seat": n} for n in seats]})
+        except CompanionError as exc:
+            app.say(str(exc), error=True)
+            return None
+        if s is not None:
+            s.finish()  # the seats changed: that game is complete
+        self.session = new
+        self._swap_in(app, new)
+        return new
