@@ -161,9 +161,10 @@ def test_damaged_stored_boards_are_refused(bad):
 
 
 def test_digit_size_fits_the_cell_and_stays_big_for_a_times_table():
-    badge = 72  # the seat badge and padding beside the digits
-    assert digits_px("5:00", 400 - badge, 150) >= 96  # 4 seats: 2 x 2 cells
-    assert digits_px("5:00", 266 - badge, 150) >= 96  # 5 seats: 3 x 2 cells
+    beside = 100  # the seat badge, padding and a margin beside the digits
+    assert digits_px("5:00", 396 - beside, 125) >= 96  # 4 seats: 2 x 2 cells
+    assert digits_px("10:00", 396 - beside, 125) >= 96
+    assert 80 <= digits_px("5:00", 264 - beside, 125) < 96  # 5-6 seats: 3 x 2 cells
     assert digits_px("10:00", 190, 150) < digits_px("5:00", 190, 150)
     assert digits_px("10:00", 40, 40) == 48  # never below the floor
     assert [clock_columns(n) for n in (1, 2, 4, 5, 6, 7, 8)] == [1, 2, 2, 3, 3, 4, 4]

@@ -295,7 +295,8 @@ class TimerScreen(Screen):
                     continue
                 cell.text, cell.active, cell.flagged = bank.text, bank.active, bank.flagged
                 cell.note = "FLAG" if bank.flagged else f"moves {bank.moves}"
-                cell.digits = digits_px(bank.text, cell.width - 84, cell.height - 8)
+                # the label is cell.width - 84 wide; keep a margin so the digits never wrap
+                cell.digits = digits_px(bank.text, cell.width - 100, cell.height - 8)
             lit = frozenset(b.seat for b in view.banks if b.active)
         if lit != self._lit:
             self._lit = lit
