@@ -142,3 +142,12 @@ def test_arbiter_config_from_milliseconds_and_phase_check():
         view("waiting")
     assert sp.fmt_ms(0.4) == "+0.4 ms" and sp.fmt_ms(130.4) == "+130.4 ms"
     assert sp.fmt_ms(2500) == "+2500 ms"
+
+
+def test_a_measured_pad_resolution_only_widens_the_bound():
+    from companion.slap.arbiter import DEFAULT_RESOLUTION_NS
+    from companion.ui.presenters.slap import arbiter_config
+
+    assert arbiter_config(20, 2500, 1500).bound_for("pad") == DEFAULT_RESOLUTION_NS["pad"]
+    assert arbiter_config(20, 2500, 1500, 50_000).bound_for("pad") == DEFAULT_RESOLUTION_NS["pad"]
+    assert arbiter_config(20, 2500, 1500, 400_000).bound_for("pad") == 400_000

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from companion.slap.arbiter import ArbiterConfig, Notice
+from companion.slap.arbiter import DEFAULT_RESOLUTION_NS, ArbiterConfig, Notice
 from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
 
 IDLE, ARMED, OPEN, VERDICT = "idle", "armed", "open", "verdict"
@@ -91,10 +91,18 @@ class SlapView:
     rounds: tuple[RoundLine, ...]
 
 
-def arbiter_config(holdoff_ms: float, timeout_ms: float, stuck_ms: float) -> ArbiterConfig:
-    """The arbiter's tuning from the config's ``[slap]`` values in milliseconds."""
+def arbiter_config(holdoff_ms: float, timeout_ms: float, stuck_ms: float,
+                   pad_resolution_ns: int | None = None) -> ArbiterConfig:
+    """The arbiter's tuning from the config's ``[slap]`` values in milliseconds.
+
+    ``pad_resolution_ns`` is what the Pico pad link measured (its worst recent scan gap):
+    it can only widen the pad's documented bound, never narrow it.
+    """
+    resolution = dict(DEFAULT_RESOLUTION_NS)
+    if pad_resolution_ns:
+        resolution["pad"] = max(resolution["pad"], int(pad_resolution_ns))
     return ArbiterConfig(holdoff_ns=round(holdoff_ms * 1e6), timeout_ns=round(timeout_ms * 1e6),
-                         stuck_ns=round(stuck_ms * 1e6))
+                         stuck_ns=round(stuck_ms * 1e6), resolution_ns=resolution)
 
 
 def fmt_ms(ms: float) -> str:

@@ -96,11 +96,12 @@ class SlapScreen(Screen):
         else:
             self.mode = "tool"
             seats = self.tools.enter(app)
-        if seats != self.seats or self.arbiter is None:
+        slap = app.cfg.slap
+        config = sp.arbiter_config(slap.holdoff_ms, slap.timeout_ms, slap.stuck_ms,
+                                   app.pad.resolution_ns if app.pad is not None else None)
+        if seats != self.seats or self.arbiter is None or config != self.arbiter.config:
             self.seats = seats
-            slap = app.cfg.slap
-            self.arbiter = SlapArbiter(seats, sp.arbiter_config(
-                slap.holdoff_ms, slap.timeout_ms, slap.stuck_ms))
+            self.arbiter = SlapArbiter(seats, config)
             self._reset()
         if self.arm_on_enter:
             self.arm_on_enter = False
