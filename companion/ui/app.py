@@ -34,6 +34,7 @@ from companion.session import GameSession
 from companion.sound import SoundCues
 from companion.store.gamelog import GameLog
 from companion.table import Table
+from companion.watchdog import Watchdog
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
@@ -84,9 +85,10 @@ class CompanionApp(App):
     title = "Table companion"
 
     def __init__(self, config, game_log: GameLog, table: Table, cues: SoundCues,
-                 pad=None, **kwargs) -> None:
+                 pad=None, watchdog: Watchdog | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.cfg, self.log, self.table, self.cues, self.pad = config, game_log, table, cues, pad
+        self.watchdog = watchdog or Watchdog(None)
         self.muted = cues.muted
         self.session: GameSession | None = None
         self.pending_game: str | None = None  # the game the player setup is for
@@ -115,6 +117,7 @@ class CompanionApp(App):
         root.ids.holder.add_widget(self.sm)
         Window.bind(on_key_down=self._on_key_down, on_key_up=self._on_key_up)
         Clock.schedule_interval(self._frame, 0)
+        Clock.schedule_once(lambda _dt: self.watchdog.ready(), 0)  # after the first frame
         if self.log.recovered:
             self.say(self.log.recovered, seconds=30)
         return root
@@ -243,6 +246,7 @@ class CompanionApp(App):
         tick = getattr(screen, "on_frame", None)
         if tick is not None:
             tick(self.table.now_ns())
+        self.watchdog.ping(time.monotonic())
         if self.status and time.monotonic() > self._status_until:
             self.status = ""
         self.root.lamp_colours = [
@@ -298,7 +302,8 @@ def run_app(config, pad_port: str | None = None, fullscreen: bool = False) -> in
         pad = PadBridge(PadSource, pad_port or config.pad.port or None)
         pad.start()
     try:
-        CompanionApp(config, game_log, table, cues, pad=pad).run()
+        CompanionApp(config, game_log, table, cues, pad=pad,
+                     watchdog=Watchdog.from_environ()).run()
     finally:
         table.close()
         game_log.close()
