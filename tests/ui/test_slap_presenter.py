@@ -61,7 +61,7 @@ def test_marks_whose_disc_and_label_would_meet_go_on_different_rows():
     assert [m.row for m in v.marks] == [0, 1, 0, 1]  # 3 and 4 would touch
     assert [m.label_left for m in v.marks] == [False, False, False, True]
     v = view("verdict", verdict=verdict({1: 0, 2: 150, 3: 170, 4: 200}))
-    assert [m.row for m in v.marks] == [0, 0, 1, 1]  # 4's label sits left, over 3's disc
+    assert [m.row for m in v.marks] == [0, 0, 1, 2]  # 4's label sits left: a row of its own
 
 
 def test_too_close_asks_the_table_with_one_button_per_candidate():
@@ -151,3 +151,16 @@ def test_a_measured_pad_resolution_only_widens_the_bound():
     assert arbiter_config(20, 2500, 1500).bound_for("pad") == DEFAULT_RESOLUTION_NS["pad"]
     assert arbiter_config(20, 2500, 1500, 50_000).bound_for("pad") == DEFAULT_RESOLUTION_NS["pad"]
     assert arbiter_config(20, 2500, 1500, 400_000).bound_for("pad") == 400_000
+
+
+def test_timeline_labels_never_overlap_even_when_crowded():
+    from companion.ui.presenters.slap import MARK_DISC, MARK_LABEL, timeline
+
+    slaps = [(seat, k * 20_000_000) for k, seat in enumerate([3, 1, 8, 2, 6, 4, 7, 5])]
+    marks, _ = timeline(slaps, {})
+    for row in {m.row for m in marks}:
+        spans = sorted((m.x - MARK_DISC - (MARK_LABEL if m.label and m.label_left else 0),
+                        m.x + MARK_DISC + (MARK_LABEL if m.label and not m.label_left else 0))
+                       for m in marks if m.row == row)
+        assert all(a[1] < b[0] for a, b in zip(spans, spans[1:], strict=False)), spans
+    assert marks[0].label == "0 ms"

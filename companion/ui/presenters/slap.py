@@ -32,10 +32,11 @@ PHASES = (IDLE, ARMED, OPEN, VERDICT)
 SHOWN_NOTICES = ("false_slap", "held", "stuck", "mash", "late", "flood", "unknown_seat",
                  "unknown_source", "backwards", "invalid")
 # Room a mark takes on the axis, in fractions of its length: its disc (either side of its
-# x) and its delay label beside it. Marks whose room overlaps go on another row.
+# x) and its delay label beside it. Marks whose room overlaps go on another row; when no
+# row has room, the mark keeps its disc and drops its label (the list beside says it).
 MARK_DISC = 0.05
 MARK_LABEL = 0.2
-MARK_ROWS = 2
+MARK_ROWS = 3
 LAST_ROUNDS = 5
 
 
@@ -147,14 +148,18 @@ def timeline(verdict_or_slaps: Verdict | Sequence[tuple[int, int]],
     delays = [(seat, (t - first) / 1e6) for seat, t in pairs]
     span = max(ms for _, ms in delays)
     marks, row_end = [], [-1.0] * MARK_ROWS
-    for i, (seat, ms) in enumerate(delays):
+    for seat, ms in delays:
         x = ms / span if span > 0 else 0.0
         left = x + MARK_DISC + MARK_LABEL > 1 + MARK_DISC
         lo = x - MARK_DISC - (MARK_LABEL if left else 0)
-        row = next((r for r in range(MARK_ROWS) if lo > row_end[r]), i % MARK_ROWS)
-        row_end[row] = x + MARK_DISC + (0 if left else MARK_LABEL)
-        marks.append(Mark(seat, colours.get(seat, "grey"), round(ms, 3), x, row, fmt_ms(ms),
-                          left))
+        label = fmt_ms(ms)
+        row = next((r for r in range(MARK_ROWS) if lo > row_end[r]), None)
+        if row is None:  # no room for the label on any row: the disc alone
+            label = ""
+            row = next((r for r in range(MARK_ROWS) if x - MARK_DISC > row_end[r]),
+                       min(range(MARK_ROWS), key=lambda r: row_end[r]))
+        row_end[row] = x + MARK_DISC + (0 if left or not label else MARK_LABEL)
+        marks.append(Mark(seat, colours.get(seat, "grey"), round(ms, 3), x, row, label, left))
     return tuple(marks), span
 
 

@@ -68,7 +68,8 @@ class TimelinePicture(Widget):
                 Rectangle(texture=tex, size=tex.size,
                           pos=(min(px - tex.width / 2, self.right - tex.width), self.y + 2))
             radius = 22
-            step = max(30, min(50, self.height - 30 - 34 - radius - 4))
+            rows = max(1, max(m.row for m in self.marks))
+            step = max(28, min(50, (self.height - 30 - 34 - radius - 4) / rows))
             spots = [(left + m.x * (right - left), axis_y + 34 + m.row * step)
                      for m in self.marks]
             for (px, cy), colour in zip(spots, self.colours, strict=False):

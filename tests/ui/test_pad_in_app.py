@@ -1,0 +1,64 @@
+"""The whole pad path in the real app: the virtual pad (real firmware code) on a real
+pseudo-terminal, PadSource reading it with real pyserial, the PadBridge, the app's frame
+loop and the slap pad screen's verdict. Waits are bounded by deadlines and wake on the
+pty; nothing sleeps a fixed time."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytestmark = pytest.mark.window
+
+
+def test_pad_slaps_reach_a_verdict_in_the_pad_clock(ui, tmp_path):
+    from companion.pad.source import PadSource
+    from companion.pad.transport import Backoff
+    from companion.pad.virtual import VirtualPad
+    from companion.pad_bridge import PadBridge
+
+    pad = VirtualPad(seats=8, link=tmp_path / "slap-pad", seed=7)
+    bridge = PadBridge(lambda port, post: PadSource(port, post, backoff=Backoff(0.02, 0.2)),
+                       str(pad.path))
+    bridge.start()
+    ui.goto_home()
+    ui.app.pad = bridge
+
+    def drive(until, timeout=8.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pad.step()
+            ui.pump(1)
+            if until():
+                return True
+            pad.wait(0.002)
+        return False
+
+    try:
+        assert drive(lambda: bridge.source.status.state == "ready"), bridge.source.status
+        ui.app.navigate("slap")
+        ui.pump()
+        screen = ui.app.sm.current_screen
+        screen.arm()
+        start = pad.clock_us() + 50_000
+        order = [3, 1, 8, 2, 6, 4, 7, 5]  # seat 5 slaps last, 20 ms after seat 7
+        stamps = {}
+        for k, seat in enumerate(order):
+            pad.tap(seat, start + k * 20_000, hold_us=30_000, bounces=3)
+            stamps[seat] = pad.stamp_for(start + k * 20_000)
+        assert drive(lambda: screen.verdict is not None), ui.app.status
+        verdict = screen.verdict
+        assert verdict.source == "pad" and verdict.certain and verdict.picker == 5
+        assert [r.seat for r in verdict.ranking] == order
+        # the delays are the pad's own: the bridge only shifted every stamp by one offset
+        got = [r.delay_first_ns for r in verdict.ranking]
+        assert got == [(stamps[s] - stamps[order[0]]) * 1000 for s in order]
+        ui.screenshot("slap_pad_verdict")
+    finally:
+        if ui.app.sm.current == "slap":
+            ui.app.sm.current_screen.cancel()  # leave the shared window as we found it
+        ui.app.pad = None
+        bridge.stop()
+        pad.close()
+        ui.goto_home()
