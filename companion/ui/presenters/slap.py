@@ -233,7 +233,7 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
     if seat in verdict.non_slappers:
         return SlapView(headline=f"Seat {seat} picks up", detail="Never slapped.", **base)
     return SlapView(headline=f"Seat {seat} picks up",
-                    detail=f"Last, {marks[-1].label} after the first "
+                    detail=f"Last, {fmt_ms(marks[-1].delay_ms)} after the first "
                            f"(timing ±{verdict.resolution_ns / 1e6:g} ms).", **base)
 
 
