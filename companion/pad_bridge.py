@@ -27,7 +27,9 @@ from companion.events import EventQueue, PressEvent
 
 class PadBridge:
     def __init__(self, source_factory: Callable, port: str | None,
-                 host_clock: Callable[[], int] = time.monotonic_ns) -> None:
+                 host_clock: Callable[[], int] = time.monotonic_ns,
+                 max_uncertainty_ns: int = 5_000_000) -> None:
+        self.max_uncertainty_ns = max_uncertainty_ns
         self.queue = EventQueue()
         self.source = source_factory(port, self.queue.post)
         self.host_clock = host_clock
@@ -43,8 +45,8 @@ class PadBridge:
     def drain(self) -> list:
         """Pending items, pad presses shifted into host time.
 
-        A press that arrives before the first clock sync is held back until the offset
-        is known, never dropped.
+        A press that arrives before the clock sync is tight enough (``max_uncertainty_ns``)
+        is held back until the offset is known, never dropped.
         """
         out: list = []
         for item in self.queue.drain():
@@ -54,14 +56,19 @@ class PadBridge:
             if getattr(item, "state", "ready") != "ready" or type(item).__name__ == "PadRebooted":
                 self.offset_ns = None  # a new link or a new boot: a new offset
             out.append(item)
-        if self.held_back and self.offset_ns is None:
-            pad_now = self.source.now_ns()
-            if pad_now is not None:
-                self.offset_ns = self.host_clock() - pad_now
+        if self.held_back and self.offset_ns is None and self._synced():
+            self.offset_ns = self.host_clock() - self.source.now_ns()
         if self.held_back and self.offset_ns is not None:
             out.extend(replace(e, t_ns=e.t_ns + self.offset_ns) for e in self.held_back)
             self.held_back.clear()
         return out
+
+    def _synced(self) -> bool:
+        """The link's clock map is there and tight enough to fix the offset with."""
+        if self.source.now_ns() is None:
+            return False
+        uncertainty = getattr(self.source, "clock_uncertainty_ns", lambda: 0)()
+        return uncertainty is not None and uncertainty <= self.max_uncertainty_ns
 
     @property
     def resolution_ns(self) -> int:

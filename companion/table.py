@@ -76,6 +76,11 @@ class Table:
     def key_up(self, key: str) -> bool:
         return self._drive(key, low=False)
 
+    def release_all(self) -> None:
+        """Simulation only: let go of every button the keyboard is holding down."""
+        for key in self._keys:
+            self.key_up(key)
+
     def _drive(self, key: str, low: bool) -> bool:
         if not self.simulated or key not in self._keys:
             return False

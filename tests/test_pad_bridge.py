@@ -64,3 +64,15 @@ def test_status_lines_pass_through_and_resolution_has_a_floor():
     assert bridge.resolution_ns == 100_000
     src.resolution_ns = 250_000
     assert bridge.resolution_ns == 250_000
+
+
+def test_the_offset_waits_for_a_tight_clock_sync():
+    bridge, src, clock = make()
+    src.uncertainty = 40_000_000  # a slow first exchange: 40 ms either way
+    src.clock_uncertainty_ns = lambda: src.uncertainty
+    src.pad_now = 1_000
+    src.post(PressEvent(1, 900, "pad"))
+    assert bridge.drain() == [] and bridge.offset_ns is None  # held back, not guessed
+    src.uncertainty = 300_000
+    (event,) = bridge.drain()
+    assert event.t_ns == 900 + clock["now"] - 1_000

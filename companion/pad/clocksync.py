@@ -11,7 +11,10 @@ changed USB path is relearned); samples whose round trip is well above it are di
 as delayed. Accepted samples, taken at the middle of their round trip, feed an
 exponentially forgetting linear fit of pad time against host time (weight ``alpha``);
 the slope stays within ±``max_ppm`` of 1 (a crystal, not a rubber band) and is 1 until
-the samples span ``min_span_ns``. Pure: times are passed in.
+the samples span ``min_span_ns``. A sample whose round trip is less than half that of the
+sample the fit began with restarts the fit: a slow first exchange must not linger in the
+average. The map's ``uncertainty_ns`` is half the round trip the fit began with. Pure:
+times are passed in.
 
 How to wire it::
 
@@ -55,8 +58,12 @@ class ClockSync:
     def reset(self) -> None:
         """Forget everything (a new pad boot: a new clock)."""
         self.min_rtt: float | None = None
-        self.samples = 0
         self.rejected = 0
+        self._restart_fit()
+
+    def _restart_fit(self) -> None:
+        self.samples = 0
+        self._fit_rtt = 0
         self._base: tuple[int, int] | None = None
         self._mean_h = self._mean_p = 0.0
         self._var_h = self._cov = 0.0
@@ -76,9 +83,14 @@ class ClockSync:
         if rtt > 2.0 * self.min_rtt + self.slack_ns:
             self.rejected += 1
             return False
+        if self.samples and rtt * 2 < self._fit_rtt:
+            # Far tighter than the sample the fit began with (a slow first exchange, a
+            # busy host): that history is worth less than this one sample. Start over.
+            self._restart_fit()
         host = sent_ns + rtt // 2
         if self._base is None:
             self._base = (host, pad_ns)
+            self._fit_rtt = rtt
         h = float(host - self._base[0])
         p = float(pad_ns - self._base[1])
         if self.samples == 0:
@@ -104,7 +116,7 @@ class ClockSync:
             slope = min(max(fitted, 1.0 - limit), 1.0 + limit)
         return ClockMap(host_ref=self._base[0] + round(self._mean_h),
                         pad_ref=self._base[1] + round(self._mean_p), slope=slope,
-                        uncertainty_ns=round(self.min_rtt / 2))
+                        uncertainty_ns=round(max(self.min_rtt, self._fit_rtt) / 2))
 
     def snapshot(self) -> ClockMap | None:
         """The current mapping, or None before the first accepted sample."""

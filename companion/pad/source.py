@@ -99,6 +99,11 @@ class PadSource:
         mapping = self._clock_map
         return None if mapping is None else mapping.to_pad(self._clock())
 
+    def clock_uncertainty_ns(self) -> int | None:
+        """How far ``now_ns()`` may be off (half a round trip); None until clock sync."""
+        mapping = self._clock_map
+        return None if mapping is None else mapping.uncertainty_ns
+
     @property
     def resolution_ns(self) -> int:
         """The pad's honest capture bound (worst recent scan gap), 0 before the handshake."""

@@ -84,3 +84,18 @@ def test_a_slower_path_is_relearned():
                          pad_time(host + k * 250_000_000 + 1_500_000)) for k in range(300)]
     assert not accepted[0]
     assert accepted[-1], "the smallest round trip must be forgotten slowly"
+
+
+def test_a_much_tighter_sample_restarts_a_fit_that_began_with_a_slow_exchange():
+    from companion.pad.clocksync import ClockSync
+
+    sync = ClockSync()
+    true_offset = 5_000_000_000  # pad = host + offset
+    # A slow first exchange: the reply came 180 ms late, the pad answered at once.
+    sync.add(0, 180_000_000, 0 + true_offset)
+    assert abs(sync.snapshot().to_pad(0) - true_offset) > 80_000_000
+    assert sync.snapshot().uncertainty_ns == 90_000_000
+    sync.add(1_000_000_000, 1_001_000_000, 1_000_500_000 + true_offset)
+    snap = sync.snapshot()
+    assert abs(snap.to_pad(2_000_000_000) - (2_000_000_000 + true_offset)) < 1_000_000
+    assert snap.uncertainty_ns == 500_000

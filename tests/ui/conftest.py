@@ -65,9 +65,27 @@ class UiDriver:
         return path, len(colours)
 
     def goto_home(self) -> None:
+        """Back to a clean start: no game, no button held, lamps off, home screen."""
         self.app.session = None
+        self.app.table.release_all()
+        self.app.table.drain()
+        self.app.table.lamps.all_off()
         self.app.home()
         self.pump()
+
+    def open_slap_tool(self, seats):
+        """The slap pad as a standalone tool with exactly ``seats`` in play."""
+        self.goto_home()
+        self.app.navigate("slap")
+        self.pump()
+        screen = self.app.sm.current_screen
+        assert screen.name == "slap" and screen.mode == "tool"
+        for seat in [s.seat for s in self.app.cfg.seats]:
+            chip = next(c for c in screen.ids.actions.children if c.seat == seat)
+            if (seat in seats) != chip.lit:
+                self.tap(chip)
+        assert screen.seats == tuple(seats)
+        return screen
 
 
 @pytest.fixture(scope="session")

@@ -88,7 +88,7 @@ def test_several_non_slappers():
 def test_false_alarm_takes_the_last_slapper():
     fa = false_alarm(verdict({1: 0, 2: 30}))
     v = view("verdict", verdict=fa)
-    assert v.headline == "False alarm: seat 2 picks up" and v.headline_colour == "sky"
+    assert v.headline == "False alarm: Seat 2 picks up" and v.headline_colour == "sky"
     assert not v.can_false_alarm and v.non_slappers == ()
     assert sp.decision(fa, None) == (2, "false_alarm")
     close = false_alarm(verdict({1: 0, 2: 0.5}))
@@ -164,3 +164,11 @@ def test_timeline_labels_never_overlap_even_when_crowded():
                        for m in marks if m.row == row)
         assert all(a[1] < b[0] for a, b in zip(spans, spans[1:], strict=False)), spans
     assert marks[0].label == "0 ms"
+
+
+def test_the_verdict_names_the_player_when_names_are_known():
+    slaps = {s: 10 * s for s in SEATS}
+    last = max(SEATS)
+    assert view("verdict", verdict=verdict(slaps)).headline == f"Seat {last} picks up"
+    named = view("verdict", verdict=verdict(slaps), names={last: "Bo"})
+    assert named.headline == "Bo picks up"

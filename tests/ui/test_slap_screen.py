@@ -29,18 +29,7 @@ def pump_until(ui, cond, frames=400):
 
 
 def open_tool(ui, seats):
-    """The slap pad as a standalone tool with exactly ``seats`` in play."""
-    ui.goto_home()
-    ui.app.navigate("slap")
-    ui.pump()
-    screen = ui.app.sm.current_screen
-    assert screen.name == "slap" and screen.mode == "tool"
-    for seat in [s.seat for s in ui.app.cfg.seats]:
-        chip = next(c for c in screen.ids.actions.children if c.seat == seat)
-        if (seat in seats) != chip.lit:
-            ui.tap(chip)
-    assert screen.seats == tuple(seats)
-    return screen
+    return ui.open_slap_tool(seats)
 
 
 def slap_stream(screen, t0, slaps_ms, source="mock"):
@@ -93,7 +82,7 @@ def test_false_alarm_too_close_captain_and_undo(ui, monkeypatch, cues):
     assert ui.find("Record").disabled
     ui.screenshot("slap_non_slappers")
     ui.tap(ui.find("False alarm"))
-    assert screen.headline == "False alarm: seat 2 picks up" and blinks[-1] == 2
+    assert screen.headline == "False alarm: Seat 2 picks up" and blinks[-1] == 2
     ui.press_seat("spacebar")  # the captain button records a named picker
     snap = ui.app.session.snapshot()
     assert [p["seat"] for p in snap["players"]] == [1, 2, 3, 4]  # seats changed: a new log

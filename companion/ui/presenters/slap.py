@@ -180,9 +180,12 @@ def ticks(span_ms: float, most: int = 5) -> tuple[tuple[float, str], ...]:
 def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
               live: Iterable[tuple[int, int]] = (), verdict: Verdict | None = None,
               chosen: int | None = None, rounds: Sequence[RoundLine] = (),
-              bound_ms: float | None = None, choose_seats: bool = False) -> SlapView:
+              bound_ms: float | None = None, choose_seats: bool = False,
+              names: Mapping[int, str] | None = None) -> SlapView:
     """The whole screen's data; see the module docstring. ``choose_seats``: the idle
-    screen offers the seats in play (the standalone tool)."""
+    screen offers the seats in play (the standalone tool). ``names``: players' names by
+    seat, so the verdict names a person ("Ann picks up"), not only a seat."""
+    names = names or {}
     if phase not in PHASES:
         raise ValueError(f"unknown slap screen phase {phase!r}")
     chip = {s: SeatChip(s, colours.get(s, "grey")) for s in seats}
@@ -222,17 +225,18 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
         return SlapView(headline=f"{seat_list(cands, 'and').capitalize()} never slapped — "
                         "tap who picks up", detail="Several players never slapped.", **base)
     seat, how = picked
+    who = names.get(seat, f"Seat {seat}")
     base.update(headline_seat=seat, headline_colour=chip.get(seat, SeatChip(seat, "")).colour,
                 can_record=True)
     if how == "false_alarm":
-        return SlapView(headline=f"False alarm: seat {seat} picks up",
+        return SlapView(headline=f"False alarm: {who} picks up",
                         detail="Nobody should have slapped: the last one who did picks up.",
                         **base)
     if how == "table":
-        return SlapView(headline=f"Seat {seat} picks up", detail="The table's call.", **base)
+        return SlapView(headline=f"{who} picks up", detail="The table's call.", **base)
     if seat in verdict.non_slappers:
-        return SlapView(headline=f"Seat {seat} picks up", detail="Never slapped.", **base)
-    return SlapView(headline=f"Seat {seat} picks up",
+        return SlapView(headline=f"{who} picks up", detail="Never slapped.", **base)
+    return SlapView(headline=f"{who} picks up",
                     detail=f"Last, {fmt_ms(marks[-1].delay_ms)} after the first "
                            f"(timing ±{verdict.resolution_ns / 1e6:g} ms).", **base)
 

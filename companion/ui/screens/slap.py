@@ -270,6 +270,11 @@ class SlapScreen(Screen):
             return sp.rounds_from_crazy_time(session.snapshot())
         return sp.rounds_from_stop_time(session.snapshot())
 
+    @staticmethod
+    def _names(app) -> dict[int, str]:
+        players = getattr(app.session.state, "players", ()) if app.session else ()
+        return {p.seat: p.name for p in players}
+
     def _show(self) -> None:
         app = App.get_running_app()
         colours = {s.seat: s.colour for s in app.cfg.seats}
@@ -277,7 +282,8 @@ class SlapScreen(Screen):
             if self.arbiter else None
         view = sp.slap_view(self.phase, self.seats, colours, live=self.live.items(),
                             verdict=self.shown, chosen=self.chosen, rounds=self._rounds(app),
-                            bound_ms=bound, choose_seats=self.mode == "tool")
+                            bound_ms=bound, choose_seats=self.mode == "tool",
+                            names=self._names(app))
         self.view = view
         self.heading = "Stop Time: Crazy Time" if self.mode == "crazy" else "Slap pad"
         self.headline, self.detail = view.headline, view.detail
