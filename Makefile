@@ -28,7 +28,10 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
 bench: $(STAMP)
-	for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+	for b in bench/*.py; do \
+	  echo "== $$b"; \
+	  if [ -n "$$DISPLAY" ]; then $(PY) $$b || exit 1; else $(XVFB) $(PY) $$b || exit 1; fi; \
+	done
 
 pad-sim: $(STAMP)
 	$(VENV)/bin/companion pad-sim
