@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from kivy.app import App
+from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
@@ -284,6 +285,24 @@ class CompanionApp(App):
         return self.table.key_up(name)
 
 
+class KeepPlaying(ExceptionHandler):
+    """The UI's top-level catch: an unexpected error in a screen is logged with its
+    traceback and told in the status bar, and the table plays on. Nothing is lost by it:
+    every action was committed to the game log before it was shown."""
+
+    def __init__(self, app: CompanionApp) -> None:
+        super().__init__()
+        self.app = app
+
+    def handle_exception(self, exception):
+        log.error("unexpected error in the UI", exc_info=exception)
+        if isinstance(exception, (KeyboardInterrupt, SystemExit)):
+            return ExceptionManager.RAISE
+        self.app.say(f"Something went wrong ({exception}); the game is safe in the log.",
+                     error=True, seconds=15)
+        return ExceptionManager.PASS
+
+
 def run_app(config, pad_port: str | None = None, fullscreen: bool = False) -> int:
     """Start the companion on this machine's hardware (or its simulation)."""
     from companion.paths import data_dir, kivy_home, log_path
@@ -301,9 +320,11 @@ def run_app(config, pad_port: str | None = None, fullscreen: bool = False) -> in
 
         pad = PadBridge(PadSource, pad_port or config.pad.port or None)
         pad.start()
+    app = CompanionApp(config, game_log, table, cues, pad=pad,
+                       watchdog=Watchdog.from_environ())
+    ExceptionManager.add_handler(KeepPlaying(app))
     try:
-        CompanionApp(config, game_log, table, cues, pad=pad,
-                     watchdog=Watchdog.from_environ()).run()
+        app.run()
     finally:
         table.close()
         game_log.close()

@@ -52,3 +52,18 @@ def test_mute_switch_is_remembered(ui):
     assert ui.app.muted is not before
     assert ui.app.log.get_setting("muted") is ui.app.muted
     ui.tap(ui.find("Sound"))
+
+
+def test_an_unexpected_error_is_told_and_the_table_plays_on(ui, caplog):
+    from kivy.base import ExceptionManager
+
+    from companion.ui.app import KeepPlaying
+
+    handler = KeepPlaying(ui.app)
+    try:
+        raise RuntimeError("a screen tripped")
+    except RuntimeError as exc:
+        assert handler.handle_exception(exc) == ExceptionManager.PASS
+    assert "a screen tripped" in ui.app.status and "safe in the log" in ui.app.status
+    assert "a screen tripped" in caplog.text
+    assert handler.handle_exception(KeyboardInterrupt()) == ExceptionManager.RAISE
