@@ -70,3 +70,15 @@ def test_resume_equals_live_state(tmp_path_factory, ops):
     assert resumed.state == game.state
     assert resumed.actions == game.actions
     log.close()
+
+
+def test_a_log_that_cannot_be_written_changes_nothing_on_screen(game_log):
+    game = GameSession.start(game_log, SCOREPAD, SETUP)
+    game.do({"type": "score", "seat": 1, "points": 2})
+    game_log.db.execute("PRAGMA query_only = ON")  # as good as a full or read-only disk
+    with pytest.raises(LogError, match="could not write to the game log"):
+        game.do({"type": "score", "seat": 1, "points": 5})
+    assert game.state.total(1) == 2 and len(game.actions) == 1
+    game_log.db.execute("PRAGMA query_only = OFF")
+    game.do({"type": "score", "seat": 1, "points": 5})
+    assert game.state.total(1) == 7

@@ -120,13 +120,20 @@ class GameLog:
     # -- writing ---------------------------------------------------------------------
 
     def _tx(self, fn: Callable[[], Any]) -> Any:
-        self.db.execute("BEGIN IMMEDIATE")
+        """Run ``fn`` in one write transaction. A failed write (disk full, file gone
+        read-only) is a LogError: the caller then shows nothing it could not keep."""
         try:
-            result = fn()
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                result = fn()
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise LogError(f"could not write to the game log {self.path}: {exc}") from exc
         return result
 
     def new_game(self, kind: str, setup: dict) -> int:
