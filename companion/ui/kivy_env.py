@@ -1,5 +1,5 @@
 """Prepare Kivy before its first import: no argv parsing, config and logs in our folder,
-an 800x480 window, Escape does not quit the kiosk.
+an 800x480 window, Escape does not quit the kiosk, an on-screen keyboard in the kiosk.
 
 Call ``prepare()`` before anything imports ``kivy``; it imports nothing from Kivy's
 window layer itself until the config is set.
@@ -25,3 +25,6 @@ def prepare(kivy_home: Path, fullscreen: bool = False) -> None:
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")
+    # The kiosk has a touchscreen and no keyboard: name fields and law texts get Kivy's
+    # on-screen keyboard, docked at the bottom. A laptop keeps its own keyboard.
+    Config.set("kivy", "keyboard_mode", "systemanddock" if fullscreen else "system")
