@@ -224,7 +224,7 @@ def _start_run(state: State, action: Mapping[str, Any]) -> State:
         chars = tuple(replace(c, life=c.max_life, tu_at_death=None) for c in state.characters)
     number = state.run.number + 1
     state = replace(state, runs=state.runs + (Run(number, tu),), tu=tu, turn=0, location=None,
-                    location_red=False, tests=(), last_roll=None)
+                    location_red=False, tests=(), last_roll=None, abandoned=())
     state = note(state, "run", f"run {number} starts with {tu} TU")
     return _cast(state, chars)
 
@@ -314,6 +314,9 @@ def _test_start(state: State, action: Mapping[str, Any]) -> State:
     space = text_field(action, "space")
     if any(t.space == space for t in state.tests):
         raise RuleError(f"a test is already open at space {space}")
+    if (space, state.turn) in state.abandoned:
+        raise RuleError(f"the test at {space} was rolled and abandoned this turn: trying it "
+                        "again needs another turn (stay, 1 TU)")
     characteristic = text_field(action, "characteristic")
     names = _test_characters(state, action.get("characters"), characteristic, space)
     shields = at.parse_shields(action.get("shields"))
@@ -386,6 +389,9 @@ def _test_abandon(state: State, action: Mapping[str, Any]) -> State:
         raise RuleError(f"the test at {test.space} is locked: it cannot be abandoned until "
                         "it is cleared or its characters are dead")
     state = _set_test(state, index, None)
+    if test.status == "rolled" and test.rolled_turn == state.turn:
+        tried = tuple(a for a in state.abandoned if a[1] == state.turn)
+        state = replace(state, abandoned=tried + ((test.space, state.turn),))
     return note(state, "test", f"test at {test.space} abandoned: its shields reset")
 
 

@@ -127,6 +127,9 @@ class State:
     tests: tuple[at.Test, ...] = ()
     last_roll: RollRecord | None = None
     log: tuple[LogEntry, ...] = ()
+    #: (space, turn) of tests abandoned after a roll in that turn: trying one again
+    #: needs a new turn, as continuing it would.
+    abandoned: tuple[tuple[str, int], ...] = ()
 
     @property
     def run(self) -> Run:

@@ -225,8 +225,32 @@ def test_continue_costs_one_tu_once_per_turn_and_abandon_resets():
     assert s2.tu == s.tu - 1
     s3 = ts.apply(s, {"type": "test_abandon"})
     assert s3.tests == ()
-    s4 = start(s3, shields=[B] * 8)
+    s4 = start(ts.apply(s3, {"type": "stay"}), shields=[B] * 8)
     assert s4.tests[0].left == (B,) * 8
+
+
+STAY, ABANDON = {"type": "stay"}, {"type": "test_abandon", "space": "B"}
+MISS = {"type": "test_roll", "space": "B", "faces": [3, 3, 3, 3]}
+
+
+@pytest.mark.parametrize(
+    ("before_retry", "retry_ok", "tu_spent"),
+    [([MISS, ABANDON], False, 0),       # same turn: starting it again would be a free roll
+     ([MISS, ABANDON, STAY], True, 1),  # a new turn paid for: the test may start again
+     ([MISS, STAY, ABANDON], True, 1),  # the turn was already paid before abandoning
+     ([ABANDON], True, 0)],             # never rolled: nothing was tried yet
+)
+def test_an_abandoned_test_is_tried_again_only_in_a_new_turn(before_retry, retry_ok, tu_spent):
+    s = start(game(), shields=[B] * 8)
+    for action in before_retry:
+        s = ts.apply(s, action)
+    assert s.tu == 25 - tu_spent
+    if retry_ok:
+        assert start(s, shields=[B] * 8).tests[0].left == (B,) * 8
+    else:
+        for who in (["Marie", "Madeleine"], ["Madeleine"]):
+            with pytest.raises(RuleError, match="needs another turn"):
+                start(s, characters=who, shields=[B] * 8)
 
 
 def test_tu_shields_left_cost_time_and_hearts_cost_life():
