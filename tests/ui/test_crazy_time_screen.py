@@ -106,6 +106,17 @@ def test_a_game_of_crazy_time(ui, cues):
                                                                   "Time Machine")
     assert screen.panel is None and ui.find("Bob: wrong accusation (Time Machine)")
 
+    # A right call, but others played since: the last one to have played picks up.
+    ui.tap(ui.find("Temporal flaw"))
+    ui.tap(seat_option(ui, 1))
+    ui.tap(seat_option(ui, 3))
+    ui.tap(ui.find("Synchronisation"))
+    ui.tap(ui.find("Yes, but others have played since"))
+    assert "Who played last" in screen.panel.title
+    ui.tap(seat_option(ui, 4))
+    p = pickups(ui)[-1]
+    assert (p["seat"], p["reason"], p["law"]) == (4, "temporal_flaw", "Synchronisation")
+
     # Several erred: Ann, then Dan; Dan picks up.
     ui.tap(ui.find("Mistakes"))
     ui.tap(seat_option(ui, 1))

@@ -225,10 +225,20 @@ class CrazyTimeScreen(Screen):
     def _verdict(self, v, accuser: int, accused: int, law: str) -> None:
         a, b = self._name(v, accuser), self._name(v, accused)
         options = [(f"Yes: {b} picks up", True, 0, None),
+                   ("Yes, but others have played since", "later", 0, None),
                    (f"No: {a} was wrong and picks up", False, 0, None)]
-        self._ask("accuse", f"Did {b} break {law}?", options, cols=1, on_pick=lambda ok: (
+
+        def pick(ok):
+            if ok == "later":  # the rulebook: the last one to have played should have seen it
+                self._ask("accuse", "Who played last? They should have seen it and pick up.",
+                          self._seats(v), lambda last: self._act(
+                              {"type": "pickup", "seat": last, "reason": "temporal_flaw",
+                               "law": law}))
+                return
             self._act({"type": "accusation", "accuser": accuser, "accused": accused,
-                       "law": law, "correct": ok})))
+                       "law": law, "correct": ok})
+
+        self._ask("accuse", f"Did {b} break {law}?", options, cols=1, on_pick=pick)
 
     def mistakes(self) -> None:
         v = self._v()
