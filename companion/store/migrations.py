@@ -92,9 +92,10 @@ def migrate(db: sqlite3.Connection) -> int:
                 (number, name, datetime.now(UTC).isoformat(timespec="seconds")),
             )
             db.execute(f"PRAGMA user_version = {number}")
+            # In the same transaction: a log whose first step committed is always ours.
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         except BaseException:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
-    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     return db.execute("PRAGMA user_version").fetchone()[0]
