@@ -63,6 +63,10 @@ class PadBridge:
             self.held_back.clear()
         return out
 
+    def set_lamp(self, seat: int, on: bool) -> None:
+        """Light a seat's lamp on the pad (so the pad can mirror the box's lamps)."""
+        self.source.set_lamp(seat, on)
+
     def _synced(self) -> bool:
         """The link's clock map is there and tight enough to fix the offset with."""
         if self.source.now_ns() is None:

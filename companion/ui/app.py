@@ -320,6 +320,7 @@ def run_app(config, pad_port: str | None = None, fullscreen: bool = False) -> in
 
         pad = PadBridge(PadSource, pad_port or config.pad.port or None)
         pad.start()
+        table.lamps.mirrors.append(pad)  # the pad's lamps follow the seat lamps
     app = CompanionApp(config, game_log, table, cues, pad=pad,
                        watchdog=Watchdog.from_environ())
     ExceptionManager.add_handler(KeepPlaying(app))

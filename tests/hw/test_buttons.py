@@ -90,3 +90,28 @@ def test_lgpio_factory_on_a_real_pi():  # pragma: no cover - needs the hardware
     factory, info = make_factory("lgpio")
     assert info.kernel_stamps
     factory.close()
+
+
+def test_lamp_mirrors_follow_and_a_failing_mirror_is_not_fatal(wired):
+    _, _, lamps = wired
+
+    class Pad:
+        def __init__(self):
+            self.calls = []
+
+        def set_lamp(self, seat, on):
+            self.calls.append((seat, on))
+
+    class Gone:
+        def set_lamp(self, seat, on):
+            raise OSError("unplugged")
+
+    pad = Pad()
+    lamps.mirrors += [Gone(), pad]
+    lamps.on(3)
+    lamps.blink(5)
+    lamps.off(3)
+    lamps.on(0)  # the captain lamp has no twin on the pad
+    assert pad.calls == [(3, True), (5, True), (3, False)]
+    lamps.all_off()
+    assert pad.calls[-8:] == [(s, False) for s in range(1, 9)]
