@@ -5,7 +5,8 @@ burn-down picture of this run (TU against turns, from the starting TU) and the l
 lines of the readable log. What it does: the captain button (seat 0; the space bar in
 simulation) or the "Roll captain die" button rolls the die for travel; "Red-lettered"
 adds the +2 for leaving a red-lettered location; "Stay (1 TU)"; "Correct TU"; panels for
-the characters and for action-dice tests (``time_stories_panels.py``); the next run
+the characters and for action-dice tests (``time_stories_panels.py``), the item cards
+(``time_stories_items.py``); the next run
 with its starting TU when a run is over; undo through ``app.undo``.
 
 Dice: the face is rolled (``companion.dice.roll`` with ``self.rng``, None = the OS
@@ -33,6 +34,7 @@ from kivy.uix.widget import Widget
 from companion import dice
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
+from companion.ui.screens import time_stories_items as items
 from companion.ui.screens import time_stories_panels as panels
 
 load_kv(__file__)
@@ -139,7 +141,8 @@ class TimeStoriesScreen(Screen):
 
     def open(self, name: str) -> None:
         self.show_panel({"characters": panels.CharactersPanel, "test": panels.DiceTestPanel,
-                         "correct": panels.CorrectPanel}[name](screen=self))
+                         "correct": panels.CorrectPanel, "items": items.ItemsPanel}[name](
+                             screen=self))
 
     # -- time ----------------------------------------------------------------------
 
