@@ -14,9 +14,9 @@ SETUP = {"players": [{"name": "Chloé", "seat": 1}, {"name": "Lucas", "seat": 2}
 CHLOE = [(3, 12), (5, 17), (1, 8), (0, 6), (2, 10), (4, 15), (6, 20)]
 
 
-def start(ui):
+def start(ui, setup=SETUP):
     ui.goto_home()
-    assert ui.app.start_game("time_after_time", SETUP)
+    assert ui.app.start_game("time_after_time", setup)
     ui.pump()
     screen = ui.app.sm.current_screen
     assert screen.name == "time_after_time"
@@ -99,3 +99,96 @@ def test_ghost_draw_and_discard(ui):
     assert ui.app.session.actions[:2] == [
         {"type": "ghost", "seat": 2, "delta": 1},
         {"type": "draw_pile", "count": 1, "seat": 2}]
+
+
+def test_emergency_move_of_two_cards(ui):
+    screen = start(ui)
+    ui.tap(ui.find("Chloé"))
+    # 08H in the fifth slot, 09H in the sixth: the row cannot be completed
+    for slot, hour in ((4, 8), (5, 9)):
+        ui.tap(hour_button(screen, hour))
+        assert not screen.ids.emergency.disabled or hour == 8
+        ui.tap(slot_button(screen, 1, slot))
+    assert not screen.ids.emergency.disabled
+    assert "cannot be completed" in screen.prompt
+    ui.tap(ui.find("Lucas"))
+    assert screen.ids.emergency.disabled  # Lucas's row is fine
+    ui.tap(ui.find("Chloé"))
+    ui.tap(screen.ids.emergency)
+    assert screen.pick.emergency and screen.band == "emergency"
+    assert screen.ids.ghost_plus.disabled and screen.ids.em_confirm.disabled
+    assert not screen.ids.hours.children  # no hour buttons under the emergency bar
+    ui.tap(slot_button(screen, 1, 4))  # lift 08H
+    assert slot_button(screen, 1, 0).disabled and not slot_button(screen, 1, 3).disabled
+    assert slot_button(screen, 2, 0).disabled  # other rows are out of the flow
+    ui.screenshot("time_after_time_emergency")
+    ui.tap(slot_button(screen, 1, 3))
+    ui.tap(slot_button(screen, 1, 5))  # lift 09H
+    ui.tap(slot_button(screen, 1, 4))
+    assert slot_button(screen, 1, 3).text == "8H" and slot_button(screen, 1, 4).text == "9H"
+    assert ui.app.session.state.seats[0].row[4] == 8  # nothing sent yet
+    ui.tap(screen.ids.em_confirm)
+    assert ui.app.session.actions[-1] == {
+        "type": "emergency_move", "seat": 1,
+        "moves": [{"from": 4, "to": 3}, {"from": 5, "to": 4}]}
+    assert ui.app.session.state.seats[0].row == (None, None, None, 8, 9, None, None)
+    assert not screen.pick.emergency and screen.band == "hours"
+    # still stuck: one more turn's worth, a single card, then cancel a second flow
+    ui.tap(screen.ids.emergency)
+    ui.tap(slot_button(screen, 1, 3))
+    ui.tap(slot_button(screen, 1, 2))
+    ui.tap(screen.ids.em_confirm)
+    assert ui.app.session.actions[-1] == {"type": "emergency_move", "seat": 1,
+                                          "from": 3, "to": 2}
+    ui.tap(screen.ids.emergency)
+    ui.tap(screen.ids.em_cancel)
+    assert screen.band == "hours" and len(hour_button(screen, 6).text) > 0
+    assert ui.app.log.actions(ui.app.session.game_id) == ui.app.session.actions
+
+
+def test_hand_empty_once_the_pile_is_gone(ui):
+    screen = start(ui)
+    assert screen.ids.hand_empty.disabled and screen.ids.hand_empty.width == 0
+    ui.tap(ui.find("Lucas"))
+    assert screen.ids.hand_empty.disabled  # the pile still holds 21 cards
+    assert ui.app.act({"type": "draw_pile", "count": 20})
+    ui.pump()
+    assert not screen.ids.draw.disabled
+    ui.tap(screen.ids.draw)
+    assert ui.app.session.state.draw_pile == 0
+    ui.pump()
+    assert screen.pile_out and screen.ids.draw.disabled and screen.ids.draw.width == 0
+    assert not screen.ids.hand_empty.disabled
+    ui.find("Pile 0")
+    ui.screenshot("time_after_time_pile_out")
+    ui.tap(screen.ids.hand_empty)
+    assert ui.app.session.actions[-1] == {"type": "hand_empty", "seat": 2}
+    assert ui.app.session.state.over and ui.app.session.state.result == "tie"
+    ui.find("Tie: nobody wins")
+    assert screen.band == "over" and screen.ids.hand_empty.disabled
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_every_row_visible_with_three_and_four_players(ui, n):
+    names = ["Chloé", "Lucas", "Inès", "Hugo"][:n]
+    screen = start(ui, {"players": [{"name": nm, "seat": i + 1}
+                                    for i, nm in enumerate(names)]})
+    ui.tap(ui.find(names[-1]))
+    ui.tap(hour_button(screen, 14))
+    ui.tap(slot_button(screen, n, 3))
+    ui.tap(ui.find(names[0]))
+    ui.tap(hour_button(screen, 10))
+    ui.pump()
+    assert ui.app.session.state.seats[-1].row[3] == 14
+    scroll = screen.ids.rows.parent
+    rows = list(screen.ids.rows.children)
+    assert len(rows) == n
+    for row in rows:  # every row lies inside the visible part: no scrolling needed
+        x, y = row.to_window(row.x, row.y)
+        sx, sy = scroll.to_window(scroll.x, scroll.y)
+        assert y >= sy and y + row.height <= sy + scroll.height
+        assert all(c.height >= 64 for c in row.children[:-1])  # slots and name
+    for w in (screen.ids.undo, screen.ids.discard, hour_button(screen, 22)):
+        assert w.height >= 64
+    path, colours = ui.screenshot(f"time_after_time_{n}_players")
+    assert colours > 5

@@ -3,6 +3,10 @@
 The host records what happens at the table: tap a player, tap an hour, tap a slot. This
 module holds that choice (``Pick``), turns the engine state into rows of slot boxes with
 problems highlighted, says which slots and buttons are enabled, and builds the actions.
+
+The emergency case (a stuck row) is a small flow of its own: the host taps "Emergency",
+then a placed card and the free neighbouring slot it shifts to, at most twice; the moves
+are previewed in the row and sent together as one ``emergency_move`` on confirmation.
 """
 
 from __future__ import annotations
@@ -21,9 +25,14 @@ class Pick:
 
     seat: int | None = None
     hour: int | None = None
+    emergency: bool = False  # the emergency-move flow is open for ``seat``
+    moves: tuple[tuple[int, int], ...] = ()  # (from, to) slots chosen so far
+    moving: int | None = None  # the slot (in the preview) of the card being moved
 
     def with_seat(self, seat: int) -> Pick:
-        return dataclasses.replace(self, seat=seat)
+        if seat != self.seat:  # another player: any emergency flow is left behind
+            return Pick(seat=seat, hour=self.hour)
+        return self
 
     def with_hour(self, hour: int) -> Pick:
         return dataclasses.replace(self, hour=None if hour == self.hour else hour)
@@ -37,9 +46,101 @@ def _seat_state(state: tat.State, seat: int | None) -> tat.SeatState | None:
     return next((s for s in state.seats if s.player.seat == seat), None)
 
 
+def is_stuck(state: tat.State, seat: int | None) -> bool:
+    """Whether ``seat``'s row can no longer be completed (check_row reports "stuck")."""
+    s = _seat_state(state, seat)
+    return s is not None and any(p.kind == "stuck" for p in tat.check_row(
+        s.row, tat.unavailable_hours(state)))
+
+
+# -- the emergency flow ---------------------------------------------------------------
+
+
+def start_emergency(state: tat.State, pick: Pick) -> Pick:
+    """Open the flow for the chosen seat (only while its row is stuck)."""
+    if state.over or not is_stuck(state, pick.seat):
+        return pick
+    return Pick(seat=pick.seat, emergency=True)
+
+
+def cancel_emergency(pick: Pick) -> Pick:
+    return Pick(seat=pick.seat)
+
+
+def preview(state: tat.State, pick: Pick) -> list[int | None]:
+    """The chosen row with the emergency moves so far applied one after the other."""
+    s = _seat_state(state, pick.seat)
+    row = list(s.row) if s else [None] * tat.SLOTS
+    for a, b in pick.moves:
+        row[a], row[b] = None, row[a]
+    return row
+
+
+def _moved(pick: Pick) -> set[int]:
+    return {b for _a, b in pick.moves}
+
+
+def movable(state: tat.State, pick: Pick) -> set[int]:
+    """Preview slots holding a card that may still be picked up (not moved yet, at most
+    two cards, and with a free neighbour to go to)."""
+    if not pick.emergency or len(pick.moves) >= 2:
+        return set()
+    row = preview(state, pick)
+    return {i for i, h in enumerate(row) if h is not None and i not in _moved(pick)
+            and _targets(row, i)}
+
+
+def _targets(row: list[int | None], i: int) -> set[int]:
+    return {j for j in (i - 1, i + 1) if 0 <= j < tat.SLOTS and row[j] is None}
+
+
+def targets(state: tat.State, pick: Pick) -> set[int]:
+    """Where the card being moved may go: a free neighbouring slot."""
+    if not pick.emergency or pick.moving is None:
+        return set()
+    return _targets(preview(state, pick), pick.moving)
+
+
+def emergency_tap(state: tat.State, pick: Pick, slot: int) -> Pick:
+    """The flow after a tap on ``slot`` of the chosen row: pick up a card, put it down
+    next door, or tap the lifted card again to let go of it."""
+    if not pick.emergency:
+        return pick
+    if pick.moving is not None:
+        if slot == pick.moving:
+            return dataclasses.replace(pick, moving=None)
+        if slot in targets(state, pick):
+            return dataclasses.replace(pick, moves=pick.moves + ((pick.moving, slot),),
+                                       moving=None)
+    if slot in movable(state, pick):
+        return dataclasses.replace(pick, moving=slot)
+    return pick
+
+
+def emergency_action(pick: Pick) -> dict | None:
+    """The ``emergency_move`` for the moves chosen, or None before the first one."""
+    if not pick.emergency or pick.seat is None or not pick.moves:
+        return None
+    if len(pick.moves) == 1:
+        (a, b), = pick.moves
+        return {"type": "emergency_move", "seat": pick.seat, "from": a, "to": b}
+    return {"type": "emergency_move", "seat": pick.seat,
+            "moves": [{"from": a, "to": b} for a, b in pick.moves]}
+
+
+def hand_empty_action(state: tat.State, pick: Pick) -> dict | None:
+    if pick.seat is None or state.draw_pile or state.over:
+        return None
+    return {"type": "hand_empty", "seat": pick.seat}
+
+
+# -- rows, buttons, lines -------------------------------------------------------------
+
+
 def rows(state: tat.State, pick: Pick) -> list[dict]:
     """One dict per player: seat, name, ghosts line, selected, and 7 slot dicts
-    (text, problem: highlighted, legal: a tap would place the picked hour)."""
+    (text, problem: highlighted, legal: a tap would place the picked hour or put the
+    lifted card down, enabled: a tap does something, moving: the lifted card)."""
     gone = tat.unavailable_hours(state)
     out = []
     for s in state.seats:
@@ -47,6 +148,12 @@ def rows(state: tat.State, pick: Pick) -> list[dict]:
         bad = {i for p in problems for i in p.slots}
         chosen = s.player.seat == pick.seat
         legal = set(tat.legal_slots(s.row, pick.hour)) if chosen and pick.hour else set()
+        row = s.row
+        lift: set[int] = set()
+        if chosen and pick.emergency:
+            row, legal, lift = preview(state, pick), targets(state, pick), movable(state, pick)
+            bad = set()
+        live = not state.over
         out.append({
             "seat": s.player.seat,
             "name": s.player.name,
@@ -56,24 +163,38 @@ def rows(state: tat.State, pick: Pick) -> list[dict]:
             "selected": chosen,
             "problems": [p.message for p in problems],
             "slots": [{"slot": i, "text": short(h), "problem": i in bad,
-                       "legal": i in legal and not state.over}
-                      for i, h in enumerate(s.row)],
+                       "legal": i in legal and live,
+                       "moving": chosen and pick.emergency and i == pick.moving,
+                       "moved": chosen and pick.emergency and i in _moved(pick),
+                       "enabled": live and _slot_enabled(pick, chosen, i, legal, lift)}
+                      for i, h in enumerate(row)],
         })
     return out
+
+
+def _slot_enabled(pick: Pick, chosen: bool, i: int, legal: set[int], lift: set[int]) -> bool:
+    if pick.emergency:  # only the chosen row's liftable cards and landing slots
+        return chosen and (i in legal or i in lift or i == pick.moving)
+    return not (chosen and pick.hour is not None and i not in legal)
 
 
 def hour_buttons(state: tat.State, pick: Pick) -> list[dict]:
     """The 6..22 buttons: an hour whose two copies are both out cannot be picked."""
     gone = set(tat.unavailable_hours(state))
-    return [{"hour": h, "text": short(h), "selected": h == pick.hour,
+    return [{"hour": h, "text": str(h), "selected": h == pick.hour,
              "enabled": h not in gone and not state.over} for h in HOURS]
 
 
 def controls(state: tat.State, pick: Pick) -> dict:
-    """Which of the action buttons are enabled."""
+    """Which of the action buttons are enabled (and whether the draw-pile button gives
+    way to "Hand empty": the one is only useful while the other is not)."""
     s = _seat_state(state, pick.seat)
     live = not state.over
     return {
+        "emergency": live and is_stuck(state, pick.seat),
+        "hand_empty": live and s is not None and state.draw_pile == 0,
+        "show_hand_empty": state.draw_pile == 0,
+        "confirm": emergency_action(pick) is not None,
         "ghost_plus": live and s is not None,
         "ghost_minus": live and s is not None and s.ghosts > 0,
         "draw": live and state.draw_pile > 0,
@@ -90,6 +211,8 @@ def prompt(state: tat.State, pick: Pick) -> str:
     s = _seat_state(state, pick.seat)
     if s is None:
         return "Tap a player, then an hour, then a slot"
+    if pick.emergency:
+        return emergency_prompt(state, pick, s.player.name)
     gone = tat.unavailable_hours(state)
     problems = tat.check_row(s.row, gone)
     if problems:
@@ -101,6 +224,17 @@ def prompt(state: tat.State, pick: Pick) -> str:
             return f"Nobody can place {short(pick.hour)}: discard it"
         return f"{s.player.name} cannot place {short(pick.hour)}"
     return f"{s.player.name}: tap a green slot for {short(pick.hour)}"
+
+
+def emergency_prompt(state: tat.State, pick: Pick, name: str) -> str:
+    done = ", ".join(f"slot {a + 1}→{b + 1}" for a, b in pick.moves)
+    if pick.moving is not None:
+        return f"Emergency {name}: tap the green slot next to it"
+    if len(pick.moves) >= 2 or not movable(state, pick):
+        return f"Emergency {name}: {done}. Confirm or Cancel"
+    if pick.moves:
+        return f"Emergency {name}: {done}. Another card, or Confirm"
+    return f"Emergency {name}: tap a card to shift one slot"
 
 
 def result(state: tat.State) -> str:
@@ -124,4 +258,4 @@ def place_action(state: tat.State, pick: Pick, slot: int) -> tuple[dict | None, 
 
 
 def header(state: tat.State) -> str:
-    return f"Time After Time   pile {state.draw_pile}"
+    return f"Pile {state.draw_pile}"

@@ -1,15 +1,22 @@
 """Time After Time: the host records placements, ghosts, draws and discards.
 
 Tap a player, tap the hour drawn, tap a slot: only the legal slots are enabled (green).
-Problems in a row (from ``check_row``) are shown red. The view data comes from
-``companion.ui.presenters.time_after_time``; this screen only builds widgets and acts.
+Problems in a row (from ``check_row``) are shown red. When the chosen row is stuck,
+"Emergency" opens the emergency-move flow (tap a card, tap the free slot beside it, at
+most two cards, then "Confirm move"). Once the draw pile is gone, "Pile −1" gives way to
+"Hand empty". The view data comes from ``companion.ui.presenters.time_after_time``;
+this screen only builds widgets and acts.
+
+Layout for up to 4 rows of 64 px on the 800×480 screen: a 36 px line with the prompt and
+the pile, the rows, one band of 64 px (the 17 hours, the emergency buttons or the result)
+and the 64 px button bar with Back and Undo.
 """
 
 from __future__ import annotations
 
 from kivy.app import App
 from kivy.factory import Factory
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, OptionProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.screenmanager import Screen
@@ -26,12 +33,15 @@ FILLED = (0.30, 0.33, 0.42, 1)
 LEGAL = (0.15, 0.55, 0.25, 1)
 PROBLEM = (0.75, 0.18, 0.18, 1)
 SELECTED = (0.45, 0.40, 0.15, 1)
+MOVED = (0.20, 0.35, 0.60, 1)
 
 
 class TimeAfterTimeScreen(Screen):
     heading = StringProperty("Time After Time")
     prompt = StringProperty("")
     result = StringProperty("")
+    band = OptionProperty("hours", options=["hours", "emergency", "over"])
+    pile_out = BooleanProperty(False)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -54,42 +64,50 @@ class TimeAfterTimeScreen(Screen):
         self.ids.rows.clear_widgets()
         self.ids.hours.clear_widgets()
         if state is None:
-            self.heading, self.prompt, self.result = "Time After Time", "No game", ""
+            self.heading, self.prompt, self.result = "", "No game", ""
             return
         app = App.get_running_app()
+        if self.pick.emergency and not view.is_stuck(state, self.pick.seat):
+            self.pick = view.cancel_emergency(self.pick)  # e.g. after an undo
         self.heading = view.header(state)
         self.prompt = view.prompt(state, self.pick)
         self.result = view.result(state)
+        self.band = "over" if state.over else "emergency" if self.pick.emergency else "hours"
         for row in view.rows(state, self.pick):
             self.ids.rows.add_widget(self._row(app, row))
-        for h in view.hour_buttons(state, self.pick):
-            b = Factory.TatSlot(text=h["text"], size_hint=(1, None), height=62,
-                                disabled=not h["enabled"],
-                                background_color=SELECTED if h["selected"] else EMPTY)
-            b.bind(on_release=lambda _w, hour=h["hour"]: self.choose_hour(hour))
-            self.ids.hours.add_widget(b)
+        if self.band == "hours":  # a collapsed band keeps no buttons to catch taps
+            for h in view.hour_buttons(state, self.pick):
+                b = Factory.TatSlot(text=h["text"], size_hint=(1, None), height=64,
+                                    disabled=not h["enabled"],
+                                    background_color=SELECTED if h["selected"] else EMPTY)
+                b.bind(on_release=lambda _w, hour=h["hour"]: self.choose_hour(hour))
+                self.ids.hours.add_widget(b)
         c = view.controls(state, self.pick)
-        for key in ("ghost_plus", "ghost_minus", "draw", "discard"):
-            self.ids[key].disabled = not c[key]
+        self.pile_out = c["show_hand_empty"]
+        for key in ("ghost_plus", "ghost_minus", "draw", "discard", "emergency", "hand_empty"):
+            self.ids[key].disabled = not c[key] or self.pick.emergency
+        self.ids.draw.disabled |= self.pile_out
+        self.ids.em_confirm.disabled = not c["confirm"]
         self.ids.undo.disabled = not app.session.can_undo
 
     def _row(self, app, row: dict) -> BoxLayout:
-        box = BoxLayout(size_hint_y=None, height=66, spacing=2)
+        box = BoxLayout(size_hint_y=None, height=64, spacing=2)
         badge = SeatBadge(seat=row["seat"], colour=rgba(app.cfg.seat(row["seat"]).colour),
                           pos_hint={"center_y": 0.5})
         box.add_widget(badge)
         name = Button(text=row["label"], markup=True, font_size=28, shorten=True,
+                      disabled=self.pick.emergency and not row["selected"],
                       background_normal="",
                       background_color=SELECTED if row["selected"] else (0.12, 0.13, 0.17, 1))
         name.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, None)))
         name.bind(on_release=lambda _w, seat=row["seat"]: self.choose_seat(seat))
         box.add_widget(name)
         for slot in row["slots"]:
-            colour = PROBLEM if slot["problem"] else LEGAL if slot["legal"] else (
-                EMPTY if slot["text"] == "?" else FILLED)
+            colour = (SELECTED if slot["moving"] else PROBLEM if slot["problem"] else
+                      LEGAL if slot["legal"] else MOVED if slot["moved"] else
+                      EMPTY if slot["text"] == "?" else FILLED)
             b = Factory.TatSlot(text=slot["text"], background_color=colour,
-                                disabled=row["selected"] and self.pick.hour is not None
-                                and not slot["legal"])
+                                disabled=not slot["enabled"])
             b.bind(on_release=lambda _w, seat=row["seat"], i=slot["slot"]: self.tap_slot(seat, i))
             box.add_widget(b)
         return box
@@ -112,7 +130,12 @@ class TimeAfterTimeScreen(Screen):
         if state is None:
             return False
         if seat != self.pick.seat:
-            self.choose_seat(seat)
+            if not self.pick.emergency:
+                self.choose_seat(seat)
+            return False
+        if self.pick.emergency:
+            self.pick = view.emergency_tap(state, self.pick, slot)
+            self.refresh()
             return False
         action, reason = view.place_action(state, self.pick, slot)
         if action is None:
@@ -145,6 +168,34 @@ class TimeAfterTimeScreen(Screen):
         ok = App.get_running_app().act(action)
         self.refresh()
         return ok
+
+    def start_emergency(self) -> None:
+        state = self._state()
+        if state is not None:
+            self.pick = view.start_emergency(state, self.pick)
+            self.refresh()
+
+    def cancel_emergency(self) -> None:
+        self.pick = view.cancel_emergency(self.pick)
+        self.refresh()
+
+    def confirm_emergency(self) -> bool:
+        """Send the moves chosen as one emergency_move; the flow closes if accepted."""
+        action = view.emergency_action(self.pick)
+        if action is None:
+            return False
+        app = App.get_running_app()
+        if app.act(action):
+            app.play("tap")
+            self.pick = view.cancel_emergency(self.pick)
+            self.refresh()
+            return True
+        return False
+
+    def hand_empty(self) -> bool:
+        state = self._state()
+        action = None if state is None else view.hand_empty_action(state, self.pick)
+        return action is not None and App.get_running_app().act(action)
 
     def undo(self) -> None:
         App.get_running_app().undo()
