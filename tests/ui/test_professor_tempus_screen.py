@@ -97,3 +97,129 @@ def test_round_count_and_running_totals(ui):
     assert snap["totals"] == {"1": 0, "2": 0, "3": 4} and snap["round"] == 2
     ui.find("4 pts")
     ui.find("Mickael's turn")  # the next round starts left of the previous first player
+
+
+FIVE = {"players": [{"name": nm, "seat": i + 1} for i, nm in enumerate(
+    ["Arthur", "Mickael", "Louisa", "Zoé", "Yann"])]}  # the variant is on by default
+
+
+def panel_buttons(screen, text):
+    from kivy.uix.button import Button
+
+    return [w for w in screen.ids.panel.walk() if isinstance(w, Button) and w.text == text]
+
+
+def strip_cell(screen, index):
+    """The tappable scores cell of the index-th player in the strip."""
+    box = list(reversed(screen.ids.players.children))[index]
+    return box.children[0]
+
+
+def test_holder_and_strip_text_sizes(ui):
+    screen = start(ui)
+    assert enter(screen, "open-", 0, "red", 5)
+    ui.pump()
+    holder = ui.find("down 5 red")
+    assert holder.font_size >= 28 and "[size=22]next: red" in holder.text
+    assert holder.height >= 64 and screen.ids.players.height >= 64
+    detail = ui.find("5 cards · 0 pts")
+    assert detail.font_size == 22  # the secondary line
+    cell = detail.parent
+    assert cell.name == "Arthur" and cell.children[1].font_size >= 28
+    assert cell.children[1].text == "Arthur" and cell.height >= 64
+
+
+def test_five_player_variant_to_the_winners_then_a_correction(ui):
+    from tests.ui.test_professor_tempus_presenter import SCORES, round_actions
+
+    screen = start_with(ui, FIVE)
+    deck = list(reversed(pt.all_cards()))
+    for k, score in enumerate(SCORES):
+        if k == 2:
+            deck = list(reversed(pt.all_cards()))  # count 2: all cards shuffled again
+        actions, _ = round_actions(ui.app.session.state, deck)
+        for action in actions:
+            assert ui.app.act(action), ui.app.status
+        if k == 0:
+            ui.pump()
+            ui.screenshot("professor_tempus_five_count")
+        assert ui.app.act({"type": "score_round", "hourglasses": score})
+        if k == 2:
+            ui.pump()
+            ui.find("3+5 pts")  # Louisa: count 1 + count 2 in the strip
+            ui.screenshot("professor_tempus_five_players")
+    state = ui.app.session.state
+    assert state.phase == "over"
+    ui.pump()
+    ui.find("Game over")
+    ui.find("Mickael & Louisa win: 8 hourglasses")
+    ui.screenshot("professor_tempus_game_over")
+    # the scores: count 1, count 2 and total, then round 1 corrected after the end
+    ui.tap(ui.find("Scores / correct"))
+    ui.pump()
+    assert screen.scores_open
+    for text in ("Count 1", "Count 2", "Total", "Correct a round:"):
+        ui.find(text)
+    ui.screenshot("professor_tempus_scores")
+    ui.pump()
+    ui.tap(panel_buttons(screen, "1")[0])
+    assert screen.fixing == 1 and screen.fix_entries == {1: 3, 2: 4, 3: 1, 4: 0, 5: 0}
+    ui.find("Correct round 1")
+    ui.find("Round 1 (count 1)")
+    ui.find("Mickael: 4")
+    for _ in range(2):
+        ui.pump()
+        minus = panel_buttons(screen, "−")[1]  # Mickael's
+        ui.tap(minus)
+    assert screen.fix_entries[2] == 2
+    ui.screenshot("professor_tempus_correct")
+    ui.pump()
+    ui.tap(ui.find("Save round 1"))
+    assert ui.app.session.actions[-1] == {
+        "type": "correct_round", "round": 1,
+        "hourglasses": {"1": 3, "2": 2, "3": 1, "4": 0, "5": 0}}
+    assert ui.app.log.actions(ui.app.session.game_id) == ui.app.session.actions
+    assert ui.app.session.snapshot()["winners"] == [3]
+    assert screen.fixing is None and screen.scores_open
+    ui.pump()
+    ui.tap(ui.find("Close"))
+    ui.find("Louisa wins: 8 hourglasses")
+
+
+def test_correct_a_round_during_play_and_cancel(ui):
+    screen = start(ui)
+    assert enter(screen, "open-", 0, "red", 5)
+    ui.pump()
+    ui.tap(strip_cell(screen, 0))  # the scores strip
+    ui.pump()
+    ui.find("No round counted yet")
+    ui.tap(ui.find("Close"))
+    ui.pump()
+    assert not screen.scores_open
+    from tests.ui.test_professor_tempus_presenter import round_actions
+
+    actions, _ = round_actions(ui.app.session.state,
+                               [c for c in reversed(pt.all_cards()) if c.key != ("red", 5)])
+    for action in actions:
+        assert ui.app.act(action), ui.app.status
+    assert ui.app.act({"type": "score_round", "hourglasses": {"1": 1, "2": 0, "3": 0}})
+    ui.pump()
+    ui.tap(strip_cell(screen, 1))
+    ui.pump()
+    ui.tap(panel_buttons(screen, "1")[0])
+    ui.pump()
+    assert screen.fixing == 1
+    ui.tap(ui.find("Cancel"))
+    assert screen.fixing is None and screen.scores_open
+    ui.pump()
+    ui.tap(ui.find("Close"))
+    assert view.Move().mode in [m for m, _ in view.MODES]
+    ui.find("Open +")  # the move entry is back
+    assert not any(a["type"] == "correct_round" for a in ui.app.session.actions)
+
+
+def start_with(ui, setup):
+    ui.goto_home()
+    assert ui.app.start_game("professor_tempus", setup)
+    ui.pump()
+    return ui.app.sm.current_screen

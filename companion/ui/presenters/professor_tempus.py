@@ -3,6 +3,8 @@
 The host enters each move: a kind (open + / open − / play on / tuck), a holder, a colour,
 then taps the value, which builds the action. At a round's end the host enters each
 player's hourglasses with +/−, then the round is scored. ``Move`` holds the choice.
+From the scores (the players strip) the table reaches the totals, with count 1 and
+count 2 apart in the 5-player variant, and can correct an earlier round's count.
 """
 
 from __future__ import annotations
@@ -59,14 +61,86 @@ def turn_text(state: pt.State) -> str:
     return f"{state.players[state.turn].name}'s turn"
 
 
+def points(state: pt.State, seat: int) -> str:
+    """A seat's score for the strip: "7 pts", or "3+4 pts" once the variant's count 2
+    has begun (count 1 + count 2)."""
+    per_count = pt.counts(state)
+    key = str(seat)
+    if state.two_counts and len(per_count) == 2:
+        return f"{per_count[0][key]}+{per_count[1][key]} pts"
+    return f"{sum(c[key] for c in per_count)} pts"
+
+
 def players(state: pt.State) -> list[dict]:
-    """Per player: seat, name, cards in hand, total hourglasses, whether on turn."""
+    """Per player: seat, name, cards in hand, total hourglasses, whether on turn, and
+    the two lines to show (``name``; ``detail``, the secondary line: with five players
+    a cell is 160 px wide, so it holds the score alone)."""
     totals = pt.snapshot(state)["totals"]
     on = turn_seat(state)
-    return [{"seat": p.seat, "name": p.name, "hand": n, "total": totals[str(p.seat)],
-             "on_turn": p.seat == on,
-             "text": f"{p.name}\n{n} cards · {totals[str(p.seat)]} pts"}
-            for p, n in zip(state.players, state.hands, strict=True)]
+    width = len(state.players)  # the narrower the cell, the shorter the detail line
+    out = []
+    for p, n in zip(state.players, state.hands, strict=True):
+        pts = points(state, p.seat)
+        detail = pts if width == 5 else f"{pts} · {n}c" if width == 4 else f"{n} cards · {pts}"
+        out.append({"seat": p.seat, "name": p.name, "hand": n, "total": totals[str(p.seat)],
+                    "on_turn": p.seat == on, "detail": detail,
+                    "text": f"{p.name}\n{detail}"})
+    return out
+
+
+def score_table(state: pt.State) -> list[dict]:
+    """The totals for the scores panel: one line per count in the variant (count 1,
+    count 2) and the total; ``values`` maps seat -> hourglasses."""
+    per_count = pt.counts(state)
+    seats = [p.seat for p in state.players]
+    lines = []
+    if state.two_counts:
+        lines = [{"label": f"Count {k + 1}", "values": {s: c[str(s)] for s in seats}}
+                 for k, c in enumerate(per_count)]
+    lines.append({"label": "Total",
+                  "values": {s: sum(c[str(s)] for c in per_count) for s in seats}})
+    return lines
+
+
+def counted_rounds(state: pt.State) -> list[int]:
+    """The rounds whose count is in, which the table may correct."""
+    return [r.number for r in state.rounds if r.hourglasses is not None]
+
+
+def _record(state: pt.State, number: int) -> pt.Round:
+    return next(r for r in state.rounds if r.number == number)
+
+
+def round_title(state: pt.State, number: int) -> str:
+    r = _record(state, number)
+    return f"Round {number}" + (f" (count {r.count})" if state.two_counts else "")
+
+
+def correction_limits(state: pt.State, number: int) -> dict[int, int]:
+    """Seat -> the most hourglasses the cards it collected in that round can show."""
+    r = _record(state, number)
+    return {p.seat: pt.MAX_HOURGLASSES * len(c)
+            for p, c in zip(state.players, r.collected, strict=True)}
+
+
+def correction_entries(state: pt.State, number: int) -> dict[int, int]:
+    """The count as it stands, to start the correction from."""
+    r = _record(state, number)
+    return {p.seat: n for p, n in zip(state.players, r.hourglasses or (), strict=False)}
+
+
+def correction_rows(state: pt.State, number: int, entries: dict[int, int]) -> list[dict]:
+    limits = correction_limits(state, number)
+    return [{"seat": p.seat, "name": p.name, "value": entries.get(p.seat, 0),
+             "text": f"{p.name}: {entries.get(p.seat, 0)}",
+             "can_minus": entries.get(p.seat, 0) > 0,
+             "can_plus": entries.get(p.seat, 0) < limits[p.seat]}
+            for p in state.players]
+
+
+def correct_action(state: pt.State, number: int, entries: dict[int, int]) -> dict:
+    return {"type": "correct_round", "round": number,
+            "hourglasses": {str(p.seat): entries.get(p.seat, 0) for p in state.players}}
 
 
 def holders(state: pt.State, move: Move) -> list[dict]:
@@ -77,15 +151,16 @@ def holders(state: pt.State, move: Move) -> list[dict]:
     out = []
     for h, s in enumerate(state.holders):
         if s is None:
-            text, owner = "free", None
+            text, owner, nxt = "free", None, ""
             enabled = move.mode.startswith("open")
         else:
             arrow = "up" if s.direction == "+" else "down"
             colour = s.colour or "any"
-            text, owner = f"{arrow} {s.last.value} {s.last.colour}\nnext: {colour}", s.owner
+            text, owner = f"{arrow} {s.last.value} {s.last.colour}", s.owner
+            nxt = f"next: {colour}"
             enabled = not move.mode.startswith("open") and (
                 s.owner != seat or (move.mode == "tuck" and mine_only))
-        out.append({"holder": h, "text": text, "owner": owner,
+        out.append({"holder": h, "text": text, "next": nxt, "owner": owner,
                     "selected": h == move.holder and state.phase == "play",
                     "enabled": enabled and state.phase == "play"})
     return out

@@ -3,18 +3,23 @@
 Top: whose turn (big, in the seat colour with the seat badge), round, pile and refills.
 Then the players (cards in hand, running total) and the three holders. The panel below
 is the move entry (kind, colour, value: tapping a value plays), the count at a round's
-end, or the winners. View data comes from ``companion.ui.presenters.professor_tempus``.
+end, or the winners. Tapping the players strip (the scores) opens the totals (count 1
+and count 2 apart in the 5-player variant) and "Correct round N", which re-enters an
+earlier round's count as a ``correct_round``. View data comes from
+``companion.ui.presenters.professor_tempus``.
 """
 
 from __future__ import annotations
 
 from kivy.app import App
 from kivy.factory import Factory
-from kivy.properties import ColorProperty, StringProperty
+from kivy.properties import BooleanProperty, ColorProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.games import professor_tempus as pt
 from companion.palette import rgba
@@ -28,6 +33,8 @@ IDLE = (0.20, 0.22, 0.28, 1)
 CHOSEN = (0.55, 0.45, 0.12, 1)
 CARD = {"red": (0.70, 0.15, 0.15, 1), "purple": (0.45, 0.20, 0.60, 1),
         "joker": (0.25, 0.45, 0.30, 1)}
+STRIP = (0.14, 0.15, 0.20, 1)
+GO = (0.15, 0.5, 0.25, 1)
 
 
 def _button(text, on_release, selected=False, enabled=True, colour=None, **kw):
@@ -35,6 +42,16 @@ def _button(text, on_release, selected=False, enabled=True, colour=None, **kw):
                          background_color=CHOSEN if selected else colour or IDLE, **kw)
     b.bind(on_release=lambda _w: on_release())
     return b
+
+
+class PtStripCell(ButtonBehavior, BoxLayout):
+    """A player in the strip: the name (28 px) over the detail line (22 px, secondary);
+    tapping it opens the scores."""
+
+    name = StringProperty("")
+    detail = StringProperty("")
+    active = BooleanProperty(False)  # on turn
+    chosen = BooleanProperty(False)
 
 
 class ProfessorTempusScreen(Screen):
@@ -47,9 +64,13 @@ class ProfessorTempusScreen(Screen):
         self.move = view.Move()
         self.entries: dict[int, int] = {}
         self._turn_key = None
+        self.scores_open = False  # the scores panel instead of the move/count panel
+        self.fixing: int | None = None  # the round being corrected
+        self.fix_entries: dict[int, int] = {}
 
     def on_pre_enter(self, *_args) -> None:
         self._turn_key = None
+        self.scores_open, self.fixing = False, None
         self.refresh()
 
     def _state(self) -> pt.State | None:
@@ -77,20 +98,30 @@ class ProfessorTempusScreen(Screen):
             self.move = view.fresh_move(state)
             if state.phase != "scoring":
                 self.entries = {}
+        if self.fixing is not None and self.fixing not in view.counted_rounds(state):
+            self.fixing = None  # undone meanwhile
         self.turn, self.info = view.turn_text(state), view.header(state)
+        if self.fixing is not None:
+            self.turn = f"Correct round {self.fixing}"
+            self.info = view.round_title(state, self.fixing)
+        elif self.scores_open:
+            self.turn = "Scores"
         seat = view.turn_seat(state)
         self.ids.turn_badge.seat = seat or 0
         self.ids.turn_badge.opacity = 1 if seat else 0
         self.turn_colour = self._colour(seat) if seat else (1, 1, 1, 1)
         self.ids.undo.disabled = not app.session.can_undo
-        for p in view.players(state):
-            box = BoxLayout(spacing=2, padding=(2, 1))
+        strip = view.players(state)
+        small = 48 if len(strip) > 3 else 56  # five cells share 800 px: room for names
+        for p in strip:
+            box = BoxLayout(spacing=2, padding=(2, 0))
             box.add_widget(SeatBadge(seat=p["seat"], colour=self._colour(p["seat"]),
-                                     lit=True, pos_hint={"center_y": 0.5}))
-            box.add_widget(Label(text=p["text"], font_size=22, bold=p["on_turn"],
-                                 color=(1, 0.9, 0.5, 1) if p["on_turn"] else (0.9, 0.9, 0.9, 1),
-                                 halign="left", valign="middle", shorten=True,
-                                 text_size=(None, None)))
+                                     lit=True, pos_hint={"center_y": 0.5},
+                                     size=(small, small)))
+            cell = PtStripCell(name=p["name"], detail=p["detail"], active=p["on_turn"],
+                               chosen=self.scores_open)
+            cell.bind(on_release=lambda _w: self.toggle_scores())
+            box.add_widget(cell)
             self.ids.players.add_widget(box)
         self.ids.turn_badge.colour = self.turn_colour
         for h in view.holders(state, self.move):
@@ -98,10 +129,15 @@ class ProfessorTempusScreen(Screen):
             if h["owner"] is not None:
                 box.add_widget(SeatBadge(seat=h["owner"], colour=self._colour(h["owner"]),
                                          pos_hint={"center_y": 0.5}))
-            box.add_widget(_button(h["text"], lambda i=h["holder"]: self.choose_holder(i),
-                                   h["selected"], h["enabled"], font_size=24))
+            text = h["text"] + (f"\n[size=22]{h['next']}[/size]" if h["next"] else "")
+            box.add_widget(_button(text, lambda i=h["holder"]: self.choose_holder(i),
+                                   h["selected"], h["enabled"], font_size=28, markup=True))
             self.ids.holders.add_widget(box)
-        if state.phase == "play":
+        if self.fixing is not None:
+            self._correct_panel(state)
+        elif self.scores_open:
+            self._scores_panel(state)
+        elif state.phase == "play":
             self._move_panel()
         elif state.phase == "scoring":
             self._score_panel(state)
@@ -138,13 +174,68 @@ class ProfessorTempusScreen(Screen):
             row.add_widget(_button("+", lambda s=r["seat"]: self.bump(s, 1),
                                    enabled=r["can_plus"], size_hint_x=None, width=72))
             grid.add_widget(row)
-        grid.add_widget(_button("Score round", self.score_round, colour=(0.15, 0.5, 0.25, 1)))
+        grid.add_widget(_button("Score round", self.score_round, colour=GO))
+        self.ids.panel.add_widget(grid)
+
+    def _scores_panel(self, state) -> None:
+        """The totals per seat (count 1 / count 2 / total in the variant) and the rounds
+        that can be corrected."""
+        panel = self.ids.panel
+        lines = view.score_table(state)
+        table = GridLayout(cols=1 + len(state.players), spacing=2, padding=(4, 2))
+        table.add_widget(Label(text="", size_hint_x=None, width=150))
+        for p in state.players:
+            cell = BoxLayout()
+            cell.add_widget(Widget())
+            cell.add_widget(SeatBadge(seat=p.seat, colour=self._colour(p.seat),
+                                      pos_hint={"center_y": 0.5}))
+            cell.add_widget(Widget())
+            table.add_widget(cell)
+        for line in lines:
+            total = line["label"] == "Total"
+            table.add_widget(Label(text=line["label"], font_size=28, bold=total,
+                                   size_hint_x=None, width=150, halign="left",
+                                   text_size=(140, None)))
+            for p in state.players:
+                table.add_widget(Label(text=str(line["values"][p.seat]), font_size=28,
+                                       bold=total,
+                                       color=(1, 0.85, 0.3, 1) if total else (1, 1, 1, 1)))
+        panel.add_widget(table)
+        row = BoxLayout(size_hint_y=None, height=64, spacing=3)
+        rounds = view.counted_rounds(state)
+        row.add_widget(Label(text="Correct a round:" if rounds else "No round counted yet",
+                             font_size=28, size_hint_x=None, width=330 if rounds else 420))
+        for n in rounds:
+            row.add_widget(_button(str(n), lambda n=n: self.start_correction(n)))
+        row.add_widget(_button("Close", self.toggle_scores, colour=GO))
+        panel.add_widget(row)
+
+    def _correct_panel(self, state) -> None:
+        grid = GridLayout(cols=2, spacing=4)
+        for r in view.correction_rows(state, self.fixing, self.fix_entries):
+            row = BoxLayout(spacing=4)
+            row.add_widget(SeatBadge(seat=r["seat"], colour=self._colour(r["seat"]),
+                                     pos_hint={"center_y": 0.5}))
+            row.add_widget(Label(text=r["text"], font_size=28, shorten=True,
+                                 text_size=(150, None)))
+            row.add_widget(_button("−", lambda s=r["seat"]: self.fix_bump(s, -1),
+                                   enabled=r["can_minus"], size_hint_x=None, width=72))
+            row.add_widget(_button("+", lambda s=r["seat"]: self.fix_bump(s, 1),
+                                   enabled=r["can_plus"], size_hint_x=None, width=72))
+            grid.add_widget(row)
+        buttons = BoxLayout(spacing=4)
+        buttons.add_widget(_button("Cancel", self.cancel_correction))
+        buttons.add_widget(_button(f"Save round {self.fixing}", self.save_correction, colour=GO))
+        grid.add_widget(buttons)
         self.ids.panel.add_widget(grid)
 
     def _end_panel(self, state) -> None:
         self.ids.panel.add_widget(Label(text=view.winners_text(state), font_size=44,
                                         bold=True, color=(1, 0.85, 0.3, 1)))
-        row = BoxLayout(size_hint_y=None, height=72)
+        row = BoxLayout(size_hint_y=None, height=72, spacing=4)
+        scores = BigButton(text="Scores / correct")
+        scores.bind(on_release=lambda _w: self.toggle_scores())
+        row.add_widget(scores)
         end = BigButton(text="End game")
         end.bind(on_release=lambda _w: App.get_running_app().end_game())
         row.add_widget(end)
@@ -188,6 +279,40 @@ class ProfessorTempusScreen(Screen):
         state = self._state()
         self.entries = view.bump(self.entries, view.score_limits(state), seat, delta)
         self.refresh()
+
+    def toggle_scores(self) -> None:
+        self.scores_open, self.fixing = not self.scores_open, None
+        self.refresh()
+
+    def start_correction(self, number: int) -> None:
+        state = self._state()
+        if state is None or number not in view.counted_rounds(state):
+            return
+        self.fixing = number
+        self.fix_entries = view.correction_entries(state, number)
+        self.refresh()
+
+    def fix_bump(self, seat: int, delta: int) -> None:
+        state = self._state()
+        self.fix_entries = view.bump(self.fix_entries,
+                                     view.correction_limits(state, self.fixing), seat, delta)
+        self.refresh()
+
+    def cancel_correction(self) -> None:
+        self.fixing = None
+        self.refresh()
+
+    def save_correction(self) -> bool:
+        """Send the corrected count; back to the scores when accepted."""
+        state = self._state()
+        if state is None or self.fixing is None:
+            return False
+        action = view.correct_action(state, self.fixing, self.fix_entries)
+        self.fixing = None
+        if App.get_running_app().act(action):
+            return True
+        self.refresh()
+        return False
 
     def score_round(self) -> bool:
         state = self._state()
