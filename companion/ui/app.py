@@ -67,6 +67,17 @@ GAME_SCREENS: dict[str, str] = {
 }
 
 
+END_CONFIRM_S = 4.0
+
+
+def describe(action: dict, setup: dict) -> str:
+    """An action in a few words for the status line: 'pickup (Dan)', 'score (Ann)'."""
+    words = str(action.get("type", "action")).replace("_", " ")
+    names = {p.get("seat"): p.get("name") for p in setup.get("players", [])}
+    seat = action.get("seat")
+    return f"{words} ({names[seat]})" if seat in names else words
+
+
 def load_kv(py_file: str) -> None:
     """Load the ``.kv`` file that sits beside a screen's ``.py`` file (once)."""
     path = str(Path(py_file).with_suffix(".kv"))
@@ -83,6 +94,7 @@ class Root(BoxLayout):
 class CompanionApp(App):
     muted = BooleanProperty(False)
     status = StringProperty("")
+    status_error = BooleanProperty(False)
     title = "Table companion"
 
     def __init__(self, config, game_log: GameLog, table: Table, cues: SoundCues,
@@ -95,6 +107,7 @@ class CompanionApp(App):
         self.pending_game: str | None = None  # the game the player setup is for
         self._history: list[str] = []
         self._status_until = 0.0
+        self._end_asked_until = 0.0
 
     # -- building ------------------------------------------------------------------
 
@@ -200,15 +213,29 @@ class CompanionApp(App):
         except CompanionError as exc:
             self.say(str(exc), error=True)
             return False
-        self.say(f"Undone: {removed.get('type', 'action').replace('_', ' ')}")
+        self.say(f"Undone: {describe(removed, self.session.setup)}")
         self.refresh()
         return True
 
-    def end_game(self, status: str = "finished") -> None:
+    def end_game(self, status: str = "finished", ask: bool = True) -> bool:
+        """Close the game in progress; it is then no longer offered for resume.
+
+        With ``ask`` (what an "End game" button does), the first tap only asks and a
+        second tap within a few seconds ends it, so one stray tap never ends a game.
+        Returns True when the game was ended.
+        """
+        now = time.monotonic()
+        if ask and self.session is not None and now > self._end_asked_until:
+            self._end_asked_until = now + END_CONFIRM_S
+            self.say("Tap End game again to end this game; it can then no longer be "
+                     "resumed.", seconds=END_CONFIRM_S)
+            return False
+        self._end_asked_until = 0.0
         if self.session is not None:
             self.session.finish(status)
             self.session = None
         self.home()
+        return True
 
     def refresh(self) -> None:
         screen = self.sm.current_screen
@@ -228,6 +255,7 @@ class CompanionApp(App):
     def say(self, text: str, error: bool = False, seconds: float = 6) -> None:
         """A line in the status bar, for a few seconds (errors with a sound)."""
         self.status = text
+        self.status_error = error
         self._status_until = time.monotonic() + seconds
         if error:
             log.info("refused: %s", text)
@@ -249,7 +277,7 @@ class CompanionApp(App):
             tick(self.table.now_ns())
         self.watchdog.ping(time.monotonic())
         if self.status and time.monotonic() > self._status_until:
-            self.status = ""
+            self.status, self.status_error = "", False
         self.root.lamp_colours = [
             rgba(s.colour) if self.table.lamps.state(s.seat) else (0.25, 0.25, 0.25, 1)
             for s in self.cfg.seats

@@ -37,7 +37,7 @@ class ToolSessions:
             self._swap_in(app, self.session)
         if self.seats is None:
             self.seats = (tuple(p.seat for p in self.session.state.players) if self.session
-                          else tuple(s.seat for s in app.cfg.seats))
+                          else last_table(app))
         return self.seats
 
     def leave(self, app) -> None:
@@ -78,3 +78,15 @@ class ToolSessions:
         self.session = new
         self._swap_in(app, new)
         return new
+
+
+def last_table(app) -> tuple[int, ...]:
+    """The seats of the newest game in the log (the people at the table tonight), or
+    every configured seat when there is none."""
+    configured = [s.seat for s in app.cfg.seats]
+    for row in reversed(app.log.games()):
+        seats = tuple(sorted(p.get("seat") for p in row.setup.get("players", [])
+                             if p.get("seat") in configured))
+        if len(seats) >= 2:
+            return seats
+    return tuple(configured)

@@ -67,3 +67,39 @@ def test_an_unexpected_error_is_told_and_the_table_plays_on(ui, caplog):
     assert "a screen tripped" in ui.app.status and "safe in the log" in ui.app.status
     assert "a screen tripped" in caplog.text
     assert handler.handle_exception(KeyboardInterrupt()) == ExceptionManager.RAISE
+
+
+def test_home_settings_and_sound_answer_taps_with_and_without_a_resume_banner(ui):
+    ui.goto_home()
+    ui.app.log.db.execute("UPDATE games SET status = 'finished'")  # nothing to resume
+    ui.app.home()
+    ui.app.sm.current_screen.dispatch("on_pre_enter")
+    ui.pump()
+    assert ui.app.sm.current_screen.resume_text == ""
+    before = ui.app.muted
+    ui.tap(ui.find("Sound"))
+    assert ui.app.muted is not before
+    ui.tap(ui.find("Sound"))
+    ui.tap(ui.find("Settings"))
+    assert ui.app.sm.current == "settings"
+    ui.app.back()
+    ui.app.start_game("scorepad", {"players": [{"name": "Ann", "seat": 1},
+                                               {"name": "Bo", "seat": 2}]})
+    ui.app.home()
+    ui.pump()
+    assert ui.app.sm.current_screen.resume_text.startswith("Resume Score pad")
+    ui.tap(ui.find("Settings"))
+    assert ui.app.sm.current == "settings"
+
+
+def test_end_game_asks_before_it_ends_a_game(ui):
+    ui.goto_home()
+    ui.app.start_game("scorepad", {"players": [{"name": "Ann", "seat": 1},
+                                               {"name": "Bo", "seat": 2}]})
+    game_id = ui.app.session.game_id
+    ui.pump()
+    ui.tap(ui.find("End game"))
+    assert ui.app.sm.current == "game" and "Tap End game again" in ui.app.status
+    ui.tap(ui.find("End game"))
+    assert ui.app.sm.current == "home" and ui.app.session is None
+    assert ui.app.log.game(game_id).status == "finished"

@@ -13,7 +13,7 @@ def test_history_lists_games_and_exports_them(ui):
                                                {"name": "Bo", "seat": 2}]})
     ui.app.act({"type": "score", "seat": 2, "points": 4})
     ui.app.act({"type": "finish"})
-    ui.app.end_game()
+    ui.app.end_game(ask=False)
     ui.pump()
     ui.tap(ui.find("History"))
     assert ui.app.sm.current == "history"

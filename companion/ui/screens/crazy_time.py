@@ -366,6 +366,6 @@ class CrazyTimeScreen(Screen):
         chart.rounds, chart.colours = rounds, [self._colour(b.seat) for b in bars]
         chart.bars = bars
         for text, fn in (("Undo", app.undo), ("Laws", self.read_laws),
-                         ("Finish game", app.end_game)):
+                         ("Finish game", lambda: app.end_game(ask=False))):
             panel.ids.buttons.add_widget(BigButton(text=text, on_release=lambda *_, f=fn: f()))
         self._open("end", panel)

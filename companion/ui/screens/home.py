@@ -17,6 +17,22 @@ class HomeScreen(Screen):
     resume_text = StringProperty("")
     resume_id = NumericProperty(0)
 
+    _banner = None  # held here: ids are weak, and the banner leaves the tree at times
+
+    def on_kv_post(self, *_args) -> None:
+        self._banner, self._column = self.ids.banner.__self__, self.ids.column.__self__
+        self.on_resume_text()
+
+    def on_resume_text(self, *_args) -> None:
+        """Show the resume banner only when there is a game to resume."""
+        banner = self._banner
+        if banner is None:
+            return
+        if self.resume_text and banner.parent is None:
+            self._column.add_widget(banner, index=len(self._column.children) - 1)
+        elif not self.resume_text and banner.parent is not None:
+            self._column.remove_widget(banner)
+
     def on_pre_enter(self, *_args) -> None:
         app = App.get_running_app()
         offer = resume_offer(app.log.open_games())

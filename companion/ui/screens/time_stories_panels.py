@@ -103,7 +103,7 @@ class NextRunPanel(Panel):
         box.add_widget(BodyLabel(text=f"T.I.M.E Agency items kept: {kept}",
                                  size_hint_y=None, height=76))
         if v.mission_complete:
-            self.footer(_button("End game", lambda: _app().end_game()))
+            self.footer(_button("End game", lambda: _app().end_game(ask=False)))
             return
         box.add_widget(BodyLabel(text="Next run starts with:", size_hint_y=None, height=44))
         choices = [_toggle(str(n), n == self.tu, lambda n=n: self.choose(n))
