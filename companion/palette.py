@@ -29,3 +29,25 @@ def rgba(name: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
 def default_colour(seat: int) -> str:
     """The palette colour a seat gets when the config does not say."""
     return list(PALETTE)[(seat - 1) % len(PALETTE)]
+
+
+def text_rgba(name: str) -> tuple[float, float, float, float]:
+    """The colour for *text* in a seat's colour on the dark screen.
+
+    Dark palette colours (blue, vermillion, green) are mixed toward white until they
+    reach a contrast a player can read from across the table; the seat disc keeps the
+    true colour, so the pair still matches the seat's lamp.
+    """
+    r, g, b, a = rgba(name)
+    for _ in range(10):
+        if _luminance(r, g, b) >= 0.3:
+            break
+        r, g, b = (c + (1 - c) * 0.15 for c in (r, g, b))
+    return (r, g, b, a)
+
+
+def _luminance(r: float, g: float, b: float) -> float:
+    """Relative luminance (the WCAG formula) of an sRGB colour."""
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)

@@ -29,7 +29,7 @@ from kivy.uix.widget import Widget
 from companion.errors import CompanionError
 from companion.events import CAPTAIN_SEAT
 from companion.games.crazy_time_view import view
-from companion.palette import rgba
+from companion.palette import rgba, text_rgba
 from companion.ui.app import load_kv
 from companion.ui.presenters import crazy_time as cp
 from companion.ui.screens.crazy_time_panels import (
@@ -83,11 +83,13 @@ class CrazyTimeScreen(Screen):
             return None
         return view(session.state, viewer)
 
-    def _colour(self, seat: int):
+    def _colour(self, seat: int, text: bool = False):
+        """A seat's colour (``text``: lightened for text on the dark screen)."""
         try:
-            return rgba(App.get_running_app().cfg.seat(seat).colour)
+            name = App.get_running_app().cfg.seat(seat).colour
         except (CompanionError, KeyError):
             return GREY
+        return text_rgba(name) if text else rgba(name)
 
     def _seats(self, v: dict, only=None, leave_out=()) -> list:
         return [(p["name"], p["seat"], p["seat"], self._colour(p["seat"]))
@@ -356,7 +358,8 @@ class CrazyTimeScreen(Screen):
         app = App.get_running_app()
         head, lines = cp.end_lines(v)
         gm = v["grand_master"]
-        panel = EndPanel(title=head, seat=gm["seat"], colour=self._colour(gm["seat"]))
+        panel = EndPanel(title=head, seat=gm["seat"], colour=self._colour(gm["seat"]),
+                         text_colour=self._colour(gm["seat"], text=True))
         for line in lines:
             panel.ids.rows.add_widget(LineRow(seat=line.seat, colour=self._colour(line.seat),
                                               text=line.text))

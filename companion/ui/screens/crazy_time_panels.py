@@ -168,6 +168,7 @@ class EndPanel(BoxLayout):
     title = StringProperty("")
     seat = NumericProperty(0)
     colour = ColorProperty((1, 1, 1, 1))
+    text_colour = ColorProperty((1, 1, 1, 1))  # the colour, lightened for text
 
 
 class PickupChart(Widget):

@@ -22,7 +22,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.games import professor_tempus as pt
-from companion.palette import rgba
+from companion.palette import rgba, text_rgba
 from companion.ui.app import load_kv
 from companion.ui.presenters import professor_tempus as view
 from companion.ui.widgets import BigButton, SeatBadge
@@ -109,7 +109,8 @@ class ProfessorTempusScreen(Screen):
         seat = view.turn_seat(state)
         self.ids.turn_badge.seat = seat or 0
         self.ids.turn_badge.opacity = 1 if seat else 0
-        self.turn_colour = self._colour(seat) if seat else (1, 1, 1, 1)
+        self.turn_colour = (text_rgba(App.get_running_app().cfg.seat(seat).colour) if seat
+                            else (1, 1, 1, 1))
         self.ids.undo.disabled = not app.session.can_undo
         strip = view.players(state)
         small = 48 if len(strip) > 3 else 56  # five cells share 800 px: room for names

@@ -29,7 +29,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.events import CAPTAIN_SEAT
-from companion.palette import rgba
+from companion.palette import rgba, text_rgba
 from companion.slap.arbiter import SlapArbiter
 from companion.slap.verdict import false_alarm
 from companion.ui.app import load_kv
@@ -288,7 +288,8 @@ class SlapScreen(Screen):
         self.heading = "Stop Time: Crazy Time" if self.mode == "crazy" else "Slap pad"
         self.headline, self.detail = view.headline, view.detail
         self.headline_seat = view.headline_seat or 0
-        self.headline_colour = rgba(view.headline_colour) if view.headline_colour else WHITE
+        self.headline_colour = text_rgba(view.headline_colour) if view.headline_colour \
+            else WHITE
         self._stage(view)
         self._actions(view, colours)
         self._side(view, colours, app)

@@ -33,7 +33,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.games import times
-from companion.palette import default_colour, rgba
+from companion.palette import default_colour, rgba, text_rgba
 from companion.ui.app import load_kv
 from companion.ui.presenters import times as view
 from companion.ui.screens.times_panels import (
@@ -245,7 +245,10 @@ class TimesScreen(Screen):
         line.add_widget(SeatBadge(seat=turn.seat, colour=self.colour(turn.seat),
                                   pos_hint={"center_y": 0.5}))
         line.add_widget(Label(text=turn.headline, font_size=36, bold=True, shorten=True,
-                              color=self.colour(turn.seat), halign="left", valign="middle",
+                              color=text_rgba(self._app().cfg.seat(turn.seat).colour)
+                              if turn.seat in {s.seat for s in self._app().cfg.seats}
+                              else self.colour(turn.seat),
+                              halign="left", valign="middle",
                               text_size=(480, 52), size_hint_x=None, width=480))
         first, last = times.period_in_force(state)
         line.add_widget(Label(text=f"Now: {view.period_text(first, last)}", font_size=26,
