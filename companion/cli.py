@@ -70,9 +70,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     from companion.config import config_path, load_config
 
     config = load_config(config_path(args.config))  # a bad config stops here, nothing written
-    from companion.ui.app import run_app
+    from companion.kiosk import start
 
-    return run_app(config, pad_port=args.pad, fullscreen=args.fullscreen or config.fullscreen)
+    return start(config, pad_port=args.pad, fullscreen=args.fullscreen or config.fullscreen)
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:

@@ -329,32 +329,3 @@ class KeepPlaying(ExceptionHandler):
         self.app.say(f"Something went wrong ({exception}); the game is safe in the log.",
                      error=True, seconds=15)
         return ExceptionManager.PASS
-
-
-def run_app(config, pad_port: str | None = None, fullscreen: bool = False) -> int:
-    """Start the companion on this machine's hardware (or its simulation)."""
-    from companion.paths import data_dir, kivy_home, log_path
-    from companion.ui.kivy_env import prepare
-
-    prepare(kivy_home(), fullscreen)
-    game_log = GameLog(log_path())
-    muted = bool(game_log.get_setting("muted", config.muted))
-    cues = SoundCues(data_dir() / "sounds", muted=muted)
-    table = Table.from_config(config)
-    pad = None
-    if pad_port or config.pad.enabled:
-        from companion.pad.source import PadSource
-        from companion.pad_bridge import PadBridge
-
-        pad = PadBridge(PadSource, pad_port or config.pad.port or None)
-        pad.start()
-        table.lamps.mirrors.append(pad)  # the pad's lamps follow the seat lamps
-    app = CompanionApp(config, game_log, table, cues, pad=pad,
-                       watchdog=Watchdog.from_environ())
-    ExceptionManager.add_handler(KeepPlaying(app))
-    try:
-        app.run()
-    finally:
-        table.close()
-        game_log.close()
-    return 0
