@@ -40,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
 
     export = sub.add_parser("export", help="write games out as JSON Lines or CSV")
     export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
-    export.add_argument("--game", type=int, action="append", help="game id (default: all)")
+    export.add_argument("--game", type=_game_id, action="append", help="game id (default: all)")
     export.add_argument("--output", "-o", help="file to write (default: standard output)")
 
     replay = sub.add_parser("replay", help="print the state that an exported log produces")
@@ -50,6 +50,16 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("pad-sim", help="run the virtual Pico slap pad on a pseudo-terminal",
                    add_help=False)
     return p
+
+
+def _game_id(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a game number: {text!r}") from None
+    if not 1 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"no game has the number {text}")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,6 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     except CompanionError as exc:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `companion replay f | head`: the reader left, not an error
+        sys.stderr.close()
+        return 0
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -86,17 +99,32 @@ def cmd_export(args: argparse.Namespace) -> int:
     from companion.store.export import export_csv, export_jsonl
     from companion.store.gamelog import GameLog
 
-    log = GameLog(log_path())
-    if log.recovered:
-        print(log.recovered, file=sys.stderr)
-    ids = args.game or [g.id for g in log.games()]
-    text = (export_jsonl if args.format == "jsonl" else export_csv)(log, ids)
-    log.close()
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-        print(f"wrote {len(ids)} game(s) to {args.output}", file=sys.stderr)
-    else:
+    path = log_path()
+    if not path.exists():
+        print(f"no game log yet at {path}: nothing to export", file=sys.stderr)
+        return 0
+    target = Path(args.output).resolve() if args.output else None
+    if target is not None and target.name.startswith(path.name) \
+            and target.parent == path.parent.resolve():
+        raise CompanionError(f"--output {args.output} would overwrite the game log itself")
+    log = GameLog(path, recover=False)  # reading must never change the log
+    try:
+        known = {g.id for g in log.games()}
+        ids = args.game or sorted(known)
+        unknown = [i for i in ids if i not in known]
+        if unknown:
+            raise CompanionError(f"there is no game {unknown[0]} in {path}")
+        text = (export_jsonl if args.format == "jsonl" else export_csv)(log, ids)
+    finally:
+        log.close()
+    if target is None:
         sys.stdout.write(text)
+        return 0
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CompanionError(f"cannot write {args.output}: {exc.strerror or exc}") from exc
+    print(f"wrote {len(ids)} game(s) to {args.output}", file=sys.stderr)
     return 0
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from companion.config import config_path, load_config
+from companion.errors import LogError
 from companion.events import EventQueue
 from companion.hw.factory import make_factory
 from companion.paths import log_path
@@ -41,14 +42,23 @@ def doctor(config_arg: str | None, watch_seconds: float = 0, out=print) -> int:
         out(f"slap bound:    {bound:g} ms: slaps closer than this are 'too close to call'")
     if not info.kernel_stamps and not info.simulated:
         out("               (install lgpio for kernel timestamps and a tighter bound)")
-    log = GameLog(log_path())
-    out(f"game log:      {log.path} (schema {log.schema_version}, {len(log.games())} games)")
-    if log.recovered:
-        out(f"WARNING:       {log.recovered}")
-    log.close()
+    status = 0
+    path = log_path()
+    if not path.exists():
+        out(f"game log:      {path} (none yet: the first game creates it)")
+    else:
+        try:
+            log = GameLog(path, recover=False)  # a check must not change what it checks
+        except LogError as exc:
+            out(f"PROBLEM:       {exc}")
+            status = 1
+        else:
+            out(f"game log:      {log.path} (schema {log.schema_version}, "
+                f"{len(log.games())} games)")
+            log.close()
     if watch_seconds > 0:
         _watch(config, factory, info, watch_seconds, out)
-    return 0
+    return status
 
 
 def _watch(config, factory, info, seconds: float, out) -> None:

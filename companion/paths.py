@@ -12,13 +12,19 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
+from companion.errors import LogError
+
 APP_NAME = "table-companion"
 
 
 def data_dir() -> Path:
     env = os.environ.get("COMPANION_DATA_DIR")
     path = Path(env) if env else Path(user_data_dir(APP_NAME, appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        where = "COMPANION_DATA_DIR" if env else "the data directory"
+        raise LogError(f"{where} {path} cannot be used: {exc.strerror or exc}") from exc
     return path
 
 

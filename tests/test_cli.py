@@ -5,11 +5,19 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from companion.cli import main
 from companion.config import DEFAULT_CONFIG
 
 
 def test_doctor_reports_factory_bound_config_and_log(data_dir, capsys):
+    assert main(["doctor"]) == 0
+    assert "none yet" in capsys.readouterr().out
+    from companion.paths import log_path
+    from companion.store.gamelog import GameLog
+
+    GameLog(log_path()).close()
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out
     assert "pin factory:   keyboard (simulated)" in out
@@ -43,3 +51,43 @@ def test_python_dash_m_runs_the_same_command(data_dir):
                             capture_output=True, text=True)
     assert result.returncode == 2
     assert "/nonexistent.jsonl: cannot read" in result.stderr
+
+
+def test_doctor_and_export_never_change_a_damaged_log(data_dir, capsys):
+    from companion.paths import log_path
+
+    path = log_path()
+    path.write_bytes(b"not a database " * 50)
+    assert main(["doctor"]) == 1
+    assert "PROBLEM" in capsys.readouterr().out
+    assert main(["export"]) == 2
+    assert "cannot be read" in capsys.readouterr().err
+    assert path.read_bytes() == b"not a database " * 50
+    assert sorted(p.name for p in path.parent.iterdir()) == ["games.sqlite3"]
+
+
+def test_export_refuses_bad_targets_with_a_message(data_dir, tmp_path, capsys):
+    assert main(["export"]) == 0  # no log yet: nothing to export, not an error
+    from companion.paths import log_path
+    from companion.store.gamelog import GameLog
+
+    log = GameLog(log_path())
+    log.new_game("scorepad", {"players": [{"name": "Ann", "seat": 1}]})
+    log.close()
+    capsys.readouterr()
+    assert main(["export", "-o", str(log_path())]) == 2
+    assert "would overwrite the game log" in capsys.readouterr().err
+    assert main(["export", "-o", str(tmp_path / "no" / "such" / "dir.jsonl")]) == 2
+    assert "cannot write" in capsys.readouterr().err
+    assert main(["export", "--game", "7"]) == 2
+    assert "there is no game 7" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["export", "--game", "99999999999999999999999"])
+
+
+def test_an_unusable_data_directory_is_a_message(tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(blocker / "data"))
+    assert main(["export"]) == 2
+    assert "COMPANION_DATA_DIR" in capsys.readouterr().err

@@ -18,6 +18,7 @@ what happened so the screen can tell the host.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ from typing import Any
 
 from companion.errors import LogError
 from companion.store.migrations import APPLICATION_ID, SCHEMA_VERSION, migrate
+
+log = logging.getLogger(__name__)
 
 
 def utc_now() -> str:
@@ -49,30 +52,48 @@ class GameRow:
 class GameLog:
     """The SQLite game log. One connection, used by the one thread that owns state."""
 
-    def __init__(self, path: Path | str, clock: Callable[[], str] = utc_now) -> None:
+    def __init__(self, path: Path | str, clock: Callable[[], str] = utc_now, *,
+                 recover: bool = True) -> None:
+        """Open (or create) the log. A damaged or foreign file is kept aside and a fresh
+        log started when ``recover`` is true (the app); read-only commands pass False and
+        get a LogError instead, so they never change what they were asked to read. A log
+        that another process holds locked is a LogError either way, never "damaged"."""
         self.path = Path(path) if path != ":memory:" else None
         self.clock = clock
         self.recovered: str | None = None
         try:
             self.db = self._open()
         except (sqlite3.DatabaseError, LogError) as exc:
-            if self.path is None:
-                raise
+            if self.path is None or _busy(exc):
+                raise _as_log_error(exc, self.path) from exc
+            if not recover:
+                raise LogError(f"the game log {self.path} cannot be read ({exc}); start "
+                               "the companion to keep it aside and begin a fresh one") from exc
             aside = self._move_aside()
-            self.recovered = (
-                f"The game log {self.path} could not be read ({exc}). It was kept as "
-                f"{aside.name} and a fresh log was started; nothing was deleted."
-            )
+            log.error("game log %s unreadable (%s); kept as %s", self.path, exc, aside)
+            self.recovered = (f"A fresh game log was started; the old one is kept as "
+                              f"{aside.name} ({exc}).")
             self.db = self._open()
-        self.schema_version = migrate(self.db)
+        try:
+            self.schema_version = migrate(self.db)
+        except sqlite3.Error as exc:
+            self.db.close()
+            raise _as_log_error(exc, self.path) from exc
 
     # -- opening and recovery -------------------------------------------------------
 
     def _open(self) -> sqlite3.Connection:
         target = ":memory:" if self.path is None else str(self.path)
         if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise LogError(f"cannot use the folder {self.path.parent} for the game log: "
+                               f"{exc.strerror or exc}") from exc
+            if self.path.is_dir():
+                raise LogError("it is a folder, not a file")
+        # A short busy timeout: a log that another process holds is "in use", not damaged.
+        db = sqlite3.connect(target, isolation_level=None, check_same_thread=False, timeout=2)
         try:
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = FULL")
@@ -95,6 +116,9 @@ class GameLog:
                 f"it was written by a newer companion (schema {version}, this one knows "
                 f"{SCHEMA_VERSION})"
             )
+        missing = {"games", "actions", "settings", "migrations"} - tables if version else set()
+        if missing:
+            raise LogError(f"its table {sorted(missing)[0]!r} is missing")
         check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
             raise LogError(f"SQLite integrity check failed: {check}")
@@ -107,11 +131,18 @@ class GameLog:
         while aside.exists():
             aside = self.path.with_name(f"{self.path.name}.unreadable-{stamp}-{n}")
             n += 1
-        self.path.rename(aside)
-        for suffix in ("-wal", "-shm"):
-            side = self.path.with_name(self.path.name + suffix)
-            if side.exists():
-                side.rename(aside.with_name(aside.name + suffix))
+        try:
+            if self.path.is_dir():
+                self.path.rename(aside)
+                return aside
+            self.path.rename(aside)
+            for suffix in ("-wal", "-shm"):
+                side = self.path.with_name(self.path.name + suffix)
+                if side.exists():
+                    side.rename(aside.with_name(aside.name + suffix))
+        except OSError as exc:
+            raise LogError(f"the game log {self.path} cannot be read and cannot be kept "
+                           f"aside ({exc.strerror or exc}); nothing was changed") from exc
         return aside
 
     def close(self) -> None:
@@ -209,17 +240,14 @@ class GameLog:
     # -- reading ---------------------------------------------------------------------
 
     def actions(self, game_id: int) -> list[dict]:
-        rows = self.db.execute(
-            "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-        ).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        return [action for _, _, action in self.action_rows(game_id)]
 
     def action_rows(self, game_id: int) -> list[tuple[int, str, dict]]:
-        """``(seq, at, action)`` for each action, for export."""
-        rows = self.db.execute(
+        """``(seq, at, action)`` for each action; LogError names a damaged row."""
+        rows = self._read(
             "SELECT seq, at, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-        ).fetchall()
-        return [(seq, at, json.loads(a)) for seq, at, a in rows]
+        )
+        return [(seq, at, _loads(a, f"game {game_id}, action {seq}")) for seq, at, a in rows]
 
     def game(self, game_id: int) -> GameRow:
         rows = self._games("WHERE g.id = ?", (game_id,))
@@ -237,13 +265,29 @@ class GameLog:
         return list(reversed(self._games("WHERE g.status = 'open'", ())))
 
     def _games(self, where: str, args: tuple) -> list[GameRow]:
-        rows = self.db.execute(
+        """Games as listed; a game whose stored setup is damaged is listed with an empty
+        setup (so the rest of the log stays usable) and refuses to replay."""
+        rows = self._read(
             "SELECT g.id, g.kind, g.setup, g.started_at, g.finished_at, g.status,"
             " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id)"
             f" FROM games g {where} ORDER BY g.id",
             args,
-        ).fetchall()
-        return [GameRow(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6]) for r in rows]
+        )
+        out = []
+        for r in rows:
+            try:
+                setup = _loads(r[2], f"game {r[0]}, its setup")
+            except LogError as exc:
+                log.error("%s", exc)
+                setup = {"damaged": str(exc)}
+            out.append(GameRow(r[0], str(r[1]), setup, str(r[3]), r[4], str(r[5]), r[6]))
+        return out
+
+    def _read(self, sql: str, args: tuple) -> list[tuple]:
+        try:
+            return self.db.execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            raise _as_log_error(exc, self.path) from exc
 
     def known_players(self) -> list[tuple[str, int | None]]:
         rows = self.db.execute(
@@ -270,3 +314,27 @@ def _dumps(value: Any) -> str:
         return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise LogError(f"cannot store {value!r} in the log: {exc}") from exc
+
+
+def _loads(text: Any, where: str) -> Any:
+    """A stored JSON value; LogError naming the row when it is damaged."""
+    try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise LogError(f"the game log is damaged at {where}: {exc}") from exc
+
+
+def _busy(exc: BaseException) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and any(
+        word in str(exc) for word in ("locked", "busy"))
+
+
+def _as_log_error(exc: BaseException, path: Path | None) -> LogError:
+    if isinstance(exc, LogError):
+        return exc
+    if _busy(exc):
+        return LogError(f"the game log {path} is in use by another program ({exc}); "
+                        "close it and try again")
+    return LogError(f"the game log {path} cannot be used: {exc}")

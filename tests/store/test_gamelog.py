@@ -150,3 +150,56 @@ def test_a_failing_migration_leaves_nothing_half_done():
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
     assert "half" not in tables
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_log_locked_by_another_process_is_busy_not_damaged(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    GameLog(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(LogError, match="in use by another program"):
+            GameLog(path)
+    finally:
+        holder.execute("COMMIT")
+        holder.close()
+    assert not [p for p in tmp_path.iterdir() if ".unreadable-" in p.name]
+
+
+def test_read_only_use_never_renames_a_damaged_log(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    path.write_bytes(b"garbage " * 100)
+    with pytest.raises(LogError, match="cannot be read"):
+        GameLog(path, recover=False)
+    assert path.read_bytes() == b"garbage " * 100
+    assert [p.name for p in tmp_path.iterdir()] == ["g.sqlite3"]
+
+
+def test_a_damaged_row_is_named_and_the_rest_stays_usable(game_log):
+    good = game_log.new_game("scorepad", SETUP)
+    bad = game_log.new_game("scorepad", SETUP)
+    game_log.append(good, {"type": "score", "seat": 1, "points": 2})
+    game_log.db.execute("UPDATE games SET setup = '{not json' WHERE id = ?", (bad,))
+    game_log.db.execute("INSERT INTO actions VALUES (?, 1, 'now', X'FF00')", (bad,))
+    rows = {g.id: g for g in game_log.games()}
+    assert rows[good].setup == SETUP and "damaged" in rows[bad].setup
+    assert game_log.actions(good) == [{"type": "score", "seat": 1, "points": 2}]
+    with pytest.raises(LogError, match=f"damaged at game {bad}, action 1"):
+        game_log.actions(bad)
+
+
+def test_missing_tables_and_a_folder_in_place_are_kept_aside(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    GameLog(path).close()
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE actions")
+    db.close()
+    log = GameLog(path)
+    assert "'actions' is missing" in log.recovered
+    log.close()
+    folder = tmp_path / "other.sqlite3"
+    folder.mkdir()
+    log = GameLog(folder)
+    assert "folder" in log.recovered and folder.is_file()
+    log.close()
