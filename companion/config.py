@@ -85,6 +85,8 @@ def load_config(path: Path | None = None) -> Config:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not a text file in UTF-8 (byte {exc.start})") from exc
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -125,6 +127,8 @@ class _Reader:
             raise self.fail(name, f"must be {' or '.join(k.__name__ for k in kinds)}")
         if not isinstance(value, kinds):
             raise self.fail(name, f"must be {' or '.join(k.__name__ for k in kinds)}")
+        if isinstance(value, float) and value != value:  # NaN compares false to any bound
+            raise self.fail(name, "must be a number")
         if lo is not None and value < lo or hi is not None and value > hi:
             raise self.fail(name, f"must be between {lo} and {hi}")
         return value
@@ -156,6 +160,12 @@ def parse_config(data: dict, path: Path) -> Config:
         seats.append(SeatConfig(r.get("seat", int, lo=1, hi=8), r.pin("button_pin"),
                                 r.pin("lamp_pin", optional=True), colour))
 
+    colours: dict[str, int] = {}
+    for i, seat in enumerate(seats):
+        if seat.colour in colours:
+            raise ConfigError(f"{path}: seats[{i}].colour = {seat.colour!r}: seat "
+                              f"{colours[seat.colour]} has that colour already")
+        colours[seat.colour] = seat.seat
     used: dict[int, str] = {}
     numbers: set[int] = set()
     for i, s in enumerate(seats):
@@ -178,6 +188,9 @@ def parse_config(data: dict, path: Path) -> Config:
         timeout_ms=slap_r.get("timeout_ms", (int, float), 2500.0, lo=200, hi=30000),
         stuck_ms=slap_r.get("stuck_ms", (int, float), 1500.0, lo=100, hi=60000),
     )
+    if slap.holdoff_ms >= slap.timeout_ms:
+        raise ConfigError(f"{path}: slap.holdoff_ms = {slap.holdoff_ms!r} must be shorter "
+                          f"than slap.timeout_ms = {slap.timeout_ms!r}")
     pad_r = _Reader(path, data.get("pad", {}), "pad", {"enabled", "port"})
     pad = PadConfig(pad_r.get("enabled", bool, False), pad_r.get("port", str, ""))
     sound = _Reader(path, data.get("sound", {}), "sound", {"muted"})

@@ -54,6 +54,11 @@ def mutate(fn):
         (lambda d: d.update(seats=d["seats"][:1]), "lists 1 seats"),
         (lambda d: d["seats"][0].pop("button_pin"), "missing key seats[0].button_pin"),
         (lambda d: d["pad"].update(enabled="yes"), "pad.enabled = 'yes': must be bool"),
+        (lambda d: d["slap"].update(holdoff_ms=float("nan")), "slap.holdoff_ms = nan: must be"),
+        (lambda d: d["slap"].update(holdoff_ms=200, timeout_ms=200),
+         "slap.holdoff_ms = 200 must be shorter than slap.timeout_ms = 200"),
+        (lambda d: d["seats"][3].update(colour="orange"),
+         "seats[3].colour = 'orange': seat 1 has that colour already"),
     ],
 )
 def test_bad_config_names_key_and_value(tmp_path, change, fragment):
@@ -62,6 +67,13 @@ def test_bad_config_names_key_and_value(tmp_path, change, fragment):
         parse_config(mutate(change), path)
     assert str(path) in str(err.value)
     assert fragment in str(err.value)
+
+
+def test_not_utf8(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b"\xff\xfe[board]\n")
+    with pytest.raises(ConfigError, match="not a text file in UTF-8"):
+        load_config(bad)
 
 
 def test_not_toml_and_missing_file(tmp_path):
