@@ -54,7 +54,7 @@ def test_a_game_of_crazy_time(ui, cues):
     screen = ui.app.sm.current_screen
     assert screen.name == "crazy_time"
     assert screen.heading == "Crazy Time: round 1 of 4"
-    ui.find("Dealer: Ann  ·  15 cards each")
+    ui.find("Dealer: Ann\n15 cards each")
     with pytest.raises(LookupError):
         ui.find("Guess a law")  # nobody may guess yet
     ui.screenshot("crazy_board_start")
@@ -257,7 +257,7 @@ def test_board_lines_reveal_reminder_and_pickups():
     v = game_view({"type": "round_won", "seat": 3}, LAW)
     b = cp.board(v)
     assert b.title == "Crazy Time: round 2 of 4" and b.lead.text == "Cara"
-    assert b.facts == "Dealer: Cara  ·  15 cards each  ·  Won: Cara"
+    assert b.facts == "Dealer: Cara  ·  15 cards each" and b.won == "Won: Cara (round 1)"
     assert b.notice.startswith("Before play: Cara turns up one card")
     assert b.laws == ("Time Machine", "Synchronisation", "High Noon (round 2+)")
     v = game_view({"type": "round_won", "seat": 3}, LAW,
@@ -285,3 +285,94 @@ def test_chart_bars_are_scaled_to_the_most_pickups():
     rounds, bars = cp.chart(v)
     assert rounds == [1] and [(b.seat, b.count, b.height) for b in bars] == [
         (1, 1, 0.25), (2, 4, 1.0), (3, 0, 0.0), (4, 0, 0.0)]
+
+
+# ------------------------------------------------- readable from across the table (review)
+
+SEVEN = [{"name": n, "seat": i + 1} for i, n in enumerate(
+    ["Ann", "Bob", "Cara", "Dan", "Evangelina", "Fred", "Gwendolyn"])]
+
+
+def test_refusals_are_said_in_the_tables_words(ui):
+    ui.goto_home()
+    assert ui.app.start_game("crazy_time", {"players": PLAYERS})
+    ui.pump()
+    screen = ui.app.sm.current_screen
+
+    # "Mistakes" then "Next" with nobody chosen says what to do.
+    ui.tap(ui.find("Mistakes"))
+    ui.tap(ui.find("Next"))
+    assert ui.app.status == "Tap the players who erred, in order" and ui.app.status_error
+    assert screen.flow == "mistakes" and pickups(ui) == []
+    ui.tap(ui.find("Cancel"))
+
+    # The new law: an empty name or a taken one is refused before the engine sees it.
+    ui.tap(ui.find("Round won"))
+    ui.tap(seat_option(ui, 3))
+    ui.tap(seat_option(ui, 1))
+    ids = screen.panel.ids
+    assert min(ids[k].height for k in ("name", "when", "what")) >= 64
+    ui.tap(ui.find("Record the law"))
+    assert ui.app.status == "Give the law a name first"
+    for field, text in ((ids.name, " time  machine "), (ids.when, WHEN)):
+        field.focus = True
+        field.insert_text(text)
+        field.focus = False
+    ui.tap(ui.find("Record the law"))
+    assert ui.app.status == "There is already a law called time machine: choose another name"
+    ids.name.text = "High Noon"
+    ui.tap(ui.find("Record the law"))
+    assert ui.app.status == "Write what must be done (What?) first"
+    assert "action" not in ui.app.status and ui.app.session.snapshot()["round"] == 1
+    ids.what.text = WHAT
+    ui.tap(ui.find("Record the law"))
+    assert ui.app.session.snapshot()["round"] == 2
+
+
+def test_board_lines_are_large_and_never_cut(ui):
+    from kivy.uix.label import Label
+
+    from companion.ui.screens.crazy_time import LineRow
+
+    ui.goto_home()
+    assert ui.app.start_game("crazy_time", {"players": SEVEN})
+    for rnd, (winner, absent) in enumerate(((3, 1), (5, 2)), start=1):
+        assert ui.app.act({"type": "round_won", "seat": winner})
+        assert ui.app.act({"type": "new_law", "name": f"Law number {rnd}", "when": "w",
+                           "what": "x", "creator": winner, "absent": absent})
+    assert ui.app.act({"type": "mistakes", "seats": [7, 5], "law": "Law number 1"})
+    ui.pump()
+    board = ui.app.sm.current_screen.board_w
+    for text in ("Evangelina gathers every discard pile", "Laws:", "Dealer: Evangelina"):
+        label = ui.find(text, kind=Label)
+        assert label.font_size >= 28 and not label.shorten
+    newest = next(w for w in board.ids.pickups.children if isinstance(w, LineRow))
+    assert newest.font_size >= 28 and newest.text.startswith("Evangelina: temporal flaw")
+    assert newest.ids.line.texture_size[1] <= newest.height  # wrapped, not cut
+    assert ui.find("Law number 2").font_size >= 28
+    ui.screenshot("crazy_board_seven")
+
+
+def test_the_end_lists_seven_players_below_the_headline(ui):
+    from companion.ui.screens.crazy_time_panels import EndRow
+
+    ui.goto_home()
+    assert ui.app.start_game("crazy_time", {"players": SEVEN})
+    for rnd, (winner, absent) in enumerate(((3, 1), (5, 2), (7, 4)), start=1):
+        assert ui.app.act({"type": "pickup", "seat": rnd + 1, "reason": "slap"})
+        assert ui.app.act({"type": "round_won", "seat": winner})
+        assert ui.app.act({"type": "new_law", "name": f"Law {rnd}", "when": "w", "what": "x",
+                           "creator": winner, "absent": absent})
+    assert ui.app.act({"type": "round_won", "seat": 6})
+    ui.pump()
+    screen = ui.app.sm.current_screen
+    assert screen.flow == "end"
+    headline = ui.find("Grand Master of Time: Fred")
+    rows = [w for w in screen.panel.ids.rows.children if isinstance(w, EndRow)]
+    assert sorted(r.seat for r in rows) == list(range(1, 8))
+    bottom_bar = ui.find("Finish game").y  # the buttons sit at the bottom of the panel
+    for row in rows:
+        assert row.top <= headline.y + 1 and row.y >= bottom_bar - 1
+        assert row.height >= 36
+    ui.find("Evangelina")
+    ui.screenshot("crazy_end_seven")

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.crazy_time_laws import law_key
+
 REASONS = {"slap": "last to slap", "false_slap": "false slap",
            "temporal_flaw": "temporal flaw", "wrong_accusation": "wrong accusation"}
 #: Causes a Temporal Flaw may name besides the Laws of Time (our own short words).
@@ -40,14 +42,17 @@ class Line:
 class Board:
     title: str
     phase: str
-    facts: str  # "Dealer: Cara · 15 cards each · Won: Cara"
+    facts: str  # "Dealer: Cara  ·  15 cards each"
     dealer: Line | None
     lead: Line | None
-    notice: str
+    notice: str  # what to do now, short (the board shows it large)
     pickups: tuple[Line, ...]
     laws: tuple[str, ...]
     winners: tuple[Line, ...]
     can_guess: bool
+    notice_more: str = ""  # the details of ``notice`` (a smaller line)
+    won: str = ""  # "Won: Cara (round 1)" (a smaller line)
+    law_parts: tuple[tuple[str, str], ...] = ()  # ("High Noon", "round 2+"): name, since
 
 
 @dataclass(frozen=True)
@@ -83,18 +88,27 @@ def pickup_line(p: Mapping[str, Any]) -> Line:
     return Line(p["seat"], text)
 
 
-def now_line(v: Mapping[str, Any]) -> str:
-    """What the table does now, short enough for three lines of the board."""
+def now_lines(v: Mapping[str, Any]) -> tuple[str, str]:
+    """What the table does now: a short line for large text and its details."""
     if v["phase"] == "playing" and v["pickups"]:
-        name = v["pickups"][-1]["name"]
-        return (f"{name} gathers every discard pile, keeps up to 5 under their draw pile and "
-                f"boxes the rest. Laws in effect stop. {name} says 1 o'clock.")
+        last = v["pickups"][-1]["name"]
+        return (f"{last} gathers every discard pile",
+                "They keep up to 5 cards under their draw pile and box the rest. "
+                "Laws in effect stop.")
     if v["phase"] == "playing" and v["reveal_first"]:
         names = ", ".join(w["name"] for w in v["reveal_first"])
-        return (f"Before play: {names} turn{'s' if len(v['reveal_first']) == 1 else ''} up one "
-                f"card (no effect). {v['dealer']['name']} dealt {v['deal']} cards each and "
-                "starts at 1 o'clock.")
-    return v["notice"] or ""
+        turn = "turns" if len(v["reveal_first"]) == 1 else "turn"
+        return (f"Before play: {names} {turn} up one card",
+                f"It has no effect. {v['dealer']['name']} dealt {v['deal']} cards each.")
+    if v["phase"] == "playing":
+        return f"{v['dealer']['name']} deals {v['deal']} cards each", ""
+    return v["notice"] or "", ""
+
+
+def now_line(v: Mapping[str, Any]) -> str:
+    """``now_lines`` as one sentence."""
+    head, more = now_lines(v)
+    return f"{head}. {more}" if more else head
 
 
 def board(v: Mapping[str, Any]) -> Board:
@@ -103,19 +117,35 @@ def board(v: Mapping[str, Any]) -> Board:
         title = "Crazy Time: game over"
     else:
         title = f"Crazy Time: round {v['round']} of {v['rounds']}"
-    laws = tuple(law["name"] + ("" if law["standing"] else f" (round {law['from_round']}+)")
-                 for law in v["laws"])
+    parts = tuple((law["name"], "" if law["standing"] else f"round {law['from_round']}+")
+                  for law in v["laws"])
+    laws = tuple(name + (f" ({since})" if since else "") for name, since in parts)
     facts = f"Dealer: {v['dealer']['name']}  ·  {v['deal']} cards each"
-    if v["results"]:
-        facts += "  ·  Won: " + ", ".join(r["name"] for r in v["results"])
+    won = ("Won: " + ", ".join(f"{r['name']} (round {r['round']})" for r in v["results"])
+           if v["results"] else "")
+    notice, more = now_lines(v)
     return Board(
         title=title, phase=v["phase"], facts=facts,
-        dealer=_who(v["dealer"]), lead=_who(v["lead"]), notice=now_line(v),
+        dealer=_who(v["dealer"]), lead=_who(v["lead"]), notice=notice, notice_more=more,
+        won=won, law_parts=parts,
         pickups=tuple(pickup_line(p) for p in v["pickups"]), laws=laws,
         winners=tuple(Line(r["seat"], f"Round {r['round']}: {r['name']}"
                            + (" (by a guess)" if r["how"] == "guess" else ""))
                       for r in v["results"]),
         can_guess=bool(v["guesses_open"]) and v["phase"] == "playing")
+
+
+def law_problem(v: Mapping[str, Any], name: str, when: str, what: str) -> str | None:
+    """Why the typed new law cannot be recorded yet, in the table's words (None: it can)."""
+    if not name.strip():
+        return "Give the law a name first"
+    if any(law_key(law["name"]) == law_key(name) for law in v["laws"]):
+        return f"There is already a law called {' '.join(name.split())}: choose another name"
+    if not when.strip():
+        return "Write when the law applies (When?) first"
+    if not what.strip():
+        return "Write what must be done (What?) first"
+    return None
 
 
 def causes(v: Mapping[str, Any]) -> list[str]:
@@ -164,6 +194,20 @@ def chart(v: Mapping[str, Any]) -> tuple[list[int], list[Bar]]:
 
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+@dataclass(frozen=True)
+class EndRow:
+    seat: int
+    name: str
+    wins: int
+    pickups: int
+
+
+def end_rows(v: Mapping[str, Any]) -> list[EndRow]:
+    """Per player, in seat order: rounds won and cards picked up over the game."""
+    return [EndRow(p["seat"], p["name"], p["rounds_won"], p["pickups_total"])
+            for p in v["players"]]
 
 
 def end_lines(v: Mapping[str, Any]) -> tuple[str, list[Line]]:

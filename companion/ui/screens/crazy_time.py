@@ -25,6 +25,7 @@ from kivy.properties import ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from companion.errors import CompanionError
 from companion.events import CAPTAIN_SEAT
@@ -35,6 +36,7 @@ from companion.ui.presenters import crazy_time as cp
 from companion.ui.screens.crazy_time_panels import (
     ChoicePanel,
     EndPanel,
+    EndRow,
     LawsPanel,
     MetronomePanel,
     MistakesPanel,
@@ -54,12 +56,15 @@ class LineRow(BoxLayout):
     seat = NumericProperty(0)
     colour = ColorProperty(GREY)
     text = StringProperty("")
+    font_size = NumericProperty(28)
 
 
 class CrazyBoard(BoxLayout):
     facts = StringProperty("")
     notice = StringProperty("")
-    laws = StringProperty("")
+    notice_more = StringProperty("")
+    won = StringProperty("")
+    laws = StringProperty("")  # markup: names escaped
     lead_seat = NumericProperty(0)
     lead_colour = ColorProperty(GREY)
     lead_name = StringProperty("")
@@ -149,15 +154,18 @@ class CrazyTimeScreen(Screen):
     def _board(self, b: cp.Board) -> None:
         app = App.get_running_app()
         w = self.board_w
-        w.facts, w.notice, w.laws = b.facts, b.notice, "  ·  ".join(b.laws)
+        w.facts = b.facts.replace("  ·  ", "\n")  # two lines under the buttons
+        w.notice, w.notice_more, w.won = b.notice, b.notice_more, b.won
+        w.laws = "  ·  ".join(escape_markup(name) + (f"[size=22] ({since})[/size]" if since else "")
+                              for name, since in b.law_parts)
         w.lead_seat = b.lead.seat if b.lead else 0
         w.lead_colour = self._colour(b.lead.seat) if b.lead else GREY
         w.lead_name = b.lead.text if b.lead else ""
         rows = w.ids.pickups
         rows.clear_widgets()
-        for line in reversed(b.pickups):
+        for i, line in enumerate(reversed(b.pickups)):  # the newest large, older ones 24 px
             rows.add_widget(LineRow(seat=line.seat, colour=self._colour(line.seat),
-                                    text=line.text))
+                                    text=line.text, font_size=28 if i == 0 else 24))
         if not b.pickups:
             rows.add_widget(LineRow(text="No pick-ups yet this round"))
         grid = w.ids.buttons
@@ -170,7 +178,7 @@ class CrazyTimeScreen(Screen):
         buttons += [("Laws", self.read_laws), ("Undo", app.undo)]
         for text, fn in buttons:
             btn = BigButton(text=text, on_release=lambda *_, f=fn: f(), halign="center",
-                            text_size=(150, None))
+                            text_size=(150, None), height=66)
             if text == "Stop Time!":
                 btn.background_color = (0.78, 0.16, 0.12, 1)
             if text == "Undo":
@@ -244,8 +252,10 @@ class CrazyTimeScreen(Screen):
 
     def mistakes(self) -> None:
         v = self._v()
-        self._open("mistakes", MistakesPanel(self._seats(v), lambda order: self._why(v, order),
-                                             self.close))
+        app = App.get_running_app()
+        self._open("mistakes", MistakesPanel(
+            self._seats(v), lambda order: self._why(v, order), self.close,
+            on_empty=lambda: app.say("Tap the players who erred, in order", error=True)))
 
     def _why(self, v, order: list[int]) -> None:
         options = [("False slaps", None, 0, None)] + [(c, c, 0, None) for c in cp.causes(v)]
@@ -346,6 +356,10 @@ class CrazyTimeScreen(Screen):
                  f"round {nl['for_round']}:")
 
         def record(name, when, what):
+            problem = cp.law_problem(self._v() or v, name, when, what)
+            if problem:  # said in the table's words, before the engine would refuse it
+                App.get_running_app().say(problem, error=True)
+                return
             if App.get_running_app().act({"type": "new_law", "name": name, "when": when,
                                           "what": what, "creator": nl["creator"],
                                           "absent": absent}):
@@ -356,19 +370,23 @@ class CrazyTimeScreen(Screen):
 
     def end(self, v: dict) -> None:
         app = App.get_running_app()
-        head, lines = cp.end_lines(v)
+        head, _lines = cp.end_lines(v)
         gm = v["grand_master"]
         panel = EndPanel(title=head, seat=gm["seat"], colour=self._colour(gm["seat"]),
                          text_colour=self._colour(gm["seat"], text=True))
-        for line in lines:
-            panel.ids.rows.add_widget(LineRow(seat=line.seat, colour=self._colour(line.seat),
-                                              text=line.text))
-        panel.ids.rows.add_widget(Widget())
+        rows = cp.end_rows(v)
+        for row in rows:
+            panel.ids.rows.add_widget(EndRow(seat=row.seat, colour=self._colour(row.seat),
+                                             name=row.name, wins=row.wins,
+                                             pickups=row.pickups))
+        for _ in range(len(rows), 6):  # few players: rows keep their height at the top
+            panel.ids.rows.add_widget(Widget())
         rounds, bars = cp.chart(v)
         chart = panel.ids.chart
         chart.rounds, chart.colours = rounds, [self._colour(b.seat) for b in bars]
         chart.bars = bars
-        for text, fn in (("Undo", app.undo), ("Laws", self.read_laws),
-                         ("Finish game", lambda: app.end_game(ask=False))):
-            panel.ids.buttons.add_widget(BigButton(text=text, on_release=lambda *_, f=fn: f()))
+        for text, fn, share in (("Undo", app.undo, 0.8), ("Laws", self.read_laws, 0.8),
+                                ("Finish game", lambda: app.end_game(ask=False), 1.4)):
+            panel.ids.buttons.add_widget(BigButton(text=text, size_hint_x=share,
+                                                   on_release=lambda *_, f=fn: f()))
         self._open("end", panel)

@@ -84,10 +84,11 @@ class MistakesPanel(BoxLayout):
 
     order_text = StringProperty("")
 
-    def __init__(self, players: Sequence[Option], on_next: Callable, on_cancel: Callable):
+    def __init__(self, players: Sequence[Option], on_next: Callable, on_cancel: Callable,
+                 on_empty: Callable | None = None):
         super().__init__()
         self.order: list[int] = []
-        self._next = on_next
+        self._next, self._empty = on_next, on_empty
         for text, seat, _s, colour in players:
             w = SeatOption(seat=seat, colour=colour, text=text)
             w.bind(on_release=lambda _w, s=seat: self.on_seat(s))
@@ -105,14 +106,18 @@ class MistakesPanel(BoxLayout):
         self._show()
 
     def done(self) -> None:
+        """"Next": on to the cause, or, with nobody chosen yet, say what to do."""
         if self.order:
             self._next(list(self.order))
+            return
+        self.order_text = "Tap the players who erred, in order"
+        if self._empty is not None:
+            self._empty()
 
     def _show(self) -> None:
         self.order_text = (" then ".join(f"seat {s}" for s in self.order)
                            + f": seat {self.order[-1]} picks up") if self.order else \
             "Nobody yet"
-        self.ids.next.disabled = not self.order
         for w in self.ids.options.children:
             w.selected = w.seat in self.order
 
@@ -162,6 +167,16 @@ class LawText(Label):
     """A wrapped paragraph in the laws list."""
 
 
+class EndRow(BoxLayout):
+    """One player at the end: badge, name, rounds won, cards picked up."""
+
+    seat = NumericProperty(0)
+    colour = ColorProperty((1, 1, 1, 1))
+    name = StringProperty("")
+    wins = NumericProperty(0)
+    pickups = NumericProperty(0)
+
+
 class EndPanel(BoxLayout):
     """The Grand Master of Time and the picture of the game."""
 
@@ -194,7 +209,8 @@ class PickupChart(Widget):
             return
         per = max(1, len(self.bars) // len(self.rounds))
         group_w = (self.width - 20) / len(self.rounds)
-        bar_w = min(44, (group_w - 24) / per)
+        bar_w = min(44, (group_w - 12) / per)
+        small = 20 if bar_w >= 18 else 16  # 7 players: narrower bars, smaller seat numbers
         base, top = self.y + 58, self.top - 30
         with self.canvas:
             Color(0.7, 0.7, 0.75, 1)
@@ -211,9 +227,9 @@ class PickupChart(Widget):
                     Color(*colour)
                     Rectangle(pos=(x + 2, base), size=(bar_w - 4, max(h, 3)))
                     Color(1, 1, 1, 1)
-                    _text_at(str(bar.seat), 20, x + bar_w / 2, base - 18)
+                    _text_at(str(bar.seat), small, x + bar_w / 2, base - 18)
                     if bar.count:
-                        _text_at(str(bar.count), 20, x + bar_w / 2, base + h + 12)
+                        _text_at(str(bar.count), small, x + bar_w / 2, base + h + 12)
 
 
 def _text_at(text: str, size: int, cx: float, cy: float) -> None:
