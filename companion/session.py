@@ -20,12 +20,20 @@ what happens after a power cut.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from companion.errors import LogError, RuleError
 from companion.games import get_rules
 from companion.games.base import Rules
-from companion.store.gamelog import GameLog
+from companion.store.gamelog import GameLog, dumps
+
+
+def as_logged(action: Any) -> Any:
+    """The action exactly as the game log stores and returns it (JSON round trip)."""
+    if not isinstance(action, dict):
+        raise RuleError(f"an action must be an object, not {type(action).__name__}")
+    return json.loads(dumps(action))
 
 
 def replay(rules: Rules, setup: dict, actions: list[dict]) -> list[Any]:
@@ -75,7 +83,12 @@ class GameSession:
         return bool(self._actions)
 
     def do(self, action: dict) -> Any:
-        """Apply, log, then show. Raises RuleError (nothing logged) for an illegal action."""
+        """Apply, log, then show. Raises RuleError (nothing logged) for an illegal action.
+
+        The action is applied as the log will give it back (plain JSON: lists, not
+        tuples), so the live state is exactly what a replay produces.
+        """
+        action = as_logged(action)
         new_state = self.rules.apply(self.state, action)
         self.log.append(self.game_id, action)
         self._actions.append(action)

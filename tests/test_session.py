@@ -82,3 +82,13 @@ def test_a_log_that_cannot_be_written_changes_nothing_on_screen(game_log):
     game_log.db.execute("PRAGMA query_only = OFF")
     game.do({"type": "score", "seat": 1, "points": 5})
     assert game.state.total(1) == 7
+
+
+def test_live_state_equals_replay_even_for_actions_with_tuples(game_log):
+    crazy = __import__("companion.games.crazy_time", fromlist=["x"])
+    players = {"players": [{"name": n, "seat": i + 1} for i, n in enumerate("ABCD")]}
+    game = GameSession.start(game_log, crazy, players)
+    game.do({"type": "mistakes", "seats": (3, 1)})  # a tuple, as Python code may pass
+    game.undo()  # the log gives back a list: undo must still agree with memory
+    game.do({"type": "mistakes", "seats": (3, 1)})
+    assert GameSession.resume(game_log, game.game_id).state == game.state

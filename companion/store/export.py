@@ -37,6 +37,7 @@ class LoggedGame:
     status: str | None = None
     actions: list[dict] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)  # file line of each action
+    header_line: int = 0
 
 
 def export_jsonl(log: GameLog, game_ids: Iterable[int]) -> str:
@@ -74,10 +75,13 @@ def read_jsonl(text: str, source: str = "<log>") -> list[LoggedGame]:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise LogError(f"{where}: not JSON ({exc.msg} at column {exc.colno})") from exc
+        except (ValueError, RecursionError) as exc:  # absurd numbers, absurd nesting
+            raise LogError(f"{where}: not JSON this companion can read ({exc})") from exc
         if not isinstance(obj, dict):
             raise LogError(f"{where}: each line must be a JSON object")
         if "format" in obj:
             games.append(_header(obj, where))
+            games[-1].header_line = n
             continue
         if not games:
             raise LogError(f"{where}: an action before any game header line")
@@ -85,7 +89,8 @@ def read_jsonl(text: str, source: str = "<log>") -> list[LoggedGame]:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise LogError(f"{where}: an action line needs an 'action' object with a 'type'")
         expected = len(games[-1].actions) + 1
-        if obj.get("seq", expected) != expected:
+        seq = obj.get("seq", expected)
+        if type(seq) is not int or seq != expected:
             raise LogError(f"{where}: action seq {obj.get('seq')!r}, expected {expected}")
         games[-1].actions.append(action)
         games[-1].lines.append(n)
@@ -97,11 +102,11 @@ def read_jsonl(text: str, source: str = "<log>") -> list[LoggedGame]:
 def _header(obj: dict, where: str) -> LoggedGame:
     if obj.get("format") != FORMAT:
         raise LogError(f"{where}: unknown format {obj.get('format')!r}, expected {FORMAT!r}")
-    if obj.get("version") != VERSION:
+    if type(obj.get("version")) is not int or obj.get("version") != VERSION:
         raise LogError(f"{where}: log version {obj.get('version')!r}; this companion reads "
                        f"version {VERSION}")
     kind = obj.get("kind")
-    if kind not in ENGINES:
+    if not isinstance(kind, str) or kind not in ENGINES:
         raise LogError(f"{where}: unknown game kind {kind!r}")
     if not isinstance(obj.get("setup"), dict):
         raise LogError(f"{where}: the game header needs a 'setup' object")
@@ -114,12 +119,13 @@ def replay_game(game: LoggedGame, source: str = "<log>"):
     rules = get_rules(game.kind)
     try:
         state = rules.initial(game.setup)
-    except RuleError as exc:
-        raise LogError(f"{source}: the game's setup is refused: {exc}") from exc
+    except (RuleError, RecursionError) as exc:
+        raise LogError(f"{source}:{game.header_line}: the game's setup is refused: "
+                       f"{exc}") from exc
     for line, action in zip(game.lines, game.actions, strict=True):
         try:
             state = rules.apply(state, action)
-        except RuleError as exc:
+        except (RuleError, RecursionError) as exc:
             raise LogError(f"{source}:{line}: action {action.get('type')!r} is refused: "
                            f"{exc}") from exc
     return rules, state

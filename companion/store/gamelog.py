@@ -174,7 +174,7 @@ class GameLog:
         def write() -> int:
             cur = self.db.execute(
                 "INSERT INTO games (kind, setup, started_at) VALUES (?, ?, ?)",
-                (kind, _dumps(setup), now),
+                (kind, dumps(setup), now),
             )
             for p in setup.get("players", []):
                 self.db.execute(
@@ -189,7 +189,7 @@ class GameLog:
 
     def append(self, game_id: int, action: dict) -> int:
         """Append one action and commit it; returns its sequence number (1-based)."""
-        text = _dumps(action)
+        text = dumps(action)
 
         def write() -> int:
             self._require_open(game_id)
@@ -305,11 +305,12 @@ class GameLog:
         self._tx(lambda: self.db.execute(
             "INSERT INTO settings (key, value) VALUES (?, ?)"
             " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            (key, _dumps(value)),
+            (key, dumps(value)),
         ))
 
 
-def _dumps(value: Any) -> str:
+def dumps(value: Any) -> str:
+    """Our one JSON form for the log: sorted keys, compact, no NaN."""
     try:
         return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:

@@ -53,6 +53,18 @@ def test_csv_has_one_row_per_action(game_log, played):
          "f.jsonl:2: action 'score' is refused: seat 9 is not in this game"),
         (lambda ls: ls[:1] + ['{"seq": 1, "action": [1]}'], "f.jsonl:2: an action line needs"),
         (lambda ls: [], "f.jsonl: no game in this file"),
+        (lambda ls: ls[:1] + ['{"seq": 1, "action": {"type": "score", "points": 1' + "0" * 5000
+                              + '}}'], "f.jsonl:2: not JSON this companion can read"),
+        (lambda ls: ls[:1] + ["[" * 100_000 + "]" * 100_000],
+         "f.jsonl:2: not JSON this companion can read"),
+        (lambda ls: [ls[0].replace('"kind": "scorepad"', '"kind": ["scorepad"]')] + ls[1:],
+         "f.jsonl:1: unknown game kind"),
+        (lambda ls: [ls[0].replace('"version": 1', '"version": true')] + ls[1:],
+         "f.jsonl:1: log version True"),
+        (lambda ls: ls[:1] + [ls[1].replace('"seq": 1', '"seq": true')] + ls[2:],
+         "f.jsonl:2: action seq True, expected 1"),
+        (lambda ls: [ls[0].replace('"seat": 2', '"seat": 1')] + ls[1:],
+         "f.jsonl:1: the game's setup is refused"),
     ],
 )
 def test_malformed_log_names_line_and_reason(game_log, played, mangle, message):
