@@ -33,6 +33,7 @@ import termios
 import time
 import tty
 from collections.abc import Iterator
+from pathlib import Path
 
 from companion.errors import CompanionError
 from companion.pad.virtual import VirtualPad
@@ -141,8 +142,33 @@ class _Console:
             self.say("the host is talking")
 
 
+def _check(args: argparse.Namespace) -> str | None:
+    """What is wrong with the arguments, in a sentence, or None."""
+    if not 1 <= args.seats <= 8:
+        return f"--seats {args.seats}: a pad has 1 to 8 seats"
+    if not 10 <= args.scan_us <= 100_000:
+        return f"--scan-us {args.scan_us}: the scan period must be 10 to 100000 µs"
+    if args.start_us < 0:
+        return f"--start-us {args.start_us}: the pad clock starts at 0 or later"
+    for name in ("corrupt", "drop", "dup"):
+        rate = getattr(args, name)
+        if not 0.0 <= rate <= 1.0:
+            return f"--{name} {rate}: a fraction from 0 to 1"
+    if args.duration is not None and args.duration <= 0:
+        return f"--duration {args.duration}: must be more than 0 seconds"
+    if args.link:
+        link = Path(args.link)
+        if link.exists() and not link.is_symlink():
+            return f"--link {args.link}: a file is already there; pad-sim only replaces links"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    problem = _check(args)
+    if problem:
+        print(f"pad-sim: {problem}", file=sys.stderr)
+        return 2
     try:
         pad = VirtualPad(args.seats, scan_us=args.scan_us, start_us=args.start_us,
                          link=args.link, proto_version=args.protocol, seed=args.seed,

@@ -131,3 +131,19 @@ def test_sim_main_without_stdin_runs_for_its_duration(monkeypatch, capsys):
 def test_sim_main_reports_bad_arguments(capsys):
     assert sim.main(["--seats", "9", "--duration", "0"]) == 2
     assert "cannot start: a virtual pad has 1..8 seats, not 9" in capsys.readouterr().err
+
+
+def test_pad_sim_refuses_bad_arguments_and_never_replaces_a_file(tmp_path, capsys):
+    from companion.pad.sim import main
+
+    precious = tmp_path / "precious.txt"
+    precious.write_text("keep me")
+    for argv, words in ((["--link", str(precious)], "pad-sim only replaces links"),
+                        (["--scan-us", "0"], "scan period must be 10"),
+                        (["--scan-us", "-5"], "scan period must be 10"),
+                        (["--corrupt", "2"], "--corrupt 2.0: a fraction"),
+                        (["--drop", "-1"], "--drop -1.0: a fraction"),
+                        (["--seats", "9"], "1 to 8 seats")):
+        assert main(argv) == 2
+        assert words in capsys.readouterr().err
+    assert precious.read_text() == "keep me"
