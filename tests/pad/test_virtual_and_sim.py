@@ -129,8 +129,8 @@ def test_sim_main_without_stdin_runs_for_its_duration(monkeypatch, capsys):
 
 
 def test_sim_main_reports_bad_arguments(capsys):
-    assert sim.main(["--seats", "9", "--duration", "0"]) == 2
-    assert "cannot start: a virtual pad has 1..8 seats, not 9" in capsys.readouterr().err
+    assert sim.main(["--seats", "9", "--duration", "1"]) == 2
+    assert "--seats 9: a pad has 1 to 8 seats" in capsys.readouterr().err
 
 
 def test_pad_sim_refuses_bad_arguments_and_never_replaces_a_file(tmp_path, capsys):
@@ -143,7 +143,7 @@ def test_pad_sim_refuses_bad_arguments_and_never_replaces_a_file(tmp_path, capsy
                         (["--scan-us", "-5"], "scan period must be 10"),
                         (["--corrupt", "2"], "--corrupt 2.0: a fraction"),
                         (["--drop", "-1"], "--drop -1.0: a fraction"),
-                        (["--seats", "9"], "1 to 8 seats")):
+                        (["--duration", "0"], "must be more than 0 seconds")):
         assert main(argv) == 2
         assert words in capsys.readouterr().err
     assert precious.read_text() == "keep me"
