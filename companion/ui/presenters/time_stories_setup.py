@@ -1,0 +1,210 @@
+"""The T.I.M.E Stories setup panel's data: mission, starting TU, one character a player.
+
+Pure (no Kivy). The panel (``companion/ui/screens/time_stories_setup.py``) keeps a
+``SetupDraft`` while the host fills it in, changes it only through these functions and
+turns it into the engine's sheets with ``check``:
+
+    draft = new_draft(snap, fresh=True)   # from the snapshot; one sheet per player
+    choose_mission(draft, "The Marcy Case")
+    step_tu(draft, +5); step(draft.sheets[0], "life", +1); step_trait(sheet, 0, -1)
+    use_preset(sheet, ASYLUM_MARIE)
+    sheets, why, page = check(draft)      # engine sheets, or a sentence and the page
+
+``needs_setup(snap, skipped)`` says when the screen opens the panel by itself and
+blocks the Time Captain die: the run has no characters, nothing has happened in it
+yet (``set_characters`` is still allowed) and the host has not chosen to play
+without characters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+DEFAULT_TU = 25
+MAX_TU = 200
+MAX_LIFE = 20
+MAX_TRAIT = 20
+MAX_CHARACTERS = 4
+MAX_TRAITS = 6
+
+#: mission presets -> the characteristics its receptacle cards use (empty: not known)
+MISSIONS: dict[str, tuple[str, ...]] = {
+    "Asylum": ("Deftness", "Glibness", "Combat"),
+    "The Marcy Case": ("Search", "Ranged Combat", "Close Combat"),
+    "Prophecy of Dragons": (),
+}
+#: the receptacle cards quoted in the shared rules summary, by mission
+CHARACTER_PRESETS: dict[str, list[dict]] = {
+    "Asylum": [
+        {"short": "Marie", "name": "Marie Bertholet", "life": 2, "resistance": 2,
+         "characteristics": {"Deftness": 2, "Glibness": 3, "Combat": 1}},
+        {"short": "Madeleine", "name": "Madeleine du Tilleul", "life": 3, "resistance": 2,
+         "characteristics": {"Deftness": 2, "Glibness": 1, "Combat": 2}},
+    ],
+}
+#: engine log kinds that do not count as "something happened" in a run
+QUIET_KINDS = ("run", "cast", "item")
+SKIP_SETTING = "time_stories.without_characters"
+
+
+@dataclass
+class SheetDraft:
+    seat: int
+    player: str
+    name: str = ""
+    life: int = 2
+    resistance: int = 2
+    traits: list[list] = field(default_factory=list)  # [name, dice] in card order
+
+
+@dataclass
+class SetupDraft:
+    mission: str
+    starting_tu: int
+    sheets: list[SheetDraft]
+    fresh: bool  # nothing at all logged yet: mission and starting TU may still change
+
+    @property
+    def pages(self) -> int:
+        """Page 0 is the mission (fresh games only); then one page a character."""
+        return len(self.sheets) + (1 if self.fresh else 0)
+
+    def sheet_at(self, page: int) -> SheetDraft | None:
+        i = page - (1 if self.fresh else 0)
+        return self.sheets[i] if 0 <= i < len(self.sheets) else None
+
+
+# ----------------------------------------------------------------- when to set up
+def nothing_happened(snap: dict) -> bool:
+    """The engine still takes ``set_characters``: no time, damage or test in this run."""
+    started = [e for e in snap["log"]
+               if e["run"] == snap["run"] and e["kind"] not in QUIET_KINDS]
+    return snap["running"] and not started and not snap["tests"]
+
+
+def needs_setup(snap: dict | None, skipped: bool) -> bool:
+    return (snap is not None and not snap["characters"] and not skipped
+            and nothing_happened(snap))
+
+
+def skip_value(game_id: int, run: int) -> list[int]:
+    """The setting that remembers "play without characters" for one run of one game."""
+    return [game_id, run]
+
+
+# ----------------------------------------------------------------- the draft
+def mission_traits(mission: str, sheets: list[SheetDraft] = ()) -> list[str]:
+    """The characteristics a new sheet starts with: the mission's, or those typed already."""
+    known = MISSIONS.get(mission.strip())
+    if known:
+        return list(known)
+    for s in sheets:
+        names = [t[0] for t in s.traits if t[0].strip()]
+        if names:
+            return names
+    return [""]
+
+
+def _blank(seat: int, player: str, mission: str, others=()) -> SheetDraft:
+    return SheetDraft(seat, player, traits=[[t, 1] for t in mission_traits(mission, others)])
+
+
+def new_draft(snap: dict, fresh: bool) -> SetupDraft:
+    """A draft from the snapshot: its characters if any, else one blank sheet a player."""
+    players = [(pl["seat"], pl.get("name") or f"Seat {pl['seat']}") for pl in snap["players"]]
+    names = dict(players)
+    sheets = [SheetDraft(c["seat"], names.get(c["seat"], f"Seat {c['seat']}"), c["name"],
+                         c["max_life"], c["resistance"],
+                         [[k, v] for k, v in c["characteristics"].items()])
+              for c in snap["characters"]]
+    have = {s.seat for s in sheets}
+    for seat, player in players:
+        if seat not in have and len(sheets) < MAX_CHARACTERS:
+            sheets.append(_blank(seat, player, snap["mission"]))
+    sheets.sort(key=lambda s: s.seat)
+    return SetupDraft(snap["mission"], snap["starting_tu"], sheets, fresh)
+
+
+def choose_mission(draft: SetupDraft, mission: str) -> None:
+    """A new mission name; blank sheets switch to that mission's characteristics."""
+    old = mission_traits(draft.mission)
+    draft.mission = mission
+    new = MISSIONS.get(mission.strip())
+    if new is None:
+        return
+    for s in draft.sheets:
+        if not s.name.strip() and [t[0] for t in s.traits] == old:
+            s.traits = [[t, 1] for t in new] or [["", 1]]
+
+
+def step_tu(draft: SetupDraft, delta: int) -> None:
+    draft.starting_tu = max(1, min(MAX_TU, draft.starting_tu + delta))
+
+
+def step(sheet: SheetDraft, what: str, delta: int) -> None:
+    """Life (1-20) or resistance (0-20) up or down."""
+    lo = 1 if what == "life" else 0
+    setattr(sheet, what, max(lo, min(MAX_LIFE, getattr(sheet, what) + delta)))
+
+
+def step_trait(sheet: SheetDraft, index: int, delta: int) -> None:
+    sheet.traits[index][1] = max(0, min(MAX_TRAIT, sheet.traits[index][1] + delta))
+
+
+def add_trait(sheet: SheetDraft) -> None:
+    if len(sheet.traits) < MAX_TRAITS:
+        sheet.traits.append(["", 1])
+
+
+def presets_for(mission: str) -> list[dict]:
+    return CHARACTER_PRESETS.get(mission.strip(), [])
+
+
+def use_preset(sheet: SheetDraft, preset: dict) -> None:
+    sheet.name, sheet.life, sheet.resistance = preset["name"], preset["life"], preset["resistance"]
+    sheet.traits = [[k, v] for k, v in preset["characteristics"].items()]
+
+
+def tu_changes(draft: SetupDraft, snap: dict) -> bool:
+    """Mission or starting TU differ from the game's: only the setup can carry them."""
+    return (draft.mission.strip() != snap["mission"]
+            or draft.starting_tu != snap["starting_tu"])
+
+
+# ----------------------------------------------------------------- checking
+def check(draft: SetupDraft) -> tuple[list[dict] | None, str, int]:
+    """The engine's sheets, or (None, a sentence for the table, the page to show)."""
+    first = 1 if draft.fresh else 0
+    if draft.fresh and not draft.mission.strip():
+        return None, "Type the mission's name or choose one", 0
+    out, seen = [], {}
+    for i, s in enumerate(draft.sheets):
+        page = first + i
+        name = s.name.strip()
+        if not name:
+            return None, f"Type a name for {s.player}'s character", page
+        if name.lower() in seen:
+            return None, f"Two characters are called {name}: give each its own name", page
+        seen[name.lower()] = page
+        traits: dict[str, int] = {}
+        for trait, dice in s.traits:
+            trait = trait.strip()
+            if not trait:
+                if dice:
+                    return None, f"Name each of {name}'s characteristics", page
+                continue
+            if trait in traits:
+                return None, f"{name} has {trait} twice", page
+            traits[trait] = dice
+        if not traits:
+            return None, f"Give {name} at least one characteristic", page
+        out.append({"name": name, "player_seat": s.seat, "life": s.life,
+                    "resistance": s.resistance, "characteristics": traits})
+    if not out:
+        return None, "Add at least one character", first
+    return out, "", -1
+
+
+def sheet_line(sheet: dict) -> str:
+    traits = ", ".join(f"{k} {v}" for k, v in sheet["characteristics"].items())
+    return f"{sheet['name']}: {sheet['life']} LP, resistance {sheet['resistance']}, {traits}"
