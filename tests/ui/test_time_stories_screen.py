@@ -125,3 +125,42 @@ def test_run_ends_at_zero_and_run_two_starts_with_thirty(ui):
     ui.screenshot("time_stories_characters")
     ui.tap(ui.find("Mission"))
     ui.find("Roll die")
+
+
+def test_mission_won_shows_the_end_of_run_panel_at_once(ui):
+    from companion.ui.screens.time_stories_panels import NextRunPanel
+
+    screen = start(ui)
+    ui.tap(ui.find("Correct TU"))
+    ui.tap(ui.find("Mission won"))
+    snap = ui.app.session.snapshot()
+    assert snap["mission_complete"] and snap["outcome"] == "successful"
+    assert isinstance(screen.panel, NextRunPanel)
+    ui.find("Mission successful!")
+    ui.find("End game")
+    ui.screenshot("time_stories_mission_won")
+    # undo brings the run back, and the mission view with it
+    ui.tap(ui.find("Undo"))
+    assert ui.app.session.snapshot()["running"] and screen.panel is None
+    ui.find("Roll die")
+
+
+def test_dice_test_refusals_are_plain_sentences_and_nothing_is_logged(ui):
+    start(ui)
+    ui.tap(ui.find("Dice test"))
+    ui.tap(ui.find(" blank"))
+    ui.tap(ui.find("Start: "))
+    assert ui.app.status == "Choose who takes part in the test" and ui.app.status_error
+    ui.tap(ui.find("Clear"))
+    ui.tap(ui.find("Marie"))
+    ui.tap(ui.find("Start: "))
+    assert ui.app.status == "Add the card's shields, left to right"
+    ui.screenshot("time_stories_test_refused")
+    assert ui.app.session.actions == []
+    # a correction of 0 is refused in words as well
+    ui.tap(ui.find("Mission"))
+    ui.tap(ui.find("Correct TU"))
+    ui.tap(ui.find("+1"))
+    ui.tap(ui.find("Apply"))
+    assert ui.app.status == "A correction of 0 changes nothing"
+    assert ui.app.session.actions == []

@@ -9,6 +9,16 @@ the characters and for action-dice tests (``time_stories_panels.py``), the item 
 (``time_stories_items.py``); the next run
 with its starting TU when a run is over; undo through ``app.undo``.
 
+Setup: while the run has no characters and nothing has happened in it, the screen
+opens the setup panel (``time_stories_setup.py``) and the captain die and "Stay" are
+refused ("Add the characters first") until the cast is recorded or the host taps
+"Play without characters" (kept per game and run in the setting
+``time_stories.without_characters``).
+
+Refusals: panels hand actions to ``screen.act``, which asks
+``presenters.time_stories_refusals.precheck`` and then the (pure) engine on the current
+state before ``app.act``, so a refusal reaches the status bar as a plain sentence.
+
 Dice: the face is rolled (``companion.dice.roll`` with ``self.rng``, None = the OS
 source) the moment the button is pressed, the die then tumbles for a few frames driven
 by ``on_frame(now_ns)`` and, when it settles on that face, the ``travel`` action with
@@ -32,12 +42,19 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion import dice
+from companion.errors import RuleError
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
+from companion.ui.presenters import time_stories_refusals as refusals
+from companion.ui.presenters import time_stories_setup as setup
 from companion.ui.screens import time_stories_items as items
 from companion.ui.screens import time_stories_panels as panels
+from companion.ui.screens import time_stories_setup as setup_panel
 
 load_kv(__file__)
+
+#: panels that show a finished run themselves (the rest give way to the next-run panel)
+RUN_OVER_AWARE = (panels.NextRunPanel, panels.DiceTestPanel, items.ItemsPanel)
 
 
 class BurndownChart(Widget):
@@ -119,10 +136,13 @@ class TimeStoriesScreen(Screen):
         self.running = v.running
         self.starting_tu = v.starting_tu
         self.chart = p.chart_points(snap["burndown"], v.starting_tu)
-        if self.panel is not None:
-            self.panel.refresh(snap)
-        elif not v.running:
+        if not v.running and not isinstance(self.panel, RUN_OVER_AWARE):
+            # the run is over (time, deaths, "Mission won"): say so at once
             self.show_panel(panels.NextRunPanel(screen=self))
+        elif self.panel is not None:
+            self.panel.refresh(snap)
+        elif setup.needs_setup(snap, self.skipped(snap)):
+            self.show_panel(setup_panel.SetupPanel(screen=self))
 
     def show_panel(self, panel) -> None:
         """Put a panel (characters, dice test, correction, next run) in the body."""
@@ -141,8 +161,82 @@ class TimeStoriesScreen(Screen):
 
     def open(self, name: str) -> None:
         self.show_panel({"characters": panels.CharactersPanel, "test": panels.DiceTestPanel,
-                         "correct": panels.CorrectPanel, "items": items.ItemsPanel}[name](
-                             screen=self))
+                         "correct": panels.CorrectPanel, "items": items.ItemsPanel,
+                         "setup": setup_panel.SetupPanel}[name](screen=self))
+
+    # -- setup ---------------------------------------------------------------------
+
+    def skipped(self, snap: dict) -> bool:
+        """The host chose "Play without characters" for this run of this game."""
+        app = App.get_running_app()
+        if app.session is None:
+            return False
+        chosen = app.log.get_setting(setup.SKIP_SETTING, None)
+        return chosen == setup.skip_value(app.session.game_id, snap["run"])
+
+    def play_without_characters(self) -> None:
+        app = App.get_running_app()
+        snap = self.snapshot()
+        if snap is None:
+            return
+        app.log.set_setting(setup.SKIP_SETTING,
+                            setup.skip_value(app.session.game_id, snap["run"]))
+        app.say("Playing without characters: dice tests need characters")
+        self.show_mission()
+
+    def blocked(self) -> bool:
+        """Time may not pass yet: the characters come first (see the module doc)."""
+        snap = self.snapshot()
+        if snap is None or not setup.needs_setup(snap, self.skipped(snap)):
+            return False
+        App.get_running_app().say(refusals.NO_CHARACTERS, error=True)
+        if not isinstance(self.panel, setup_panel.SetupPanel):
+            self.open("setup")
+        return True
+
+    def restart_with(self, mission: str, starting_tu: int) -> bool:
+        """Start this untouched game again with a new mission name / starting TU.
+
+        The engine keeps both in its setup and has no action to change them; the game
+        being replaced has nothing logged, so it is closed as abandoned.
+        """
+        app = App.get_running_app()
+        old = app.session
+        if old is None or old.actions:
+            return False
+        new = {k: v for k, v in old.setup.items() if k != "characters"}
+        new.update(mission=mission, starting_tu=starting_tu)
+        panel = self.panel
+        if not app.start_game(old.rules.NAME, new):
+            return False
+        old.finish("abandoned")
+        self.panel = panel  # keep the setup panel up while the cast is recorded
+        return True
+
+    # -- acting --------------------------------------------------------------------
+
+    def refusal(self, action: dict) -> str | None:
+        """Why the action would be refused, as a sentence; None when it would pass."""
+        app = App.get_running_app()
+        snap = self.snapshot()
+        if snap is None:
+            return "No game in progress"
+        why = refusals.precheck(action, snap)
+        if why:
+            return why
+        try:
+            app.session.rules.apply(app.session.state, action)  # pure: a dry run
+        except RuleError as exc:
+            return refusals.plain(str(exc))
+        return None
+
+    def act(self, action: dict) -> bool:
+        """``app.act`` after the refusal checks; refusals go to the status bar."""
+        why = self.refusal(action)
+        if why:
+            App.get_running_app().say(why, error=True)
+            return False
+        return App.get_running_app().act(action)
 
     # -- time ----------------------------------------------------------------------
 
@@ -154,6 +248,8 @@ class TimeStoriesScreen(Screen):
             return
         if not snap["running"]:
             app.say("The run is over: start the next run first", error=True)
+            return
+        if self.blocked():
             return
         face = dice.roll(1, self.rng)[0]
         start = app.table.now_ns() if now_ns is None else now_ns
@@ -173,17 +269,20 @@ class TimeStoriesScreen(Screen):
         red = self._anim_red
         self.anim, self.rolling = None, False
         self.die_caption = p.captain_text(face, red)
-        if App.get_running_app().act({"type": "travel", "die": face, "red": red}):
+        if self.act({"type": "travel", "die": face, "red": red}):
             self.red = False
 
     def on_press_event(self, event) -> None:
         if event.pressed and event.seat == 0:
+            if self.blocked():
+                return
             if self.panel is not None and not isinstance(self.panel, panels.NextRunPanel):
                 self.show_mission()
             self.roll_captain()
 
     def stay(self) -> None:
-        App.get_running_app().act({"type": "stay"})
+        if not self.blocked():
+            self.act({"type": "stay"})
 
     def undo(self) -> None:
         if self.anim is None:

@@ -2,8 +2,10 @@
 
 Each panel is a widget the mission screen (``time_stories.py``) puts in its body with
 ``screen.show_panel(panel)``; ``refresh(snap)`` redraws it from the engine snapshot after
-every action. Panels only build actions and hand them to ``app.act``; what they show
-comes from ``companion.ui.presenters.time_stories``. Action dice are rolled here with
+every action. Panels only build actions and hand them to ``screen.act`` (refusals in
+plain words, then ``app.act``); what they show comes from
+``companion.ui.presenters.time_stories``. The setup panel (mission, starting TU, the
+characters) is in ``time_stories_setup.py``. Action dice are rolled here with
 ``companion.dice.roll(n, screen.rng)`` and the faces go into the ``test_roll`` action.
 """
 
@@ -13,13 +15,13 @@ from kivy.app import App
 from kivy.properties import ObjectProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
 
 from companion import dice
 from companion.palette import rgba
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
+from companion.ui.presenters import time_stories_setup as setup
 from companion.ui.widgets import BigButton, BodyLabel, SeatBadge
 
 load_kv(__file__)
@@ -116,7 +118,7 @@ class NextRunPanel(Panel):
         self.refresh(self.screen.snapshot())
 
     def start(self) -> None:
-        _app().act({"type": "start_run", "starting_tu": self.tu})
+        self.screen.act({"type": "start_run", "starting_tu": self.tu})
 
 
 # ----------------------------------------------------------------- TU correction
@@ -138,9 +140,15 @@ class CorrectPanel(Panel):
                               for d in (-5, -1, 1, 5)]))
         box.add_widget(_row(*[_toggle(r, r == self.reason, lambda r=r: self.pick(r))
                               for r in self.REASONS]))
-        self.footer(_button("Apply", self.apply),
-                    _button("Mission won", lambda: _app().act(
-                        {"type": "end_run", "outcome": "successful"})))
+        self.footer(_button("Apply", self.apply), _button("Mission won", self.won))
+
+    def won(self) -> None:
+        """The mission's success card: the run ends and the end-of-run panel says so."""
+        if self.screen.act({"type": "end_run", "outcome": "successful",
+                            "reason": "mission successful"}):
+            _app().say("Mission successful!")
+            if not isinstance(self.screen.panel, NextRunPanel):
+                self.screen.show_panel(NextRunPanel(screen=self.screen))
 
     def step(self, d: int) -> None:
         self.delta += d
@@ -151,10 +159,8 @@ class CorrectPanel(Panel):
         self.refresh(self.screen.snapshot())
 
     def apply(self) -> None:
-        if self.delta == 0:
-            _app().say("A correction of 0 changes nothing", error=True)
-        elif _app().act({"type": "adjust_tu", "delta": self.delta,
-                         "reason": self.reason.lower()}):
+        if self.screen.act({"type": "adjust_tu", "delta": self.delta,
+                            "reason": self.reason.lower()}) and self.screen.panel is self:
             self.close()
 
 
@@ -179,28 +185,24 @@ class CharactersPanel(Panel):
                                 _button("-", lambda n=c["name"]: self.life(n, -1), 70),
                                 _button("+", lambda n=c["name"]: self.life(n, 1), 70),
                                 height=76))
+        if setup.nothing_happened(snap):
+            words = ("No characters yet." if not snap["characters"] else
+                     "Nothing has happened in this run yet: the cast can still change.")
+            box.add_widget(BodyLabel(text=words, size_hint_y=None, height=50))
+            label = "Change characters" if snap["characters"] else "Add characters"
+            self.footer(_button(label, lambda: self.screen.open("setup")))
+            return
         if not snap["characters"]:
-            box.add_widget(BodyLabel(text="No characters yet: add them below.",
+            box.add_widget(BodyLabel(text="This run goes on without characters.",
                                      size_hint_y=None, height=50))
-        self.name_in = TextInput(hint_text="name", font_size=28, size_hint_y=None, height=64,
-                                 multiline=False)
-        self.stats_in = TextInput(hint_text="life res  Trait n, Trait n", font_size=28,
-                                  size_hint_y=None, height=64, multiline=False)
-        box.add_widget(_row(self.name_in, self.stats_in, height=64))
-        self.footer(_button("Add character", lambda: self.add(snap)))
+        box.add_widget(BodyLabel(text="New characters can come in at the start of the next "
+                                 "run.", font_size=22, size_hint_y=None, height=40))
+        self.footer()
 
     def life(self, name: str, delta: int) -> None:
         action = ({"type": "heal", "character": name, "amount": 1} if delta > 0 else
                   {"type": "damage", "character": name, "amount": 1, "reason": "card effect"})
-        _app().act(action)
-
-    def add(self, snap: dict) -> None:
-        sheet, why = p.parse_sheet(self.name_in.text, self.stats_in.text, snap)
-        if sheet is None:
-            _app().say(why, error=True)
-            return
-        sheets = [p.sheet_of(c) for c in snap["characters"]] + [sheet]
-        _app().act({"type": "set_characters", "characters": sheets})
+        self.screen.act(action)
 
 
 # ----------------------------------------------------------------- dice test
@@ -215,6 +217,9 @@ class DiceTestPanel(Panel):
 
     def refresh(self, snap: dict) -> None:
         tests = snap["tests"]
+        if not snap["running"] and not (self.show_roll and snap["last_roll"]):
+            self.screen.show_panel(NextRunPanel(screen=self.screen))
+            return
         if self.show_roll and snap["last_roll"]:
             self._results(snap, tests)
         elif tests:
@@ -291,7 +296,10 @@ class DiceTestPanel(Panel):
             box.add_widget(BodyLabel(text=line, size_hint_y=None, height=34))
         space = snap["last_roll"]["space"]
         still = [t for t in tests if t["space"] == space]
-        if still and still[0]["status"] == "rolled":
+        if not snap["running"]:
+            self.footer(_button("Run over", lambda: self.screen.show_panel(
+                NextRunPanel(screen=self.screen))))
+        elif still and still[0]["status"] == "rolled":
             self._continue_footer(still[0])
         else:
             self.footer(_button("New test", lambda: self.set("show_roll", False)))
@@ -329,10 +337,10 @@ class DiceTestPanel(Panel):
 
     def act(self, action: dict) -> None:
         self.show_roll = False
-        _app().act(action)
+        self.screen.act(action)
 
     def start(self) -> None:
-        if _app().act({"type": "test_start", "space": self.space,
+        if self.screen.act({"type": "test_start", "space": self.space,
                        "characteristic": self.characteristic, "characters": list(self.who),
                        "shields": list(self.shields), "locked": self.locked}):
             self.shields, self.turn_to_hit = [], 0
@@ -343,7 +351,7 @@ class DiceTestPanel(Panel):
         if self.turn_to_hit:
             action["modifiers"] = {"turn_to_hit": self.turn_to_hit}
         self.show_roll = True
-        if _app().act(action):
+        if self.screen.act(action):
             _app().play("dice")
             self.turn_to_hit = 0
         else:
