@@ -192,3 +192,21 @@ def test_every_row_visible_with_three_and_four_players(ui, n):
         assert w.height >= 64
     path, colours = ui.screenshot(f"time_after_time_{n}_players")
     assert colours > 5
+
+
+def test_a_seat_button_picks_that_players_row(ui):
+    from companion.events import PressEvent
+
+    screen = start(ui)
+    assert screen.pick.seat is None
+    ui.press_seat("2")
+    assert screen.pick.seat == 2
+    assert [r["selected"] for r in view.rows(ui_state(screen), screen.pick)] == [False, True]
+    assert "Lucas" in screen.prompt
+    ui.screenshot("time_after_time_seat_press")
+    ui.press_seat("1")
+    assert screen.pick.seat == 1
+    screen.on_press_event(PressEvent(5, 0, "mock", True))  # not in this game: nothing
+    screen.on_press_event(PressEvent(0, 0, "mock", True))  # the captain button: nothing
+    screen.on_press_event(PressEvent(2, 0, "mock", False))  # a release: nothing
+    assert screen.pick.seat == 1

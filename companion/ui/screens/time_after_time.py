@@ -7,6 +7,9 @@ most two cards, then "Confirm move"). Once the draw pile is gone, "Pile −1" gi
 "Hand empty". The view data comes from ``companion.ui.presenters.time_after_time``;
 this screen only builds widgets and acts.
 
+A seat button pressed at the table picks that player's row, like a tap on the name
+(``on_press_event``); the captain button and presses during an emergency move do nothing.
+
 Layout for up to 4 rows of 64 px on the 800×480 screen: a 36 px line with the prompt and
 the pile, the rows, one band of 64 px (the 17 hours, the emergency buttons or the result)
 and the 64 px button bar with Back and Undo.
@@ -113,6 +116,14 @@ class TimeAfterTimeScreen(Screen):
         return box
 
     # -- handlers ----------------------------------------------------------------------
+
+    def on_press_event(self, event) -> None:
+        """A seat button: choose that player (their row), as a tap on the name would."""
+        state = self._state()
+        if state is None or not event.pressed or self.pick.emergency:
+            return
+        if any(s.player.seat == event.seat for s in state.seats):
+            self.choose_seat(event.seat)
 
     def choose_seat(self, seat: int) -> None:
         self.pick = self.pick.with_seat(seat)
