@@ -223,3 +223,52 @@ def start_with(ui, setup):
     assert ui.app.start_game("professor_tempus", setup)
     ui.pump()
     return ui.app.sm.current_screen
+
+
+def test_a_seat_button_confirms_the_player_on_turn_only(ui):
+    from companion.events import PressEvent
+
+    screen = start(ui)
+    ui.app.say("")
+    ui.press_seat("2")  # Mickael: not his turn, nothing happens
+    assert screen.confirmed is None and ui.app.status == ""
+    assert not any(strip_cell(screen, i).chosen for i in range(3))
+    ui.press_seat("1")
+    assert screen.confirmed == ARTHUR and "Arthur: it is your turn" in ui.app.status
+    assert strip_cell(screen, 0).chosen and not strip_cell(screen, 1).chosen
+    ui.screenshot("professor_tempus_seat_press")
+    screen.on_press_event(PressEvent(0, 0, "mock", True))  # the captain button: nothing
+    assert screen.confirmed == ARTHUR
+    assert enter(screen, "open-", 0, "red", 5)  # the turn passes: the light goes out
+    assert screen.confirmed is None and not strip_cell(screen, 0).chosen
+
+
+def test_plus_at_the_cap_says_why(ui):
+    screen = start(ui)
+    assert enter(screen, "open-", 0, "red", 5)
+    assert enter(screen, "play_on", 0, "red", 3)
+    assert enter(screen, "play_on", 0, "joker", 3)
+    assert enter(screen, "open+", 1, "red", 10)
+    for value in range(11, 19):
+        assert enter(screen, "play_on", 1, "red", value)
+    assert ui.app.session.state.phase == "scoring"
+    rows = view.score_rows(ui.app.session.state, {})
+    arthur = next(r for r in rows if r["seat"] == ARTHUR)
+    assert arthur["max"] == 0 and not arthur["can_plus"]
+    assert arthur["why_not_plus"] == "Arthur's max: 0 (3 hourglasses per card, no cards)"
+    ui.pump()
+    plus = panel_buttons(screen, "+")
+    assert len(plus) == 3 and all(not b.disabled for b in plus)
+    ui.tap(next(b for b in plus if b.parent.children[-1].seat == ARTHUR))
+    assert ui.app.status_error and ui.app.status == arthur["why_not_plus"]
+    assert screen.entries.get(ARTHUR, 0) == 0
+    louisa = next(r for r in rows if r["seat"] == LOUISA)
+    assert louisa["detail"].startswith(f"max {louisa['max']}:")
+    for _ in range(louisa["max"] + 1):
+        ui.pump()
+        ui.tap(next(b for b in panel_buttons(screen, "+")
+                    if b.parent.children[-1].seat == LOUISA))
+    assert screen.entries[LOUISA] == louisa["max"]
+    cards = louisa["cards"]
+    assert ui.app.status == f"Louisa's max: {3 * cards} (3 hourglasses per card, {cards} cards)"
+    ui.screenshot("professor_tempus_cap")

@@ -130,12 +130,8 @@ def correction_entries(state: pt.State, number: int) -> dict[int, int]:
 
 
 def correction_rows(state: pt.State, number: int, entries: dict[int, int]) -> list[dict]:
-    limits = correction_limits(state, number)
-    return [{"seat": p.seat, "name": p.name, "value": entries.get(p.seat, 0),
-             "text": f"{p.name}: {entries.get(p.seat, 0)}",
-             "can_minus": entries.get(p.seat, 0) > 0,
-             "can_plus": entries.get(p.seat, 0) < limits[p.seat]}
-            for p in state.players]
+    """As ``score_rows``, for an earlier round's count."""
+    return _count_rows(state, entries, _record(state, number).collected)
 
 
 def correct_action(state: pt.State, number: int, entries: dict[int, int]) -> dict:
@@ -212,16 +208,37 @@ def bump(entries: dict[int, int], limits: dict[int, int], seat: int, delta: int)
     return out
 
 
+def cap_reason(name: str, cards: int) -> str:
+    """Why "+" stops for a player: at most 3 hourglasses per card they collected (short
+    enough for the status bar)."""
+    word = "no cards" if cards == 0 else f"{cards} card" + "s" * (cards != 1)
+    return (f"{name}'s max: {pt.MAX_HOURGLASSES * cards} "
+            f"({pt.MAX_HOURGLASSES} hourglasses per card, {word})")
+
+
+def _count_rows(state: pt.State, entries: dict[int, int], collected) -> list[dict]:
+    rows = []
+    for p, c in zip(state.players, collected, strict=True):
+        value, cards = entries.get(p.seat, 0), len(c)
+        cap = pt.MAX_HOURGLASSES * cards
+        rows.append({"seat": p.seat, "name": p.name, "value": value,
+                     "text": f"{p.name}: {value}", "cards": cards, "max": cap,
+                     "detail": f"max {cap}: {cards} card{'s' * (cards != 1)}",
+                     "can_minus": value > 0, "can_plus": value < cap,
+                     "why_not_plus": "" if value < cap else cap_reason(p.name, cards)})
+    return rows
+
+
 def score_rows(state: pt.State, entries: dict[int, int]) -> list[dict]:
-    limits = score_limits(state)
-    cards = {p.seat: len(c) for p, c in zip(state.players, state.rounds[-1].collected,
-                                             strict=True)} if limits else {}
-    return [{"seat": p.seat, "name": p.name, "value": entries.get(p.seat, 0),
-             "text": f"{p.name}: {entries.get(p.seat, 0)}",
-             "cards": cards.get(p.seat, 0),
-             "can_minus": entries.get(p.seat, 0) > 0,
-             "can_plus": entries.get(p.seat, 0) < limits.get(p.seat, 0)}
-            for p in state.players]
+    """Per player during the count: the value, the cap (3 hourglasses per collected
+    card), whether − and + may be used, and why not + (said when it is tapped)."""
+    if state.phase != "scoring":
+        return [{"seat": p.seat, "name": p.name, "value": entries.get(p.seat, 0),
+                 "text": f"{p.name}: {entries.get(p.seat, 0)}", "cards": 0, "max": 0,
+                 "detail": "", "can_minus": entries.get(p.seat, 0) > 0, "can_plus": False,
+                 "why_not_plus": "The round is not being counted"}
+                for p in state.players]
+    return _count_rows(state, entries, state.rounds[-1].collected)
 
 
 def score_action(state: pt.State, entries: dict[int, int]) -> dict:

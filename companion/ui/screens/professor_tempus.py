@@ -5,7 +5,10 @@ Then the players (cards in hand, running total) and the three holders. The panel
 is the move entry (kind, colour, value: tapping a value plays), the count at a round's
 end, or the winners. Tapping the players strip (the scores) opens the totals (count 1
 and count 2 apart in the 5-player variant) and "Correct round N", which re-enters an
-earlier round's count as a ``correct_round``. View data comes from
+earlier round's count as a ``correct_round``. A seat button pressed by the player on
+turn lights their cell in the strip and says it is them; any other press does nothing
+(``on_press_event``). At the count, "+" at a player's cap says why when tapped (at most
+3 hourglasses per collected card). View data comes from
 ``companion.ui.presenters.professor_tempus``.
 """
 
@@ -67,6 +70,7 @@ class ProfessorTempusScreen(Screen):
         self.scores_open = False  # the scores panel instead of the move/count panel
         self.fixing: int | None = None  # the round being corrected
         self.fix_entries: dict[int, int] = {}
+        self.confirmed: int | None = None  # the seat on turn that pressed its button
 
     def on_pre_enter(self, *_args) -> None:
         self._turn_key = None
@@ -96,6 +100,7 @@ class ProfessorTempusScreen(Screen):
         if key != self._turn_key:  # a new turn (or an undo): start the entry afresh
             self._turn_key = key
             self.move = view.fresh_move(state)
+            self.confirmed = None
             if state.phase != "scoring":
                 self.entries = {}
         if self.fixing is not None and self.fixing not in view.counted_rounds(state):
@@ -120,7 +125,7 @@ class ProfessorTempusScreen(Screen):
                                      lit=True, pos_hint={"center_y": 0.5},
                                      size=(small, small)))
             cell = PtStripCell(name=p["name"], detail=p["detail"], active=p["on_turn"],
-                               chosen=self.scores_open)
+                               chosen=self.scores_open or p["seat"] == self.confirmed)
             cell.bind(on_release=lambda _w: self.toggle_scores())
             box.add_widget(cell)
             self.ids.players.add_widget(box)
@@ -162,19 +167,32 @@ class ProfessorTempusScreen(Screen):
                                     colour=CARD[self.move.colour]))
         panel.add_widget(grid)
 
+    def _count_row(self, r: dict, bump) -> BoxLayout:
+        """A player's count: badge, "Name: n" over "max 6: 2 cards", − and +. At the cap
+        "+" looks disabled but still answers a tap with why (3 hourglasses per card)."""
+        row = BoxLayout(spacing=4)
+        row.add_widget(SeatBadge(seat=r["seat"], colour=self._colour(r["seat"]),
+                                 pos_hint={"center_y": 0.5}))
+        text = r["text"] + (f"\n[size=22][color=d9d9d9]{r['detail']}[/color][/size]"
+                            if r.get("detail") else "")
+        label = Label(text=text, font_size=28, markup=True, halign="left", valign="middle")
+        label.bind(size=lambda w, s: setattr(w, "text_size", s))
+        row.add_widget(label)
+        row.add_widget(_button("−", lambda s=r["seat"]: bump(s, -1),
+                               enabled=r["can_minus"], size_hint_x=None, width=72))
+        plus = _button("+", lambda s=r["seat"], ok=r["can_plus"], why=r["why_not_plus"]:
+                       bump(s, 1) if ok else App.get_running_app().say(why, error=True),
+                       size_hint_x=None, width=72)
+        if not r["can_plus"]:
+            plus.color = (0.55, 0.55, 0.55, 1)
+            plus.background_color = (0.16, 0.17, 0.21, 1)
+        row.add_widget(plus)
+        return row
+
     def _score_panel(self, state) -> None:
         grid = GridLayout(cols=2, spacing=4)
         for r in view.score_rows(state, self.entries):
-            row = BoxLayout(spacing=4)
-            row.add_widget(SeatBadge(seat=r["seat"], colour=self._colour(r["seat"]),
-                                     pos_hint={"center_y": 0.5}))
-            row.add_widget(Label(text=r["text"], font_size=28, shorten=True,
-                                 text_size=(150, None)))
-            row.add_widget(_button("−", lambda s=r["seat"]: self.bump(s, -1),
-                                   enabled=r["can_minus"], size_hint_x=None, width=72))
-            row.add_widget(_button("+", lambda s=r["seat"]: self.bump(s, 1),
-                                   enabled=r["can_plus"], size_hint_x=None, width=72))
-            grid.add_widget(row)
+            grid.add_widget(self._count_row(r, self.bump))
         grid.add_widget(_button("Score round", self.score_round, colour=GO))
         self.ids.panel.add_widget(grid)
 
@@ -214,16 +232,7 @@ class ProfessorTempusScreen(Screen):
     def _correct_panel(self, state) -> None:
         grid = GridLayout(cols=2, spacing=4)
         for r in view.correction_rows(state, self.fixing, self.fix_entries):
-            row = BoxLayout(spacing=4)
-            row.add_widget(SeatBadge(seat=r["seat"], colour=self._colour(r["seat"]),
-                                     pos_hint={"center_y": 0.5}))
-            row.add_widget(Label(text=r["text"], font_size=28, shorten=True,
-                                 text_size=(150, None)))
-            row.add_widget(_button("−", lambda s=r["seat"]: self.fix_bump(s, -1),
-                                   enabled=r["can_minus"], size_hint_x=None, width=72))
-            row.add_widget(_button("+", lambda s=r["seat"]: self.fix_bump(s, 1),
-                                   enabled=r["can_plus"], size_hint_x=None, width=72))
-            grid.add_widget(row)
+            grid.add_widget(self._count_row(r, self.fix_bump))
         buttons = BoxLayout(spacing=4)
         buttons.add_widget(_button("Cancel", self.cancel_correction))
         buttons.add_widget(_button(f"Save round {self.fixing}", self.save_correction, colour=GO))
@@ -243,6 +252,18 @@ class ProfessorTempusScreen(Screen):
         self.ids.panel.add_widget(row)
 
     # -- handlers ----------------------------------------------------------------------
+
+    def on_press_event(self, event) -> None:
+        """A seat button: the player on turn is confirmed (their cell lights, the status
+        bar says so); a press by anyone else, or out of play, does nothing."""
+        state = self._state()
+        if state is None or not event.pressed or event.seat != view.turn_seat(state):
+            return
+        app = App.get_running_app()
+        self.confirmed = event.seat
+        app.say(f"Yes, {view.name_of(state, event.seat)}: it is your turn")
+        app.play("tap")
+        self.refresh()
 
     def choose_mode(self, mode: str) -> None:
         holder = self.move.holder
