@@ -106,6 +106,15 @@ class GameSession:
         self._states.pop()
         return removed
 
+    def amend_setup(self, setup: dict) -> Any:
+        """Change the setup while nothing has happened yet (checked by the rules first)."""
+        if self._actions:
+            raise RuleError("the game has begun: its setup can no longer change")
+        initial = self.rules.initial(setup)
+        self.log.amend_setup(self.game_id, setup)
+        self.setup, self._states = setup, [initial]
+        return initial
+
     def finish(self, status: str = "finished") -> None:
         self.log.finish(self.game_id, status)
 

@@ -92,3 +92,18 @@ def test_live_state_equals_replay_even_for_actions_with_tuples(game_log):
     game.undo()  # the log gives back a list: undo must still agree with memory
     game.do({"type": "mistakes", "seats": (3, 1)})
     assert GameSession.resume(game_log, game.game_id).state == game.state
+
+
+def test_setup_can_change_only_before_the_first_action(game_log):
+    game = GameSession.start(game_log, SCOREPAD, SETUP)
+    three = {"players": SETUP["players"] + [{"name": "Cy", "seat": 3}]}
+    game.amend_setup(three)
+    assert len(game.state.players) == 3
+    assert GameSession.resume(game_log, game.game_id).setup == three
+    with pytest.raises(RuleError):
+        game.amend_setup({"players": []})  # the rules still check it
+    game.do({"type": "score", "seat": 3, "points": 1})
+    with pytest.raises(RuleError, match="has begun"):
+        game.amend_setup(SETUP)
+    with pytest.raises(LogError, match="has begun"):
+        game_log.amend_setup(game.game_id, SETUP)

@@ -221,6 +221,21 @@ class GameLog:
 
         return self._tx(write)
 
+    def amend_setup(self, game_id: int, setup: dict) -> None:
+        """Replace the setup of a game that has no action yet (a setup screen's second
+        thoughts); once anything is logged the setup is history and stays."""
+        text = dumps(setup)
+
+        def write() -> None:
+            self._require_open(game_id)
+            (n,) = self.db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?",
+                                   (game_id,)).fetchone()
+            if n:
+                raise LogError(f"game {game_id} has begun; its setup can no longer change")
+            self.db.execute("UPDATE games SET setup = ? WHERE id = ?", (text, game_id))
+
+        self._tx(write)
+
     def finish(self, game_id: int, status: str = "finished") -> None:
         """Close a game (finished or abandoned); it is no longer offered for resume."""
         if status not in ("finished", "abandoned", "open"):

@@ -205,6 +205,17 @@ class CompanionApp(App):
         self.refresh()
         return True
 
+    def amend_setup(self, setup: dict) -> bool:
+        """Change the game's setup before anything has happened (a setup screen)."""
+        if self.session is None:
+            return False
+        try:
+            self.session.amend_setup(setup)
+        except CompanionError as exc:
+            self.say(str(exc), error=True)
+            return False
+        return True
+
     def undo(self) -> bool:
         if self.session is None:
             return False

@@ -63,8 +63,10 @@ def test_new_game_opens_setup_and_records_mission_tu_and_characters(ui):
          "characteristics": {"Search": 1, "Ranged Combat": 1, "Close Combat": 1}},
         {"name": "Tiffany", "player_seat": 2, "life": 2, "resistance": 2,
          "characteristics": {"Search": 1, "Ranged Combat": 1, "Close Combat": 1}}]}]
-    assert ui.app.session.game_id != old_game
-    assert ui.app.log.game(old_game).status == "abandoned"
+    # the same game, its setup amended before anything happened: no abandoned game left
+    assert ui.app.session.game_id == old_game
+    assert ui.app.log.game(old_game).setup["mission"] == "The Marcy Case"
+    assert ui.app.log.game(old_game).status == "open"
     assert screen.panel is None and screen.heading == "T.I.M.E Stories: The Marcy Case"
     ui.find("Roll die")
     # undo takes the cast back and the setup panel returns with the new mission and TU

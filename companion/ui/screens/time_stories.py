@@ -195,22 +195,17 @@ class TimeStoriesScreen(Screen):
         return True
 
     def restart_with(self, mission: str, starting_tu: int) -> bool:
-        """Start this untouched game again with a new mission name / starting TU.
-
-        The engine keeps both in its setup and has no action to change them; the game
-        being replaced has nothing logged, so it is closed as abandoned.
-        """
+        """Give this untouched game a new mission name / starting TU (both live in the
+        engine's setup; the log allows a setup to change until the first action)."""
         app = App.get_running_app()
-        old = app.session
-        if old is None or old.actions:
+        game = app.session
+        if game is None or game.actions:
             return False
-        new = {k: v for k, v in old.setup.items() if k != "characters"}
+        new = {k: v for k, v in game.setup.items() if k != "characters"}
         new.update(mission=mission, starting_tu=starting_tu)
-        panel = self.panel
-        if not app.start_game(old.rules.NAME, new):
+        if not app.amend_setup(new):
             return False
-        old.finish("abandoned")
-        self.panel = panel  # keep the setup panel up while the cast is recorded
+        self.refresh()
         return True
 
     # -- acting --------------------------------------------------------------------

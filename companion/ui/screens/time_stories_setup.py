@@ -10,8 +10,8 @@ characteristics as name + dice +/-). "Start run" records the cast with the engin
 
 The engine has no action for the mission name or run 1's starting TU: they belong to
 its setup. When the host changes them in a game where nothing is logged yet, the panel
-starts the game again with that setup (``screen.restart_with``; the empty game is
-closed as abandoned) before the cast is recorded.
+amends the untouched game's setup (``screen.restart_with``) before the cast is
+recorded.
 
 All state is a ``SetupDraft`` from ``companion.ui.presenters.time_stories_setup``.
 """
