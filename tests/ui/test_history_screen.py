@@ -24,3 +24,41 @@ def test_history_lists_games_and_exports_them(ui):
     exports = ui.app.log.path.parent / "exports"
     files = sorted(p.suffix for p in exports.iterdir())
     assert files == [".csv", ".jsonl"]
+
+
+EIGHT = ["Maximilienne", "Bartholomew", "Cara", "Dan", "Evangelina", "Fred", "Gwendolyn",
+         "Hildegardine"]  # the last is 12 letters too
+
+
+def test_wins_chart_shows_eight_players_with_twelve_letter_names(ui):
+    from kivy.uix.label import Label
+
+    from companion.ui.screens.history import chart_name
+
+    ui.goto_home()
+    ui.app.start_game("scorepad", {"players": [{"name": n, "seat": i + 1}
+                                               for i, n in enumerate(EIGHT)]})
+    ui.app.act({"type": "score", "seat": 1, "points": 9})  # the two 12-letter names win,
+    ui.app.act({"type": "score", "seat": 8, "points": 9})  # so they lead the chart
+    ui.app.act({"type": "finish"})
+    ui.app.end_game(ask=False)
+    ui.pump()
+    ui.app.navigate("history")
+    ui.pump()
+    screen = ui.app.sm.current_screen
+    chart = screen.ids.chart
+    shown = [w for w in chart.children if isinstance(w, Label)]
+    texts = {w.text for w in shown}
+    stats = chart.stats[:8]
+    assert len(stats) == 8  # earlier tests' players may be here too: 8 rows at most
+    for s in stats:
+        assert chart_name(s.name) in texts
+    assert {"Maximilienne", "Hildegardine"} <= texts
+    assert chart_name("Wilhelminaxyz") == "Wilhelminax…"
+    for w in shown:  # every label inside the chart, and its text not wider than its box
+        w.texture_update()
+        assert chart.y - 1 <= w.y and w.top <= chart.top + 1
+        assert w.texture_size[0] <= w.width + 1 and not w.shorten
+    line = ui.find("Won together by Maximilienne")
+    assert line.texture_size[1] <= line.height + 1  # the long game line is not cut
+    ui.screenshot("history_eight_players")

@@ -30,8 +30,20 @@ load_kv(__file__)
 SHOWN_GAMES = 30
 
 
+#: The chart shows this many players (the table's most), names up to NAME_LETTERS letters.
+CHART_ROWS = 8
+NAME_LETTERS = 12
+NAME_W, COUNT_W = 150, 96  # px: a 12-letter name at 22 px; "12/30 180ms" at 20 px
+
+
+def chart_name(name: str) -> str:
+    """A name as the chart shows it: whole up to 12 letters, longer ones cut with '…'."""
+    return name if len(name) <= NAME_LETTERS else name[:NAME_LETTERS - 1] + "…"
+
+
 class WinsChart(Widget):
-    """Horizontal bars: games won (bright) over games played (dim), one per player."""
+    """Horizontal bars: games won (bright) over games played (dim), one per player (up
+    to 8: the bars get thinner, the names keep 12 letters)."""
 
     stats: list[PlayerStats] = []
 
@@ -49,27 +61,31 @@ class WinsChart(Widget):
         stats = self.stats
         self.clear_widgets()
         self.canvas.clear()
-        rows = stats[:6]
+        rows = stats[:CHART_ROWS]
         if not rows:
             return
         most = max(s.played for s in rows)
         h = min(self.height / len(rows), 56)
+        gap = 12 if h >= 40 else 8  # 8 rows: ~30 px each, bars ~22 px
+        x0 = self.x + NAME_W + 6
+        width = max(self.width - NAME_W - 6 - COUNT_W, 10)
         with self.canvas:
             for i, s in enumerate(rows):
-                y = self.top - (i + 1) * h + 6
-                x0, width = self.x + 110, self.width - 180
+                y = self.top - (i + 1) * h + gap / 2
                 Color(0.25, 0.27, 0.33, 1)
-                Rectangle(pos=(x0, y), size=(width * s.played / most, h - 12))
+                Rectangle(pos=(x0, y), size=(width * s.played / most, h - gap))
                 Color(0.0, 0.62, 0.45, 1)
-                Rectangle(pos=(x0, y), size=(width * s.won / most, h - 12))
+                Rectangle(pos=(x0, y), size=(width * s.won / most, h - gap))
         for i, s in enumerate(rows):
             y = self.top - (i + 1) * h
-            self.add_widget(Label(text=s.name[:8], font_size=22, pos=(self.x, y),
-                                  size=(105, h), halign="right", text_size=(100, h),
+            self.add_widget(Label(text=chart_name(s.name), font_size=22, pos=(self.x, y),
+                                  size=(NAME_W, h), halign="right", text_size=(NAME_W, h),
                                   valign="middle"))
             react = f" {s.median_reaction_ms:.0f}ms" if s.median_reaction_ms is not None else ""
             self.add_widget(Label(text=f"{s.won}/{s.played}{react}", font_size=20,
-                                  pos=(self.right - 70, y), size=(70, h)))
+                                  pos=(self.right - COUNT_W, y), size=(COUNT_W, h),
+                                  halign="left", text_size=(COUNT_W - 4, h),
+                                  valign="middle"))
 
 
 class HistoryScreen(Screen):
@@ -99,8 +115,10 @@ class HistoryScreen(Screen):
             box.add_widget(BodyLabel(text="No games yet.", size_hint_y=None, height=64))
         for g in games:
             row = BoxLayout(size_hint_y=None, height=76, spacing=6)
-            row.add_widget(BodyLabel(text=g.line, font_size=22, shorten=False,
-                                     max_lines=3))
+            line = BodyLabel(text=g.line, font_size=22, shorten=False)
+            # a game of 8 long names takes 4 lines: the row grows instead of spilling over
+            line.bind(texture_size=lambda w, ts, r=row: setattr(r, "height", max(76, ts[1] + 8)))
+            row.add_widget(line)
             if g.status == "open":
                 b = BigButton(text="Resume", size_hint_x=None, width=130)
                 b.bind(on_release=lambda _w, gid=g.game_id: app.resume_game(gid))
