@@ -153,8 +153,7 @@ class LawsPanel(BoxLayout):
         self.title = title
         box = self.ids.cards
         for card in reversed(cards):  # the newest law first
-            box.add_widget(LawText(text=f"[b]{card.name}[/b]  [size=20]{card.by}[/size]",
-                                   font_size=28))
+            box.add_widget(LawText(text=f"[b]{card.name}[/b]  [size=22]{card.by}[/size]"))
             if card.hidden:
                 box.add_widget(LawText(text="Hidden from you: you were out of the room. "
                                        "Guess it after someone picks up because of it."))
