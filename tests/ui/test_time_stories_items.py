@@ -3,19 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from samples import ASYLUM
 
 pytestmark = pytest.mark.window
 
-SETUP = {
-    "players": [{"name": "Ann", "seat": 1}, {"name": "Bea", "seat": 2}],
-    "mission": "Asylum",
-    "characters": [
-        {"name": "Marie", "player_seat": 1, "life": 2, "resistance": 2,
-         "characteristics": {"Deftness": 2, "Glibness": 3, "Combat": 1}},
-        {"name": "Madeleine", "player_seat": 2, "life": 3, "resistance": 2,
-         "characteristics": {"Deftness": 1, "Glibness": 1, "Combat": 2}},
-    ],
-}
+SETUP = ASYLUM
 
 
 def open_items(ui):

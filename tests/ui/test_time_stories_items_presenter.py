@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
+from samples import ASYLUM
+
 from companion.games import time_stories as ts
 from companion.ui.presenters import time_stories_items as pi
 
-SETUP = {
-    "players": [{"name": "Ann", "seat": 1}, {"name": "Bea", "seat": 2}],
-    "characters": [
-        {"name": "Marie", "player_seat": 1, "life": 2, "resistance": 2,
-         "characteristics": {"Deftness": 2, "Glibness": 3, "Combat": 1}},
-        {"name": "Madeleine", "player_seat": 2, "life": 3, "resistance": 2,
-         "characteristics": {"Deftness": 1, "Glibness": 1, "Combat": 2}},
-    ],
-}
+SETUP = {k: v for k, v in ASYLUM.items() if k != "mission"}
 
 
 def play(*actions):

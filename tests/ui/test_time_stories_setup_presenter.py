@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from samples import MARIE
 
 from companion.errors import RuleError
 from companion.games import time_stories as ts
@@ -10,8 +11,6 @@ from companion.ui.presenters import time_stories_refusals as r
 from companion.ui.presenters import time_stories_setup as s
 
 PLAYERS = {"players": [{"name": "Ann", "seat": 1}, {"name": "Bea", "seat": 2}]}
-MARIE = {"name": "Marie", "player_seat": 1, "life": 2, "resistance": 2,
-         "characteristics": {"Deftness": 2, "Glibness": 3, "Combat": 1}}
 
 
 def snap_of(setup=PLAYERS, *actions):
