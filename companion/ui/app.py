@@ -26,6 +26,7 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.textinput import TextInput
+from kivy.uix.vkeyboard import VKeyboard
 
 from companion.errors import CompanionError
 from companion.events import PressEvent
@@ -283,6 +284,7 @@ class CompanionApp(App):
             handler = getattr(screen, "on_press_event", None)
             if handler is not None:
                 handler(event)
+        self._keep_field_above_keyboard()
         tick = getattr(screen, "on_frame", None)
         if tick is not None:
             tick(self.table.now_ns())
@@ -308,7 +310,24 @@ class CompanionApp(App):
     # -- keyboard: seat buttons in simulation, Escape = back -------------------------------
 
     def _typing(self) -> bool:
-        return any(isinstance(w, TextInput) and w.focus for w in self.root.walk())
+        return self._focused_input() is not None
+
+    def _focused_input(self) -> TextInput | None:
+        return next((w for w in self.root.walk() if isinstance(w, TextInput) and w.focus),
+                    None)
+
+    def _keep_field_above_keyboard(self) -> None:
+        """Slide the whole screen up while the docked on-screen keyboard would cover the
+        field being typed in (the kiosk has no other keyboard); back down after."""
+        keyboard_top = max((w.top for w in Window.children if isinstance(w, VKeyboard)),
+                           default=0)
+        field = self._focused_input() if keyboard_top else None
+        shift = 0.0
+        if field is not None:
+            bottom = field.to_window(field.x, field.y)[1] - self.root.y
+            shift = max(0.0, keyboard_top + 8 - bottom)
+        if self.root.y != shift:
+            self.root.y = shift
 
     def _on_key_down(self, _window, key, _scancode, codepoint, _mods) -> bool:
         if key == 27:  # Escape

@@ -103,3 +103,26 @@ def test_end_game_asks_before_it_ends_a_game(ui):
     ui.tap(ui.find("End game"))
     assert ui.app.sm.current == "home" and ui.app.session is None
     assert ui.app.log.game(game_id).status == "finished"
+
+
+def test_the_docked_keyboard_never_covers_the_field_being_typed_in(ui):
+    from kivy.core.window import Window
+    from kivy.uix.vkeyboard import VKeyboard
+
+    ui.goto_home()
+    ui.app.choose_game("scorepad")
+    ui.pump()
+    rows = ui.app.sm.current_screen.rows
+    low = min(rows.values(), key=lambda r: r.name_input.to_window(0, r.name_input.y)[1])
+    keyboard = VKeyboard(size=(800, 230), pos=(0, 0))  # as the kiosk docks it
+    Window.add_widget(keyboard)
+    try:
+        low.name_input.focus = True
+        ui.pump(3)
+        field_bottom = low.name_input.to_window(low.name_input.x, low.name_input.y)[1]
+        assert ui.app.root.y > 0 and field_bottom >= keyboard.top
+    finally:
+        low.name_input.focus = False
+        Window.remove_widget(keyboard)
+    ui.pump(3)
+    assert ui.app.root.y == 0
