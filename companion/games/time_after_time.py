@@ -7,8 +7,9 @@ rulebook, counts the draw pile from the deal and declares the result: one winner
 a tie when the draw pile is gone and a hand runs out without a winning row.
 
 Wiring: ``companion.games.ENGINES`` lists this module under ``NAME``; the session
-feeds logged action dicts to ``apply`` and shows ``snapshot``. The pure checkers
-``check_row``, ``can_place``, ``legal_slots``, ``safe_slots`` and ``seats_that_can_place``
+feeds logged action dicts to ``apply`` and shows ``snapshot``. The pure row checkers
+(``check_row``, ``can_place``, ``legal_slots``, ``safe_slots``) live in
+``time_after_time_rows`` and are re-exported here; with ``seats_that_can_place`` they
 are for the screens (highlight slots, answer "can anyone still place 14H00?").
 ``tally_wins`` turns stored snapshots into win statistics across games.
 
@@ -22,191 +23,33 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from itertools import pairwise
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.errors import CompanionError, RuleError
 from companion.games.base import Player, action_type, players_from_setup, require
+from companion.games.time_after_time_rows import (  # noqa: F401 - re-exported for screens
+    COPIES,
+    FIRST_HOUR,
+    LAST_HOUR,
+    PER_HAND,
+    SLOTS,
+    TIME_CARDS,
+    Deal,
+    Problem,
+    can_place,
+    check_row,
+    hour_label,
+    is_complete,
+    is_hour,
+    legal_slots,
+    safe_slots,
+    setup_for,
+    slot_name,
+)
 
 NAME = "time_after_time"
 TITLE = "Time After Time"
-
-FIRST_HOUR = 6
-LAST_HOUR = 22
-COPIES = 2  # two time cards of each hour
-TIME_CARDS = (LAST_HOUR - FIRST_HOUR + 1) * COPIES  # 34
-SLOTS = 7
-PER_HAND = 7
-_TAKEN = {2: (13, 1), 3: (19, 2), 4: (26, 2)}  # players -> (time cards, ghosts) dealt
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Deal:
-    """What the setup takes for a player count."""
-
-    players: int
-    time_cards: int  # time cards taken from the 34 and mixed with the ghosts
-    ghosts: int
-    dealt: int  # time cards + ghosts, dealt evenly
-    per_hand: int
-    draw_pile: int  # the time cards left over, face down
-
-
-def setup_for(n_players: int) -> Deal:
-    """The deal for 2, 3 or 4 players (13 + 1 ghost, 19 + 2, 26 + 2; 7 cards each)."""
-    if isinstance(n_players, bool) or n_players not in _TAKEN:
-        raise RuleError(f"Time After Time takes 2 to 4 players, not {n_players!r}")
-    cards, ghosts = _TAKEN[n_players]
-    return Deal(n_players, cards, ghosts, cards + ghosts, PER_HAND, TIME_CARDS - cards)
-
-
-# -- the row checker ------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing wrong with a row: ``kind`` is length, hour, duplicate, order or stuck;
-    ``slots`` are the 0-based slots to highlight; ``message`` is for people."""
-
-    kind: str
-    slots: tuple[int, ...]
-    message: str
-
-    def __str__(self) -> str:
-        return self.message
-
-
-def hour_label(hour: object) -> str:
-    return f"{hour:02d}H00" if _is_hour(hour) else repr(hour)
-
-
-def _is_hour(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and (
-        FIRST_HOUR <= value <= LAST_HOUR
-    )
-
-
-def _slot(i: int) -> str:
-    return f"slot {i + 1}"
-
-
-def _slots(i: int, j: int) -> str:
-    return _slot(i) if i == j else f"slots {i + 1}-{j + 1}"
-
-
-def check_row(row: Sequence[int | None], unavailable: Iterable[int] = ()) -> list[Problem]:
-    """Everything wrong with a row of 7 slots (``None`` = still a "?" card).
-
-    Filled slots must hold hours 6..22, each at most once, strictly increasing from left
-    to right. When that holds, each run of empty slots must still be fillable with
-    distinct hours between its neighbours; ``unavailable`` names hours of which no copy
-    can come any more (both on the table or in the box). An empty list means the row is
-    correct so far; a correct row with no empty slot is complete.
-    """
-    if isinstance(row, (str, bytes)) or not isinstance(row, Sequence) or len(row) != SLOTS:
-        size = len(row) if isinstance(row, Sequence) else type(row).__name__
-        return [Problem("length", (), f"a row has {SLOTS} slots, not {size}")]
-    problems: list[Problem] = []
-    filled: list[tuple[int, int]] = []
-    for i, value in enumerate(row):
-        if value is None:
-            continue
-        if not _is_hour(value):
-            problems.append(Problem("hour", (i,), f"{_slot(i)} holds {value!r}: time cards "
-                                    f"show {hour_label(FIRST_HOUR)} to {hour_label(LAST_HOUR)}"))
-            continue
-        filled.append((i, value))
-    first_at: dict[int, int] = {}
-    for i, hour in filled:
-        if hour in first_at:
-            j = first_at[hour]
-            problems.append(Problem("duplicate", (j, i), f"{hour_label(hour)} is in {_slot(j)} "
-                                    f"and {_slot(i)}: a row shows each time once"))
-        else:
-            first_at[hour] = i
-    for (i, a), (j, b) in pairwise(filled):
-        if b < a:
-            problems.append(Problem("order", (i, j), f"{hour_label(b)} in {_slot(j)} comes after "
-                                    f"{hour_label(a)} in {_slot(i)}: times must increase "
-                                    "from left to right"))
-    if problems:
-        return problems
-    gone = set(unavailable)
-    bounds = [(-1, FIRST_HOUR - 1), *filled, (SLOTS, LAST_HOUR + 1)]
-    for (i, a), (j, b) in pairwise(bounds):
-        empty = j - i - 1
-        if empty == 0:
-            continue
-        exist = range(a + 1, b)
-        left = [h for h in exist if h not in gone]
-        if len(left) >= empty:
-            continue
-        if i < 0 and j >= SLOTS:
-            where = "anywhere"
-        elif i < 0:
-            where = f"before {hour_label(b)}"
-        elif j >= SLOTS:
-            where = f"after {hour_label(a)}"
-        else:
-            where = f"between {hour_label(a)} and {hour_label(b)}"
-        fit = ", ".join(hour_label(h) for h in left) or "none"
-        more = " still available" if len(left) < len(exist) else ""
-        problems.append(Problem("stuck", tuple(range(i + 1, j)), f"{_slots(i + 1, j - 1)} need "
-                                f"{empty} times {where}, but only {len(left)}{more} "
-                                f"({fit}): the row cannot be completed"))
-    return problems
-
-
-def is_complete(row: Sequence[int | None]) -> bool:
-    """All 7 slots filled, strictly increasing, no duplicate."""
-    return len(row) == SLOTS and None not in row and not check_row(row)
-
-
-def can_place(row: Sequence[int | None], slot: int, hour: int) -> tuple[bool, str]:
-    """Whether ``hour`` may go in ``slot`` (0..6) of ``row``: ``(True, "")`` or
-    ``(False, reason)``. Placing in a way that later blocks the row is allowed (the
-    rulebook's emergency case exists for it); see ``safe_slots`` to warn about it."""
-    if len(row) != SLOTS:
-        return False, f"a row has {SLOTS} slots, not {len(row)}"
-    if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < SLOTS:
-        return False, f"there is no slot {slot!r}: slots are 0 to {SLOTS - 1} from the left"
-    if not _is_hour(hour):
-        return False, (f"{hour!r} is not a time card: they show {hour_label(FIRST_HOUR)} "
-                       f"to {hour_label(LAST_HOUR)}")
-    if row[slot] is not None:
-        return False, f"{_slot(slot)} already holds {hour_label(row[slot])}"
-    if hour in row:
-        return False, f"{hour_label(hour)} is already in {_slot(row.index(hour))}"
-    for i, other in enumerate(row):
-        if other is None:
-            continue
-        if i < slot and other > hour:
-            return False, (f"{hour_label(hour)} cannot go right of {hour_label(other)} in "
-                           f"{_slot(i)}: times increase from left to right")
-        if i > slot and other < hour:
-            return False, (f"{hour_label(hour)} cannot go left of {hour_label(other)} in "
-                           f"{_slot(i)}: times increase from left to right")
-    return True, ""
-
-
-def legal_slots(row: Sequence[int | None], hour: int) -> tuple[int, ...]:
-    """The slots (0..6) where ``hour`` may legally be placed."""
-    return tuple(s for s in range(SLOTS) if can_place(row, s, hour)[0])
-
-
-def safe_slots(row: Sequence[int | None], hour: int, unavailable: Iterable[int] = ()) -> tuple[
-        int, ...]:
-    """The legal slots after which the row can still be completed."""
-    gone = tuple(unavailable)
-    out = []
-    for s in legal_slots(row, hour):
-        new = list(row)
-        new[s] = hour
-        if not check_row(new, gone):
-            out.append(s)
-    return tuple(out)
-
 
 # -- the engine -----------------------------------------------------------------------
 
@@ -335,7 +178,7 @@ def _draw_pile(state: State, action: Mapping[str, Any]) -> State:
 def _discard(state: State, action: Mapping[str, Any]) -> State:
     s = state.seats[_index(state, action)]
     hour = require(action, "hour", int)
-    if not _is_hour(hour):
+    if not is_hour(hour):
         raise RuleError(f"{_who(s)}: {hour!r} is not a time card")
     if on_table(state)[hour] >= COPIES:
         raise RuleError(f"{_who(s)}: both {hour_label(hour)} cards are already in rows or in "
@@ -344,7 +187,7 @@ def _discard(state: State, action: Mapping[str, Any]) -> State:
         slots = legal_slots(other.row, hour)
         if slots:
             raise RuleError(f"{_who(other)} could still place {hour_label(hour)} "
-                            f"({_slot(slots[0])}): the card stays in play")
+                            f"({slot_name(slots[0])}): the card stays in play")
     return dataclasses.replace(state, discarded=state.discarded + (hour,))
 
 
@@ -377,12 +220,12 @@ def _emergency(state: State, action: Mapping[str, Any]) -> State:
         if not 0 <= a < SLOTS or s.row[a] is None:
             raise RuleError(f"{_who(s)}: 'from' {a} is not a slot with a placed card (slots 0-6)")
         if abs(a - b) != 1 or not 0 <= b < SLOTS:
-            raise RuleError(f"{_who(s)}: {hour_label(s.row[a])} in {_slot(a)} moves one position "
-                            f"left or right, not to 'to' {b}")
+            raise RuleError(f"{_who(s)}: {hour_label(s.row[a])} in {slot_name(a)} moves one "
+                            f"position left or right, not to 'to' {b}")
         row[a] = None
     for a, b in moves:
         if row[b] is not None:
-            raise RuleError(f"{_who(s)}: {_slot(b)} is taken by {hour_label(row[b])}")
+            raise RuleError(f"{_who(s)}: {slot_name(b)} is taken by {hour_label(row[b])}")
         row[b] = s.row[a]
     bad = [p for p in check_row(row) if p.kind != "stuck"]
     if bad:
