@@ -60,6 +60,16 @@ def action_type(action: Mapping[str, Any]) -> str:
     return kind
 
 
+def handler_for(handlers: Mapping[str, Any], action: Mapping[str, Any], game: str):
+    """``(kind, handler)`` for an action from an engine's table of handlers, or a
+    RuleError naming the game, the unknown kind and the kinds it knows."""
+    kind = action_type(action)
+    handler = handlers.get(kind)
+    if handler is None:
+        raise RuleError(f"{game} has no action {kind!r} (known: {', '.join(handlers)})")
+    return kind, handler
+
+
 def require(action: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     """Read ``action[key]`` and check its type, or raise a RuleError naming the key."""
     if key not in action:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import RuleError
-from companion.games.base import Player, action_type, players_from_setup, require
+from companion.games.base import Player, handler_for, players_from_setup, require
 from companion.games.crazy_time_laws import STANDING_LAWS, Law, find_law
 from companion.games.crazy_time_records import (
     Guess,
@@ -129,10 +129,7 @@ def initial(setup: Mapping[str, Any]) -> State:
 
 def apply(state: State, action: Mapping[str, Any]) -> State:
     """The state after ``action``, or RuleError (``state`` itself is never changed)."""
-    kind = action_type(action)
-    handler = _HANDLERS.get(kind)
-    if handler is None:
-        raise RuleError(f"Crazy Time has no action '{kind}' (known: {', '.join(_HANDLERS)})")
+    _, handler = handler_for(_HANDLERS, action, "Crazy Time")
     return handler(state, action)
 
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import RuleError
-from companion.games.base import Player, action_type, players_from_setup, require
+from companion.games.base import Player, handler_for, players_from_setup, require
 
 NAME = "professor_tempus"
 TITLE = "Professor Tempus"
@@ -355,10 +355,7 @@ _ACTIONS = {
 
 def apply(state: State, action: Mapping[str, Any]) -> State:
     """The state after ``action``, or RuleError (``state`` itself never changes)."""
-    kind = action_type(action)
-    handler = _ACTIONS.get(kind)
-    if handler is None:
-        raise RuleError(f"Professor Tempus has no action {kind!r} (known: {', '.join(_ACTIONS)})")
+    _, handler = handler_for(_ACTIONS, action, "Professor Tempus")
     return handler(state, action)
 
 

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.errors import CompanionError, RuleError
-from companion.games.base import Player, action_type, players_from_setup, require
+from companion.games.base import Player, handler_for, players_from_setup, require
 from companion.games.time_after_time_rows import (  # noqa: F401 - re-exported for screens
     COPIES,
     FIRST_HOUR,
@@ -260,10 +260,7 @@ _ACTIONS = {
 
 def apply(state: State, action: Mapping[str, Any]) -> State:
     """The state after ``action``, or RuleError (``state`` itself never changes)."""
-    kind = action_type(action)
-    handler = _ACTIONS.get(kind)
-    if handler is None:
-        raise RuleError(f"Time After Time has no action {kind!r} (known: {', '.join(_ACTIONS)})")
+    kind, handler = handler_for(_ACTIONS, action, "Time After Time")
     if state.over:
         raise RuleError(f"the game is over ({state.result}); '{kind}' is not accepted")
     return handler(state, action)

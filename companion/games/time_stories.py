@@ -30,7 +30,7 @@ from companion.dice import captain_cost
 from companion.errors import RuleError
 from companion.games import action_test as at
 from companion.games.action_odds import RollOdds, roll_odds
-from companion.games.base import action_type, players_from_setup, to_jsonable
+from companion.games.base import handler_for, players_from_setup, to_jsonable
 from companion.games.time_stories_model import (
     DEFAULT_TU,
     MAX_LIFE,
@@ -85,10 +85,7 @@ def initial(setup: Mapping[str, Any]) -> State:
 
 
 def apply(state: State, action: Mapping[str, Any]) -> State:
-    kind = action_type(action)
-    handler = _HANDLERS.get(kind)
-    if handler is None:
-        raise RuleError(f"unknown T.I.M.E Stories action {kind!r}; known: {', '.join(_HANDLERS)}")
+    kind, handler = handler_for(_HANDLERS, action, "T.I.M.E Stories")
     if state.run.outcome == "successful":
         raise RuleError("the mission is complete: nothing more to play")
     if kind != "start_run" and not state.running:

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import RuleError
-from companion.games.base import action_type, players_from_setup, require
+from companion.games.base import handler_for, players_from_setup, require
 from companion.games.times_cards import DECK_SIZE, HAND_SIZE, PlayOutcome, parse_card, resolve_play
 from companion.games.times_score import (
     CANCELLED,
@@ -311,10 +311,7 @@ _ACTIONS = {
 
 def apply(state: State, action: Mapping[str, Any]) -> State:
     """The state after ``action``; RuleError (state untouched) when it is not allowed."""
-    kind = action_type(action)
-    handler = _ACTIONS.get(kind)
-    if handler is None:
-        raise RuleError(f"Times has no action {kind!r} (actions: {', '.join(_ACTIONS)})")
+    _, handler = handler_for(_ACTIONS, action, "Times")
     if state.phase == OVER:
         raise RuleError("the game is over; winners: seat(s) "
                         + ", ".join(str(s) for s in state.winners))
