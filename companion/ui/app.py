@@ -193,8 +193,12 @@ class CompanionApp(App):
         self._history = ["home"]
         self.sm.current = screen if self.sm.has_screen(screen) else "game"
 
-    def act(self, action: dict) -> bool:
-        """Apply an action to the game in progress: logged first, then shown."""
+    def act(self, action: dict, cue: str | None = "tap") -> bool:
+        """Apply an action to the game in progress: logged first, then shown.
+
+        A recorded action is confirmed with ``cue`` (a short tap by default; None for
+        screens that play their own); a refused one is said in red with the error cue.
+        """
         if self.session is None:
             self.say("No game in progress", error=True)
             return False
@@ -203,6 +207,8 @@ class CompanionApp(App):
         except CompanionError as exc:
             self.say(str(exc), error=True)
             return False
+        if cue:
+            self.play(cue)
         self.refresh()
         return True
 

@@ -123,7 +123,6 @@ class CrazyTimeScreen(Screen):
         app = App.get_running_app()
         if not app.act(action):
             return False
-        app.play("tap")
         self.close()
         return True
 

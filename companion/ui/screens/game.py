@@ -59,8 +59,7 @@ class GameScreen(Screen):
 
     def score(self, seat: int, points: int) -> None:
         app = App.get_running_app()
-        if app.act({"type": "score", "seat": seat, "points": points}):
-            app.play("tap")
+        app.act({"type": "score", "seat": seat, "points": points})
 
     def on_press_event(self, event) -> None:
         app = App.get_running_app()

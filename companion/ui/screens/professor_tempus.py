@@ -292,10 +292,7 @@ class ProfessorTempusScreen(Screen):
         if action is None:
             app.say(reason, error=True)
             return False
-        if app.act(action):
-            app.play("tap")
-            return True
-        return False
+        return app.act(action)
 
     def bump(self, seat: int, delta: int) -> None:
         state = self._state()

@@ -153,7 +153,6 @@ class TimeAfterTimeScreen(Screen):
             app.say(reason, error=True)
             return False
         if app.act(action):
-            app.play("tap")
             self.pick = view.Pick(seat=seat)
             self.refresh()
             return True
@@ -197,7 +196,6 @@ class TimeAfterTimeScreen(Screen):
             return False
         app = App.get_running_app()
         if app.act(action):
-            app.play("tap")
             self.pick = view.cancel_emergency(self.pick)
             self.refresh()
             return True
