@@ -74,14 +74,20 @@ def test_rulebook_example_through_the_screen(ui):
     ui.screenshot("professor_tempus")
 
 
-def test_round_count_and_running_totals(ui):
-    screen = start(ui)
+def play_a_round(screen):
+    """The rulebook's opening (5 red down, 3 red, 3 joker), then a run of reds up until
+    every hand is down to two cards: the round ends and the count begins."""
     assert enter(screen, "open-", 0, "red", 5)
     assert enter(screen, "play_on", 0, "red", 3)
     assert enter(screen, "play_on", 0, "joker", 3)
     assert enter(screen, "open+", 1, "red", 10)
     for value in range(11, 19):
         assert enter(screen, "play_on", 1, "red", value)
+
+
+def test_round_count_and_running_totals(ui):
+    screen = start(ui)
+    play_a_round(screen)
     state = ui.app.session.state
     assert state.phase == "scoring"
     ui.find("Count hourglasses")
@@ -245,12 +251,7 @@ def test_a_seat_button_confirms_the_player_on_turn_only(ui):
 
 def test_plus_at_the_cap_says_why(ui):
     screen = start(ui)
-    assert enter(screen, "open-", 0, "red", 5)
-    assert enter(screen, "play_on", 0, "red", 3)
-    assert enter(screen, "play_on", 0, "joker", 3)
-    assert enter(screen, "open+", 1, "red", 10)
-    for value in range(11, 19):
-        assert enter(screen, "play_on", 1, "red", value)
+    play_a_round(screen)
     assert ui.app.session.state.phase == "scoring"
     rows = view.score_rows(ui.app.session.state, {})
     arthur = next(r for r in rows if r["seat"] == ARTHUR)
