@@ -235,7 +235,7 @@ class SlapScreen(Screen):
         if not ok:
             return False
         self._reset()
-        app.say(f"Recorded: seat {seat} picks up")
+        app.say(f"Recorded: {self._names(app).get(seat, f'seat {seat}')} picks up")
         if self.mode == "crazy":
             app.back()
             if app.sm.current != "crazy_time":
