@@ -33,7 +33,7 @@ SHOWN_GAMES = 30
 #: The chart shows this many players (the table's most), names up to NAME_LETTERS letters.
 CHART_ROWS = 8
 NAME_LETTERS = 12
-NAME_W, COUNT_W = 150, 96  # px: a 12-letter name at 22 px; "12/30 180ms" at 20 px
+NAME_W, COUNT_W = 150, 124  # px: a 12-letter name at 22 px; "12/30 180ms" at 20 px
 
 
 def chart_name(name: str) -> str:
