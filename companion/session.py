@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.errors import LogError, RuleError
+from companion.errors import LogError, MalformedAction, RuleError
 from companion.games import get_rules
 from companion.games.base import Rules
 from companion.store.gamelog import GameLog, dumps
@@ -32,20 +32,21 @@ from companion.store.gamelog import GameLog, dumps
 def as_logged(action: Any) -> Any:
     """The action exactly as the game log stores and returns it (JSON round trip)."""
     if not isinstance(action, dict):
-        raise RuleError(f"an action must be an object, not {type(action).__name__}")
+        raise MalformedAction(f"an action must be an object, not {type(action).__name__}")
     return json.loads(dumps(action))
 
 
 def replay(rules: Rules, setup: dict, actions: list[dict]) -> list[Any]:
     """Every state from the initial one through each action: ``len(actions) + 1`` states.
 
-    A stored action that the rules now reject is a ``LogError`` naming its position.
+    A stored action that the rules now reject (refused or malformed) is a ``LogError``
+    naming its position.
     """
     states = [rules.initial(setup)]
     for i, action in enumerate(actions, start=1):
         try:
             states.append(rules.apply(states[-1], action))
-        except RuleError as exc:
+        except (RuleError, MalformedAction) as exc:
             raise LogError(f"action {i} ({action.get('type')!r}) does not replay: {exc}") from exc
     return states
 
@@ -83,7 +84,8 @@ class GameSession:
         return bool(self._actions)
 
     def do(self, action: dict) -> Any:
-        """Apply, log, then show. Raises RuleError (nothing logged) for an illegal action.
+        """Apply, log, then show. Raises RuleError (nothing logged) for an illegal action,
+        MalformedAction for one that is not well formed.
 
         The action is applied as the log will give it back (plain JSON: lists, not
         tuples), so the live state is exactly what a replay produces.
@@ -98,7 +100,8 @@ class GameSession:
     def undo(self) -> dict:
         """Remove the last action; returns it. RuleError when there is nothing to undo."""
         if not self._actions:
-            raise RuleError("nothing to undo: this is the start of the game")
+            raise RuleError("session.nothing_to_undo", "Nothing to undo: this is the start of "
+                            "the game.")
         removed = self.log.undo(self.game_id)
         if removed != self._actions[-1]:
             raise LogError("the game log and the screen disagree; restart to replay the log")
@@ -109,7 +112,8 @@ class GameSession:
     def amend_setup(self, setup: dict) -> Any:
         """Change the setup while nothing has happened yet (checked by the rules first)."""
         if self._actions:
-            raise RuleError("the game has begun: its setup can no longer change")
+            raise RuleError("session.setup_fixed", "The game has begun: its setup can no "
+                            "longer change.")
         initial = self.rules.initial(setup)
         self.log.amend_setup(self.game_id, setup)
         self.setup, self._states = setup, [initial]

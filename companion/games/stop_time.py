@@ -35,9 +35,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.errors import CompanionError, RuleError
+from companion.errors import MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, action_type, players_from_setup, require
-from companion.slap.verdict import CASE_FALSE_ALARM, CASE_SYNC, Verdict, decide
+from companion.games.slap_verdicts import check_picker, read_verdict
+from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
 
 GAME = GameInfo(
     name="stop_time",
@@ -78,29 +79,39 @@ class State:
     def seats(self) -> tuple[int, ...]:
         return tuple(p.seat for p in self.players)
 
+    def name(self, seat: int) -> str:
+        return next((p.name for p in self.players if p.seat == seat), f"seat {seat}")
+
     def pickups(self, seat: int) -> int:
         return sum(1 for r in self.rounds if r.picker == seat)
 
 
 def initial(setup: Mapping[str, Any]) -> State:
-    if not isinstance(setup, Mapping):
-        raise RuleError("setup must be an object with 'players'")
-    return State(players_from_setup(setup, lo=2, hi=8))
+    return State(players_from_setup(setup, lo=2, hi=8, game=TITLE))
 
 
 def apply(state: State, action: Mapping[str, Any]) -> State:
     kind = action_type(action)
     if kind != "slap_round":
-        raise RuleError(f"the slap pad has no action '{kind}' (known: slap_round)")
-    verdict = _read_verdict(state, require(action, "verdict", Mapping))
+        raise MalformedAction(f"the slap pad has no action '{kind}' (known: slap_round)")
+    verdict = read_verdict(require(action, "verdict", Mapping), state.seats, "slap_round")
     decision = require(action, "decision", str)
     if decision not in DECISIONS:
-        raise RuleError(f"slap_round: unknown decision {decision!r} "
-                        f"(one of {', '.join(DECISIONS)})")
+        raise MalformedAction(f"slap_round: unknown decision {decision!r} "
+                              f"(one of {', '.join(DECISIONS)})")
     if "picker" not in action:
-        raise RuleError("slap_round needs 'picker' (a seat, or null when nobody can pick up)")
+        raise MalformedAction("slap_round needs 'picker' (a seat, or null when nobody can "
+                              "pick up)")
     picker = action["picker"]
-    _check_picker(state, verdict, decision, picker)
+    if picker is not None:
+        if isinstance(picker, bool) or not isinstance(picker, int):
+            raise MalformedAction(f"slap_round: picker must be a seat number or null, "
+                                  f"not {picker!r}")
+        if picker not in state.seats:
+            raise RuleError("stop_time.no_such_seat", "Nobody plays at seat {seat}.",
+                            seat=picker)
+    chose = check_picker(verdict, picker, state.name)
+    _check_decision(verdict, decision, chose)
     rnd = Round(n=len(state.rounds) + 1, picker=picker, decision=decision, case=verdict.case,
                 too_close=verdict.too_close, candidates=verdict.candidates,
                 non_slappers=verdict.non_slappers,
@@ -110,60 +121,19 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     return replace(state, rounds=state.rounds + (rnd,))
 
 
-def _read_verdict(state: State, data: Mapping[str, Any]) -> Verdict:
-    try:
-        verdict = Verdict.from_json(data)
-    except CompanionError as exc:
-        raise RuleError(f"slap_round: {exc}") from exc
-    seats = verdict.slappers + verdict.non_slappers + verdict.excluded
-    for label, group in (("slapped", verdict.slappers), ("never slapped", verdict.non_slappers),
-                         ("was left out", verdict.excluded),
-                         ("is a candidate", verdict.candidates)):
-        for seat in group:
-            if seat not in state.seats:
-                raise RuleError(f"slap_round: seat {seat} {label} but is not a player "
-                                f"(seats {', '.join(map(str, state.seats))})")
-    if len(set(seats)) != len(seats):
-        raise RuleError("slap_round: a seat is both a slapper and a non-slapper")
-    try:
-        again = decide(verdict.slaps, seats, verdict.resolution_ns, verdict.source,
-                       excluded=verdict.excluded, case=verdict.case)
-    except CompanionError as exc:
-        raise RuleError(f"slap_round: the verdict does not add up: {exc}") from exc
-    if (again.picker, again.candidates, again.too_close) != (
-            verdict.picker, verdict.candidates, verdict.too_close):
-        raise RuleError("slap_round: the verdict's picker or candidates do not follow from "
-                        "its own slap times")
-    return verdict
-
-
-def _check_picker(state: State, verdict: Verdict, decision: str, picker: Any) -> None:
-    if picker is None:
-        if verdict.candidates:
-            raise RuleError("slap_round: somebody must pick up (one of seats "
-                            f"{', '.join(map(str, verdict.candidates))})")
+def _check_decision(verdict: Verdict, decision: str, chose: str | None) -> None:
+    """``decision`` must say what the verdict and the picker say: a programming error
+    otherwise (the slap screen derives it from the verdict)."""
+    if decision == "false_alarm":
+        if verdict.case != CASE_FALSE_ALARM:
+            raise MalformedAction("slap_round: a false alarm needs the false-alarm verdict")
         return
-    if isinstance(picker, bool) or not isinstance(picker, int):
-        raise RuleError(f"slap_round: picker must be a seat number or null, not {picker!r}")
-    if picker not in state.seats:
-        raise RuleError(f"slap_round: picker {picker} is not a player "
-                        f"(seats {', '.join(map(str, state.seats))})")
-    if decision == "verdict":
-        if verdict.case != CASE_SYNC or verdict.picker is None:
-            raise RuleError("slap_round: this verdict names nobody; the table must choose "
-                            "(decision 'table')")
-        if picker != verdict.picker:
-            raise RuleError(f"slap_round: the verdict names seat {verdict.picker}, "
-                            f"not seat {picker}")
-        return
-    if decision == "false_alarm" and verdict.case != CASE_FALSE_ALARM:
-        raise RuleError("slap_round: a false alarm needs the false-alarm verdict")
-    if decision == "table" and (verdict.case != CASE_SYNC or verdict.picker is not None):
-        raise RuleError("slap_round: the verdict already names who picks up; the table only "
-                        "chooses when it is too close or several never slapped")
-    if picker not in verdict.candidates:
-        raise RuleError(f"slap_round: seat {picker} is not among the candidates "
-                        f"(seats {', '.join(map(str, verdict.candidates))})")
+    if verdict.case == CASE_FALSE_ALARM:
+        raise MalformedAction(f"slap_round: a false-alarm verdict goes with decision "
+                              f"'false_alarm', not {decision!r}")
+    if chose is not None and decision != chose:
+        raise MalformedAction(f"slap_round: decision {decision!r}, but the picker was chosen "
+                              f"by the {'verdict' if chose == 'verdict' else 'table'}")
 
 
 def reaction_ms(state: State) -> dict[str, dict[str, Any]]:

@@ -18,7 +18,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from companion.errors import LogError, RuleError
+from companion.errors import LogError, MalformedAction, RuleError
 from companion.games import get_rules, known
 from companion.store.gamelog import GameLog
 
@@ -119,13 +119,13 @@ def replay_game(game: LoggedGame, source: str = "<log>"):
     rules = get_rules(game.kind)
     try:
         state = rules.initial(game.setup)
-    except (RuleError, RecursionError) as exc:
+    except (RuleError, MalformedAction, RecursionError) as exc:
         raise LogError(f"{source}:{game.header_line}: the game's setup is refused: "
                        f"{exc}") from exc
     for line, action in zip(game.lines, game.actions, strict=True):
         try:
             state = rules.apply(state, action)
-        except (RuleError, RecursionError) as exc:
+        except (RuleError, MalformedAction, RecursionError) as exc:
             raise LogError(f"{source}:{line}: action {action.get('type')!r} is refused: "
                            f"{exc}") from exc
     return rules, state

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.errors import RuleError
+from companion.errors import MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, handler_for, players_from_setup, require
 from companion.games.crazy_time.laws import STANDING_LAWS, Law, find_law
 from companion.games.crazy_time.records import (
@@ -60,7 +60,8 @@ _DEAL = {4: 15, 5: 12, 6: 10, 7: 9}
 def deal_size(n_players: int) -> int:
     """Cards dealt to each player at the start of every round, by number of players."""
     if isinstance(n_players, bool) or n_players not in _DEAL:
-        raise RuleError(f"Crazy Time is played by 4 to 7 players, not {n_players!r}")
+        raise RuleError("crazy_time.player_count", "Crazy Time is played by 4 to 7 players, "
+                        "not {count}.", count=n_players)
     return _DEAL[n_players]
 
 
@@ -93,9 +94,6 @@ class State:
                 return p.name
         return f"seat {seat}"
 
-    def who(self, seat: int) -> str:
-        return f"seat {seat} ({self.name(seat)})"
-
     def left_room(self) -> tuple[int, ...]:
         """Seats that have been out of the room for a law (each at most once a game)."""
         return tuple(law.absent for law in self.laws if law.absent is not None)
@@ -119,13 +117,12 @@ class State:
 
 def initial(setup: Mapping[str, Any]) -> State:
     """Round 1 about to start: ``setup = {"players": [...], "first_dealer": seat?}``."""
-    if not isinstance(setup, Mapping):
-        raise RuleError("setup must be an object with 'players'")
-    players = players_from_setup(setup, lo=4, hi=7)
+    players = players_from_setup(setup, lo=4, hi=7, game=TITLE)
     seats = tuple(p.seat for p in players)
     first = setup.get("first_dealer", players[0].seat)
     if isinstance(first, bool) or not isinstance(first, int) or first not in seats:
-        raise RuleError(f"first_dealer {first!r} is not a seat in this game {list(seats)}")
+        raise MalformedAction(f"first_dealer {first!r} is not a seat in this game "
+                              f"{list(seats)}")
     state = State(players=players, deal=deal_size(len(players)), first_dealer=first,
                   round=1, phase=PLAYING, dealer=first, lead=first, notice="")
     return replace(state, notice=_round_start_notice(state))
@@ -146,10 +143,10 @@ def _seat(state: State, action: Mapping[str, Any], key: str) -> int:
 
 def _check_seat(state: State, kind: str, label: str, seat: Any) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int):
-        raise RuleError(f"action '{kind}': {label} must be a seat number, not {seat!r}")
+        raise MalformedAction(f"action '{kind}': {label} must be a seat number, not {seat!r}")
     if seat not in state.seats:
-        raise RuleError(f"action '{kind}': {label} {seat} is not a seat in this game "
-                        f"(seats {', '.join(map(str, state.seats))})")
+        raise RuleError("crazy_time.no_such_seat", "Nobody plays at seat {seat} in this game.",
+                        seat=seat)
     return seat
 
 
@@ -160,29 +157,32 @@ def _optional(action: Mapping[str, Any], key: str, kind: type | tuple[type, ...]
 def _count(action: Mapping[str, Any], key: str) -> int | None:
     value = _optional(action, key, int)
     if value is not None and value < 0:
-        raise RuleError(f"action '{action['type']}': '{key}' cannot be negative: {value}")
+        raise RuleError("crazy_time.negative_count", "A pile cannot hold {count} cards.",
+                        count=value)
     return value
 
 
 def _text(action: Mapping[str, Any], key: str, what: str) -> str:
     value = require(action, key, str).strip()
     if not value:
-        raise RuleError(f"action '{action['type']}': {what} ('{key}') is empty")
+        raise RuleError("crazy_time.empty_text", "Write {what} first.", what=what)
     return value
 
 
 def _in_play(state: State, kind: str) -> None:
     if state.phase == OVER:
-        raise RuleError(f"'{kind}': the game is over; {state.who(state.grand_master)} "
-                        "is Grand Master of Time")
+        raise RuleError("crazy_time.game_over", "The game is over: {name} is Grand Master "
+                        "of Time.", name=state.name(state.grand_master))
     if state.phase == NEW_LAW:
-        raise RuleError(f"'{kind}': round {state.round} is over; record the new law "
-                        f"before round {state.round + 1} starts")
+        raise RuleError("crazy_time.law_first", "Round {round} is over: record the new law "
+                        "before round {next} starts.", round=state.round,
+                        next=state.round + 1)
 
 
 def _round_won(state: State, action: Mapping[str, Any]) -> State:
     if state.phase == OVER:
-        raise RuleError(f"there is no round {ROUNDS + 1}: the game ended after round {ROUNDS}")
+        raise RuleError("crazy_time.no_fifth_round", "There is no round {next}: the game "
+                        "ended after round {rounds}.", next=ROUNDS + 1, rounds=ROUNDS)
     _in_play(state, "round_won")
     return _win(state, _seat(state, action, "seat"), "emptied")
 
@@ -203,28 +203,33 @@ def _win(state: State, seat: int, how: str) -> State:
 
 def _new_law(state: State, action: Mapping[str, Any]) -> State:
     if state.phase == OVER:
-        raise RuleError("the game is over: no new law after the last round")
+        raise RuleError("crazy_time.no_law_after_last_round", "The game is over: no new law "
+                        "after the last round.")
     if state.phase != NEW_LAW:
-        raise RuleError(f"a new law is made only after a round is won; round {state.round} "
-                        "is still being played")
+        raise RuleError("crazy_time.law_after_win", "A new law is made only after a round "
+                        "is won; round {round} is still being played.", round=state.round)
     name = " ".join(_text(action, "name", "the law's name").split())
     twin = find_law(state.laws, name)
     if twin is not None:
-        raise RuleError(f"a Law of Time named {twin.name!r} already exists; choose another name")
-    when = _text(action, "when", "the When? text")
-    what = _text(action, "what", "the What? text")
+        raise RuleError("crazy_time.law_name_taken", "There is already a Law of Time called "
+                        "{law}: choose another name.", law=twin.name)
+    when = _text(action, "when", "when the law applies (When?)")
+    what = _text(action, "what", "what must be done (What?)")
     creator = _seat(state, action, "creator")
     winner = state.results[-1].seat
     if creator != winner:
-        raise RuleError(f"the new law is made by the winner of round {state.round}, "
-                        f"{state.who(winner)}, not {state.who(creator)}")
+        raise RuleError("crazy_time.law_by_winner", "The new law is made by {winner}, who won "
+                        "round {round}, not by {creator}.", winner=state.name(winner),
+                        round=state.round, creator=state.name(creator))
     absent = _seat(state, action, "absent")
     if absent == creator:
-        raise RuleError(f"{state.who(absent)} makes the law and cannot also leave the room")
+        raise RuleError("crazy_time.creator_stays", "{name} makes the law and cannot also "
+                        "leave the room.", name=state.name(absent))
     if absent in state.left_room():
         earlier = next(law.name for law in state.laws if law.absent == absent)
-        raise RuleError(f"{state.who(absent)} already left the room once (for {earlier!r}); "
-                        "each player leaves only once a game")
+        raise RuleError("crazy_time.left_once", "{name} already left the room once (for "
+                        "{law}): each player leaves only once a game.",
+                        name=state.name(absent), law=earlier)
     nxt = state.round + 1
     law = Law(name=name, when=when, what=what, creator=creator, absent=absent, from_round=nxt)
     winners = tuple(sorted({r.seat for r in state.results}))
@@ -246,12 +251,9 @@ def _verdict(action: Mapping[str, Any], reason: str, state: State) -> tuple[str 
     if verdict is None:
         return None, ()
     if reason not in ("slap", "false_slap"):
-        raise RuleError(f"action '{action['type']}': a slap verdict goes with reason 'slap' or "
-                        f"'false_slap', not {reason!r}")
-    try:
-        return read_verdict(verdict, state.seats)
-    except RuleError as exc:
-        raise RuleError(f"action '{action['type']}': {exc}") from exc
+        raise MalformedAction(f"action '{action['type']}': a slap verdict goes with reason "
+                              f"'slap' or 'false_slap', not {reason!r}")
+    return read_verdict(verdict, state.seats)
 
 
 def _cause(state: State, text: str | None) -> tuple[str | None, str | None]:
@@ -284,8 +286,8 @@ def _reason(action: Mapping[str, Any], default: str | None = None) -> str:
         return default
     reason = require(action, "reason", str)
     if reason not in REASONS:
-        raise RuleError(f"action '{action['type']}': unknown reason {reason!r} "
-                        f"(one of {', '.join(REASONS)})")
+        raise MalformedAction(f"action '{action['type']}': unknown reason {reason!r} "
+                              f"(one of {', '.join(REASONS)})")
     return reason
 
 
@@ -303,7 +305,8 @@ def _accusation(state: State, action: Mapping[str, Any]) -> State:
     accuser = _seat(state, action, "accuser")
     accused = _seat(state, action, "accused")
     if accuser == accused:
-        raise RuleError(f"{state.who(accuser)} cannot accuse themselves")
+        raise RuleError("crazy_time.self_accusation", "{name} cannot accuse themselves.",
+                        name=state.name(accuser))
     cause = _text(action, "law", "the law or rule said to be broken")
     correct = require(action, "correct", bool)
     if correct:
@@ -315,11 +318,13 @@ def _mistakes(state: State, action: Mapping[str, Any]) -> State:
     _in_play(state, "mistakes")
     raw = require(action, "seats", (list, tuple))
     if not raw:
-        raise RuleError("action 'mistakes': 'seats' lists nobody")
+        raise RuleError("crazy_time.mistakes_nobody", "Choose who made the mistakes, the last "
+                        "one last.")
     seats = tuple(_check_seat(state, "mistakes", "seat", s) for s in raw)
     reason = _reason(action, default="temporal_flaw")
     if reason == "wrong_accusation":
-        raise RuleError("action 'mistakes': a wrong accusation is recorded with 'accusation'")
+        raise MalformedAction("action 'mistakes': a wrong accusation is recorded with "
+                              "'accusation'")
     cause = _optional(action, "law", str)
     verdict, delays = _verdict(action, reason, state)
     return _record_pickup(state, action, seats[-1], reason, cause, erred=seats,
@@ -332,29 +337,35 @@ def _guess(state: State, action: Mapping[str, Any]) -> State:
     wanted = _text(action, "law", "the law's name")
     law = find_law(state.laws, wanted)
     if law is None:
-        raise RuleError(f"{state.who(seat)} guesses {wanted!r}, but no Law of Time has that name")
+        raise RuleError("crazy_time.guess_unknown_law", "{name} guesses {law}, but no Law of "
+                        "Time has that name.", name=state.name(seat), law=wanted)
     if law.standing:
-        raise RuleError(f"{law.name!r} is a standing law that everyone knows: nothing to guess")
+        raise RuleError("crazy_time.guess_standing_law", "{law} is a standing law that "
+                        "everyone knows: there is nothing to guess.", law=law.name)
     if law.absent != seat:
         own = next((x.name for x in state.laws if x.absent == seat), None)
-        mine = f"they left the room for {own!r}" if own else "they never left the room"
-        raise RuleError(f"{state.who(seat)} cannot guess {law.name!r}: {state.who(law.absent)} "
-                        f"was out of the room for it ({mine})")
+        raise RuleError("crazy_time.guess_not_absent", "{name} cannot guess {law}: {absent} was "
+                        "out of the room for it ({mine}).", name=state.name(seat), law=law.name,
+                        absent=state.name(law.absent),
+                        mine=f"they left the room for {own}" if own
+                        else "they never left the room")
     if state.guessed(law.name):
-        raise RuleError(f"{state.who(seat)} already guessed {law.name!r} correctly")
+        raise RuleError("crazy_time.guessed_already", "{name} already guessed {law} "
+                        "correctly.", name=state.name(seat), law=law.name)
     if not state.can_guess(seat, law):
-        raise RuleError(f"{state.who(seat)} may guess {law.name!r} only after someone picks up "
-                        "because of it (one proposal per such pick-up)")
+        raise RuleError("crazy_time.guess_needs_pickup", "{name} may guess {law} only after "
+                        "someone picks up because of it (one proposal per such pick-up).",
+                        name=state.name(seat), law=law.name)
     correct = require(action, "correct", bool)
     pile_after = _count(action, "pile_after")
     emptied = _optional(action, "emptied", bool)
     if emptied is None:
         emptied = pile_after == 0
     if emptied and not correct:
-        raise RuleError(f"{state.who(seat)}: a wrong guess removes no cards, so it cannot "
-                        "empty the draw pile")
+        raise RuleError("crazy_time.wrong_guess_empties", "A wrong guess removes no cards, so "
+                        "it cannot empty {name}'s draw pile.", name=state.name(seat))
     if emptied and pile_after not in (None, 0):
-        raise RuleError(f"{state.who(seat)}: 'emptied' but 'pile_after' is {pile_after}")
+        raise MalformedAction(f"guess: 'emptied' but 'pile_after' is {pile_after}")
     if correct and emptied:
         pile_after = 0
     guess = Guess(n=len(state.guesses) + 1, round=state.round, seat=seat, law=law.name,

@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import RuleError
+from companion.errors import MalformedAction
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +83,7 @@ class RoundResult:
 
 
 def read_verdict(verdict: Mapping[str, Any], seats: Collection[int]) -> tuple[str, tuple]:
-    """``(verdict as JSON text, ((seat, delay_ms), ...))``; RuleError if it is not JSON data.
+    """``(verdict as JSON text, ((seat, delay_ms), ...))``; MalformedAction if not JSON data.
 
     Delays are taken from ``verdict["ranking"]`` entries ``{"seat", "delay_ms"}`` (or the
     slap arbiter's ``"delay_first_ms"``: milliseconds after the first slap) whose seat is
@@ -93,7 +93,7 @@ def read_verdict(verdict: Mapping[str, Any], seats: Collection[int]) -> tuple[st
     try:
         text = json.dumps(verdict, allow_nan=False)
     except (TypeError, ValueError) as exc:
-        raise RuleError(f"the slap verdict is not JSON data ({exc})") from exc
+        raise MalformedAction(f"the slap verdict is not JSON data ({exc})") from exc
     delays = []
     ranking = verdict.get("ranking")
     for entry in ranking if isinstance(ranking, list) else ():

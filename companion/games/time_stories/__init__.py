@@ -27,8 +27,15 @@ from dataclasses import replace
 from typing import Any
 
 from companion.dice import captain_cost
-from companion.errors import RuleError
-from companion.games.base import GameInfo, handler_for, players_from_setup, to_jsonable
+from companion.errors import MalformedAction, RuleError
+from companion.games.base import (
+    GameInfo,
+    handler_for,
+    listed,
+    players_from_setup,
+    require,
+    to_jsonable,
+)
 from companion.games.time_stories import action_test as at
 from companion.games.time_stories.action_odds import RollOdds, roll_odds
 from companion.games.time_stories.model import (
@@ -76,16 +83,21 @@ __all__ = ["NAME", "TITLE", "Character", "Item", "State", "apply", "burndown",
 
 # ----------------------------------------------------------------- engine contract
 def initial(setup: Mapping[str, Any]) -> State:
-    players = players_from_setup(setup, 1, 4)
+    players = players_from_setup(setup, 1, 4, game=TITLE)
     mission = setup.get("mission", "Asylum")
-    if not isinstance(mission, str) or not mission.strip():
-        raise RuleError("setup 'mission' must be the mission's name")
+    if not isinstance(mission, str):
+        raise MalformedAction(f"setup 'mission' must be the mission's name, not {mission!r}")
+    if not mission.strip():
+        raise RuleError("time_stories.mission_name", "Give the mission a name.")
     tu = setup.get("starting_tu", DEFAULT_TU)
-    if isinstance(tu, bool) or not isinstance(tu, int) or not 1 <= tu <= MAX_TU:
-        raise RuleError(f"setup 'starting_tu' must be 1 to {MAX_TU}, not {tu!r}")
+    if isinstance(tu, bool) or not isinstance(tu, int):
+        raise MalformedAction(f"setup 'starting_tu' must be a whole number, not {tu!r}")
+    if not 1 <= tu <= MAX_TU:
+        raise RuleError("time_stories.out_of_range", "{What} must be {lo} to {hi}, not "
+                        "{value}.", What="The starting time units", lo=1, hi=MAX_TU, value=tu)
     roc = setup.get("riposte_on_clear", True)
     if not isinstance(roc, bool):
-        raise RuleError("setup 'riposte_on_clear' must be true or false")
+        raise MalformedAction("setup 'riposte_on_clear' must be true or false")
     chars = parse_characters(setup["characters"], players) if setup.get("characters") else ()
     state = State(players, mission.strip(), tu, roc, (Run(1, tu),), tu, characters=chars)
     return note(state, "run", f"run 1 of {mission.strip()} starts with {tu} TU")
@@ -94,10 +106,11 @@ def initial(setup: Mapping[str, Any]) -> State:
 def apply(state: State, action: Mapping[str, Any]) -> State:
     kind, handler = handler_for(_HANDLERS, action, "T.I.M.E Stories")
     if state.run.outcome == "successful":
-        raise RuleError("the mission is complete: nothing more to play")
+        raise RuleError("time_stories.mission_complete", "The mission is complete: there is "
+                        "nothing more to play.")
     if kind != "start_run" and not state.running:
-        raise RuleError(f"run {state.run.number} is over ({state.run.outcome}): "
-                        "start the next run first")
+        raise RuleError("time_stories.run_over", "Run {run} is over: start the next run "
+                        "first.", run=state.run.number)
     return handler(state, action)
 
 
@@ -144,7 +157,7 @@ def burndown(state: State, run: int | None = None) -> tuple[tuple[int, int], ...
     number = state.run.number if run is None else run
     starting = next((r.starting_tu for r in state.runs if r.number == number), None)
     if starting is None:
-        raise RuleError(f"there is no run {number}")
+        raise MalformedAction(f"there is no run {number}")
     points = {0: starting}
     for e in state.log:
         if e.run == number and e.amount:
@@ -176,16 +189,19 @@ def roll_odds_for(state: State, space: str | None = None, extra_dice: int = 0,
 
 # ----------------------------------------------------------------- time and runs
 def _travel(state: State, action: Mapping[str, Any]) -> State:
-    die = int_field(action, "die", 1, 6)
+    die = require(action, "die", int)
+    if not 1 <= die <= 6:
+        raise MalformedAction(f"travel: a Time Captain die shows 1 to 6, not {die}")
     red = flag_field(action, "red") if "red" in action else state.location_red
     to_red = flag_field(action, "to_red")
     to = action.get("to")
     if to is not None and (not isinstance(to, str) or not to.strip()):
-        raise RuleError("travel: 'to' must be the name of the new location")
+        raise MalformedAction(f"travel: 'to' must be the name of the new location, not {to!r}")
     locked = [t.space for t in state.tests if t.locked]
     if locked:
-        raise RuleError(f"the group cannot leave: the test at {', '.join(locked)} is locked "
-                        "and goes on until cleared or its characters are dead")
+        raise RuleError("time_stories.locked_leave", "The group cannot leave: the test at "
+                        "space {spaces} is locked and goes on until it is cleared or its "
+                        "characters are dead.", spaces=listed(locked))
     for t in state.tests:
         state = note(state, "test", f"test at {t.space} left unfinished: its shields reset")
     cost = captain_cost(die) + (RED_DEPARTURE_TU if red else 0)
@@ -208,7 +224,7 @@ def _adjust_tu(state: State, action: Mapping[str, Any]) -> State:
     delta = int_field(action, "delta", -MAX_TU, MAX_TU)
     reason = text_field(action, "reason")
     if delta == 0:
-        raise RuleError("adjust_tu: a 'delta' of 0 changes nothing")
+        raise RuleError("time_stories.zero_correction", "A correction of 0 changes nothing.")
     if delta < 0:
         return spend(state, -delta, "adjust", f"correction: {reason}")
     before = state.tu
@@ -218,7 +234,8 @@ def _adjust_tu(state: State, action: Mapping[str, Any]) -> State:
 
 def _start_run(state: State, action: Mapping[str, Any]) -> State:
     if state.running:
-        raise RuleError(f"run {state.run.number} is still going: end it first")
+        raise RuleError("time_stories.run_going", "Run {run} is still going: end it first.",
+                        run=state.run.number)
     tu = state.default_tu
     if "starting_tu" in action:
         tu = int_field(action, "starting_tu", 1, MAX_TU)
@@ -236,7 +253,8 @@ def _start_run(state: State, action: Mapping[str, Any]) -> State:
 def _end_run_action(state: State, action: Mapping[str, Any]) -> State:
     outcome = action.get("outcome")
     if outcome not in OUTCOMES:
-        raise RuleError(f"end_run: 'outcome' must be one of {', '.join(OUTCOMES)}")
+        raise MalformedAction(f"end_run: 'outcome' must be one of {', '.join(OUTCOMES)}, "
+                              f"not {outcome!r}")
     return end_run(state, outcome, str(action.get("reason") or "the group says so"))
 
 
@@ -256,8 +274,9 @@ def _set_characters(state: State, action: Mapping[str, Any]) -> State:
     started = [e for e in state.log if e.run == state.run.number
                and e.kind not in ("run", "cast", "item")]
     if started or state.tests:
-        raise RuleError("characters are chosen at the start of a run, before any time is "
-                        "spent or test is started; choose them again with the next run")
+        raise RuleError("time_stories.cast_at_start", "Characters change only at the start of "
+                        "a run, before anything happens: new ones can come in with the next "
+                        "run.")
     return _cast(state, parse_characters(action.get("characters"), state.players))
 
 
@@ -272,7 +291,8 @@ def _heal(state: State, action: Mapping[str, Any]) -> State:
     c = living(state, action.get("character"))
     amount = int_field(action, "amount", 1, MAX_LIFE)
     if c.life >= c.max_life:
-        raise RuleError(f"{c.name} already has full health ({c.max_life} LP)")
+        raise RuleError("time_stories.full_health", "{name} already has full health ({life} "
+                        "LP).", name=c.name, life=c.max_life)
     life = min(c.max_life, c.life + amount)
     why = action.get("reason") or "healed"
     return note(put(state, replace(c, life=life)), "heal", f"{c.name} heals to {life} LP ({why})")
@@ -281,31 +301,42 @@ def _heal(state: State, action: Mapping[str, Any]) -> State:
 # ----------------------------------------------------------------- tests
 def _find_test(state: State, action: Mapping[str, Any]) -> tuple[int, at.Test]:
     space = action.get("space")
-    spaces = ", ".join(t.space for t in state.tests) or "none"
     if space is None:
         if len(state.tests) == 1:
             return 0, state.tests[0]
-        raise RuleError("no test is open" if not state.tests
-                        else f"several tests are open (spaces {spaces}): say which 'space'")
+        if not state.tests:
+            raise RuleError("time_stories.no_test", "No test is open: start one first.")
+        raise RuleError("time_stories.which_test", "Several tests are open (spaces {spaces}): "
+                        "choose one.", spaces=listed(t.space for t in state.tests))
     for i, t in enumerate(state.tests):
         if t.space == space:
             return i, t
-    raise RuleError(f"no open test at space {space!r} (open: {spaces})")
+    raise RuleError("time_stories.no_test_at", "There is no open test at space {space}.",
+                    space=space)
 
 
 def _test_characters(state: State, raw: Any, characteristic: str, space: str) -> tuple[str, ...]:
-    if not isinstance(raw, (list, tuple)) or not raw:
-        raise RuleError(f"the test at {space} needs at least one character")
+    if raw is not None and not isinstance(raw, (list, tuple)):
+        raise MalformedAction(f"the characters of a test are a list, not {raw!r}")
+    if not raw:
+        if not state.characters:
+            raise RuleError("time_stories.no_characters", "This run has no characters: add "
+                            "them first.")
+        raise RuleError("time_stories.test_nobody", "Choose who takes part in the test at "
+                        "space {space}.", space=space)
     if not all(isinstance(n, str) for n in raw):
-        raise RuleError(f"characters in the test at {space} are named by strings: {raw!r}")
+        raise MalformedAction(f"characters in the test at {space} are named by strings: "
+                              f"{raw!r}")
     if len(set(raw)) != len(raw):
-        raise RuleError(f"a character is named twice in the test at {space}")
+        raise MalformedAction(f"a character is named twice in the test at {space}: {raw!r}")
     for name in raw:
         c = living(state, name)
         at.characteristic_value(c.name, dict(c.characteristics), characteristic)
         busy = [t.space for t in state.tests if t.space != space and name in t.characters]
         if busy:
-            raise RuleError(f"{name} is in the test at {busy[0]}: finish or abandon it first")
+            raise RuleError("time_stories.in_other_test", "{name} is already in the test at "
+                            "space {busy}: finish or abandon that test first.", name=name,
+                            busy=busy[0])
     return tuple(raw)
 
 
@@ -317,10 +348,12 @@ def _set_test(state: State, index: int, test: at.Test | None) -> State:
 def _test_start(state: State, action: Mapping[str, Any]) -> State:
     space = text_field(action, "space")
     if any(t.space == space for t in state.tests):
-        raise RuleError(f"a test is already open at space {space}")
+        raise RuleError("time_stories.space_busy", "Space {space} already has a test: finish "
+                        "or abandon it first.", space=space)
     if (space, state.turn) in state.abandoned:
-        raise RuleError(f"the test at {space} was rolled and abandoned this turn: trying it "
-                        "again needs another turn (stay, 1 TU)")
+        raise RuleError("time_stories.retry_needs_turn", "The test at space {space} was given "
+                        "up this turn: trying it again needs another turn (Stay, 1 TU).",
+                        space=space)
     characteristic = text_field(action, "characteristic")
     names = _test_characters(state, action.get("characters"), characteristic, space)
     shields = at.parse_shields(action.get("shields"))
@@ -334,16 +367,17 @@ def _test_start(state: State, action: Mapping[str, Any]) -> State:
 def _test_roll(state: State, action: Mapping[str, Any]) -> State:
     index, test = _find_test(state, action)
     if test.status != "ready":
-        raise RuleError(f"the test at {test.space} was rolled this turn: continue it "
-                        "(test_continue) or abandon it first")
+        raise RuleError("time_stories.rolled_this_turn", "The test at space {space} was rolled "
+                        "this turn: continue or abandon it.", space=test.space)
     extra, turn_to_hit = at.parse_modifiers(action.get("modifiers"))
     faces = action.get("faces")
     if not isinstance(faces, (list, tuple)):
-        raise RuleError("test_roll needs 'faces': the list of dice rolled")
+        raise MalformedAction("test_roll needs 'faces': the list of dice rolled")
     base = dice_for(state, test)
     if len(faces) != base + extra:
-        raise RuleError(f"the roll has {len(faces)} faces but the test at {test.space} needs "
-                        f"{base + extra} dice ({base} {test.characteristic} + {extra} extra)")
+        raise MalformedAction(f"the roll has {len(faces)} faces but the test at {test.space} "
+                              f"needs {base + extra} dice ({base} {test.characteristic} + "
+                              f"{extra} extra)")
     resistances = [(n, character(state, n).resistance) for n in test.characters]
     out = at.resolve(test.left, list(faces), resistances, turn_to_hit, state.riposte_on_clear)
     alive = {c.name for c in state.characters if not c.dead}
@@ -370,13 +404,15 @@ def _test_roll(state: State, action: Mapping[str, Any]) -> State:
 def _test_continue(state: State, action: Mapping[str, Any]) -> State:
     index, test = _find_test(state, action)
     if test.status != "rolled":
-        raise RuleError(f"the test at {test.space} has not been rolled yet this turn: roll")
+        raise RuleError("time_stories.roll_first", "Roll the dice for the test at space {space} "
+                        "first.", space=test.space)
     raw = action.get("characters")
     names = test.characters if raw is None else _test_characters(
         state, raw, test.characteristic, test.space)
     staying = [n for n in test.characters if n not in names]
     if test.locked and staying:
-        raise RuleError(f"the test at {test.space} is locked: {', '.join(staying)} must stay")
+        raise RuleError("time_stories.locked_stay", "The test at space {space} is locked: "
+                        "{names} must stay in it.", space=test.space, names=listed(staying))
     state = _set_test(state, index, replace(test, characters=names, status="ready"))
     joined = [n for n in names if n not in test.characters]
     if joined:
@@ -390,8 +426,9 @@ def _test_continue(state: State, action: Mapping[str, Any]) -> State:
 def _test_abandon(state: State, action: Mapping[str, Any]) -> State:
     index, test = _find_test(state, action)
     if test.locked:
-        raise RuleError(f"the test at {test.space} is locked: it cannot be abandoned until "
-                        "it is cleared or its characters are dead")
+        raise RuleError("time_stories.locked_abandon", "The test at space {space} is locked: "
+                        "it goes on until it is cleared or its characters are dead.",
+                        space=test.space)
     state = _set_test(state, index, None)
     if test.status == "rolled" and test.rolled_turn == state.turn:
         tried = tuple(a for a in state.abandoned if a[1] == state.turn)

@@ -8,8 +8,9 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from refusals import MALFORMED, expect, refused
 
-from companion.errors import CompanionError, RuleError
+from companion.errors import CompanionError
 from companion.games import time_after_time as tat
 
 _ = None
@@ -53,13 +54,13 @@ def test_setup_by_player_count(n, cards, ghosts, dealt, pile):
 
 @pytest.mark.parametrize("n", [1, 5, 0, True, "3"])
 def test_setup_rejects_other_counts(n):
-    with pytest.raises(RuleError, match="2 to 4 players"):
+    with refused("time_after_time.player_count"):
         tat.setup_for(n)
 
 
 def test_initial_rejects_five_players():
     players = [{"name": f"P{i}", "seat": i} for i in range(1, 6)]
-    with pytest.raises(RuleError):
+    with refused("setup.player_count"):
         tat.initial({"players": players})
 
 
@@ -163,7 +164,7 @@ def test_chloe_wins_the_moment_her_row_is_complete():
     snap = tat.snapshot(state)
     assert snap["over"] and snap["result"] == "win"
     assert snap["winners"] == [CHLOE] and snap["winner_names"] == ["Chloé"]
-    with pytest.raises(RuleError, match="game is over"):
+    with refused("time_after_time.over"):
         tat.apply(state, place(LUCAS, 0, 6))
 
 
@@ -189,10 +190,10 @@ def test_opponent_can_win_first_while_a_ghost_is_held():
 def test_ghost_counts_are_bounded_and_pass_between_neighbours():
     state = tat.apply(game(3), {"type": "ghost", "seat": CHLOE, "delta": 1})
     state = tat.apply(state, {"type": "ghost", "seat": MARTIN, "delta": 1})
-    with pytest.raises(RuleError, match="2 ghost"):
+    with refused("time_after_time.all_ghosts_held"):
         tat.apply(state, {"type": "ghost", "seat": LUCAS, "delta": 1})
     # Lucas draws from his right-hand neighbour Chloé, not from Martin
-    with pytest.raises(RuleError, match="right-hand neighbour"):
+    with refused("time_after_time.draw_from_right"):
         tat.apply(state, {"type": "ghost", "seat": LUCAS, "delta": 1, "from": MARTIN})
     # Chloé's right-hand neighbour is the last player, Martin
     state = tat.apply(state, {"type": "ghost", "seat": CHLOE, "delta": 1, "from": MARTIN})
@@ -201,7 +202,7 @@ def test_ghost_counts_are_bounded_and_pass_between_neighbours():
 
 def test_copies_are_counted_across_rows_and_the_box():
     state = run(game(3), place(CHLOE, 3, 12), place(LUCAS, 3, 12))
-    with pytest.raises(RuleError, match="both 12H00"):
+    with refused("time_after_time.both_copies_out"):
         tat.apply(state, place(MARTIN, 3, 12))
     assert tat.unavailable_hours(state) == (12,)
     assert tat.snapshot(state)["unavailable"] == [12]
@@ -212,12 +213,12 @@ def test_discard_only_when_nobody_can_place():
                 *[place(LUCAS, i, h) for i, h in enumerate([7, 9, 11, 13, 16, 18])])
     assert tat.seats_that_can_place(state, 14) == ()
     assert tat.seats_that_can_place(state, 21) == (CHLOE, LUCAS)
-    with pytest.raises(RuleError, match="could still place 21H00"):
+    with refused("time_after_time.still_placeable"):
         tat.apply(state, {"type": "discard", "seat": LUCAS, "hour": 21})
     state = tat.apply(state, {"type": "discard", "seat": LUCAS, "hour": 14})
     state = tat.apply(state, {"type": "discard", "seat": CHLOE, "hour": 14})
     assert state.discarded == (14, 14) and 14 in tat.unavailable_hours(state)
-    with pytest.raises(RuleError, match="both 14H00"):
+    with refused("time_after_time.both_copies_out"):
         tat.apply(state, {"type": "discard", "seat": CHLOE, "hour": 14})
 
 
@@ -229,12 +230,12 @@ def test_draw_pile_counted_from_the_deal_then_a_tie(n):
     state = game(n)
     pile = tat.setup_for(n).draw_pile
     state = tat.apply(state, {"type": "draw_pile", "seat": CHLOE, "count": 2})
-    with pytest.raises(RuleError, match="still holds"):
+    with refused("time_after_time.pile_not_empty"):
         tat.apply(state, {"type": "hand_empty", "seat": LUCAS})
     for _i in range(pile - 2):
         state = tat.apply(state, {"type": "draw_pile"})
     assert state.draw_pile == 0
-    with pytest.raises(RuleError, match="holds 0 card"):
+    with refused("time_after_time.pile_short"):
         tat.apply(state, {"type": "draw_pile"})
     state = tat.apply(state, {"type": "hand_empty", "seat": LUCAS})
     snap = tat.snapshot(state)
@@ -245,7 +246,7 @@ def test_draw_pile_counted_from_the_deal_then_a_tie(n):
 def test_hand_with_a_ghost_is_not_empty():
     state = run(game(), {"type": "draw_pile", "count": 21},
                 {"type": "ghost", "seat": LUCAS, "delta": 1})
-    with pytest.raises(RuleError, match="ghost"):
+    with refused("time_after_time.holds_ghosts"):
         tat.apply(state, {"type": "hand_empty", "seat": LUCAS})
 
 
@@ -258,7 +259,7 @@ def test_emergency_move_one_card_at_a_time():
     assert row_of(state, CHLOE) == (_, _, _, 8, _, _, _)
     state = tat.apply(state, {"type": "emergency_move", "seat": CHLOE, "from": 3, "to": 2})
     assert tat.check_row(row_of(state, CHLOE)) == []
-    with pytest.raises(RuleError, match="can still be completed"):
+    with refused("time_after_time.not_stuck"):
         tat.apply(state, {"type": "emergency_move", "seat": CHLOE, "from": 2, "to": 1})
     assert state.seats[0].emergency_moves == 2
 
@@ -271,51 +272,53 @@ def test_emergency_move_two_cards():
     assert row_of(state, CHLOE) == (_, _, 7, 8, _, _, _)
 
 
-@pytest.mark.parametrize(("move", "why"), [
-    ({"from": 4, "to": 2}, "one position"),
-    ({"from": 0, "to": 1}, "not a slot with a placed card"),
-    ({"from": 4, "to": 5}, "taken by 09H00"),
-    ({"moves": [{"from": 3, "to": 4}, {"from": 4, "to": 3}]}, "breaks the row"),
+@pytest.mark.parametrize(("move", "expected"), [
+    ({"from": 4, "to": 2}, "time_after_time.move_one_step"),
+    ({"from": 0, "to": 1}, MALFORMED),
+    ({"from": 4, "to": 5}, "time_after_time.slot_taken"),
+    ({"moves": [{"from": 3, "to": 4}, {"from": 4, "to": 3}]}, "time_after_time.move_breaks_row"),
     ({"moves": [{"from": 3, "to": 2}, {"from": 4, "to": 3}, {"from": 5, "to": 4}]},
-     "one or two"),
-    ({"moves": [{"from": 3, "to": 2}, {"from": 3, "to": 4}]}, "twice"),
+     "time_after_time.emergency_count"),
+    ({"moves": [{"from": 3, "to": 2}, {"from": 3, "to": 4}]}, "time_after_time.move_twice"),
 ])
-def test_emergency_move_limits(move, why):
+def test_emergency_move_limits(move, expected):
     state = run(game(), place(CHLOE, 3, 7), place(CHLOE, 4, 8), place(CHLOE, 5, 9))
     before = copy.deepcopy(state)
-    with pytest.raises(RuleError, match=why):
-        tat.apply(state, {"type": "emergency_move", "seat": CHLOE, **move})
+    expect(expected, tat.apply, state, {"type": "emergency_move", "seat": CHLOE, **move})
     assert state == before
 
 
-# -- bad input: RuleError, state unchanged --------------------------------------------
+# -- bad input: refused or malformed, state unchanged ------------------------------
 
 
-@pytest.mark.parametrize(("action", "why"), [
-    (place(CHLOE, 3, 14), "already holds 12H00"),
-    (place(CHLOE, 4, 5), "not a time card"),
-    (place(CHLOE, 4, 23), "not a time card"),
-    (place(CHLOE, 7, 14), "no slot 7"),
-    (place(CHLOE, 1, 14), "left of 12H00"),
-    (place(CHLOE, 5, 12), "already in slot 4"),
-    (place(9, 0, 6), "seat 9"),
-    ({"type": "place", "seat": CHLOE, "slot": 0, "hour": "6"}, "'hour'"),
-    ({"type": "place", "seat": CHLOE, "hour": 6}, "needs 'slot'"),
-    ({"type": "ghost", "seat": CHLOE, "delta": 2}, "one at a time"),
-    ({"type": "ghost", "seat": CHLOE, "delta": -1}, "holds no ghost"),
-    ({"type": "ghost", "seat": CHLOE, "delta": 1, "from": LUCAS}, "holds no ghost"),
-    ({"type": "draw_pile", "count": 22}, "holds 21"),
-    ({"type": "draw_pile", "count": 0}, "at least one"),
-    ({"type": "discard", "seat": CHLOE, "hour": 14}, "could still place"),
-    ({"type": "emergency_move", "seat": CHLOE, "from": 3, "to": 2}, "can still be completed"),
-    ({"type": "slap", "seat": CHLOE}, "no action 'slap'"),
-    ({"seat": CHLOE}, "no 'type'"),
+@pytest.mark.parametrize(("action", "expected", "words"), [
+    (place(CHLOE, 3, 14), "time_after_time.cannot_place", "already holds 12H00"),
+    (place(CHLOE, 4, 5), "time_after_time.cannot_place", "not a time card"),
+    (place(CHLOE, 4, 23), "time_after_time.cannot_place", "not a time card"),
+    (place(CHLOE, 7, 14), "time_after_time.cannot_place", "no slot 7"),
+    (place(CHLOE, 1, 14), "time_after_time.cannot_place", "left of 12H00"),
+    (place(CHLOE, 5, 12), "time_after_time.cannot_place", "already in slot 4"),
+    (place(9, 0, 6), "time_after_time.no_such_seat", "seat 9"),
+    ({"type": "place", "seat": CHLOE, "slot": 0, "hour": "6"}, MALFORMED, "'hour'"),
+    ({"type": "place", "seat": CHLOE, "hour": 6}, MALFORMED, "needs 'slot'"),
+    ({"type": "ghost", "seat": CHLOE, "delta": 2}, MALFORMED, "one at a time"),
+    ({"type": "ghost", "seat": CHLOE, "delta": -1}, "time_after_time.no_ghost", "holds no ghost"),
+    ({"type": "ghost", "seat": CHLOE, "delta": 1, "from": LUCAS},
+     "time_after_time.no_ghost_to_give", "holds no ghost"),
+    ({"type": "draw_pile", "count": 22}, "time_after_time.pile_short", "holds 21"),
+    ({"type": "draw_pile", "count": 0}, MALFORMED, "at least one"),
+    ({"type": "discard", "seat": CHLOE, "hour": 14}, "time_after_time.still_placeable",
+     "could still place"),
+    ({"type": "emergency_move", "seat": CHLOE, "from": 3, "to": 2}, "time_after_time.not_stuck",
+     "can still be completed"),
+    ({"type": "slap", "seat": CHLOE}, MALFORMED, "no action 'slap'"),
+    ({"seat": CHLOE}, MALFORMED, "no 'type'"),
 ])
-def test_bad_input_raises_and_leaves_state_unchanged(action, why):
+def test_bad_input_raises_and_leaves_state_unchanged(action, expected, words):
     state = tat.apply(game(), place(CHLOE, 3, 12))
     before = copy.deepcopy(state)
-    with pytest.raises(RuleError, match=why):
-        tat.apply(state, action)
+    error = expect(expected, tat.apply, state, action)
+    assert words in str(error)
     assert state == before
 
 
@@ -413,7 +416,7 @@ def test_replay_equals_live_and_apply_never_mutates(case):
         before = copy.deepcopy(state)
         try:
             new = tat.apply(state, action)
-        except RuleError:
+        except CompanionError:
             assert state == before
             continue
         assert state == before
