@@ -15,9 +15,11 @@ contract in ``companion.games.base``. Wiring:
 It keeps the runs of one mission (numbered from 1, each with its starting TU and
 outcome), the TU tracker with a readable log of every spend (and of deaths, revivals,
 items and rolls), the characters, the items (T.I.M.E Agency items survive a failed run)
-and the open action-dice tests, resolved by ``companion.games.time_stories.action_test``. State
-records and the time/life bookkeeping are in ``time_stories_model``. Every action, its
-fields, and the rule readings are in ``docs/time-stories.md``.
+and the open action-dice tests, resolved by ``action_test``; it knows where each character
+rolled in the current turn (another space needs another turn) and applies what the
+character sheets say about company and abilities. State records and the time/life
+bookkeeping are in ``model``. Every action, its fields, and the rule readings are in
+``docs/time-stories.md``.
 """
 
 from __future__ import annotations
@@ -103,12 +105,17 @@ def initial(setup: Mapping[str, Any]) -> State:
     return note(state, "run", f"run 1 of {mission.strip()} starts with {tu} TU")
 
 
+#: What may be recorded while a run is over: the next run, and the items a MISSION
+#: FAILED card gives (or takes) for it.
+BETWEEN_RUNS = ("start_run", "gain_item", "drop_item")
+
+
 def apply(state: State, action: Mapping[str, Any]) -> State:
     kind, handler = handler_for(_HANDLERS, action, "T.I.M.E Stories")
     if state.run.outcome == "successful":
         raise RuleError("time_stories.mission_complete", "The mission is complete: there is "
                         "nothing more to play.")
-    if kind != "start_run" and not state.running:
+    if kind not in BETWEEN_RUNS and not state.running:
         raise RuleError("time_stories.run_over", "Run {run} is over: start the next run "
                         "first.", run=state.run.number)
     return handler(state, action)
@@ -135,6 +142,9 @@ def snapshot(state: State) -> dict:
         "characters": [
             {"name": c.name, "seat": c.seat, "life": c.life, "max_life": c.max_life,
              "resistance": c.resistance, "characteristics": dict(c.characteristics),
+             "alone": dict(c.alone), "together": dict(c.together),
+             "abilities": [{k: v for k, v in to_jsonable(a).items() if v}
+                           for a in c.abilities],
              "dead": c.dead, "tu_at_death": c.tu_at_death, "revives_at": c.revives_at}
             for c in state.characters
         ],
@@ -142,11 +152,16 @@ def snapshot(state: State) -> dict:
         "tests": [
             to_jsonable(t) | {
                 "dice": dice_for(state, t),
+                "company": company(state, t),
+                "turn_to_hit": ability_modifiers(state, t)[1],
+                "abilities": ability_lines(state, t),
                 "continue_cost": 1 if t.status == "rolled" and t.rolled_turn == state.turn else 0,
                 "odds": roll_odds_for(state, t.space).as_dict() if t.status == "ready" else None,
             }
             for t in state.tests
         ],
+        "acted": [{"character": n, "space": sp} for n, sp, turn in state.acted
+                  if turn == state.turn],
         "last_roll": None if state.last_roll is None else to_jsonable(state.last_roll),
     }
 
@@ -170,21 +185,72 @@ def comes_back_at(state: State, name: str) -> int | None:
     return character(state, name).revives_at
 
 
-def dice_for(state: State, test: at.Test) -> int:
-    """Action dice of a test: its characteristic summed over its living characters."""
-    chars = [character(state, n) for n in test.characters]
-    return sum(dict(c.characteristics)[test.characteristic] for c in chars if not c.dead)
+def _alive_in(state: State, test: at.Test) -> list[Character]:
+    return [c for c in (character(state, n) for n in test.characters) if not c.dead]
+
+
+def company(state: State, test: at.Test) -> str:
+    """Who a test's characters are with: ``"alone"`` (one character in the space),
+    ``"together"`` (every living character of the group shares the space) or ``""``."""
+    alive = _alive_in(state, test)
+    everyone = [c for c in state.characters if not c.dead]
+    if len(alive) == 1:
+        return "alone"
+    if len(alive) >= 2 and len(alive) == len(everyone):
+        return "together"
+    return ""
+
+
+def ability_modifiers(state: State, test: at.Test) -> tuple[int, int]:
+    """``(extra_dice, turn_to_hit)`` that the sheets' abilities give this test's
+    characteristic (an ability for another characteristic does nothing here)."""
+    found = [a for c in _alive_in(state, test) for a in c.abilities
+             if a.characteristic == test.characteristic]
+    return sum(a.extra_dice for a in found), sum(a.turn_to_hit for a in found)
+
+
+def ability_lines(state: State, test: at.Test) -> list[str]:
+    """The abilities that apply to this test, in words for the screen."""
+    out = []
+    for c in _alive_in(state, test):
+        for a in c.abilities:
+            if a.characteristic != test.characteristic:
+                continue
+            if a.turn_to_hit:
+                n = "one die" if a.turn_to_hit == 1 else f"{a.turn_to_hit} dice"
+                out.append(f"{c.name} turns {n} into a hit")
+            if a.extra_dice:
+                out.append(f"{c.name} adds {a.extra_dice} dice")
+    return out
+
+
+def dice_for(state: State, test: at.Test, extra_dice: int = 0) -> int:
+    """Action dice of a test: its characteristic summed over its living characters, as
+    their company changes it, plus their abilities' and ``extra_dice`` (a card's or a
+    roll's modifier, possibly negative). Never fewer than 0."""
+    with_whom = company(state, test)
+    base = sum(c.dice(test.characteristic, with_whom) for c in _alive_in(state, test))
+    return max(0, base + ability_modifiers(state, test)[0] + extra_dice)
 
 
 def roll_odds_for(state: State, space: str | None = None, extra_dice: int = 0,
                   turn_to_hit: int = 0) -> RollOdds:
     """Exact odds of the next roll of the open test at ``space`` (may be omitted when
-    only one test is open), with the modifiers the players are about to use."""
+    only one test is open), with the modifiers the players are about to use (the
+    characters' own abilities are added)."""
     test = _find_test(state, {} if space is None else {"space": space})[1]
     chars = [character(state, n) for n in test.characters]
-    return roll_odds(dice_for(state, test) + extra_dice, test.left,
-                     {c.name: c.resistance for c in chars}, {c.name: c.life for c in chars},
-                     turn_to_hit, state.riposte_on_clear)
+    dice = dice_for(state, test, extra_dice)
+    return roll_odds(dice, test.left, {c.name: c.resistance for c in chars},
+                     {c.name: c.life for c in chars},
+                     _turned(dice, turn_to_hit, ability_modifiers(state, test)[1]),
+                     state.riposte_on_clear)
+
+
+def _turned(dice: int, asked: int, from_abilities: int) -> int:
+    """Dice turned into hits: those the roll asks for, then the abilities' (an ability
+    turns a die only if one is left to turn)."""
+    return asked + min(from_abilities, max(0, dice - asked))
 
 
 # ----------------------------------------------------------------- time and runs
@@ -345,19 +411,52 @@ def _set_test(state: State, index: int, test: at.Test | None) -> State:
     return replace(state, tests=rest if test is None else rest[:index] + (test,) + rest[index:])
 
 
+def _acted_elsewhere(state: State, names: Any, space: str) -> list[tuple[str, str]]:
+    """(character, space) for those of ``names`` who rolled at another space this turn."""
+    return [(n, where) for n, where, turn in state.acted
+            if turn == state.turn and n in names and where != space]
+
+
+def _another_space(state: State, names: Any, space: str) -> RuleError | None:
+    """The refusal for characters who rolled at another space this turn, if any: the
+    rulebook charges the group a turn (1 TU) to interact with more space cards."""
+    elsewhere = _acted_elsewhere(state, names, space)
+    if not elsewhere:
+        return None
+    who = listed(dict.fromkeys(n for n, _ in elsewhere))
+    return RuleError("time_stories.another_space", "{names} already rolled at space {other} "
+                     "this turn: going to space {space} takes another turn (1 TU).",
+                     names=who, other=listed(dict.fromkeys(w for _, w in elsewhere)),
+                     space=space)
+
+
+def _new_turn(state: State, why: str) -> State:
+    """The group pays for another turn at this location (1 TU), as a stay would."""
+    state = replace(state, turn=state.turn + 1)
+    return spend(state, 1, "stay", f"another turn at {state.location or 'this location'}: "
+                 f"{why}")
+
+
 def _test_start(state: State, action: Mapping[str, Any]) -> State:
     space = text_field(action, "space")
     if any(t.space == space for t in state.tests):
         raise RuleError("time_stories.space_busy", "Space {space} already has a test: finish "
                         "or abandon it first.", space=space)
-    if (space, state.turn) in state.abandoned:
-        raise RuleError("time_stories.retry_needs_turn", "The test at space {space} was given "
-                        "up this turn: trying it again needs another turn (Stay, 1 TU).",
-                        space=space)
     characteristic = text_field(action, "characteristic")
     names = _test_characters(state, action.get("characters"), characteristic, space)
     shields = at.parse_shields(action.get("shields"))
-    test = at.Test(space, characteristic, names, shields, shields, flag_field(action, "locked"))
+    locked = flag_field(action, "locked")
+    if flag_field(action, "new_turn"):
+        state = _new_turn(state, f"{', '.join(names)} at space {space}")
+        if not state.running:
+            return state  # that last time unit ended the run
+    elif (space, state.turn) in state.abandoned:
+        raise RuleError("time_stories.retry_needs_turn", "The test at space {space} was given "
+                        "up this turn: trying it again needs another turn (1 TU).",
+                        space=space)
+    elif refusal := _another_space(state, names, space):
+        raise refusal
+    test = at.Test(space, characteristic, names, shields, shields, locked)
     state = replace(state, tests=state.tests + (test,))
     lock = ", locked" if test.locked else ""
     return note(state, "test", f"test at {space}: {characteristic} ({', '.join(names)}), "
@@ -373,14 +472,22 @@ def _test_roll(state: State, action: Mapping[str, Any]) -> State:
     faces = action.get("faces")
     if not isinstance(faces, (list, tuple)):
         raise MalformedAction("test_roll needs 'faces': the list of dice rolled")
-    base = dice_for(state, test)
-    if len(faces) != base + extra:
+    dice = dice_for(state, test, extra)
+    if len(faces) != dice:
         raise MalformedAction(f"the roll has {len(faces)} faces but the test at {test.space} "
-                              f"needs {base + extra} dice ({base} {test.characteristic} + "
-                              f"{extra} extra)")
+                              f"needs {dice} dice ({dice_for(state, test)} "
+                              f"{test.characteristic}, {extra:+d} extra)")
+    if turn_to_hit > dice:
+        raise RuleError("time_stories.turn_too_many", "{turn} dice cannot be turned into hits "
+                        "when only {dice} are rolled.", turn=turn_to_hit, dice=dice)
+    turn_to_hit = _turned(dice, turn_to_hit, ability_modifiers(state, test)[1])
     resistances = [(n, character(state, n).resistance) for n in test.characters]
     out = at.resolve(test.left, list(faces), resistances, turn_to_hit, state.riposte_on_clear)
     alive = {c.name for c in state.characters if not c.dead}
+    acted = tuple(a for a in state.acted if a[2] == state.turn)
+    acted += tuple((n, test.space, state.turn) for n in test.characters
+                   if n in alive and (n, test.space, state.turn) not in acted)
+    state = replace(state, acted=acted)
     state = note(state, "roll", f"roll at {test.space}, faces {list(faces)}: {at.describe(out)}")
     if out.cleared:
         state = _set_test(state, index, None)
@@ -413,11 +520,14 @@ def _test_continue(state: State, action: Mapping[str, Any]) -> State:
     if test.locked and staying:
         raise RuleError("time_stories.locked_stay", "The test at space {space} is locked: "
                         "{names} must stay in it.", space=test.space, names=listed(staying))
-    state = _set_test(state, index, replace(test, characters=names, status="ready"))
     joined = [n for n in names if n not in test.characters]
+    pay = test.rolled_turn == state.turn or flag_field(action, "new_turn")
+    if not pay and (refusal := _another_space(state, joined, test.space)):
+        raise refusal  # the group paid for this turn, but these rolled elsewhere in it
+    state = _set_test(state, index, replace(test, characters=names, status="ready"))
     if joined:
         state = note(state, "test", f"{', '.join(joined)} join the test at {test.space}")
-    if test.rolled_turn != state.turn:
+    if not pay:
         return state  # the group has already paid for this turn
     state = replace(state, turn=state.turn + 1)
     return spend(state, 1, "stay", f"another turn to continue the test at {test.space}")

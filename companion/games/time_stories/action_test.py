@@ -20,9 +20,11 @@ Riposte: only if the roll (after modifiers) shows at least one skull, count the 
 rolled plus the skull shields left; every character in the test whose resistance is
 below that count loses one life point.
 
-Modifiers from simple abilities: ``extra_dice`` (more faces in the roll) and
+Modifiers: ``extra_dice`` (more faces in the roll, or fewer when negative) and
 ``turn_to_hit`` (that many dice become one hit each; the engine picks the dice that gain
-most: skulls first, then blanks; dice already showing hits are never turned).
+most: skulls first, then blanks; dice already showing hits are never turned). A
+character's own abilities for one characteristic come from the sheet (``Ability``);
+the engine adds them to a roll's modifiers.
 """
 
 from __future__ import annotations
@@ -129,7 +131,10 @@ def check_characteristic(character: str, name: str, value: Any) -> int:
 
 
 def parse_modifiers(raw: Any) -> tuple[int, int]:
-    """``(extra_dice, turn_to_hit)`` from a roll's ``modifiers`` object (may be absent)."""
+    """``(extra_dice, turn_to_hit)`` from a roll's ``modifiers`` object (may be absent).
+
+    ``extra_dice`` may be negative (a card or the company takes dice away); the roll
+    itself never has fewer than 0 dice (see ``time_stories.dice_for``)."""
     if raw is None:
         return 0, 0
     if not isinstance(raw, Mapping):
@@ -143,9 +148,11 @@ def parse_modifiers(raw: Any) -> tuple[int, int]:
         v = raw.get(key, 0)
         if isinstance(v, bool) or not isinstance(v, int):
             raise MalformedAction(f"modifier {key!r} must be a whole number, not {v!r}")
-        if not 0 <= v <= MAX_EXTRA_DICE:
-            raise RuleError("time_stories.modifier_range", "{What} must be 0 to {most}, not "
-                            "{value}.", What=_MODIFIER_WORDS[key], most=MAX_EXTRA_DICE, value=v)
+        lo = -MAX_EXTRA_DICE if key == "extra_dice" else 0  # fewer dice: a card, company
+        if not lo <= v <= MAX_EXTRA_DICE:
+            raise RuleError("time_stories.modifier_range", "{What} must be {lo} to {most}, not "
+                            "{value}.", What=_MODIFIER_WORDS[key], lo=lo, most=MAX_EXTRA_DICE,
+                            value=v)
         values.append(v)
     return values[0], values[1]
 

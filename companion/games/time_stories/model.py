@@ -44,7 +44,21 @@ _OUTCOME_TEXT = {
 
 
 @dataclass(frozen=True, slots=True)
+class Ability:
+    """A receptacle's ability that changes the rolls of one characteristic only: that
+    many dice turned into one hit each (Marie on Glibness), or extra dice."""
+
+    characteristic: str
+    turn_to_hit: int = 0
+    extra_dice: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Character:
+    """A receptacle. ``characteristics`` are the dice of the card; ``alone`` and
+    ``together`` are the values the card gives instead when the character is alone in
+    a space, or shares it with every other living character (empty: no change)."""
+
     name: str
     seat: int
     max_life: int
@@ -52,6 +66,16 @@ class Character:
     resistance: int
     characteristics: tuple[tuple[str, int], ...]
     tu_at_death: int | None = None
+    alone: tuple[tuple[str, int], ...] = ()
+    together: tuple[tuple[str, int], ...] = ()
+    abilities: tuple[Ability, ...] = ()
+
+    def dice(self, characteristic: str, company: str = "") -> int:
+        """Dice for ``characteristic`` in ``company`` ("alone", "together" or "")."""
+        base = dict(self.characteristics)[characteristic]
+        changed = dict(self.alone if company == "alone" else
+                       self.together if company == "together" else ())
+        return changed.get(characteristic, base)
 
     @property
     def dead(self) -> bool:
@@ -131,6 +155,9 @@ class State:
     #: (space, turn) of tests abandoned after a roll in that turn: trying one again
     #: needs a new turn, as continuing it would.
     abandoned: tuple[tuple[str, int], ...] = ()
+    #: (character, space, turn) for every character that rolled at a space in the
+    #: current turn (older turns are dropped): another space needs another turn.
+    acted: tuple[tuple[str, str, int], ...] = ()
 
     @property
     def run(self) -> Run:
@@ -266,13 +293,59 @@ def parse_characters(raw: Any, players: tuple[Player, ...]) -> tuple[Character, 
                 raise RuleError("time_stories.characteristic_name", "{name} has a "
                                 "characteristic without a name.", name=name)
             at.check_characteristic(name, k, v)
+        company = {key: _company(name, c, key, chars) for key in ("alone", "together")}
         out.append(Character(name, seat, stats["life"], stats["life"], stats["resistance"],
-                             tuple(sorted(chars.items()))))
+                             tuple(sorted(chars.items())), alone=company["alone"],
+                             together=company["together"],
+                             abilities=_abilities(name, c.get("abilities"), chars)))
     lowered = [c.name.lower() for c in out]
     twice = next((c.name for c in out if lowered.count(c.name.lower()) > 1), None)
     if twice is not None:
         raise RuleError("time_stories.same_character_name", "Two characters are both called "
                         "{name}: give each its own name.", name=twice)
+    return tuple(out)
+
+
+def _company(name: str, sheet: Mapping[str, Any], key: str,
+             chars: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    """The characteristics a sheet changes when its character is ``alone`` in a space or
+    ``together`` with every other character: a subset of its own characteristics."""
+    raw = sheet.get(key) or {}
+    if not isinstance(raw, Mapping):
+        raise MalformedAction(f"{name}'s {key!r} must be an object of name: dice, not {raw!r}")
+    for k, v in raw.items():
+        if k not in chars:
+            raise RuleError("time_stories.company_unknown", "{name} has no {what} to change "
+                            "when {when}.", name=name, what=k,
+                            when="alone" if key == "alone" else "with everyone")
+        at.check_characteristic(name, k, v)
+    return tuple(sorted(raw.items()))
+
+
+def _abilities(name: str, raw: Any, chars: Mapping[str, int]) -> tuple[Ability, ...]:
+    """``[{"characteristic": "Glibness", "turn_to_hit": 1}, ...]`` from a sheet."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, (list, tuple)):
+        raise MalformedAction(f"{name}'s abilities must be a list, not {raw!r}")
+    out = []
+    for item in raw:
+        if not isinstance(item, Mapping) or set(item) - {"characteristic", "turn_to_hit",
+                                                           "extra_dice"}:
+            raise MalformedAction(f"{name}'s ability {item!r} is not "
+                                  "{'characteristic', 'turn_to_hit', 'extra_dice'}")
+        which = item.get("characteristic")
+        if not isinstance(which, str):
+            raise MalformedAction(f"{name}'s ability {item!r} names no characteristic")
+        if which not in chars:
+            raise RuleError("time_stories.ability_unknown", "{name}'s ability is for {what}, "
+                            "which {name} does not have.", name=name, what=which)
+        turn, extra = item.get("turn_to_hit", 0), item.get("extra_dice", 0)
+        for v in (turn, extra):
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= at.MAX_EXTRA_DICE:
+                raise MalformedAction(f"{name}'s ability {item!r}: dice must be 0 to "
+                                      f"{at.MAX_EXTRA_DICE}")
+        out.append(Ability(which, turn, extra))
     return tuple(out)
 
 
@@ -353,14 +426,21 @@ def holder_field(state: State, action: Mapping[str, Any], key: str) -> str | Non
 
 
 def gain_item(state: State, action: Mapping[str, Any]) -> State:
+    """An item card enters play; between runs (a MISSION FAILED card's items) it goes
+    to the group, as nobody has a receptacle until the next run starts."""
     name = text_field(action, "item")
     if any(i.name.lower() == name.lower() for i in state.items):
         raise RuleError("time_stories.item_twice", "The group already has {item}.", item=name)
+    if not state.running and action.get("holder") is not None:
+        raise RuleError("time_stories.item_between_runs", "Between runs an item goes to the "
+                        "group: hand it to a character once run {next} starts.",
+                        next=state.run.number + 1)
     holder = holder_field(state, {"holder": None} | dict(action), "holder")
     agency = flag_field(action, "agency")
     state = replace(state, items=state.items + (Item(name, holder, agency),))
     kind = " (T.I.M.E Agency: kept between runs)" if agency else ""
-    return note(state, "item", f"{holder or 'the group'} gains {name}{kind}")
+    when = "" if state.running else f", for run {state.run.number + 1}"
+    return note(state, "item", f"{holder or 'the group'} gains {name}{kind}{when}")
 
 
 def give_item(state: State, action: Mapping[str, Any]) -> State:

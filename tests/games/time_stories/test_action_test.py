@@ -128,7 +128,7 @@ def test_bad_shields_are_refused(raw, expected):
     expect(expected, at.parse_shields, raw)
 
 
-@pytest.mark.parametrize("mods", [{"extra_dice": -1}, {"turn_to_hit": 21}, {"luck": 1},
+@pytest.mark.parametrize("mods", [{"extra_dice": -21}, {"turn_to_hit": 21}, {"luck": 1},
                                   {"extra_dice": True}, [1]])
 def test_bad_modifiers_are_refused(mods):
     with pytest.raises(CompanionError):
