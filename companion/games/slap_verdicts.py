@@ -49,6 +49,10 @@ def read_verdict(data: Mapping[str, Any], seats: Collection[int], kind: str) -> 
                                       f"(seats {', '.join(map(str, seats))})")
     if len(set(everyone)) != len(everyone):
         raise MalformedAction(f"{kind}: a seat is both a slapper and a non-slapper")
+    if verdict.case == CASE_FALSE_ALARM and not everyone:
+        if verdict.picker is not None or verdict.candidates:
+            raise MalformedAction(f"{kind}: a false alarm nobody slapped at charges nobody")
+        return verdict  # called off before anyone slapped: nothing to decide again
     try:
         again = decide(verdict.slaps, everyone, verdict.resolution_ns, verdict.source,
                        excluded=verdict.excluded, case=verdict.case)

@@ -9,8 +9,10 @@ leaving the room twice, a guess before anyone picked up because of the law ...).
 
 Wiring: the session keeps the game log and computes ``state`` as
 ``functools.reduce(apply, log, initial(setup))``. When the slap arbiter closes a
-"Stop Time" round, the session puts its verdict dict, untouched, into a ``pickup``
-action (``reason: "slap"``) for the seat the verdict names. The screen never reads
+"Stop Time" round, the slap screen puts its verdict dict, untouched, into a ``pickup``
+action (``reason: "slap"``, or ``"false_slap"`` for a false alarm) for the seat the
+verdict names or the table chose among its candidates; the engine refuses any other
+seat (``pickups``). Action fields are read by ``fields``. The screen never reads
 ``State`` directly: it calls ``crazy_time_view.view(state, viewer_seat)``, which keeps
 each new law's text from the player who was out of the room. ``snapshot()`` is the full
 record (secrets included) for export and statistics, not for the screen.
@@ -26,7 +28,18 @@ from typing import Any
 
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, handler_for, players_from_setup, require
+from companion.games.crazy_time.fields import (
+    NEW_LAW,
+    OVER,
+    PLAYING,
+    count_field,
+    in_play,
+    optional,
+    seat_field,
+    text_field,
+)
 from companion.games.crazy_time.laws import STANDING_LAWS, Law, find_law
+from companion.games.crazy_time.pickups import PICKUP_KEEPS, REASONS, accusation, mistakes, pickup
 from companion.games.crazy_time.records import (
     Guess,
     Pickup,
@@ -34,7 +47,6 @@ from companion.games.crazy_time.records import (
     TickTock,
     guess_json,
     pickup_json,
-    read_verdict,
     result_json,
 )
 
@@ -50,9 +62,6 @@ TITLE = GAME.title
 
 ROUNDS = 4
 GUESS_REMOVES = 5  # cards a correct guess takes out of the guesser's draw pile
-PICKUP_KEEPS = 5  # cards a picker keeps from the collected discards (at most)
-REASONS = ("slap", "temporal_flaw", "wrong_accusation", "false_slap")
-PLAYING, NEW_LAW, OVER = "playing", "new_law", "over"
 
 _DEAL = {4: 15, 5: 12, 6: 10, 7: 9}
 
@@ -137,54 +146,12 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     return handler(state, action)
 
 
-def _seat(state: State, action: Mapping[str, Any], key: str) -> int:
-    return _check_seat(state, action["type"], key, require(action, key, int))
-
-
-def _check_seat(state: State, kind: str, label: str, seat: Any) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise MalformedAction(f"action '{kind}': {label} must be a seat number, not {seat!r}")
-    if seat not in state.seats:
-        raise RuleError("crazy_time.no_such_seat", "Nobody plays at seat {seat} in this game.",
-                        seat=seat)
-    return seat
-
-
-def _optional(action: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
-    return require(action, key, kind) if action.get(key) is not None else None
-
-
-def _count(action: Mapping[str, Any], key: str) -> int | None:
-    value = _optional(action, key, int)
-    if value is not None and value < 0:
-        raise RuleError("crazy_time.negative_count", "A pile cannot hold {count} cards.",
-                        count=value)
-    return value
-
-
-def _text(action: Mapping[str, Any], key: str, what: str) -> str:
-    value = require(action, key, str).strip()
-    if not value:
-        raise RuleError("crazy_time.empty_text", "Write {what} first.", what=what)
-    return value
-
-
-def _in_play(state: State, kind: str) -> None:
-    if state.phase == OVER:
-        raise RuleError("crazy_time.game_over", "The game is over: {name} is Grand Master "
-                        "of Time.", name=state.name(state.grand_master))
-    if state.phase == NEW_LAW:
-        raise RuleError("crazy_time.law_first", "Round {round} is over: record the new law "
-                        "before round {next} starts.", round=state.round,
-                        next=state.round + 1)
-
-
 def _round_won(state: State, action: Mapping[str, Any]) -> State:
     if state.phase == OVER:
         raise RuleError("crazy_time.no_fifth_round", "There is no round {next}: the game "
                         "ended after round {rounds}.", next=ROUNDS + 1, rounds=ROUNDS)
-    _in_play(state, "round_won")
-    return _win(state, _seat(state, action, "seat"), "emptied")
+    in_play(state)
+    return _win(state, seat_field(state, action, "seat"), "emptied")
 
 
 def _win(state: State, seat: int, how: str) -> State:
@@ -208,20 +175,20 @@ def _new_law(state: State, action: Mapping[str, Any]) -> State:
     if state.phase != NEW_LAW:
         raise RuleError("crazy_time.law_after_win", "A new law is made only after a round "
                         "is won; round {round} is still being played.", round=state.round)
-    name = " ".join(_text(action, "name", "the law's name").split())
+    name = " ".join(text_field(action, "name", "the law's name").split())
     twin = find_law(state.laws, name)
     if twin is not None:
         raise RuleError("crazy_time.law_name_taken", "There is already a Law of Time called "
                         "{law}: choose another name.", law=twin.name)
-    when = _text(action, "when", "when the law applies (When?)")
-    what = _text(action, "what", "what must be done (What?)")
-    creator = _seat(state, action, "creator")
+    when = text_field(action, "when", "when the law applies (When?)")
+    what = text_field(action, "what", "what must be done (What?)")
+    creator = seat_field(state, action, "creator")
     winner = state.results[-1].seat
     if creator != winner:
         raise RuleError("crazy_time.law_by_winner", "The new law is made by {winner}, who won "
                         "round {round}, not by {creator}.", winner=state.name(winner),
                         round=state.round, creator=state.name(creator))
-    absent = _seat(state, action, "absent")
+    absent = seat_field(state, action, "absent")
     if absent == creator:
         raise RuleError("crazy_time.creator_stays", "{name} makes the law and cannot also "
                         "leave the room.", name=state.name(absent))
@@ -246,95 +213,10 @@ def _round_start_notice(state: State) -> str:
     return text + f"; {state.name(state.dealer)} starts at 1 o'clock."
 
 
-def _verdict(action: Mapping[str, Any], reason: str, state: State) -> tuple[str | None, tuple]:
-    verdict = _optional(action, "verdict", Mapping)
-    if verdict is None:
-        return None, ()
-    if reason not in ("slap", "false_slap"):
-        raise MalformedAction(f"action '{action['type']}': a slap verdict goes with reason "
-                              f"'slap' or 'false_slap', not {reason!r}")
-    return read_verdict(verdict, state.seats)
-
-
-def _cause(state: State, text: str | None) -> tuple[str | None, str | None]:
-    """Split a cause into (law name, None) when it names a law in force, else (None, text)."""
-    if text is None or not text.strip():
-        return None, None
-    law = find_law(state.laws, text)
-    return (law.name, None) if law is not None else (None, " ".join(text.split()))
-
-
-def _record_pickup(state: State, action: Mapping[str, Any], seat: int, reason: str,
-                   cause: str | None, **extra: Any) -> State:
-    law, rule = _cause(state, cause)
-    pile = _count(action, "pile")
-    pickup = Pickup(n=len(state.pickups) + 1, round=state.round, seat=seat, reason=reason,
-                    law=law, rule=rule, via=action["type"], pile=pile, **extra)
-    piles = tuple((s, c) for s, c in state.piles if s != seat)
-    if pile is not None:
-        piles += ((seat, pile),)
-    why = reason.replace("_", " ") + (f", {law or rule}" if (law or rule) else "")
-    notice = (f"{state.name(seat)} picks up ({why}): collect every discard pile, keep up to "
-              f"{PICKUP_KEEPS} under the draw pile, box the rest. Any law in effect is "
-              f"cancelled. {state.name(seat)} restarts the count at 1 o'clock.")
-    return replace(state, pickups=state.pickups + (pickup,), piles=piles, lead=seat,
-                   notice=notice)
-
-
-def _reason(action: Mapping[str, Any], default: str | None = None) -> str:
-    if default is not None and action.get("reason") is None:
-        return default
-    reason = require(action, "reason", str)
-    if reason not in REASONS:
-        raise MalformedAction(f"action '{action['type']}': unknown reason {reason!r} "
-                              f"(one of {', '.join(REASONS)})")
-    return reason
-
-
-def _pickup(state: State, action: Mapping[str, Any]) -> State:
-    _in_play(state, "pickup")
-    seat = _seat(state, action, "seat")
-    reason = _reason(action)
-    cause = _optional(action, "law", str)
-    verdict, delays = _verdict(action, reason, state)
-    return _record_pickup(state, action, seat, reason, cause, verdict=verdict, delays=delays)
-
-
-def _accusation(state: State, action: Mapping[str, Any]) -> State:
-    _in_play(state, "accusation")
-    accuser = _seat(state, action, "accuser")
-    accused = _seat(state, action, "accused")
-    if accuser == accused:
-        raise RuleError("crazy_time.self_accusation", "{name} cannot accuse themselves.",
-                        name=state.name(accuser))
-    cause = _text(action, "law", "the law or rule said to be broken")
-    correct = require(action, "correct", bool)
-    if correct:
-        return _record_pickup(state, action, accused, "temporal_flaw", cause, accuser=accuser)
-    return _record_pickup(state, action, accuser, "wrong_accusation", cause, accuser=accuser)
-
-
-def _mistakes(state: State, action: Mapping[str, Any]) -> State:
-    _in_play(state, "mistakes")
-    raw = require(action, "seats", (list, tuple))
-    if not raw:
-        raise RuleError("crazy_time.mistakes_nobody", "Choose who made the mistakes, the last "
-                        "one last.")
-    seats = tuple(_check_seat(state, "mistakes", "seat", s) for s in raw)
-    reason = _reason(action, default="temporal_flaw")
-    if reason == "wrong_accusation":
-        raise MalformedAction("action 'mistakes': a wrong accusation is recorded with "
-                              "'accusation'")
-    cause = _optional(action, "law", str)
-    verdict, delays = _verdict(action, reason, state)
-    return _record_pickup(state, action, seats[-1], reason, cause, erred=seats,
-                          verdict=verdict, delays=delays)
-
-
 def _guess(state: State, action: Mapping[str, Any]) -> State:
-    _in_play(state, "guess")
-    seat = _seat(state, action, "seat")
-    wanted = _text(action, "law", "the law's name")
+    in_play(state)
+    seat = seat_field(state, action, "seat")
+    wanted = text_field(action, "law", "the law's name")
     law = find_law(state.laws, wanted)
     if law is None:
         raise RuleError("crazy_time.guess_unknown_law", "{name} guesses {law}, but no Law of "
@@ -357,8 +239,8 @@ def _guess(state: State, action: Mapping[str, Any]) -> State:
                         "someone picks up because of it (one proposal per such pick-up).",
                         name=state.name(seat), law=law.name)
     correct = require(action, "correct", bool)
-    pile_after = _count(action, "pile_after")
-    emptied = _optional(action, "emptied", bool)
+    pile_after = count_field(action, "pile_after")
+    emptied = optional(action, "emptied", bool)
     if emptied is None:
         emptied = pile_after == 0
     if emptied and not correct:
@@ -385,17 +267,17 @@ def _guess(state: State, action: Mapping[str, Any]) -> State:
 
 
 def _tick_tock(state: State, action: Mapping[str, Any]) -> State:
-    _in_play(state, "tick_tock")
-    seat = _seat(state, action, "seat")
+    in_play(state)
+    seat = seat_field(state, action, "seat")
     return replace(state, tick_tocks=state.tick_tocks + (TickTock(state.round, seat),))
 
 
 _HANDLERS = {
     "round_won": _round_won,
     "new_law": _new_law,
-    "pickup": _pickup,
-    "accusation": _accusation,
-    "mistakes": _mistakes,
+    "pickup": pickup,
+    "accusation": accusation,
+    "mistakes": mistakes,
     "guess": _guess,
     "tick_tock": _tick_tock,
 }
@@ -453,5 +335,6 @@ def snapshot(state: State) -> dict:
     }
 
 
-__all__ = ["NAME", "TITLE", "ROUNDS", "REASONS", "State", "Pickup", "Guess", "RoundResult",
+__all__ = ["NAME", "TITLE", "ROUNDS", "REASONS", "PICKUP_KEEPS", "State", "Pickup", "Guess",
+           "RoundResult",
            "Law", "deal_size", "initial", "apply", "snapshot"]
