@@ -9,7 +9,9 @@
 
 Undo deletes the last action from the log and steps back to the state before it.
 ``resume`` rebuilds a session from the log by replaying every action, which is also
-what happens after a power cut.
+what happens after a power cut. When the rules say the game is over (an engine's
+``is_over(state)``: a winner, a tie), the log marks it finished at once, so it is no
+longer offered for resume; undoing the action that ended it opens it again.
 
     log = GameLog(path)
     game = GameSession.start(log, get_rules("scorepad"), {"players": [...]})
@@ -25,7 +27,7 @@ from typing import Any
 
 from companion.errors import LogError, MalformedAction, RuleError
 from companion.games import get_rules
-from companion.games.base import Rules
+from companion.games.base import Rules, is_over
 from companion.store.gamelog import GameLog, dumps
 
 
@@ -92,9 +94,13 @@ class GameSession:
         """
         action = as_logged(action)
         new_state = self.rules.apply(self.state, action)
+        if is_over(self.rules, self.state):  # a correction after the end: open it again
+            self.log.finish(self.game_id, "open")
         self.log.append(self.game_id, action)
         self._actions.append(action)
         self._states.append(new_state)
+        if is_over(self.rules, new_state):
+            self.log.finish(self.game_id, "finished")
         return new_state
 
     def undo(self) -> dict:
@@ -102,6 +108,8 @@ class GameSession:
         if not self._actions:
             raise RuleError("session.nothing_to_undo", "Nothing to undo: this is the start of "
                             "the game.")
+        if is_over(self.rules, self.state):  # the rules ended it: open it again first
+            self.log.finish(self.game_id, "open")
         removed = self.log.undo(self.game_id)
         if removed != self._actions[-1]:
             raise LogError("the game log and the screen disagree; restart to replay the log")

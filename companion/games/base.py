@@ -16,6 +16,8 @@ A rules engine is a module (or object) with:
   use to ask whether an action is allowed.
 * ``snapshot(state) -> dict``: a JSON-able picture of the state, for ``companion
   replay --json``, export and tests.
+* optionally ``is_over(state) -> bool``: the game has ended by its rules (see
+  ``is_over`` below); the session then closes it in the log.
 
 States are frozen dataclasses (tuples, not lists). Actions are plain dicts with a
 ``"type"`` key, exactly what the game log stores.
@@ -123,6 +125,13 @@ def require(action: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) 
         raise MalformedAction(f"action '{action.get('type')}': '{key}' has the wrong type: "
                               f"{value!r}")
     return value
+
+
+def is_over(rules: Rules, state: Any) -> bool:
+    """Whether the rules say the game is over (a winner, a tie): engines that know it
+    define ``is_over(state)``; the session then marks the game finished in the log."""
+    over = getattr(rules, "is_over", None)
+    return bool(over(state)) if over is not None else False
 
 
 def check(rules: Rules, state: Any, action: Mapping[str, Any]) -> RuleError | None:

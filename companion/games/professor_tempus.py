@@ -399,6 +399,11 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     return handler(state, action)
 
 
+def is_over(state: State) -> bool:
+    """The last count is done (the session then closes the game in the log)."""
+    return state.phase == "over"
+
+
 def playable_holders(state: State, seat: int, card: Card | Mapping[str, Any]) -> tuple[int, ...]:
     """Holders whose series ``seat`` could take with ``card`` right now."""
     return tuple(h for h, s in enumerate(state.holders)

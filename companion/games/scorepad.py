@@ -76,6 +76,10 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     raise MalformedAction(f"unknown action '{kind}' for the score pad")
 
 
+def is_over(state: State) -> bool:
+    return state.finished
+
+
 def snapshot(state: State) -> dict:
     data = to_jsonable(state)
     data["totals"] = {str(p.seat): state.total(p.seat) for p in state.players}

@@ -286,6 +286,11 @@ _HANDLERS = {
 # --------------------------------------------------------------------------- snapshot
 
 
+def is_over(state: State) -> bool:
+    """Round 4 has a winner, the Grand Master of Time (the session closes the game)."""
+    return state.phase == OVER
+
+
 def pickups_per_round(state: State) -> list[dict]:
     """Pick-ups per player for every round begun: ``[{"round", "by_seat": {seat: n}}]``."""
     out = []

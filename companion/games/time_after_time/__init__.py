@@ -4,7 +4,9 @@ The companion sits beside the physical cards. The table reports what happens (a 
 card placed in a slot, a ghost changing hands, cards taken from the draw pile, a card
 sent to the box, a hand running empty) and this engine checks each report against the
 rulebook, counts the draw pile from the deal and declares the result: one winner, or
-a tie when the draw pile is gone and a hand runs out without a winning row.
+a tie when the draw pile is gone and a hand runs out without a winning row. The deal is
+secret, so a player who completes a row while a ghost may still be in their hand is
+asked first (``ghost_answer``) and is not declared the winner without that answer.
 
 Wiring: ``companion.games`` finds this engine by its ``GAME`` descriptor; the session
 feeds logged action dicts to ``apply`` and shows ``snapshot``. The pure row checkers
@@ -63,6 +65,9 @@ TITLE = GAME.title
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SeatState:
+    """One player's row, and the ghosts the companion knows are in their hand (drawn in
+    view of the table, entered, or declared when their row was complete)."""
+
     player: Player
     row: tuple[int | None, ...] = (None,) * SLOTS
     ghosts: int = 0
@@ -79,6 +84,9 @@ class State:
     result: str | None = None  # "win" or "tie" once over
     winners: tuple[int, ...] = ()
     ended_by: int | None = None  # the seat whose empty hand ended a tie
+    #: the seat whose row is complete while a ghost may still be in their hand: they
+    #: answer (privately) before anything else is recorded
+    asking: int | None = None
 
 
 def initial(setup: Mapping[str, Any]) -> State:
@@ -122,11 +130,26 @@ def _replace(state: State, i: int, seat: SeatState, **changes: Any) -> State:
     return dataclasses.replace(state, seats=seats, **changes)
 
 
+def unaccounted_ghosts(state: State) -> int:
+    """Ghosts dealt into hands the companion does not know: the deal is secret, and a
+    ghost is only seen when a neighbour draws it."""
+    return state.deal.ghosts - sum(s.ghosts for s in state.seats)
+
+
+def _won(state: State, i: int) -> State:
+    return dataclasses.replace(state, over=True, result="win",
+                               winners=(state.seats[i].player.seat,), asking=None)
+
+
 def _maybe_win(state: State, i: int) -> State:
+    """A complete row wins if no ghost is in that hand. When a ghost the companion does
+    not know of may be there, the player is asked first (``ghost_answer``)."""
     s = state.seats[i]
-    if s.ghosts == 0 and is_complete(s.row):
-        return dataclasses.replace(state, over=True, result="win", winners=(s.player.seat,))
-    return state
+    if s.ghosts or not is_complete(s.row):
+        return state
+    if unaccounted_ghosts(state):
+        return dataclasses.replace(state, asking=s.player.seat)
+    return _won(state, i)
 
 
 def _place(state: State, action: Mapping[str, Any]) -> State:
@@ -161,10 +184,11 @@ def _ghost(state: State, action: Mapping[str, Any]) -> State:
             raise RuleError("time_after_time.draw_from_right", "{name} draws from the right-hand "
                             "neighbour, {right}, not from {giver}.", name=_who(s),
                             right=_who(right), giver=_who(giver))
-        if giver.ghosts == 0:
-            raise RuleError("time_after_time.no_ghost_to_give", "{name} holds no ghost to give.",
-                            name=_who(giver))
-        state = _replace(state, g, dataclasses.replace(giver, ghosts=giver.ghosts - 1))
+        if giver.ghosts == 0 and not unaccounted_ghosts(state):
+            raise RuleError("time_after_time.no_ghost_to_give", "{name} holds no ghost to give: "
+                            "every ghost of this game is in another hand.", name=_who(giver))
+        # a ghost the companion did not know of came from the giver's dealt cards
+        state = _replace(state, g, dataclasses.replace(giver, ghosts=max(0, giver.ghosts - 1)))
         state = _replace(state, i, dataclasses.replace(s, ghosts=s.ghosts + 1))
         return _maybe_win(state, g)
     if delta == -1 and s.ghosts == 0:
@@ -267,10 +291,24 @@ def _hand_empty(state: State, action: Mapping[str, Any]) -> State:
     if s.ghosts:
         raise RuleError("time_after_time.holds_ghosts", "{name} still holds a ghost, so the "
                         "hand is not empty.", name=_who(s))
-    won = _maybe_win(state, i)
-    if won.over:
-        return dataclasses.replace(won, ended_by=s.player.seat)
+    if is_complete(s.row):  # an empty hand holds no ghost: nothing to ask
+        return dataclasses.replace(_won(state, i), ended_by=s.player.seat)
     return dataclasses.replace(state, over=True, result="tie", ended_by=s.player.seat)
+
+
+def _ghost_answer(state: State, action: Mapping[str, Any]) -> State:
+    """The answer of the player whose complete row waits on it: is a ghost still in
+    their hand? No: they win. Yes: they play on until their left-hand neighbour has
+    drawn every ghost from them (then they are asked again)."""
+    i = _index(state, action)
+    s = state.seats[i]
+    if state.asking != s.player.seat:
+        raise RuleError("time_after_time.not_asked", "Nobody asked {name} about ghosts: only a "
+                        "player whose row is complete answers.", name=_who(s))
+    if not require(action, "holds_ghost", bool):
+        return _won(state, i)
+    state = _replace(state, i, dataclasses.replace(s, ghosts=1))
+    return dataclasses.replace(state, asking=None)
 
 
 _ACTIONS = {
@@ -280,6 +318,7 @@ _ACTIONS = {
     "discard": _discard,
     "emergency_move": _emergency,
     "hand_empty": _hand_empty,
+    "ghost_answer": _ghost_answer,
 }
 
 
@@ -289,7 +328,16 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     if state.over:
         raise RuleError("time_after_time.over", "The game is over: {result}.",
                         result=_result_words(state))
+    if state.asking is not None and kind != "ghost_answer":
+        name = next(s.player.name for s in state.seats if s.player.seat == state.asking)
+        raise RuleError("time_after_time.answer_first", "{name}'s row is complete: {name} "
+                        "first answers whether a ghost is still in their hand.", name=name)
     return handler(state, action)
+
+
+def is_over(state: State) -> bool:
+    """The game has a winner or ended in a tie (the session then closes it in the log)."""
+    return state.over
 
 
 def _cards(n: int) -> str:
@@ -331,6 +379,8 @@ def snapshot(state: State) -> dict:
         "winners": list(state.winners),
         "winner_names": [names[w] for w in state.winners],
         "ended_by": state.ended_by,
+        "asking": state.asking,
+        "unaccounted_ghosts": unaccounted_ghosts(state),
     }
 
 

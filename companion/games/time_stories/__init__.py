@@ -80,7 +80,8 @@ NAME = GAME.name
 TITLE = GAME.title
 
 __all__ = ["NAME", "TITLE", "Character", "Item", "State", "apply", "burndown",
-           "comes_back_at", "dice_for", "initial", "roll_odds_for", "snapshot"]
+           "comes_back_at", "company", "dice_for", "initial", "is_over", "roll_odds_for",
+           "snapshot"]
 
 
 # ----------------------------------------------------------------- engine contract
@@ -164,6 +165,11 @@ def snapshot(state: State) -> dict:
                   if turn == state.turn],
         "last_roll": None if state.last_roll is None else to_jsonable(state.last_roll),
     }
+
+
+def is_over(state: State) -> bool:
+    """The mission is complete (a failed run only waits for the next one)."""
+    return state.run.outcome == "successful"
 
 
 # ----------------------------------------------------------------- queries for the UI

@@ -78,7 +78,7 @@ from companion.games.times.table import (
 
 __all__ = [
     "NAME", "TITLE", "DEFAULT_TARGET", "State", "RoundRecord", "Override", "Result", "Turn",
-    "initial", "apply", "snapshot", "hand", "whose_turn", "period_in_force",
+    "initial", "apply", "snapshot", "is_over", "hand", "whose_turn", "period_in_force",
     "required_forced_markers", "legal_starts", "may_doubt", "may_join_doubt",
     "PLAY", "TURNS", "REVEAL", "EVALUATED", "OVER",
 ]
@@ -361,3 +361,8 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
         raise RuleError("times.over", "The game is over: {names} won.",
                         names=listed(name_of(state, s) for s in state.winners))
     return handler(state, action)
+
+
+def is_over(state: State) -> bool:
+    """Someone reached the winning space (the session then closes the game in the log)."""
+    return state.phase == OVER

@@ -36,6 +36,14 @@ def row_of(state, seat):
     return next(s.row for s in state.seats if s.player.seat == seat)
 
 
+def NO_GHOST(seat):  # noqa: N802 - reads as the answer it is
+    return {"type": "ghost_answer", "seat": seat, "holds_ghost": False}
+
+
+def HOLDS_GHOST(seat):  # noqa: N802
+    return {"type": "ghost_answer", "seat": seat, "holds_ghost": True}
+
+
 # -- setup ----------------------------------------------------------------------------
 
 
@@ -155,12 +163,15 @@ def test_legal_and_safe_slots():
 # -- engine: places, wins, ghosts -----------------------------------------------------
 
 
-def test_chloe_wins_the_moment_her_row_is_complete():
+def test_chloe_completes_her_row_is_asked_about_ghosts_and_wins():
     state = game()
     for slot, hour in CHLOE_STEPS[:-1]:
         state = tat.apply(state, place(CHLOE, slot, hour))
-        assert not state.over
+        assert not state.over and state.asking is None
     state = tat.apply(state, place(CHLOE, *CHLOE_STEPS[-1]))
+    # the deal is secret: the ghost may be in her hand, so she is asked before anything else
+    assert not state.over and state.asking == CHLOE
+    state = tat.apply(state, NO_GHOST(CHLOE))
     snap = tat.snapshot(state)
     assert snap["over"] and snap["result"] == "win"
     assert snap["winners"] == [CHLOE] and snap["winner_names"] == ["Chloé"]
@@ -303,8 +314,6 @@ def test_emergency_move_limits(move, expected):
     ({"type": "place", "seat": CHLOE, "hour": 6}, MALFORMED, "needs 'slot'"),
     ({"type": "ghost", "seat": CHLOE, "delta": 2}, MALFORMED, "one at a time"),
     ({"type": "ghost", "seat": CHLOE, "delta": -1}, "time_after_time.no_ghost", "holds no ghost"),
-    ({"type": "ghost", "seat": CHLOE, "delta": 1, "from": LUCAS},
-     "time_after_time.no_ghost_to_give", "holds no ghost"),
     ({"type": "draw_pile", "count": 22}, "time_after_time.pile_short", "holds 21"),
     ({"type": "draw_pile", "count": 0}, MALFORMED, "at least one"),
     ({"type": "discard", "seat": CHLOE, "hour": 14}, "time_after_time.still_placeable",
@@ -326,12 +335,13 @@ def test_bad_input_raises_and_leaves_state_unchanged(action, expected, words):
 
 
 def test_tally_wins_across_games():
-    won = tat.snapshot(run(game(), *[place(CHLOE, s, h) for s, h in CHLOE_STEPS]))
+    won = tat.snapshot(run(game(), *[place(CHLOE, s, h) for s, h in CHLOE_STEPS],
+                           NO_GHOST(CHLOE)))
     tie = tat.snapshot(run(game(), {"type": "draw_pile", "count": 21},
                            {"type": "hand_empty", "seat": CHLOE}))
     swapped = tat.initial({"players": [{"name": "Lucas", "seat": 1}, {"name": "Chloé", "seat": 2},
                                        {"name": "Martin", "seat": 3}]})
-    lucas = tat.snapshot(run(swapped, *[place(1, s, h) for s, h in CHLOE_STEPS]))
+    lucas = tat.snapshot(run(swapped, *[place(1, s, h) for s, h in CHLOE_STEPS], NO_GHOST(1)))
     unfinished = tat.snapshot(game())
     stats = tat.tally_wins(json.loads(json.dumps([won, tie, lucas, unfinished])))
     assert stats["games"] == 4 and stats["finished"] == 3 and stats["ties"] == 1
@@ -401,6 +411,8 @@ def action_strategy(seats):
         st.fixed_dictionaries({"type": st.just("emergency_move"), "seat": seat,
                                "from": st.integers(0, 6), "to": st.integers(-1, 7)}),
         st.fixed_dictionaries({"type": st.just("hand_empty"), "seat": seat}),
+        st.fixed_dictionaries({"type": st.just("ghost_answer"), "seat": seat,
+                               "holds_ghost": st.booleans()}),
     )
 
 
@@ -442,6 +454,12 @@ def test_random_legal_games_end_correctly_and_replay(n, data):
     for _step in range(200):
         if state.over:
             break
+        if state.asking is not None:  # a complete row: the player answers, yes or no
+            action = {"type": "ghost_answer", "seat": state.asking,
+                      "holds_ghost": data.draw(st.booleans())}
+            state = tat.apply(state, action)
+            accepted.append(action)
+            continue
         seat = data.draw(st.sampled_from(seats))
         i = seats.index(seat)
         kind = data.draw(st.sampled_from(["place"] * 16 + ["ghost", "pass", "draw", "empty"]))
@@ -456,7 +474,7 @@ def test_random_legal_games_end_correctly_and_replay(n, data):
             if sum(s.ghosts for s in state.seats) >= state.deal.ghosts:
                 continue
         elif kind == "pass":
-            if state.seats[i - 1].ghosts == 0:
+            if state.seats[i - 1].ghosts == 0 and not tat.unaccounted_ghosts(state):
                 continue
             action = {"type": "ghost", "seat": seat, "delta": 1, "from": seats[i - 1]}
         elif kind == "draw":
@@ -479,6 +497,80 @@ def test_random_legal_games_end_correctly_and_replay(n, data):
         assert won.ghosts == 0 and tat.is_complete(won.row)
     elif state.result == "tie":
         assert state.draw_pile == 0 and state.winners == ()
-    else:
-        assert not any(s.ghosts == 0 and tat.is_complete(s.row) for s in state.seats)
+    else:  # nobody with a complete row is known to be free of ghosts
+        assert not any(s.ghosts == 0 and tat.is_complete(s.row)
+                       and s.player.seat != state.asking for s in state.seats)
     assert run(start, *json.loads(json.dumps(accepted))) == state
+
+
+# -- a winner who may still hold a ghost ------------------------------------------------
+# Rulebook, in our words: the deal puts the ghosts into hands, secretly; a player wins as
+# soon as they have no ghost in hand and their seven spaces are correctly covered. One who
+# completes the row with a ghost in hand places no more cards and plays on; they win once
+# their left-hand neighbour has taken every ghost from them, unless an opponent wins first.
+
+
+def test_a_new_game_knows_no_ghost_in_any_hand_but_every_ghost_is_somewhere():
+    state = game(3)
+    assert [s.ghosts for s in state.seats] == [0, 0, 0]
+    assert tat.unaccounted_ghosts(state) == 2
+    assert tat.snapshot(state)["unaccounted_ghosts"] == 2
+
+
+def test_a_complete_row_with_a_ghost_in_hand_is_no_win_and_play_goes_on():
+    state = run(game(3), *[place(CHLOE, s, h) for s, h in CHLOE_STEPS])
+    assert state.asking == CHLOE and not state.over
+    with refused("time_after_time.answer_first") as info:  # nothing else until she answers
+        tat.apply(state, place(LUCAS, 0, 7))
+    assert info.value.sentence == ("Chloé's row is complete: Chloé first answers whether a "
+                                   "ghost is still in their hand.")
+    with refused("time_after_time.not_asked"):  # only she answers, for herself
+        tat.apply(state, HOLDS_GHOST(LUCAS))
+    state = tat.apply(state, HOLDS_GHOST(CHLOE))
+    assert not state.over and state.asking is None
+    assert state.seats[0].ghosts == 1 and tat.unaccounted_ghosts(state) == 1
+    # Lucas, her left-hand neighbour, draws a ghost from her: she may hold the other one
+    state = tat.apply(state, {"type": "ghost", "seat": LUCAS, "delta": 1, "from": CHLOE})
+    assert state.asking == CHLOE and not state.over
+    state = tat.apply(state, HOLDS_GHOST(CHLOE))  # she still has one
+    assert tat.unaccounted_ghosts(state) == 0
+    # Lucas takes her last ghost: both are now known to be his, so she wins unasked
+    state = tat.apply(state, {"type": "ghost", "seat": LUCAS, "delta": 1, "from": CHLOE})
+    assert state.over and state.winners == (CHLOE,) and state.seats[1].ghosts == 2
+
+
+def test_when_every_ghost_is_known_elsewhere_the_complete_row_wins_without_asking():
+    state = run(game(), {"type": "ghost", "seat": LUCAS, "delta": 1},
+                *[place(CHLOE, s, h) for s, h in CHLOE_STEPS])
+    assert state.over and state.winners == (CHLOE,) and state.asking is None
+
+
+def test_an_opponent_may_win_before_the_ghost_holder():
+    state = run(game(3), *[place(CHLOE, s, h) for s, h in CHLOE_STEPS], HOLDS_GHOST(CHLOE),
+                *[place(LUCAS, i, h) for i, h in enumerate([7, 9, 11, 13, 14, 16, 22])])
+    assert state.asking == LUCAS  # the second ghost may be in Lucas's hand
+    state = tat.apply(state, NO_GHOST(LUCAS))
+    assert state.over and state.winners == (LUCAS,)
+
+
+def test_a_ghost_drawn_from_a_hand_the_companion_knew_nothing_of():
+    state = tat.apply(game(), {"type": "ghost", "seat": LUCAS, "delta": 1, "from": CHLOE})
+    assert [s.ghosts for s in state.seats] == [0, 1] and tat.unaccounted_ghosts(state) == 0
+    with refused("time_after_time.no_ghost_to_give"):  # the only ghost is Lucas's now
+        tat.apply(state, {"type": "ghost", "seat": LUCAS, "delta": 1, "from": CHLOE})
+
+
+def test_an_empty_hand_holds_no_ghost_so_a_complete_row_wins_at_once():
+    steps = [place(CHLOE, s, h) for s, h in CHLOE_STEPS]
+    state = run(game(), *steps[:-1], {"type": "draw_pile", "count": 21}, steps[-1])
+    assert state.asking == CHLOE
+    state = run(game(), *steps[:-1], {"type": "draw_pile", "count": 21})
+    state = run(state, steps[-1], HOLDS_GHOST(CHLOE))
+    with refused("time_after_time.holds_ghosts"):
+        tat.apply(state, {"type": "hand_empty", "seat": CHLOE})
+
+
+def test_a_won_game_is_over_for_the_session():
+    state = run(game(), *[place(CHLOE, s, h) for s, h in CHLOE_STEPS])
+    assert not tat.is_over(state)
+    assert tat.is_over(tat.apply(state, NO_GHOST(CHLOE)))
