@@ -62,7 +62,7 @@ def plain_sentence_problems(sentence: str, seated: dict[int, str]) -> list[str]:
     with a capital letter and end like a sentence, name seated players by their names
     (never "seat 3" when Cara sits there), and show no identifiers or data."""
     problems = []
-    if not sentence[:1].isupper():
+    if not (sentence[:1].isupper() or sentence[:1].isdigit()):
         problems.append("does not start with a capital letter")
     if not sentence.endswith((".", "!", "?")):
         problems.append("does not end like a sentence")

@@ -28,7 +28,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.textinput import TextInput
 from kivy.uix.vkeyboard import VKeyboard
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, MalformedAction
 from companion.events import PressEvent
 from companion.games import get_rules, info
 from companion.palette import rgba
@@ -172,14 +172,19 @@ class CompanionApp(App):
         """Apply an action to the game in progress: logged first, then shown.
 
         A recorded action is confirmed with ``cue`` (a short tap by default; None for
-        screens that play their own); a refused one is said in red with the error cue.
+        screens that play their own); a refused one is said in red with the error cue, in
+        the words of the rule that refused it (``RuleError.sentence``).
         """
         if self.session is None:
             self.say("No game in progress", error=True)
             return False
         try:
             self.session.do(action)
-        except CompanionError as exc:
+        except MalformedAction as exc:  # a bug in the screen that built it: keep the trace
+            log.error("malformed action %r", action, exc_info=exc)
+            self.say(f"That could not be recorded ({exc}).", error=True)
+            return False
+        except CompanionError as exc:  # a refusal: the rule's own sentence
             self.say(str(exc), error=True)
             return False
         if cue:

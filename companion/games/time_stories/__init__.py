@@ -391,9 +391,6 @@ def _test_characters(state: State, raw: Any, characteristic: str, space: str) ->
     if raw is not None and not isinstance(raw, (list, tuple)):
         raise MalformedAction(f"the characters of a test are a list, not {raw!r}")
     if not raw:
-        if not state.characters:
-            raise RuleError("time_stories.no_characters", "This run has no characters: add "
-                            "them first.")
         raise RuleError("time_stories.test_nobody", "Choose who takes part in the test at "
                         "space {space}.", space=space)
     if not all(isinstance(n, str) for n in raw):
@@ -430,8 +427,8 @@ def _another_space(state: State, names: Any, space: str) -> RuleError | None:
     if not elsewhere:
         return None
     who = listed(dict.fromkeys(n for n, _ in elsewhere))
-    return RuleError("time_stories.another_space", "{names} already rolled at space {other} "
-                     "this turn: going to space {space} takes another turn (1 TU).",
+    return RuleError("time_stories.another_space", "{names} rolled at space {other} this "
+                     "turn: space {space} is another turn (1 TU).",
                      names=who, other=listed(dict.fromkeys(w for _, w in elsewhere)),
                      space=space)
 
@@ -448,6 +445,9 @@ def _test_start(state: State, action: Mapping[str, Any]) -> State:
     if any(t.space == space for t in state.tests):
         raise RuleError("time_stories.space_busy", "Space {space} already has a test: finish "
                         "or abandon it first.", space=space)
+    if not state.characters:
+        raise RuleError("time_stories.no_characters", "This run has no characters: add them "
+                        "first.")
     characteristic = text_field(action, "characteristic")
     names = _test_characters(state, action.get("characters"), characteristic, space)
     shields = at.parse_shields(action.get("shields"))
@@ -484,8 +484,9 @@ def _test_roll(state: State, action: Mapping[str, Any]) -> State:
                               f"needs {dice} dice ({dice_for(state, test)} "
                               f"{test.characteristic}, {extra:+d} extra)")
     if turn_to_hit > dice:
-        raise RuleError("time_stories.turn_too_many", "{turn} dice cannot be turned into hits "
-                        "when only {dice} are rolled.", turn=turn_to_hit, dice=dice)
+        raise RuleError("time_stories.turn_too_many", "{Turn} cannot become hits with {dice} "
+                        "rolled.", Turn=at.dice_words(turn_to_hit).capitalize(),
+                        dice=at.dice_words(dice))
     turn_to_hit = _turned(dice, turn_to_hit, ability_modifiers(state, test)[1])
     resistances = [(n, character(state, n).resistance) for n in test.characters]
     out = at.resolve(test.left, list(faces), resistances, turn_to_hit, state.riposte_on_clear)

@@ -160,6 +160,11 @@ def parse_modifiers(raw: Any) -> tuple[int, int]:
 _MODIFIER_WORDS = {"extra_dice": "Extra dice", "turn_to_hit": "Dice turned into hits"}
 
 
+def dice_words(n: int) -> str:
+    """A number of dice as the table says it: "no dice", "one die", "3 dice"."""
+    return "no dice" if n == 0 else "one die" if n == 1 else f"{n} dice"
+
+
 def turn_dice(symbols: Sequence[str], n: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """Turn up to ``n`` dice into one hit each: skulls first, then blanks, left to right."""
     order = [i for i, s in enumerate(symbols) if s == SKULL]
@@ -201,8 +206,9 @@ def resolve(
         if isinstance(face, bool) or not isinstance(face, int) or face not in FACE_SYMBOL:
             raise MalformedAction(f"a die face is 1 to 6, not {face!r}")
     if turn_to_hit > len(faces):
-        raise RuleError("time_stories.turn_too_many", "{turn} dice cannot be turned into hits "
-                        "when only {dice} are rolled.", turn=turn_to_hit, dice=len(faces))
+        raise RuleError("time_stories.turn_too_many", "{Turn} cannot become hits with {dice} "
+                        "rolled.", Turn=dice_words(turn_to_hit).capitalize(),
+                        dice=dice_words(len(faces)))
     symbols, turned = turn_dice([FACE_SYMBOL[f] for f in faces], turn_to_hit)
     hits = sum(SYMBOL_HITS[s] for s in symbols)
     skulls = sum(1 for s in symbols if s == SKULL)

@@ -267,13 +267,14 @@ def parse_characters(raw: Any, players: tuple[Player, ...]) -> tuple[Character, 
         name = c.get("name")
         if name is not None and not isinstance(name, str):
             raise MalformedAction(f"character {i + 1}: 'name' must be text, not {name!r}")
-        if name is None or not name.strip():
-            raise RuleError("time_stories.character_name", "Every character needs a name.")
-        name = name.strip()
         seat = c.get("player_seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or seat not in seats:
-            raise MalformedAction(f"{name}'s player_seat {seat!r} is not a player's seat "
-                                  f"{sorted(seats)}")
+            raise MalformedAction(f"character {i + 1}'s player_seat {seat!r} is not a "
+                                  f"player's seat {sorted(seats)}")
+        if name is None or not name.strip():
+            raise RuleError("time_stories.character_name", "{player}'s character needs a "
+                            "name.", player=next(p.name for p in players if p.seat == seat))
+        name = name.strip()
         stats = {}
         for key, lo in (("life", 1), ("resistance", 0)):
             v = c.get(key)

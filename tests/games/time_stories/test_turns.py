@@ -68,8 +68,8 @@ def test_asylum_regrouping_at_another_kitchen_space_costs_one_time_unit():
     # Regrouping at space C is another turn: refused as a free move ...
     with refused("time_stories.another_space") as info:
         ts.apply(s, start("C", "Deftness", "Marie", "Madeleine"))
-    assert info.value.sentence == ("Marie and Madeleine already rolled at space B this turn: "
-                                   "going to space C takes another turn (1 TU).")
+    assert info.value.sentence == ("Marie and Madeleine rolled at space B this turn: space C "
+                                   "is another turn (1 TU).")
     # ... and accepted when the group pays the turn with it ("Stay (1 TU) and start").
     paid = ts.apply(s, start("C", "Deftness", "Marie", "Madeleine", new_turn=True))
     assert (paid.tu, paid.turn, paid.tests[0].space) == (22, s.turn + 1, "C")
