@@ -29,6 +29,7 @@ GAME = GameInfo(
     blurb="Series, hourglasses",
     order=50,
     screen="companion.ui.screens.professor_tempus:ProfessorTempusScreen",
+    players=(2, 5),
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -180,7 +181,7 @@ class State:
 def initial(setup: Mapping[str, Any]) -> State:
     """Setup: ``players`` (clockwise), optional ``first_seat`` (the youngest; default the
     first listed) and ``five_player_variant`` (default on with 5 players)."""
-    players = players_from_setup(setup, 2, 5, game=TITLE)
+    players = players_from_setup(setup, *GAME.players, game=TITLE)
     deal = setup_for(len(players))
     variant = setup.get("five_player_variant", len(players) == 5)
     if not isinstance(variant, bool):

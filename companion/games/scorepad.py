@@ -28,6 +28,7 @@ GAME = GameInfo(
     title="Score pad",
     blurb="Points for any game",
     order=60,
+    players=(1, 8),
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -49,7 +50,7 @@ class State:
 
 
 def initial(setup: Mapping[str, Any]) -> State:
-    players = players_from_setup(setup, 1, 8, game=TITLE)
+    players = players_from_setup(setup, *GAME.players, game=TITLE)
     return State(players, (), tuple((p.seat, 0) for p in players))
 
 

@@ -47,6 +47,7 @@ GAME = GameInfo(
     order=90,
     played_on="slap",
     on_home=False,
+    players=(2, 8),
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -87,7 +88,7 @@ class State:
 
 
 def initial(setup: Mapping[str, Any]) -> State:
-    return State(players_from_setup(setup, lo=2, hi=8, game=TITLE))
+    return State(players_from_setup(setup, *GAME.players, game=TITLE))
 
 
 def apply(state: State, action: Mapping[str, Any]) -> State:

@@ -56,6 +56,7 @@ GAME = GameInfo(
     blurb="Slap pad, laws, pick-ups",
     order=10,
     screen="companion.ui.screens.crazy_time:CrazyTimeScreen",
+    players=(4, 7),
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -126,7 +127,7 @@ class State:
 
 def initial(setup: Mapping[str, Any]) -> State:
     """Round 1 about to start: ``setup = {"players": [...], "first_dealer": seat?}``."""
-    players = players_from_setup(setup, lo=4, hi=7, game=TITLE)
+    players = players_from_setup(setup, *GAME.players, game=TITLE)
     seats = tuple(p.seat for p in players)
     first = setup.get("first_dealer", players[0].seat)
     if isinstance(first, bool) or not isinstance(first, int) or first not in seats:

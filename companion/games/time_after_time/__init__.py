@@ -56,6 +56,7 @@ GAME = GameInfo(
     blurb="Rows, ghosts, wins",
     order=40,
     screen="companion.ui.screens.time_after_time:TimeAfterTimeScreen",
+    players=(2, 4),
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -90,7 +91,7 @@ class State:
 
 
 def initial(setup: Mapping[str, Any]) -> State:
-    players = players_from_setup(setup, 2, 4, game=TITLE)
+    players = players_from_setup(setup, *GAME.players, game=TITLE)
     deal = setup_for(len(players))
     return State(deal, tuple(SeatState(p) for p in players), deal.draw_pile)
 

@@ -75,6 +75,7 @@ GAME = GameInfo(
     blurb="Captain die, time units",
     order=20,
     screen="companion.ui.screens.time_stories:TimeStoriesScreen",
+    players=(1, 4),
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -86,7 +87,7 @@ __all__ = ["NAME", "TITLE", "Character", "Item", "State", "apply", "burndown",
 
 # ----------------------------------------------------------------- engine contract
 def initial(setup: Mapping[str, Any]) -> State:
-    players = players_from_setup(setup, 1, 4, game=TITLE)
+    players = players_from_setup(setup, *GAME.players, game=TITLE)
     mission = setup.get("mission", "Asylum")
     if not isinstance(mission, str):
         raise MalformedAction(f"setup 'mission' must be the mission's name, not {mission!r}")

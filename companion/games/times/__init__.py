@@ -89,6 +89,7 @@ GAME = GameInfo(
     blurb="Timer, Time Table, scores",
     order=30,
     screen="companion.ui.screens.times:TimesScreen",
+    players=(2, DECK_SIZE // HAND_SIZE),  # a hand of 6 each from the deck
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -96,7 +97,7 @@ TITLE = GAME.title
 DEFAULT_TARGET = 15
 #: All identical cards three reveals in a row: the round is dealt again.
 ABORT_AFTER = 3
-MIN_PLAYERS, MAX_PLAYERS = 2, DECK_SIZE // HAND_SIZE
+MIN_PLAYERS, MAX_PLAYERS = GAME.players
 
 
 # ----------------------------------------------------------------------------- setup
