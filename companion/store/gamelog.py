@@ -60,6 +60,10 @@ class GameLog:
         that another process holds locked is a LogError either way, never "damaged"."""
         self.path = Path(path) if path != ":memory:" else None
         self.clock = clock
+        #: Venue mode (companion/venue/outbox.py) sets this: ``hook(db, event, game_id,
+        #: seq, detail)`` runs inside each write transaction, so its rows commit or roll
+        #: back with the action; ``hook.committed()`` runs after the commit.
+        self.outbox_hook: Any = None
         self.recovered: str | None = None
         try:
             self.db = self._open()
@@ -161,6 +165,8 @@ class GameLog:
                 self.db.execute("ROLLBACK")
                 raise
             self.db.execute("COMMIT")
+            if self.outbox_hook is not None:
+                self.outbox_hook.committed()
         except sqlite3.Error as exc:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
@@ -183,6 +189,7 @@ class GameLog:
                     " last_seen = excluded.last_seen",
                     (p.get("name"), p.get("seat"), now),
                 )
+            self._hook("start", int(cur.lastrowid), 0, {})
             return int(cur.lastrowid)
 
         return self._tx(write)
@@ -200,6 +207,7 @@ class GameLog:
                 "INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
                 (game_id, last + 1, self.clock(), text),
             )
+            self._hook("action", game_id, last + 1, {"action": action})
             return last + 1
 
         return self._tx(write)
@@ -217,6 +225,7 @@ class GameLog:
                 return None
             self.db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?",
                             (game_id, row[0]))
+            self._hook("undo", game_id, row[0] - 1, {})
             return json.loads(row[1])
 
         return self._tx(write)
@@ -233,6 +242,7 @@ class GameLog:
             if n:
                 raise LogError(f"game {game_id} has begun; its setup can no longer change")
             self.db.execute("UPDATE games SET setup = ? WHERE id = ?", (text, game_id))
+            self._hook("setup", game_id, 0, {})
 
         self._tx(write)
 
@@ -240,10 +250,17 @@ class GameLog:
         """Close a game (finished or abandoned); it is no longer offered for resume."""
         if status not in ("finished", "abandoned", "open"):
             raise LogError(f"unknown game status {status!r}")
-        self._tx(lambda: self.db.execute(
-            "UPDATE games SET status = ?, finished_at = ? WHERE id = ?",
-            (status, None if status == "open" else self.clock(), game_id),
-        ))
+
+        def write() -> None:
+            self.db.execute("UPDATE games SET status = ?, finished_at = ? WHERE id = ?",
+                            (status, None if status == "open" else self.clock(), game_id))
+            self._hook(status, game_id, -1, {})
+
+        self._tx(write)
+
+    def _hook(self, event: str, game_id: int, seq: int, detail: dict) -> None:
+        if self.outbox_hook is not None:
+            self.outbox_hook(self.db, event, game_id, seq, detail)
 
     def _require_open(self, game_id: int) -> None:
         row = self.db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
