@@ -22,6 +22,14 @@ from companion.venue.outbox import Outbox, OutboxRow
 from companion.venue.topics import VERSION
 
 
+def title(kind: str) -> str:
+    """A game kind as people call it ('Slap pad' for stop_time)."""
+    try:
+        return str(get_rules(kind).TITLE)
+    except CompanionError:
+        return title_of(kind)
+
+
 def scores_of(kind: str, snapshot: dict) -> dict[int, int]:
     """Points per seat where the game keeps points (score pad, Times, Professor Tempus)."""
     totals = snapshot.get("totals")
@@ -80,7 +88,7 @@ class PayloadBuilder:
     def _head(self, row: OutboxRow, kind: str, game) -> dict:
         return {"v": VERSION, "type": kind, "box": self.box, "table": self.table,
                 "game": row.game_id, "rev": row.id, "kind": game.kind,
-                "title": title_of(game.kind), "status": game.status,
+                "title": title(game.kind), "status": game.status,
                 "started_at": game.started_at}
 
     def live(self, row: OutboxRow) -> dict:

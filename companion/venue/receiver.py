@@ -36,8 +36,7 @@ from pathlib import Path
 from companion.errors import CompanionError, LogError
 from companion.games import get_rules
 from companion.ui.presenters.history import reactions_of, winners_of
-from companion.ui.presenters.home import title_of
-from companion.venue.payloads import scores_of
+from companion.venue.payloads import scores_of, title
 from companion.venue.topics import (
     PayloadError,
     Topics,
@@ -247,9 +246,13 @@ class VenueStore:
             winners = json.loads(winners)
             if status != "finished":
                 continue
-            if (finished or received) >= since:
-                tonight.append({"table": table, "title": title_of(kind), "winners": winners,
+            if winners and (finished or received) >= since:
+                tonight.append({"table": table, "title": title(kind), "winners": winners,
                                 "url": f"/game/{box}/{game}", "at": finished or received})
+            for name, ds in json.loads(react).items():
+                delays.setdefault(name.casefold(), (name, []))[1].extend(ds)
+            if kind == "stop_time":  # slap practice: reaction times, nobody wins
+                continue
             board = boards.setdefault(kind, {})
             won = {w.casefold() for w in winners}
             for p in json.loads(players):
@@ -257,12 +260,10 @@ class VenueStore:
                 entry = board.setdefault(name.casefold(), {"name": name, "won": 0, "played": 0})
                 entry["played"] += 1
                 entry["won"] += name.casefold() in won
-            for name, ds in json.loads(react).items():
-                delays.setdefault(name.casefold(), (name, []))[1].extend(ds)
-        leaderboards = [{"kind": kind, "title": title_of(kind),
+        leaderboards = [{"kind": kind, "title": title(kind),
                          "rows": sorted(rows.values(), key=lambda e: (-e["won"], -e["won"] /
                                         e["played"], e["name"].casefold()))[:10]}
-                        for kind, rows in sorted(boards.items(), key=lambda kv: title_of(kv[0]))]
+                        for kind, rows in sorted(boards.items(), key=lambda kv: title(kv[0]))]
         reactions = sorted(({"name": n, "median_ms": round(statistics.median(ds)), "slaps":
                              len(ds)} for n, ds in delays.values() if ds),
                            key=lambda e: e["median_ms"])[:10]

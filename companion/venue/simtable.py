@@ -59,6 +59,20 @@ class SimTable:
     def step(self) -> tuple[int, int] | None:
         return next(self._night, None)
 
+    def play_game(self, kind: str, names: list[str], actions: list[dict],
+                  finish: bool = True) -> GameSession:
+        """One scripted game (tests): ``names`` sit at seats 1, 2, ...; finished unless
+        ``finish`` is False (then it stays the table's live game)."""
+        game = GameSession.start(self.log, get_rules(kind),
+                                 {"players": [{"name": n, "seat": i}
+                                              for i, n in enumerate(names, start=1)]})
+        for action in actions:
+            game.do(action)
+        if finish:
+            game.finish()
+            self.finished.append(game.game_id)
+        return game
+
     def _players(self) -> list[dict]:
         names = self.rng.sample(NAMES, self.rng.randint(2, 5))
         return [{"name": n, "seat": i} for i, n in enumerate(names, start=1)]
