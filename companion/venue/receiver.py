@@ -219,8 +219,9 @@ class VenueStore:
         with self.lock:
             version = self.version
             lives = self.db.execute(
-                "SELECT l.box, l.payload, r.winners, r.status FROM live l LEFT JOIN results r"
-                " ON r.box = l.box AND r.game = l.game ORDER BY l.box").fetchall()
+                "SELECT l.box, l.payload, r.winners, r.status, MAX(l.rev, COALESCE(r.rev, 0))"
+                " FROM live l LEFT JOIN results r ON r.box = l.box AND r.game = l.game"
+                " ORDER BY l.box").fetchall()
             results = self.db.execute(
                 "SELECT box, game, table_name, kind, status, finished_at, received_at,"
                 " players, winners, reactions FROM results ORDER BY received_at").fetchall()
@@ -229,11 +230,12 @@ class VenueStore:
             problems = self.db.execute("SELECT topic, reason, count, last_at FROM problems"
                                        " ORDER BY last_at DESC LIMIT 20").fetchall()
         tables = []
-        for box, payload, winners, status in lives:
+        for box, payload, winners, status, rev in lives:
             live = json.loads(payload)
             over = winners is not None
             tables.append({
                 "box": box, "table": live["table"], "game": live["game"], "seq": live["seq"],
+                "rev": rev,
                 "title": live["title"], "players": live["players"], "line": live.get("line"),
                 "last": live.get("last"), "at": live.get("at"),
                 "status": status if over else live["status"],
@@ -278,4 +280,5 @@ class VenueStore:
                 "reactions": reactions, "warnings": warnings,
                 "problems": [{"topic": t, "reason": r, "count": c, "at": a}
                              for t, r, c, a in problems],
-                "marks": {t["box"]: [t["game"], t["seq"], t["status"]] for t in tables}}
+                "marks": {t["box"]: [t["game"], t["seq"], t["status"], t["rev"]]
+                          for t in tables}}

@@ -77,7 +77,7 @@ def create_app(store: VenueStore, hub: Hub, *, status: Callable[[], str] = lambd
         return HTMLResponse(page.page(store.board(), status()))
 
     async def board(_request: Request) -> JSONResponse:
-        return JSONResponse(store.board() | {"status": status()})
+        return JSONResponse(store.board() | {"status": status(), "counts": store.counters()})
 
     async def game(request: Request) -> HTMLResponse:
         box, number = request.path_params["box"], request.path_params["game"]
