@@ -43,7 +43,7 @@ def _run(config: Config, table, data, log_file, pad_port: str | None) -> int:
     from companion.watchdog import Watchdog
 
     game_log = GameLog(log_file)
-    pad = None
+    pad = venue = None
     try:
         muted = bool(game_log.get_setting("muted", config.muted))
         cues = SoundCues(data / "sounds", muted=muted)
@@ -56,9 +56,17 @@ def _run(config: Config, table, data, log_file, pad_port: str | None) -> int:
             table.lamps.mirrors.append(pad)  # the pad's lamps follow the seat lamps
         app = CompanionApp(config, game_log, table, cues, pad=pad,
                            watchdog=Watchdog.from_environ())
+        if config.venue is not None:  # venue mode (issue 16): opt-in, connects out only
+            from companion.venue.box import VenueBox
+
+            venue = VenueBox(config.venue, game_log)
+            venue.start()
+            venue.attach(app)
         ExceptionManager.add_handler(KeepPlaying(app))
         app.run()
     finally:
+        if venue is not None:
+            venue.stop()
         if pad is not None:
             pad.stop()  # idempotent: the app's on_stop has usually stopped it already
         game_log.close()
