@@ -74,3 +74,24 @@ def test_the_qr_matrix_is_a_square_code_with_a_quiet_zone():
     assert len(m) == len(m[0]) >= 21 + 8
     assert not any(m[0]) and not any(row[0] for row in m)  # the quiet zone is light
     assert m[4][4] and m[4][10]  # the finder pattern's dark frame, top left
+
+
+def test_history_writes_the_score_sheets_to_a_usb_stick(ui, tmp_path, monkeypatch):
+    from companion.venue import usb
+
+    stick = tmp_path / "media" / "pi" / "STICK"
+    stick.mkdir(parents=True)
+    mounts = tmp_path / "mounts"
+    mounts.write_text("proc /proc proc rw 0 0\n")
+    monkeypatch.setattr(usb, "MOUNTS", mounts)
+    monkeypatch.setattr(usb, "ROOTS", (f"{tmp_path / 'media'}/",))
+    _play_and_finish(ui)
+    ui.tap(ui.find("History"))
+    ui.tap(ui.find("Sheets to USB"))
+    assert ui.app.sm.current_screen.message.startswith("No USB stick found")
+    mounts.write_text(f"/dev/sda1 {stick} vfat rw,nosuid 0 0\n")  # plugged in
+    ui.tap(ui.find("Sheets to USB"))
+    assert "score sheets to STICK" in ui.app.sm.current_screen.message
+    assert list(stick.glob("table-companion/score-sheets-*/index.html"))
+    ui.screenshot("venue-history-usb")
+    ui.goto_home()
