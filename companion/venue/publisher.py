@@ -31,6 +31,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from companion.errors import CompanionError
@@ -41,6 +42,7 @@ from companion.venue.settings import VenueConfig
 from companion.venue.topics import PayloadError, Topics, check_ack, decode, encode
 
 log = logging.getLogger(__name__)
+KEEP_DAYS = 7  # delivered outbox rows are forgotten after a week
 
 
 def minutes(seconds: float) -> str:
@@ -85,6 +87,8 @@ class Publisher:
         if self.outbox is None:
             self.outbox = Outbox(self.log_path)
             self.builder = PayloadBuilder(self.outbox, self.box, self.cfg.table)
+            week_ago = datetime.now(UTC) - timedelta(days=KEEP_DAYS)
+            self.outbox.prune(week_ago.isoformat(timespec="milliseconds"))
 
     def start(self) -> None:
         self._running = True
@@ -107,15 +111,20 @@ class Publisher:
         self.conn.wake()
 
     def _run(self) -> None:
-        try:
-            self.open()
-            while self._running:
+        told = False
+        while self._running:
+            try:
                 self.step(self.clock())
-                self.conn.pump(0.5 if self.conn.state == "up" else 0.25)
-        except Exception as exc:  # noqa: BLE001 - a thread boundary: log it, tell the box
-            log.exception("venue publisher stopped")
-            self.notices.put((f"Venue: publishing stopped ({exc}); the games stay in the "
-                              "log and are sent after a restart.", True))
+                told = False
+            except Exception as exc:  # noqa: BLE001 - a thread boundary: log, tell, go on
+                log.exception("venue publisher")
+                if not told:
+                    self.notices.put((f"Venue: cannot read the outbox ({exc}); the games "
+                                      "stay in the log and are sent when it can.", True))
+                    told = True
+                self.conn.pump(2.0)  # not a busy loop while the log is unreadable
+                continue
+            self.conn.pump(0.5 if self.conn.state == "up" else 0.25)
 
     # -- one pass ----------------------------------------------------------------------
 
