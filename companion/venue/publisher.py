@@ -6,8 +6,9 @@ What it guarantees (docs/venue.md):
   acknowledged it (PUBACK); a row in flight when the connection drops is sent again;
 * a finished game stays "unacknowledged" until the venue says it stored it
   (``.../ack/<box>``); it is sent again whenever the venue announces itself (after the
-  venue or the broker restarted) and every ``resend_after`` seconds while nobody has
-  said so, so a broker that loses messages in a restart loses nothing for good;
+  venue or the broker restarted) and, while the venue is listening, every
+  ``resend_after`` seconds until it says so: a broker that loses messages in a restart
+  loses nothing for good;
 * the live state is newest-wins: of several unsent states of one game only the newest
   is published (retained), the older ones are superseded;
 * nothing in the game log depends on the network: the table plays on while the broker
@@ -76,6 +77,7 @@ class Publisher:
         self._told_problem: str | None = None
         self._last_reminder = 0.0
         self._other_boxes: set[str] = set()
+        self.venue_online = False  # the venue's retained _venue message says it listens
         self.published = 0
         self._thread: threading.Thread | None = None
         self._running = False
@@ -193,7 +195,8 @@ class Publisher:
             if row.id in superseded:
                 continue
             self._send(row)
-        if self._resend_all or now - self._last_resend >= self.resend_after:
+        if self._resend_all or (self.venue_online
+                                and now - self._last_resend >= self.resend_after):
             self._last_resend = now
             again = self.outbox.unacked_results()
             if self._resend_all:
@@ -235,8 +238,9 @@ class Publisher:
             except PayloadError:
                 return
             self.outbox.mark_acked(rev, game)
-        elif kind == "venue" and obj.get("online") is True:
-            self._resend_all = True
+        elif kind == "venue":
+            self.venue_online = obj.get("online") is True
+            self._resend_all = self._resend_all or self.venue_online
         elif kind == "live":
             other = obj.get("box")
             if isinstance(other, str) and other != self.box and other not in self._other_boxes:

@@ -131,3 +131,30 @@ def test_two_boxes_with_one_table_name_are_kept_apart_and_told(store, tmp_path, 
             and "0b0b0b0b" in warning
     finally:
         other.close()
+
+
+def test_slap_reaction_times_come_from_the_replayed_rounds(store, tmp_path):
+    b = Box(tmp_path / "box3", "3c3c3c3c", "Table 3")
+    try:
+        b.sim.games = 3  # the third game of a night is slap-pad rounds
+        b.sim._night = b.sim._play()
+        while b.sim.step() is not None:
+            pass
+        for t, m in b.messages():
+            store.receive(t, m)
+        reactions = store.board()["reactions"]
+        assert reactions
+        slaps = store.results()[-1]["payload"]
+        assert slaps["kind"] == "stop_time"
+        import statistics
+
+        names = {p["seat"]: p["name"] for p in slaps["setup"]["players"]}
+        delays: dict[str, list[float]] = {}
+        for a in slaps["actions"]:  # what the table sent: each verdict's own ranking
+            for entry in a["action"]["verdict"]["ranking"]:
+                delays.setdefault(names[entry["seat"]], []).append(entry["delay_first_ms"])
+        want = {n: round(statistics.median(d)) for n, d in delays.items()}
+        assert {r["name"]: r["median_ms"] for r in reactions} == want
+        assert reactions == sorted(reactions, key=lambda r: r["median_ms"])
+    finally:
+        b.close()
