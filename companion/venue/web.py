@@ -73,6 +73,18 @@ class Hub:
 
 def create_app(store: VenueStore, hub: Hub, *, status: Callable[[], str] = lambda: "",
                min_interval: float = 0.1) -> Starlette:
+    cache: dict[str, object] = {"key": None, "text": ""}
+
+    def update_text() -> str:
+        """The event for the current version, made once however many pages follow it."""
+        key = (store.version, status())
+        if cache["key"] != key:
+            data = store.board()
+            cache["key"], cache["text"] = key, json.dumps(
+                {"version": data["version"], "marks": data["marks"],
+                 "html": page.board_html(data, key[1])})
+        return str(cache["text"])
+
     async def home(_request: Request) -> HTMLResponse:
         return HTMLResponse(page.page(store.board(), status()))
 
@@ -97,10 +109,7 @@ def create_app(store: VenueStore, hub: Hub, *, status: Callable[[], str] = lambd
                 wake = hub.current()
                 if store.version != sent:
                     sent = store.version
-                    data = store.board()
-                    text = json.dumps({"version": data["version"], "marks": data["marks"],
-                                       "html": page.board_html(data, status())})
-                    yield f"event: board\ndata: {text}\n\n"
+                    yield f"event: board\ndata: {update_text()}\n\n"
                     await asyncio.sleep(min_interval)  # coalesce a burst into one update
                     continue
                 try:
