@@ -73,7 +73,7 @@ class Publisher:
         self._busy: set[int] = set()  # outbox rows in flight
         self._resend_all = False
         self._last_resend = 0.0
-        self._down_since: float | None = 0.0
+        self._down_since: float | None = None
         self._told_problem: str | None = None
         self._last_reminder = 0.0
         self._other_boxes: set[str] = set()
