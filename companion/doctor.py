@@ -48,7 +48,7 @@ def doctor(config_arg: str | None, watch_seconds: float = 0, out=print) -> int:
         out(f"game log:      {path} (none yet: the first game creates it)")
     else:
         try:
-            log = GameLog(path, recover=False)  # a check must not change what it checks
+            log = GameLog(path, read_only=True)  # a check must not change what it checks
         except LogError as exc:
             out(f"PROBLEM:       {exc}")
             status = 1
