@@ -9,10 +9,11 @@ in a message goes through ``clip`` first, so a five-megabyte value is never echo
 CLIP_CHARS = 60
 
 
-def clip(value: object, limit: int = CLIP_CHARS) -> str:
-    """``repr(value)``, cut to ``limit`` characters with the full length said after it."""
+def clip(value: object, limit: int = CLIP_CHARS, *, plain: bool = False) -> str:
+    """``repr(value)`` (``str`` with ``plain``), cut to ``limit`` characters with the full
+    length said after it."""
     try:
-        text = repr(value)
+        text = str(value) if plain else repr(value)
     except (RecursionError, ValueError):  # absurdly nested, or an int too long to print
         return f"<{type(value).__name__}>"
     if len(text) <= limit:
