@@ -74,6 +74,11 @@ def identify(path: Path) -> Look:
         return Look(DAMAGED, "it is not an SQLite database")
     if int.from_bytes(header[68:72], "big") not in (0, APPLICATION_ID):
         return Look(FOREIGN, "it is an SQLite database of another program")
+    look = _look(path)
+    return second_look(path) if look.state == DAMAGED else look
+
+
+def _look(path: Path) -> Look:
     try:
         db = connect(path, "mode=ro")
         try:
@@ -84,7 +89,24 @@ def identify(path: Path) -> Look:
         kind = kind_of(exc, path.parent)
         if kind == DAMAGED:
             return Look(DAMAGED, str(exc))
-        raise as_log_error(exc, path, "Could not read") from exc
+        raise as_log_error(exc, path, "Could not read", confirm=False) from exc
+
+
+def second_look(path: Path) -> Look:
+    """Before a file is called damaged: SQLite reports a read error (EIO) as "database
+    disk image is malformed", so every byte of the log and its -wal is read here first
+    (an error is the storage's: StorageError), then SQLite looks again. Only a file that
+    reads cleanly and still fails SQLite's checks is damaged."""
+    for p in (path, path.with_name(path.name + "-wal")):
+        try:
+            with open(p, "rb") as f:
+                while f.read(1 << 20):
+                    pass
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise storage_error(exc, path, "Could not read") from exc
+    return _look(path)
 
 
 def read_header(path: Path) -> bytes | Look | None:
@@ -344,16 +366,29 @@ def move_aside(path: Path, keep_name: bool = False) -> Path:
 # -- errors ------------------------------------------------------------------------------
 
 
-def as_log_error(exc: BaseException, path: Path | None, doing: str) -> LogError:
-    """A LogError for an SQLite or OS error: "in use", a StorageError, or plain."""
+def as_log_error(exc: BaseException, path: Path | None, doing: str,
+                 confirm: bool = True) -> LogError:
+    """A LogError for an SQLite or OS error: "in use", a StorageError, or plain.
+
+    "Damaged" only after ``second_look`` agrees (``confirm``): otherwise the failure was
+    a read error of the storage, and is told as one.
+    """
     if isinstance(exc, LogError):
         return exc
     kind = kind_of(exc, path.parent if path is not None else None)
     if kind == BUSY:
         return LogError(f"the game log {path} is in use by another program ({exc}); "
                         "close it and try again")
+    if kind == DAMAGED and confirm and path is not None:
+        try:
+            if second_look(path).state != DAMAGED:  # it reads fine now: a read error
+                why = OSError(errno.EIO, f"a read failed; SQLite said: {exc}")
+                return storage_error(why, path, doing, kind="io")
+        except LogError as looked:
+            return looked
     if kind == DAMAGED:
-        return LogError(f"the game log {path} is damaged ({exc})")
+        return LogError(f"the game log {path} is damaged ({exc}); start the companion again "
+                        "to save what can be saved")
     if kind in STORAGE_KINDS:
         return storage_error(exc, path, doing)
     return LogError(f"the game log {path} cannot be used: {exc}")

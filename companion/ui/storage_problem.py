@@ -97,6 +97,7 @@ class StorageProblemApp(App):
         self.restart = restart or restart_process
         self.next_try = clock() + RETRY_S
         self.recovered = False
+        self.ready = False
         journal(error, during_play=False)
 
     def build(self):
@@ -104,11 +105,13 @@ class StorageProblemApp(App):
         self.view.show(self.error, during_play=False)
         self.view.tapped = self.try_again
         Clock.schedule_interval(self._frame, 0.25)
-        Clock.schedule_once(lambda _dt: self.watchdog.ready(), 0)  # after the first frame
         return self.view
 
     def _frame(self, _dt: float) -> None:
         now = self.clock()
+        if not self.ready:  # the message is on the screen: systemd may stop waiting
+            self.ready = True
+            self.watchdog.ready()
         self.watchdog.ping(now)
         if now >= self.next_try:
             self.try_again()
@@ -140,10 +143,12 @@ def restart_process() -> None:
 
 
 def journal(exc: StorageError, during_play: bool) -> None:
-    """The same words as the screen, in the journal (stderr under systemd)."""
-    log.error("STORAGE PROBLEM: %s. %s %s", headline(exc), what_happened(exc, during_play),
-              exc.advice)
-    log.error("details: %s", exc)
+    """The same words as the screen, in the journal: written to stderr, which systemd
+    keeps, whatever Kivy has done to Python's logging."""
+    text = (f"STORAGE PROBLEM: {headline(exc)}. {what_happened(exc, during_play)} "
+            f"{exc.advice}\n  details: {exc}")
+    log.error("%s", text)
+    print(f"companion: {text}", file=sys.stderr, flush=True)
 
 
 _modal: ModalView | None = None
@@ -159,10 +164,10 @@ def tell(exc: BaseException) -> bool:
     if _modal is None:
         _modal = ModalView(auto_dismiss=False, size_hint=(1, 1), background_color=(0, 0, 0, 0))
         view = StorageProblemView(button="OK")
-        view.tapped = _modal.dismiss
+        view.tapped = lambda: _modal.dismiss(animation=False)
         _modal.add_widget(view)
         _modal.bind(on_dismiss=_forget)
-        _modal.open()
+        _modal.open(animation=False)
     _modal.children[0].show(exc, during_play=True)
     return True
 
