@@ -186,6 +186,7 @@ class CompanionApp(App):
             self.session = GameSession.resume(self.log, game_id)
         except CompanionError as exc:
             self.say(f"Cannot resume game {game_id}: {exc}", error=True)
+            storage_problem.tell(exc)
             return False
         self._show_game()
         return True
@@ -223,6 +224,7 @@ class CompanionApp(App):
             self.session.amend_setup(setup)
         except CompanionError as exc:
             self.say(str(exc), error=True)
+            storage_problem.tell(exc)
             return False
         return True
 
