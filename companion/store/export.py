@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.errors import LogError, RuleError, clip
-from companion.games import ENGINES, get_rules
+from companion.games import get_rules, known
 from companion.store.gamelog import GameLog
 
 FORMAT = "table-companion-log"
@@ -177,7 +177,7 @@ def _header(obj: dict, where: str) -> LoggedGame:
         raise LogError(f"{where}: log version {clip(obj.get('version'))}; this companion "
                        f"reads version {VERSION}")
     kind = obj.get("kind")
-    if not isinstance(kind, str) or kind not in ENGINES:
+    if not isinstance(kind, str) or kind not in known():
         raise LogError(f"{where}: unknown game kind {clip(kind)}")
     if not isinstance(obj.get("setup"), dict):
         raise LogError(f"{where}: the game header needs a 'setup' object")
