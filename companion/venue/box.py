@@ -46,8 +46,8 @@ class FinishedGames(OutboxHook):
         self._pending: list[int] = []
         self.finished: list[int] = []
 
-    def __call__(self, db, event, game_id, seq, detail) -> None:
-        super().__call__(db, event, game_id, seq, detail)
+    def __call__(self, db, event, game_id, seq, detail, note=None) -> None:
+        super().__call__(db, event, game_id, seq, detail, note)
         if event == "finished":
             self._pending.append(game_id)
 

@@ -1,6 +1,6 @@
 """The venue outbox: what a box still has to publish, kept in its own game log.
 
-Two halves, one table (``venue_outbox``, migration 3):
+Two halves, one table (``venue_outbox``, migration 4):
 
 * ``OutboxHook`` is installed as ``GameLog.outbox_hook``. The game log calls it inside
   the very transaction that appends, undoes, starts or finishes a game, so the row that
@@ -45,7 +45,10 @@ class OutboxHook:
         self.wake = wake
 
     def __call__(self, db: sqlite3.Connection, event: str, game_id: int, seq: int,
-                 detail: dict) -> None:
+                 detail: dict, note: Callable[[str, str, tuple], None] | None = None) -> None:
+        if note is not None:  # a refused write is taken back with this row too
+            (last,) = db.execute("SELECT COALESCE(MAX(id), 0) FROM venue_outbox").fetchone()
+            note("venue_outbox", "id > ?", (last,))
         if seq < 0:  # finish/reopen: the game's action count as it stands
             (seq,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?",
                                 (game_id,)).fetchone()

@@ -103,3 +103,16 @@ def test_sigkill_at_random_moments_never_parts_an_action_from_its_outbox_row(tmp
             assert seq == count
         assert count == len(log.actions(game.id))
         log.close()
+
+
+def test_a_refused_write_would_be_taken_back_with_its_outbox_row(game_log):
+    """The log notes every row a write changes so that a write refused at its sync is
+    put back out of the log (store/takeback.py); the outbox row is noted with it."""
+    game_log.outbox_hook = OutboxHook()
+    gid = game_log.new_game("scorepad", SETUP)
+    game_log.append(gid, {"type": "score", "seat": 1, "points": 3})
+    noted = {n.table: n for n in game_log._noted}
+    assert set(noted) == {"actions", "venue_outbox"}
+    (row_id,) = game_log.db.execute("SELECT MAX(id) FROM venue_outbox").fetchone()
+    outbox = noted["venue_outbox"]
+    assert outbox.rows == frozenset() and outbox.args == (row_id - 1,)  # "none after it"
