@@ -34,7 +34,7 @@ def start(config: Config, pad_port: str | None = None, fullscreen: bool = False)
         _die_with_parent()
         _route_sound()
     try:
-        return _start(config, pad_port, fullscreen)
+        return _start(config, pad_port, fullscreen, compositor=kiosk)
     except CompanionError as exc:
         if kiosk:
             from companion.watchdog import Watchdog
@@ -43,7 +43,7 @@ def start(config: Config, pad_port: str | None = None, fullscreen: bool = False)
         raise
 
 
-def _start(config: Config, pad_port: str | None, fullscreen: bool) -> int:
+def _start(config: Config, pad_port: str | None, fullscreen: bool, compositor: bool) -> int:
     from companion.table import Table
 
     try:
@@ -54,7 +54,7 @@ def _start(config: Config, pad_port: str | None, fullscreen: bool) -> int:
         from companion.paths import data_dir, kivy_home, log_path
         from companion.ui.kivy_env import prepare
 
-        prepare(kivy_home(), fullscreen)
+        prepare(kivy_home(), fullscreen, compositor)
         return _run(config, table, data_dir(), log_path(), pad_port)
     finally:
         table.close()

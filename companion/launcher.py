@@ -96,9 +96,7 @@ class Relay:
     """A datagram socket the app notifies; forwards the allowed messages to systemd."""
 
     def __init__(self, folder: Path, upstream: Watchdog) -> None:
-        self.path = folder / f"companion-notify-{os.getpid()}"
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
+        self.path = folder / "notify"
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         self.sock.bind(str(self.path))
@@ -216,7 +214,10 @@ def launch(config_arg: str | None = None, data_dir: str | None = None,
         return EX_CONFIG
     for note in notes:
         print(f"companion kiosk: {note}", file=sys.stderr, flush=True)
-    folder = Path(tempfile.mkdtemp(prefix="companion-", dir=environ["XDG_RUNTIME_DIR"]))
+    # The relay's socket in a folder of its own: the session's runtime folder, or /tmp
+    # (private to the unit) when that path is too long for a socket.
+    runtime = environ["XDG_RUNTIME_DIR"]
+    folder = Path(tempfile.mkdtemp(prefix="companion-", dir=runtime if len(runtime) < 80 else None))
     relay = Relay(folder, upstream)
     child_env = {k: v for k, v in environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_PID")}
     child_env.update(NOTIFY_SOCKET=str(relay.path), COMPANION_KIOSK="1",
@@ -231,8 +232,7 @@ def launch(config_arg: str | None = None, data_dir: str | None = None,
         status = kiosk.wait()
     finally:
         relay.close()
-        with contextlib.suppress(OSError):
-            folder.rmdir()
+        shutil.rmtree(folder, ignore_errors=True)
     if kiosk.stop_requested and not kiosk.hung:
         return 0
     why = "it stopped answering" if kiosk.hung else f"cage ended with status {status}"

@@ -7,9 +7,13 @@ taps to the window as pointer events, so that is where a tap arrives. Kivy's Lin
 adds ``probesysfs``, which opens the same touchscreen a second time through evdev (mtdev or
 hidinput) and would turn every tap into two; it is removed here.
 
-In the kiosk (``fullscreen``) the mouse cursor is hidden, the window may take whatever size
-the compositor gives it (the 7" display's 800x480, or an HDMI screen's), and SDL keeps the
-screen saver off so the screen never blanks mid-game.
+Full screen hides the mouse cursor and docks the on-screen keyboard. Under the kiosk's
+compositor (``compositor=True``: cage, started by ``companion kiosk``) the window does not
+ask for full screen itself: it opens at 800x480, resizable and borderless, and cage
+maximizes it to the display (the 7" display's 800x480, or an HDMI screen's). Asking SDL
+for full screen there sized Kivy's drawing to the screen before the window had that size
+(seen under cage: the picture cut off; docs/deploy.md). SDL keeps the screen saver off,
+so the screen never blanks mid-game.
 
 Call ``prepare()`` before anything imports ``kivy``; it imports nothing from Kivy's
 window layer itself until the config is set.
@@ -25,7 +29,7 @@ WIDTH, HEIGHT = 800, 480
 PROBESYSFS_KEY = "%(name)s"
 
 
-def prepare(kivy_home: Path, fullscreen: bool = False) -> None:
+def prepare(kivy_home: Path, fullscreen: bool = False, compositor: bool = False) -> None:
     os.environ["KIVY_NO_ARGS"] = "1"
     os.environ.setdefault("KIVY_HOME", str(kivy_home))
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
@@ -34,9 +38,11 @@ def prepare(kivy_home: Path, fullscreen: bool = False) -> None:
 
     Config.set("graphics", "width", str(WIDTH))
     Config.set("graphics", "height", str(HEIGHT))
-    Config.set("graphics", "resizable", "1" if fullscreen else "0")
-    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
-    Config.set("graphics", "show_cursor", "0" if fullscreen else "1")
+    Config.set("graphics", "resizable", "1" if compositor else "0")
+    Config.set("graphics", "borderless", "1" if compositor else "0")
+    Config.set("graphics", "fullscreen", "auto" if fullscreen and not compositor else "0")
+    Config.set("graphics", "show_cursor", "0" if fullscreen or compositor else "1")
+    fullscreen = fullscreen or compositor
     Config.set("kivy", "exit_on_escape", "0")
     one_touch_provider(Config)
     # The kiosk has a touchscreen and no keyboard: name fields and law texts get Kivy's
