@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from companion.errors import LogError, RuleError
-from companion.games import ENGINES, get_rules
+from companion.games import get_rules, known
 from companion.store.gamelog import GameLog
 
 FORMAT = "table-companion-log"
@@ -106,7 +106,7 @@ def _header(obj: dict, where: str) -> LoggedGame:
         raise LogError(f"{where}: log version {obj.get('version')!r}; this companion reads "
                        f"version {VERSION}")
     kind = obj.get("kind")
-    if not isinstance(kind, str) or kind not in ENGINES:
+    if not isinstance(kind, str) or kind not in known():
         raise LogError(f"{where}: unknown game kind {kind!r}")
     if not isinstance(obj.get("setup"), dict):
         raise LogError(f"{where}: the game header needs a 'setup' object")

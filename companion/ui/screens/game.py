@@ -2,7 +2,7 @@
 
 Each player's row shows their seat badge, name and total, with buttons to add or remove
 points; a seat button press adds one point for that seat. Games with their own screen
-(registered in ``companion.ui.app.GAME_SCREENS``) never come here.
+(named by their ``GameInfo.screen``) never come here.
 """
 
 from __future__ import annotations

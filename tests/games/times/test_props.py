@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from companion.errors import RuleError
 from companion.games import times
-from companion.games.times_cards import CARD_CODES, parse_card
-from companion.games.times_table import Marker, period, within
-from companion.games.times_table import legal_starts as board_starts
+from companion.games.times.cards import CARD_CODES, parse_card
+from companion.games.times.table import Marker, period, within
+from companion.games.times.table import legal_starts as board_starts
 
 SETTINGS = settings(deadline=None, max_examples=60,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -8,7 +8,7 @@ import pytest
 
 from companion.errors import RuleError
 from companion.games import times
-from companion.games.times_cards import (
+from companion.games.times.cards import (
     CARD_CODES,
     PlayOutcome,
     card_label,

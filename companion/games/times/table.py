@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.errors import RuleError
-from companion.games.times_cards import SIZES, Card
+from companion.games.times.cards import SIZES, Card
 
 #: Columns from coarse to fine, with the first and last space of each.
 COLUMNS: tuple[str, ...] = ("century", "decade", "year")

@@ -2,7 +2,7 @@
 
 Pure functions and frozen records only; ``companion.games.time_stories`` keeps the open
 tests in its state and calls ``resolve`` for every ``test_roll`` action, and
-``companion.games.action_odds`` uses the same helpers (``shields_after``,
+``companion.games.time_stories.action_odds`` uses the same helpers (``shields_after``,
 ``riposte_loss``) so the odds shown before a roll and the outcome after it can never
 disagree.
 

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import RuleError
-from companion.games import action_test as at
 from companion.games import time_stories as ts
+from companion.games.time_stories import action_test as at
 
 B, S, H, T = "blank", "skull", "heart", "tu"
 PLAYERS = [{"name": "Ann", "seat": 1}, {"name": "Bea", "seat": 2}]

@@ -21,8 +21,8 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.games.crazy_time import NEW_LAW, OVER, PLAYING, ROUNDS, TITLE, State
-from companion.games.crazy_time_laws import Law, hidden_from, law_key
-from companion.games.crazy_time_records import Pickup
+from companion.games.crazy_time.laws import Law, hidden_from, law_key
+from companion.games.crazy_time.records import Pickup
 
 SECRET_PLACEHOLDER = "(a secret law)"
 

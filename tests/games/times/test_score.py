@@ -6,7 +6,7 @@ import pytest
 
 from companion.errors import RuleError
 from companion.games import times
-from companion.games.times_score import round_points
+from companion.games.times.score import round_points
 
 PLAYERS = [{"name": n, "seat": s} for n, s in (("Ann", 1), ("Ben", 2), ("Cat", 3))]
 

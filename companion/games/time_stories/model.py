@@ -25,8 +25,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import RuleError
-from companion.games import action_test as at
 from companion.games.base import Player, require
+from companion.games.time_stories import action_test as at
 
 DEFAULT_TU = 25
 MAX_TU = 200

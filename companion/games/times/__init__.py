@@ -27,9 +27,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import RuleError
-from companion.games.base import handler_for, players_from_setup, require
-from companion.games.times_cards import DECK_SIZE, HAND_SIZE, PlayOutcome, parse_card, resolve_play
-from companion.games.times_score import (
+from companion.games.base import GameInfo, handler_for, players_from_setup, require
+from companion.games.times.cards import DECK_SIZE, HAND_SIZE, PlayOutcome, parse_card, resolve_play
+from companion.games.times.score import (
     CANCELLED,
     DISCARDED,
     LONE,
@@ -38,9 +38,8 @@ from companion.games.times_score import (
     evaluate,
     round_points,
 )
-from companion.games.times_state import (
+from companion.games.times.state import (
     EVALUATED,
-    NAME,
     OVER,
     PLAY,
     REVEAL,
@@ -59,7 +58,7 @@ from companion.games.times_state import (
     snapshot,
     whose_turn,
 )
-from companion.games.times_table import (
+from companion.games.times.table import (
     DOUBT,
     FIRST_YEAR,
     JOIN,
@@ -77,7 +76,15 @@ __all__ = [
     "PLAY", "TURNS", "REVEAL", "EVALUATED", "OVER",
 ]
 
-TITLE = "Times"
+GAME = GameInfo(
+    name="times",
+    title="Times",
+    blurb="Timer, Time Table, scores",
+    order=30,
+    screen="companion.ui.screens.times:TimesScreen",
+)
+NAME = GAME.name
+TITLE = GAME.title
 
 DEFAULT_TARGET = 15
 #: All identical cards three reveals in a row: the round is dealt again.

@@ -25,9 +25,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import RuleError
-from companion.games.base import Player, handler_for, players_from_setup, require
-from companion.games.crazy_time_laws import STANDING_LAWS, Law, find_law
-from companion.games.crazy_time_records import (
+from companion.games.base import GameInfo, Player, handler_for, players_from_setup, require
+from companion.games.crazy_time.laws import STANDING_LAWS, Law, find_law
+from companion.games.crazy_time.records import (
     Guess,
     Pickup,
     RoundResult,
@@ -38,8 +38,15 @@ from companion.games.crazy_time_records import (
     result_json,
 )
 
-NAME = "crazy_time"
-TITLE = "Crazy Time"
+GAME = GameInfo(
+    name="crazy_time",
+    title="Crazy Time",
+    blurb="Slap pad, laws, pick-ups",
+    order=10,
+    screen="companion.ui.screens.crazy_time:CrazyTimeScreen",
+)
+NAME = GAME.name
+TITLE = GAME.title
 
 ROUNDS = 4
 GUESS_REMOVES = 5  # cards a correct guess takes out of the guesser's draw pile

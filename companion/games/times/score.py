@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.games.times_table import DOUBT, JOIN, PLACE, Turn
+from companion.games.times.table import DOUBT, JOIN, PLACE, Turn
 
 #: Result.result values.
 DISCARDED, TOOK_BACK, HANDED_OVER = "discarded", "took_back", "handed_over"

@@ -15,7 +15,7 @@ contract in ``companion.games.base``. Wiring:
 It keeps the runs of one mission (numbered from 1, each with its starting TU and
 outcome), the TU tracker with a readable log of every spend (and of deaths, revivals,
 items and rolls), the characters, the items (T.I.M.E Agency items survive a failed run)
-and the open action-dice tests, resolved by ``companion.games.action_test``. State
+and the open action-dice tests, resolved by ``companion.games.time_stories.action_test``. State
 records and the time/life bookkeeping are in ``time_stories_model``. Every action, its
 fields, and the rule readings are in ``docs/time-stories.md``.
 """
@@ -28,10 +28,10 @@ from typing import Any
 
 from companion.dice import captain_cost
 from companion.errors import RuleError
-from companion.games import action_test as at
-from companion.games.action_odds import RollOdds, roll_odds
-from companion.games.base import handler_for, players_from_setup, to_jsonable
-from companion.games.time_stories_model import (
+from companion.games.base import GameInfo, handler_for, players_from_setup, to_jsonable
+from companion.games.time_stories import action_test as at
+from companion.games.time_stories.action_odds import RollOdds, roll_odds
+from companion.games.time_stories.model import (
     DEFAULT_TU,
     MAX_LIFE,
     MAX_TU,
@@ -60,8 +60,15 @@ from companion.games.time_stories_model import (
     text_field,
 )
 
-NAME = "time_stories"
-TITLE = "T.I.M.E Stories"
+GAME = GameInfo(
+    name="time_stories",
+    title="T.I.M.E Stories",
+    blurb="Captain die, time units",
+    order=20,
+    screen="companion.ui.screens.time_stories:TimeStoriesScreen",
+)
+NAME = GAME.name
+TITLE = GAME.title
 
 __all__ = ["NAME", "TITLE", "Character", "Item", "State", "apply", "burndown",
            "comes_back_at", "dice_for", "initial", "roll_odds_for", "snapshot"]

@@ -6,7 +6,7 @@ sent to the box, a hand running empty) and this engine checks each report agains
 rulebook, counts the draw pile from the deal and declares the result: one winner, or
 a tie when the draw pile is gone and a hand runs out without a winning row.
 
-Wiring: ``companion.games.ENGINES`` lists this module under ``NAME``; the session
+Wiring: ``companion.games`` finds this engine by its ``GAME`` descriptor; the session
 feeds logged action dicts to ``apply`` and shows ``snapshot``. The pure row checkers
 (``check_row``, ``can_place``, ``legal_slots``, ``safe_slots``) live in
 ``time_after_time_rows`` and are re-exported here; with ``seats_that_can_place`` they
@@ -27,8 +27,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.errors import CompanionError, RuleError
-from companion.games.base import Player, handler_for, players_from_setup, require
-from companion.games.time_after_time_rows import (  # noqa: F401 - re-exported for screens
+from companion.games.base import GameInfo, Player, handler_for, players_from_setup, require
+from companion.games.time_after_time.rows import (  # noqa: F401 - re-exported for screens
     COPIES,
     FIRST_HOUR,
     LAST_HOUR,
@@ -48,8 +48,15 @@ from companion.games.time_after_time_rows import (  # noqa: F401 - re-exported f
     slot_name,
 )
 
-NAME = "time_after_time"
-TITLE = "Time After Time"
+GAME = GameInfo(
+    name="time_after_time",
+    title="Time After Time",
+    blurb="Rows, ghosts, wins",
+    order=40,
+    screen="companion.ui.screens.time_after_time:TimeAfterTimeScreen",
+)
+NAME = GAME.name
+TITLE = GAME.title
 
 # -- the engine -----------------------------------------------------------------------
 

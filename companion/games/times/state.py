@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 from companion.errors import RuleError
 from companion.games.base import Player, to_jsonable
-from companion.games.times_cards import Card, parse_card
-from companion.games.times_score import Result
-from companion.games.times_table import (
+from companion.games.times.cards import Card, parse_card
+from companion.games.times.score import Result
+from companion.games.times.table import (
     COLUMNS,
     DOUBT,
     JOIN,
@@ -35,7 +35,7 @@ from companion.games.times_table import (
     period,
     required_forced,
 )
-from companion.games.times_table import legal_starts as _legal_starts
+from companion.games.times.table import legal_starts as _legal_starts
 
 NAME = "times"
 

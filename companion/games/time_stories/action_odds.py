@@ -1,6 +1,6 @@
 """Exact odds of a T.I.M.E Stories test roll, shown before the dice are thrown.
 
-    from companion.games.action_odds import roll_odds
+    from companion.games.time_stories.action_odds import roll_odds
     odds = roll_odds(4, ["blank"] * 4, {"Marie": 2, "Madeleine": 2},
                      lives={"Marie": 2, "Madeleine": 3}, turn_to_hit=1)
     odds.p_clear                    # Fraction: the test is cleared by this roll
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from companion.errors import RuleError
-from companion.games.action_test import (
+from companion.games.time_stories.action_test import (
     MAX_SHIELDS,
     SHIELD_KINDS,
     riposte_count,

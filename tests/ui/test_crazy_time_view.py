@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import crazy_time as ct
-from companion.games.crazy_time_view import SECRET_PLACEHOLDER, view
+from companion.ui.presenters.crazy_time_view import SECRET_PLACEHOLDER, view
 
 NAMES = ["Ann", "Bob", "Cara", "Dan", "Eve", "Finn", "Gus"]
 WHEN = "a clock card shows 7 or 8"

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import RuleError
-from companion.games import action_test as at
-from companion.games.action_odds import count_distribution, roll_odds
+from companion.games.time_stories import action_test as at
+from companion.games.time_stories.action_odds import count_distribution, roll_odds
 
 B, S, H, T = "blank", "skull", "heart", "tu"
 
