@@ -31,7 +31,9 @@ PORT     ?=
 
 .PHONY: run test lint bench pad-sim doctor clean install-kiosk flash
 
+# Debian packages first (installed as root; otherwise named in one line): see the script.
 $(PY):
+	bash deploy/system-packages.sh run
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
@@ -40,6 +42,7 @@ $(RUN_STAMP): pyproject.toml | $(PY)
 	touch $@
 
 $(DEV_STAMP): pyproject.toml | $(PY)
+	bash deploy/system-packages.sh test
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@ $(RUN_STAMP)
 
