@@ -128,6 +128,9 @@ class GameSession:
         return initial
 
     def finish(self, status: str = "finished") -> None:
+        """Close the game in the log; a game its rules ended is finished already."""
+        if status == "finished" and is_over(self.rules, self.state):
+            return
         self.log.finish(self.game_id, status)
 
     def snapshot(self) -> dict:

@@ -31,6 +31,7 @@ from kivy.uix.vkeyboard import VKeyboard
 from companion.errors import CompanionError, MalformedAction
 from companion.events import PressEvent
 from companion.games import get_rules, info
+from companion.games.base import is_over
 from companion.palette import rgba
 from companion.session import GameSession
 from companion.sound import SoundCues
@@ -225,11 +226,13 @@ class CompanionApp(App):
         """Close the game in progress; it is then no longer offered for resume.
 
         With ``ask`` (what an "End game" button does), the first tap only asks and a
-        second tap within a few seconds ends it, so one stray tap never ends a game.
-        Returns True when the game was ended.
+        second tap within a few seconds ends it, so one stray tap never ends a game; a
+        game its rules have already ended (``is_over``) has nothing left to lose and ends
+        at once. Returns True when the game was ended.
         """
         now = time.monotonic()
-        if ask and self.session is not None and now > self._end_asked_until:
+        over = self.session is not None and is_over(self.session.rules, self.session.state)
+        if ask and self.session is not None and not over and now > self._end_asked_until:
             self._end_asked_until = now + END_CONFIRM_S
             self.say("Tap End game again to end this game; it can then no longer be "
                      "resumed.", seconds=END_CONFIRM_S)

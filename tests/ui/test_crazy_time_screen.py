@@ -116,6 +116,7 @@ def test_a_game_of_crazy_time(ui, cues):
     ui.tap(seat_option(ui, 4))
     p = pickups(ui)[-1]
     assert (p["seat"], p["reason"], p["law"]) == (4, "temporal_flaw", "Synchronisation")
+    assert (p["accuser"], p["erred"]) == (1, [3])  # Cara's mistake, charged to Dan
 
     # Several erred: Ann, then Dan; Dan picks up.
     ui.tap(ui.find("Mistakes"))

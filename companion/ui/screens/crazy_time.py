@@ -241,8 +241,8 @@ class CrazyTimeScreen(Screen):
             if ok == "later":  # the rulebook: the last one to have played should have seen it
                 self._ask("accuse", "Who played last? They should have seen it and pick up.",
                           self._seats(v), lambda last: self._act(
-                              {"type": "pickup", "seat": last, "reason": "temporal_flaw",
-                               "law": law}))
+                              {"type": "accusation", "accuser": accuser, "accused": accused,
+                               "law": law, "correct": True, "last_played": last}))
                 return
             self._act({"type": "accusation", "accuser": accuser, "accused": accused,
                        "law": law, "correct": ok})
