@@ -155,7 +155,8 @@ class PadLink:
         if was == "ready" or self.hello is not None:
             self._status("lost", f"Slap pad lost: {reason}; reconnecting by itself.")
         else:
-            self._status("searching", f"Looking for the slap pad: {reason}.")
+            self._status("searching", f"Looking for the slap pad: {reason}; trying again by "
+                                      "itself.")
 
     def open_failed(self, reason: str) -> None:
         """An attempt to find or open the port failed; keep looking."""
