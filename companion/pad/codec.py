@@ -17,6 +17,7 @@ kept honest by the vectors, not by sharing code.
 
 from __future__ import annotations
 
+import binascii
 import struct
 from dataclasses import dataclass
 
@@ -35,24 +36,13 @@ ERROR_NAMES = {ERR_UNKNOWN_TYPE: "unknown type", ERR_BAD_LENGTH: "wrong payload 
                ERR_STALE_NONCE: "ACK for another boot"}
 
 
-def _crc_table() -> tuple[int, ...]:
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021 if crc & 0x8000 else crc << 1) & 0xFFFF
-        table.append(crc)
-    return tuple(table)
-
-
-_TABLE = _crc_table()
-
-
 def crc16(data: bytes, crc: int = 0xFFFF) -> int:
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final XOR)."""
-    for b in data:
-        crc = ((crc << 8) & 0xFF00) ^ _TABLE[(crc >> 8) ^ b]
-    return crc
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final XOR).
+
+    ``binascii.crc_hqx`` computes exactly this CRC in C; the firmware has its own table
+    version (MicroPython has no ``crc_hqx``), and both are checked against vectors.json.
+    """
+    return binascii.crc_hqx(data, crc)
 
 
 @dataclass(frozen=True, slots=True)
