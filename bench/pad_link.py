@@ -138,7 +138,7 @@ class Bench:
         for seat, offset in plan.items():
             pad.tap(seat, start + offset, hold_us=self.rng.randint(30_000, 60_000),
                     bounces=self.rng.randint(0, 3))
-        self.expected += [(seat, pad.stamp_for(start + off) * 1000) for seat, off in plan.items()]
+        self.expected += [(seat, pad.stamp_ns(start + off)) for seat, off in plan.items()]
         tally.expected += len(plan)
         verdicts = []
 
@@ -193,7 +193,7 @@ class Bench:
 
     def count_deliveries(self) -> None:
         tally = self.tally
-        sent = {t_us * 1000: mono for mono, t_us in self.pad.first_sent.values()}
+        sent = {t_ns: mono for mono, t_ns in self.pad.first_sent.values()}
         for key in self.expected:
             got = self.arrived.get(key, [])
             tally.missing += not got
@@ -206,9 +206,9 @@ class Bench:
 
 
 def codec_frames_per_second(n: int = 20_000) -> float:
-    data = b"".join(codec.encode_message(k & 0xFF, codec.Press(0x1A2B3C4D, k, 2**32 + 100 * k,
-                                                                1 << (k % 8), 0, 100))
-                    for k in range(n))
+    data = b"".join(codec.encode_message(k & 0xFF, codec.Press(
+        0x1A2B3C4D, k, 2**42 + 100_000 * k, 2**42 + 100_000 * k + 5_000, 1 << (k % 8), 0, 56))
+        for k in range(n))
     decoder = codec.FrameDecoder()
     t0 = time.perf_counter()
     frames = 0

@@ -3,10 +3,13 @@
 What it is for: running the serial transport and the pad session (``PadLink``) on one
 thread that owns them, and handing the UI only immutable events through ``post``:
 
-* ``PressEvent(seat, t_ns, "pad", pressed)`` with ``t_ns = pad microseconds * 1000``, in
-  the PAD's clock (rank them there, with the pad's resolution bound ``"pad"``);
+* ``PadPress(seat, t_ns, source, pressed, resolution_ns, 0, clock)`` in the PAD's clock
+  (ns since its boot; ``source`` is ``"pad"`` for the GPIO_IN scan, ``"pad-pio"`` for the
+  PIO edge capture); rank them there, or map them into host time with ``PadBridge``;
+* ``PadClock(map)`` whenever the clock fit changes (presses after it map with it);
 * ``LinkStatus(state, text)`` whenever the link state or its sentence changes;
-* ``PadRebooted(text)`` when the pad restarted: void a slap round in progress.
+* ``PadRebooted(text)`` / ``PadVoid(text, reason)`` when a slap round in progress must
+  be voided (the pad restarted, its clock jumped, it flooded).
 
 How to wire it (``companion run --pad PATH``)::
 
@@ -208,7 +211,7 @@ class PadSource:
             self._flush()
             self._wait(self._backoff.next())
             return
-        self.link.opened(path, self._clock())
+        self.link.opened(path, self._clock(), getattr(self.transport, "description", ""))
         self._exchange(readable=False)
 
     def _serve(self) -> None:
@@ -245,6 +248,10 @@ class PadSource:
 
     def _drop(self, reason: str, failed: bool) -> None:
         self._close_quietly()
+        if not self.link.ready:  # that device was not (or not yet) the pad: try another
+            rotate = getattr(self.transport, "rotate", None)
+            if rotate is not None:
+                rotate()
         self.link.closed(self._clock(), reason)
         self._flush()
         self._wait(FAILED_RETRY_S if failed else self._backoff.next())

@@ -305,7 +305,7 @@ class CompanionApp(App):
     def _pad_notice(self, screen, notice) -> None:
         """A link status or a pad reboot: say it; a reboot voids the slap round."""
         text = getattr(notice, "text", str(notice))
-        if type(notice).__name__ == "PadRebooted":
+        if getattr(notice, "voids_round", False):  # the pad restarted, its clock jumped...
             self.say(text, error=True, seconds=15)
             void = getattr(screen, "void_round", None)
             if void is not None:

@@ -12,7 +12,7 @@ def test_handshake_reaches_ready(loopback):
     rig = loopback()
     assert rig.run(50, until=lambda: rig.link.ready)
     assert [s.state for s in rig.statuses()] == ["connecting", "ready"]
-    assert "firmware 1.0.0, 4 seats" in rig.statuses()[-1].text
+    assert "firmware 2.0.0 on simulated, 4 seats, GPIO_IN scan" in rig.statuses()[-1].text
     assert rig.link.nonce == rig.fw.nonce
 
 
@@ -28,7 +28,7 @@ def test_silent_device_is_given_up_with_a_message(loopback):
     rig = loopback()
     rig.connected = False
     rig.run(2100)
-    assert "did not answer as a slap pad" in rig.link.reconnect_reason
+    assert "/dev/loop did not answer as the slap pad" in rig.link.reconnect_reason
     assert "firmware" in rig.link.reconnect_reason
 
 
@@ -47,11 +47,11 @@ def test_retrying_a_silent_device_does_not_flicker_the_status(loopback):
 
 
 def test_protocol_version_mismatch_is_a_clear_link_error(loopback):
-    rig = loopback(proto_version=2)
+    rig = loopback(proto_version=3)
     with pytest.raises(LinkError) as err:
         rig.run(100)
     text = str(err.value)
-    assert "protocol version 2" in text and "speaks version 1" in text
+    assert "protocol version 3" in text and "speaks version 2" in text
     assert "/dev/loop" in text and "firmware/" in text
     assert rig.link.state == "failed"
     assert rig.link.reconnect_reason == "protocol version mismatch"
@@ -182,8 +182,8 @@ def test_hello_answering_another_request_is_ignored():
     link = PadLink()
     link.opened("/dev/x", 0)
     link.take_output()
-    hello = codec.Hello(re=99, proto=1, firmware=(1, 0, 0), seats=4, nonce=5, scan_us=100,
-                        holdoff_us=20000)
+    hello = codec.Hello(re=99, proto=2, product=b"SLAP", firmware=(2, 0, 0), seats=4, nonce=5,
+                        chip=1, capture=1, capture_ns=56, holdoff_us=20000)
     link.feed(codec.encode_message(0, hello), 1)
     assert not link.ready
 

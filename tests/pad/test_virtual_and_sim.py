@@ -37,10 +37,10 @@ def test_press_is_stamped_by_the_first_scan_after_it(pad):
     pad.tap(2, at_us=1_250, hold_us=50_000, bounces=3)
     pad.step(2_000)
     [press] = frames_from(pad)
-    assert (press.pressed, press.t_us, press.gap_us) == (0b0010, 1_300, 100)
+    assert (press.pressed, press.t_ns, press.gap_ns) == (0b0010, 1_300_000, 100_000)
     pad.step(60_000)  # the bounces fell in the hold-off; then the release
     [release] = frames_from(pad)
-    assert (release.pressed, release.released, release.t_us) == (0, 0b0010, 51_300)
+    assert (release.pressed, release.released, release.t_ns) == (0, 0b0010, 51_300_000)
     assert release.report == press.report + 1
 
 
@@ -49,7 +49,7 @@ def test_stamp_for_predicts_the_scan(pad):
     assert pad.stamp_for(0) == pad.stamp_for(1_100) == 1_100
     pad.tap(1, 1_250)
     pad.step(2_000)
-    assert pad.first_sent[(pad.nonce, 1)][1] == 1_300
+    assert pad.first_sent[(pad.nonce, 1)][1] == 1_300_000
 
 
 def test_explicit_time_needs_no_real_clock(pad):
@@ -57,7 +57,7 @@ def test_explicit_time_needs_no_real_clock(pad):
     pad.step(5_099)
     assert frames_from(pad) == []
     pad.step(5_500)  # stamped by the 5 100 µs scan, sent at the next service pass
-    assert [m.t_us for m in frames_from(pad)] == [5_100]
+    assert [m.t_ns for m in frames_from(pad)] == [5_100_000]
 
 
 def test_unplug_and_replug_move_the_link(pad, tmp_path):
@@ -85,7 +85,7 @@ def test_reboot_restarts_ids_and_clock(pad):
     pad.press(3, at_us=50)
     pad.step(1_000)
     [press] = frames_from(pad)
-    assert (press.report, press.t_us, press.nonce) == (1, 100, pad.nonce)
+    assert (press.report, press.t_ns, press.nonce) == (1, 100_000, pad.nonce)
 
 
 def test_seat_is_checked(pad):
