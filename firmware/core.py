@@ -62,6 +62,8 @@ class Firmware:
             self.capture_ns = hal.sample_ns
         else:
             self.capture_ns = SCAN_NS
+        self.levels = 0  # PIO capture: the seats' levels after the latest edge, and the
+        self.levels_ns = 0  # time just before that edge
 
     def run(self):
         """The Pico's main loop: never returns."""
@@ -86,8 +88,14 @@ class Firmware:
             for bits, t_ns, gap in edges:
                 if gap > self.max_gap:
                     self.max_gap = gap
+                self.levels, self.levels_ns = bits, t_ns - gap  # the edge came after this
                 if bits != pad.state:
                     pad.sample(bits, t_ns, gap)
+            if self.levels != pad.state:
+                # A change inside a hold-off: compare again now, as the scan would. The
+                # change came with the last edge, so back to before it is the bound.
+                now = hal.now_us() * 1000
+                pad.sample(self.levels, now, now - self.levels_ns)
         self.count += 1
         if self.count >= self.service_every:
             self.count = 0

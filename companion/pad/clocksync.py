@@ -184,17 +184,24 @@ class ClockSync:
         host_ref = self._base[0] + round(self._mean_h)
         pad_ref = self._base[1] + round(self._mean_p)
 
-        def bound(sample: tuple[int, int, int]) -> float:
-            sent, recv, pad = sample
-            mapped = host_ref + (pad - pad_ref) / slope
-            return max(mapped - sent, recv - mapped)
-
+        inv = 1.0 / slope
         n = len(kept)
         g = min(self.group, n)
         # The tightest recent sample (the latest of equals) and the tightest old one.
-        b_end, i_end = min((bound(kept[i]), -i) for i in range(n - g, n))
-        b_start, i_start = min((bound(kept[i]), i) for i in range(g))
-        p_end, p_start = kept[-i_end][2], kept[i_start][2]
+        b_end = b_start = math.inf
+        p_end = p_start = 0
+        for i in range(n - g, n):
+            sent, recv, pad = kept[i]
+            mapped = host_ref + (pad - pad_ref) * inv
+            b = max(mapped - sent, recv - mapped)
+            if b <= b_end:
+                b_end, p_end = b, pad
+        for i in range(g):
+            sent, recv, pad = kept[i]
+            mapped = host_ref + (pad - pad_ref) * inv
+            b = max(mapped - sent, recv - mapped)
+            if b < b_start:
+                b_start, p_start = b, pad
         span_pad = p_end - p_start
         if slope == 1.0 and span_host < self.min_span_ns:
             growth = limit + self.wander  # the rate is not fitted yet: a crystal's worst

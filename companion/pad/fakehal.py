@@ -126,12 +126,16 @@ class FakeHal:
             return None
         now_ns, period = self._now_us * 1000, self.sample_ns
         out = []
-        while self._changes and self._changes[0][0] <= now_ns:
-            at, bits = self._changes.pop(0)
+        while self._changes:
+            at, bits = self._changes[0]
             slot = max(-(-(at - self._start_ns) // period), self._last_slot + 2)
+            stamp = self._start_ns + slot * period
+            if stamp > now_ns:
+                break  # that sample has not been taken yet
+            self._changes.pop(0)
             gap = 2 * period if slot - self._last_slot == 2 else period
             self._last_slot = slot
-            out.append((bits, self._start_ns + slot * period, gap))
+            out.append((bits, stamp, gap))
         return out
 
     def set_lamps(self, mask: int) -> None:

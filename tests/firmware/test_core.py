@@ -186,3 +186,18 @@ def test_pio_capture_stamps_edges_between_scans_to_the_sample():
     rig.run_until(10_200)
     [reply] = rig.messages()
     assert reply.max_gap_ns == 56
+
+
+def test_pio_capture_reports_a_release_that_came_inside_the_hold_off():
+    """A burst ends open inside the press's hold-off: no edge comes after it, so the
+    firmware must look again once the hold-off is over (as the scan does every scan)."""
+    rig = Rig(capture="pio")
+    rig.run_until(10_000)
+    rig.hal.set_seats(0b0001, at_ns=10_000_000)
+    rig.hal.set_seats(0b0000, at_ns=10_300_000)  # open again 0.3 ms later
+    rig.run_until(40_000)
+    press, release = rig.messages()
+    assert (press.pressed, release.released) == (0b0001, 0b0001)
+    hold = fw.core.HOLDOFF_NS
+    assert 10_000_000 + hold <= release.t_ns <= 10_000_000 + hold + SCAN * 1000
+    assert release.t_ns - release.gap_ns <= 10_300_000  # the bound reaches back to the edge
