@@ -89,6 +89,7 @@ class FakeHal:
             raise LinkError(f"FakeHal capture must be one of {CAPTURES}, not {capture!r}")
         self.seats = seats
         self.chip = 0  # proto.CHIP_SIMULATED
+        self.chip_name = "simulated"
         self.capture = CAPTURES.index(capture)  # proto.CAPTURE_SCAN / CAPTURE_PIO
         self.sample_ns = sample_ns if capture == "pio" else 0
         self._mask = (1 << seats) - 1
@@ -154,6 +155,14 @@ class FakeHal:
 
     def random_u32(self) -> int:
         return self._rng.getrandbits(32)
+
+    def held_at_boot(self, seat: int) -> bool:
+        """True while seat ``seat``'s button is held (main.py's way back to the REPL)."""
+        return bool(self.read_seats() & (1 << (seat - 1)))
+
+    def reset(self) -> None:
+        """machine.reset() on the Pico; the simulator restarts the pad itself."""
+        self.resets = getattr(self, "resets", 0) + 1
 
     # --- the other side: the simulator or a test ----------------------------------------
     def set_time(self, now_us: int) -> None:
