@@ -51,9 +51,12 @@ class Pad:
         pressed = 0
         released = 0
         until = self.until
+        holdoff = self.holdoff_ns
         m = 1
         for i in range(self.seats):
-            if diff & m and now_ns >= until[i]:
+            # A hold-off is over when its time has come, or when the clock went back
+            # (a counter that wrapped must not freeze a seat until it comes round again).
+            if diff & m and (now_ns >= until[i] or now_ns < until[i] - holdoff):
                 if bits & m:
                     pressed |= m
                 else:

@@ -171,7 +171,9 @@ class FakeHal:
         self._now_us = now_us
 
     def jump(self, now_us: int) -> None:
-        """Fault injection: the clock jumps to ``now_us`` (back or forward)."""
+        """Fault injection: the clock jumps to ``now_us`` (back or forward); so does the
+        PIO capture's time base, which runs from the same clock."""
+        self._start_ns += (now_us - self._now_us) * 1000
         self._now_us = now_us
 
     def set_seats(self, bits: int, at_ns: int | None = None) -> None:
