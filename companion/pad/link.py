@@ -150,10 +150,11 @@ def _seats(mask: int) -> Iterator[int]:
         seat += 1
 
 
-def _printable(data: bytes, limit: int = 80) -> str:
-    """What a device printed, as one readable line (for messages)."""
-    text = "".join(chr(b) if 32 <= b < 127 else " " for b in data)
-    return " ".join(text.split())[-limit:]
+def _printable(data: bytes, limit: int = 100) -> str:
+    """What a device printed, as one readable line (for messages): its first words,
+    where a board's banner or prompt is."""
+    text = " ".join("".join(chr(b) if 32 <= b < 127 else " " for b in data).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 class PadLink:
@@ -245,9 +246,8 @@ class PadLink:
     # ---- bytes and timers -----------------------------------------------------------
     def feed(self, data: bytes, now_ns: int) -> None:
         """Bytes read from the port. LinkError when the device cannot be used."""
-        if self._phase == "connecting" and data:
-            self._heard += data
-            del self._heard[:-512]
+        if self._phase == "connecting" and data and len(self._heard) < 512:
+            self._heard += data[:512 - len(self._heard)]
         acks: list[int] = []
         for frame in self._decoder.feed(data):
             self.stats["frames"] += 1

@@ -191,3 +191,54 @@ def test_hello_answering_another_request_is_ignored():
 def test_lamp_seat_is_checked():
     with pytest.raises(LinkError, match="1..8"):
         PadLink().set_lamp(9, True)
+
+
+# ---- only our firmware is the slap pad (a Pico running anything else is left alone) ----
+
+def _answer(link, hello):
+    link.opened("/dev/ttyACM1", 0, "Board in FS mode, USB 2E8A:0005, serial E661")
+    link.take_output()
+    link.feed(codec.encode_message(0, hello), 1_000_000)
+
+
+def test_a_board_that_answers_as_another_product_is_refused_naming_the_device():
+    link = PadLink()
+    hello = codec.Hello(re=0, proto=codec.PROTOCOL_VERSION, product=b"XYZ1", firmware=(1, 0, 0),
+                        seats=4, nonce=5, chip=1, capture=0, capture_ns=100, holdoff_us=1)
+    with pytest.raises(LinkError) as err:
+        _answer(link, hello)
+    text = str(err.value)
+    assert "/dev/ttyACM1 (Board in FS mode, USB 2E8A:0005, serial E661)" in text
+    assert "XYZ1" in text and "not the table companion's slap pad" in text
+    assert link.state == "failed" and not link.ready
+
+
+def test_an_old_firmware_is_named_by_its_protocol_version():
+    link = PadLink()
+    link.opened("/dev/ttyACM0", 0)
+    link.take_output()
+    v1 = bytes((0, 1, 1, 0, 0, 8)) + (0x1A2B3C4D).to_bytes(4, "little") + bytes((100, 0, 32, 78))
+    with pytest.raises(LinkError, match=r"speaks protocol version 1 \(firmware 1.0.0\)"):
+        link.feed(codec.encode_frame(0, codec.HELLO, v1), 1)
+
+
+def test_a_micropython_board_at_its_repl_is_named_and_quoted():
+    link = PadLink(LinkTiming(hello_timeout_ns=1_000_000_000))
+    link.opened("/dev/ttyACM2", 0, "Board in FS mode, USB 2E8A:0005")
+    link.take_output()
+    link.feed(b"raw REPL; CTRL-B to exit\r\n>OK\x04Traceback (most recent call last):\r\n"
+              b"SyntaxError: invalid syntax\r\n>", 10_000_000)
+    link.poll(1_100_000_000)
+    reason = link.reconnect_reason
+    assert reason.startswith("/dev/ttyACM2 (Board in FS mode, USB 2E8A:0005) did not answer")
+    assert "raw REPL; CTRL-B to exit" in reason and "slap pad firmware" in reason
+
+
+def test_the_ready_line_names_chip_and_capture():
+    link = PadLink()
+    hello = codec.Hello(re=0, proto=codec.PROTOCOL_VERSION, product=codec.PRODUCT,
+                        firmware=(2, 0, 0), seats=8, nonce=7, chip=codec.CHIP_RP2350,
+                        capture=codec.CAPTURE_PIO, capture_ns=47, holdoff_us=20000)
+    _answer(link, hello)
+    assert link.ready and link.source == "pad-pio" and link.resolution_ns == 47
+    assert "on RP2350, 8 seats, PIO edge capture" in link.text and "resolution 47 ns" in link.text

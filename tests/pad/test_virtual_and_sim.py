@@ -143,7 +143,55 @@ def test_pad_sim_refuses_bad_arguments_and_never_replaces_a_file(tmp_path, capsy
                         (["--scan-us", "-5"], "scan period must be 10"),
                         (["--corrupt", "2"], "--corrupt 2.0: a fraction"),
                         (["--drop", "-1"], "--drop -1.0: a fraction"),
+                        (["--ppm", "5000"], "--ppm 5000.0: a crystal is within 1000 ppm"),
                         (["--duration", "0"], "must be more than 0 seconds")):
         assert main(argv) == 2
         assert words in capsys.readouterr().err
     assert precious.read_text() == "keep me"
+
+
+class HostClock:
+    """An injected host clock for the virtual pad (ns)."""
+
+    def __init__(self):
+        self.ns = 10**12
+
+    def __call__(self):
+        return self.ns
+
+
+def test_the_pad_crystal_runs_n_ppm_off_and_can_step(tmp_path):
+    host = HostClock()
+    pad = VirtualPad(seats=2, link=tmp_path / "pad", seed=1, clock=host, ppm=50)
+    try:
+        host.ns += 3600 * 10**9  # an hour of host time
+        assert pad.clock_us() == 3600 * 10**6 + 180_000  # 50 ppm: 180 ms ahead
+        pad.set_ppm(-20)
+        host.ns += 10**9
+        assert pad.clock_us() == 3600 * 10**6 + 180_000 + 10**6 - 20
+        before = pad.clock_us()
+        pad.step_clock(-2**32)  # a wrapped 32-bit microsecond counter
+        assert pad.clock_us() == before - 2**32 and pad.hal.now_us() < before
+        assert round(pad.ppm) == -20
+    finally:
+        pad.close()
+
+
+def test_pio_capture_stamps_to_the_sample_not_the_scan(tmp_path):
+    pad = VirtualPad(seats=4, link=tmp_path / "pad", seed=2, start_us=1_000, capture="pio")
+    os.set_blocking(pad._slave, False)
+    try:
+        pad.press(3, at_us=1_250)
+        pad.step(2_000)
+        [press] = frames_from(pad)
+        assert press.t_ns == pad.stamp_ns(1_250) and press.gap_ns == 56
+        assert 1_250_000 <= press.t_ns < 1_250_056
+    finally:
+        pad.close()
+
+
+def test_pad_sim_takes_ppm_and_capture(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO())
+    assert sim.main(["--duration", "0.05", "--ppm", "-35", "--capture", "pio"]) == 0
+    out = capsys.readouterr().out
+    assert "pio capture, clock -35 ppm" in out
