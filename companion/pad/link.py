@@ -26,138 +26,38 @@ States (``LinkStatus.state``): ``searching`` (no pad yet), ``connecting`` (port 
 shaking hands), ``ready``, ``lost`` (had a pad, lost it, looking again), ``failed`` (a
 device answered but is not a usable slap pad; retried slowly).
 
-Checking a press: each PRESS says when the pad sent it (``sent_ns``). Mapped through the
-current fit, that must be before the host received it and not long before; if not, the
-pad's clock jumped since the last heartbeat: the press waits, a heartbeat goes out at
-once, and the answer decides (a jump voids the round and starts a new fit, which the
-waiting presses are checked against again). A press also waits while the fit is looser
-than ``max_uncertainty_ns`` at its stamp, at most ``hold_ns``; then it goes out with its
-honest (larger) uncertainty.
+The handshake (only our firmware is the slap pad) is ``companion.pad.handshake``; the
+checks every press passes before it goes out (against the clock fit, floods) are
+``companion.pad.presscheck``; the events and timers, ``companion.pad.linkevents``.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import ClassVar
 
 from companion.errors import LinkError
-from companion.events import SOURCE_PAD, PressEvent
+from companion.events import SOURCE_PAD
 from companion.pad import codec
 from companion.pad.clocksync import JUMP, ClockMap, ClockSync
+from companion.pad.handshake import Handshake
+from companion.pad.linkevents import (
+    LinkStatus,
+    LinkTiming,
+    PadClock,
+    PadPress,
+    PadRebooted,
+    PadVoid,
+)
+from companion.pad.presscheck import DEDUP_WINDOW, PressIntake, SeenReports
+
+__all__ = ["DEDUP_WINDOW", "LINK_STATES", "SOURCE_PAD_PIO", "LinkStatus", "LinkTiming",
+           "PadClock", "PadLink", "PadPress", "PadRebooted", "PadVoid"]
 
 LINK_STATES = ("searching", "connecting", "ready", "lost", "failed")
-DEDUP_WINDOW = 1024
 SOURCE_PAD_PIO = "pad-pio"  # presses captured by the PIO program (sub-microsecond)
-MAX_UNCHECKED = 256  # presses waiting for a clock check; more is a flood
 
 
-@dataclass(frozen=True, slots=True)
-class LinkStatus:
-    """The pad link's state (one of ``LINK_STATES``) and a sentence for the screen."""
-
-    state: str
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class PadRebooted:
-    """The pad restarted: its clock and report numbers began again. Void the round."""
-
-    text: str
-    old_nonce: int = 0
-    new_nonce: int = 0
-    voids_round: ClassVar[bool] = True
-
-
-@dataclass(frozen=True, slots=True)
-class PadVoid:
-    """The pad's presses cannot be judged honestly for now (``reason``: ``clock_jump``,
-    ``flood``, ``untimed``): void a round in progress, show ``text``."""
-
-    text: str
-    reason: str
-    voids_round: ClassVar[bool] = True
-
-
-@dataclass(frozen=True, slots=True)
-class PadClock:
-    """The link's clock map changed; pad presses after this event map with it."""
-
-    map: ClockMap
-
-
-@dataclass(frozen=True, slots=True)
-class PadPress(PressEvent):
-    """A ``PressEvent`` with what the arbiter needs to be honest about it.
-
-    ``resolution_ns``: the capture bound of this stamp (the edge happened within it
-    before ``t_ns``). ``uncertainty_ns``: how far ``t_ns`` may be from the true time of
-    the clock the round is judged in (0 in the pad's own clock; the clock sync's bound
-    once ``PadBridge`` has mapped it into host time). ``clock``: stamps with the same
-    value differ exactly as the pad measured them (no sync error between them).
-    """
-
-    resolution_ns: int = 0
-    uncertainty_ns: int = 0
-    clock: object = None
-
-
-@dataclass(frozen=True, slots=True)
-class LinkTiming:
-    """The link's timers and limits, in host nanoseconds (tests shorten them)."""
-
-    hello_retry_ns: int = 200_000_000
-    hello_timeout_ns: int = 2_000_000_000
-    heartbeat_ns: int = 247_000_000  # not a round number: no beat against the pad's timers
-    lost_after_ns: int = 1_500_000_000
-    sync_lost_ns: int = 3_000_000_000  # no heartbeat reply for this long: reconnect
-    lamp_retry_ns: int = 200_000_000
-    max_uncertainty_ns: int = 2_000_000  # presses wait for a fit at least this tight ...
-    hold_ns: int = 3_000_000_000  # ... but no longer than this
-    max_delivery_ns: int = 2_000_000_000  # a PRESS is read within this of being sent
-    max_report_age_ns: int = 600_000_000_000  # a report older than its send by more: bogus
-    flood_per_s: int = 500  # new reports in one second beyond what hands can make
-
-
-class _Seen:
-    """Report ids delivered for one boot: a set plus a low-water mark."""
-
-    def __init__(self) -> None:
-        self.ids: set[int] = set()
-        self.highest = 0
-
-    def add(self, report: int) -> bool:
-        """Record ``report``; False if it was delivered before."""
-        if report in self.ids or report <= self.highest - DEDUP_WINDOW:
-            return False
-        self.ids.add(report)
-        if report > self.highest:
-            self.highest = report
-            if len(self.ids) > 2 * DEDUP_WINDOW:
-                floor = self.highest - DEDUP_WINDOW
-                self.ids = {r for r in self.ids if r > floor}
-        return True
-
-
-def _seats(mask: int) -> Iterator[int]:
-    seat = 1
-    while mask:
-        if mask & 1:
-            yield seat
-        mask >>= 1
-        seat += 1
-
-
-def _printable(data: bytes, limit: int = 100) -> str:
-    """What a device printed, as one readable line (for messages): its first words,
-    where a board's banner or prompt is."""
-    text = " ".join("".join(chr(b) if 32 <= b < 127 else " " for b in data).split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
-class PadLink:
+class PadLink(Handshake, PressIntake):
     def __init__(self, timing: LinkTiming | None = None) -> None:
         self.timing = timing or LinkTiming()
         self.clock = ClockSync()
@@ -170,7 +70,7 @@ class PadLink:
         self.nonce: int | None = None  # the boot we know; survives reconnects
         self._shaken_nonce: int | None = None  # the boot of the last completed handshake
         self._silent_tries = 0  # handshakes in a row that got no HELLO
-        self._seen = _Seen()
+        self._seen = SeenReports()
         self._phase = "closed"  # closed / connecting / ready
         self._decoder = codec.FrameDecoder()
         self._out = bytearray()
@@ -366,15 +266,6 @@ class PadLink:
             self.stats["lost_frames"] += (seq - self._pad_seq - 1) & 0xFF
         self._pad_seq = seq
 
-    def _silence_text(self) -> str:
-        said = _printable(bytes(self._heard))
-        text = (f"{self.device} did not answer as the slap pad within "
-                f"{self.timing.hello_timeout_ns / 1e9:g} s")
-        if said:
-            text += f" (it printed: {said!r})"
-        return text + ("; is the table companion's slap pad firmware on it? "
-                       "(see firmware/README.md)")
-
     def _handle(self, msg: codec.Message, now_ns: int, acks: list[int]) -> None:
         if isinstance(msg, codec.Hello):
             self._on_hello(msg, now_ns)
@@ -417,7 +308,7 @@ class PadLink:
         outcome = self.clock.add(sent_ns, recv_ns, pad_ns)
         if outcome == JUMP:
             self.stats["clock_jumps"] += 1
-            self._seen = _Seen()  # the report numbers may have started again too
+            self._seen = SeenReports()  # the report numbers may have started again too
             self._void("clock_jump", "The slap pad's clock jumped (it may have restarted "
                                      "without saying so): any slap round in progress is "
                                      "void; slap again when it is re-armed.")
@@ -427,164 +318,3 @@ class PadLink:
             self._events.append(PadClock(snap))
         if self._unchecked:
             self._check_waiting(recv_ns)
-
-    def _take(self, msg: codec.Press, now_ns: int) -> None:
-        if not self._unchecked and self._verdict(msg, now_ns) == "ok":
-            self._deliver(msg)
-            return
-        if len(self._unchecked) >= MAX_UNCHECKED:
-            self._flooded(now_ns, len(self._unchecked))
-            return
-        self.stats["held"] += 1
-        self._unchecked.append((msg, now_ns))
-        self._next_hb_ns = min(self._next_hb_ns, now_ns)  # ask the pad's time at once
-        self._check_waiting(now_ns)
-
-    def _verdict(self, msg: codec.Press, now_ns: int) -> str:
-        """``ok`` to deliver now, ``wait`` for a better fit, ``bad`` never."""
-        t = self.timing
-        age = msg.sent_ns - msg.t_ns
-        if age < 0 or age > t.max_report_age_ns:
-            return "bad"  # stamped and sent in two different clocks
-        snap = self.clock.snapshot()
-        if snap is None:
-            return "wait"
-        sent_u = snap.uncertainty_at(msg.sent_ns)
-        sent_host = snap.to_host(msg.sent_ns)
-        if sent_host > now_ns + sent_u or sent_host < now_ns - t.max_delivery_ns - sent_u:
-            return "doubt"  # sent "after" it arrived, or long before: the clock jumped?
-        if snap.uncertainty_at(msg.t_ns) > t.max_uncertainty_ns:
-            return "wait"
-        return "ok"
-
-    def _check_waiting(self, now_ns: int) -> None:
-        t = self.timing
-        keep: list[tuple[codec.Press, int]] = []
-        lost = 0
-        for msg, since in self._unchecked:
-            verdict = self._verdict(msg, now_ns)
-            waited = now_ns - since
-            if verdict == "ok" or (verdict == "wait" and waited >= t.hold_ns
-                                   and self.clock.snapshot() is not None):
-                self._deliver(msg)
-            elif verdict == "bad" or waited >= t.hold_ns:
-                lost += 1
-            else:
-                keep.append((msg, since))
-        self._unchecked = keep
-        if lost:
-            self.stats["untimed"] += lost
-            self._void("untimed", f"{lost} slap pad press(es) could not be placed in time "
-                                  "(the pad's clock did not agree with itself), so they were "
-                                  "left out: any slap round in progress is void.")
-
-    def _deliver(self, msg: codec.Press) -> None:
-        source = self.source
-        clock = (self.nonce, self.clock.epoch)
-        for seat in _seats(msg.pressed):
-            self._events.append(PadPress(seat, msg.t_ns, source, True, msg.gap_ns, 0, clock))
-        for seat in _seats(msg.released):
-            self._events.append(PadPress(seat, msg.t_ns, source, False, msg.gap_ns, 0, clock))
-
-    def _flood(self, now_ns: int) -> bool:
-        """Count a new report; True while the pad floods (its presses are dropped)."""
-        recent = self._recent
-        recent.append(now_ns)
-        while recent and recent[0] <= now_ns - 1_000_000_000:
-            recent.popleft()
-        if len(recent) > self.timing.flood_per_s:
-            if not self._flooding:
-                self._flooded(now_ns, len(recent))
-            self.stats["flooded"] += 1
-            return True
-        self._flooding = False
-        return False
-
-    def _flooded(self, now_ns: int, count: int) -> None:
-        self._flooding = True
-        self._void("flood", f"The slap pad sent {count} presses within a second, more than "
-                            "hands can make (a short circuit or a broken switch?): they are "
-                            "ignored until it calms down, and any slap round in progress is "
-                            "void.")
-
-    # -- handshake and boots --
-    def _on_hello(self, hello: codec.Hello, now_ns: int) -> None:
-        if self._phase == "ready":
-            if hello.nonce != self.nonce:
-                self._other_boot(hello.nonce, now_ns)
-            return
-        if self._phase != "connecting" or hello.re not in self._hello_seqs:
-            return  # not an answer to this connection's HELLO_REQ
-        if hello.proto != codec.PROTOCOL_VERSION:
-            self._status("failed", f"The slap pad on {self.device} speaks protocol version "
-                                   f"{hello.proto} (firmware {hello.firmware_text}) but this "
-                                   f"companion speaks version {codec.PROTOCOL_VERSION}: copy "
-                                   "this companion's firmware/ folder onto the Pico "
-                                   "(see firmware/README.md).")
-            self.reconnect_reason = "protocol version mismatch"
-            raise LinkError(self.text)
-        if hello.product != codec.PRODUCT:
-            self._status("failed", f"The device on {self.device} answered in the slap pad's "
-                                   f"protocol but calls itself {hello.product!r}, not the "
-                                   f"table companion's slap pad ({codec.PRODUCT!r}); it is "
-                                   "left alone. Flash firmware/ onto the pad (see "
-                                   "firmware/README.md) or unplug the other board.")
-            self.reconnect_reason = "not the slap pad firmware"
-            raise LinkError(self.text)
-        if not 1 <= hello.seats <= 8:
-            self._status("failed", f"The slap pad on {self.device} reports {hello.seats} "
-                                   "seats; 1 to 8 are possible.")
-            self.reconnect_reason = "bad seat count"
-            raise LinkError(self.text)
-        if hello.nonce != self.nonce:
-            self._adopt(hello.nonce)
-        same_boot = hello.nonce == self._shaken_nonce
-        self._shaken_nonce = hello.nonce
-        self.hello = hello
-        self._phase = "ready"
-        self._silent_tries = 0
-        self._last_rx_ns = self._last_sync_ns = now_ns
-        self._next_hb_ns = now_ns
-        self._next_lamp_ns = now_ns
-        self._status("ready", self._ready_text() + (" Reconnected to the same boot: no slap "
-                                                    "lost." if same_boot else ""))
-        self.poll(now_ns)
-
-    def _ready_text(self) -> str:
-        h = self.hello
-        assert h is not None
-        res = self.resolution_ns
-        res_text = f"{res / 1000:g} µs" if res >= 1000 else f"{res} ns"
-        return (f"Slap pad ready on {self.port}: firmware {h.firmware_text} on "
-                f"{h.chip_text}, {h.seats} seats, {h.capture_text}, boot {h.nonce:08x}, "
-                f"resolution {res_text}.")
-
-    def _adopt(self, nonce: int) -> None:
-        old = self.nonce
-        self.nonce = nonce
-        self._seen = _Seen()
-        self.clock.reset()
-        self._gaps.clear()
-        self._overflow = 0
-        self._recent.clear()
-        self._flooding = False
-        if self._unchecked:
-            self.stats["untimed"] += len(self._unchecked)
-            self._unchecked = []  # stamped in the old boot's clock: nothing to map them with
-        if old is not None:
-            self._events.append(PadRebooted(
-                f"The slap pad restarted (boot {old:08x} -> {nonce:08x}), so its clock started "
-                "again: any slap round in progress is void; slap again when it is re-armed.",
-                old, nonce))
-
-    def _other_boot(self, nonce: int, now_ns: int) -> None:
-        """A report or reply from a boot other than the one we shook hands with."""
-        if self._phase != "ready" or nonce == self.nonce:
-            return  # still shaking hands: the pad resends once we are ready
-        self._adopt(nonce)
-        self._phase = "connecting"
-        self._opened_ns = now_ns
-        self._next_hello_ns = now_ns
-        self._hello_seqs.clear()
-        self._status("connecting", f"Slap pad on {self.port} restarted: shaking hands again.")
-        self.poll(now_ns)

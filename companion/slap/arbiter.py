@@ -47,6 +47,7 @@ from companion.slap.config import (
     Notice,
     notice,
     slap_notice,
+    verdict_notice,
 )
 from companion.slap.seatlog import Edge, SeatLog, by_time
 from companion.slap.verdict import Verdict, decide_trusted
@@ -311,10 +312,16 @@ class SlapArbiter:
         window, max_edges = self._window, self._max_edges
         first = None
         for seat, st in self._st.items():
-            if st.pending:
+            new = st.pending
+            if new:
                 latest = st.latest_t
-                new = st.merge()
-                edges = st.edges
+                st.pending = []
+                if st.edges:
+                    edges = st.edges
+                    edges += new
+                    edges.sort(key=by_time)
+                else:
+                    edges = st.edges = sorted(new, key=by_time)
                 if edges[0][0] < window:
                     st.drop_older(window)
                 if edges and (latest is None or edges[-1][0] >= latest):
@@ -341,7 +348,7 @@ class SlapArbiter:
         bounce = orphan = slap = start = None
         count, train_rest = 0, not last_p
         for edge in st.edges:
-            t = edge[0]
+            t, pressed, _ = edge
             if t != cur_t:
                 prev_t, cur_t = cur_t, t
             if t - prev_t > holdoff:  # a new train: the previous one ended at prev_t
@@ -352,7 +359,7 @@ class SlapArbiter:
                         count += prev_t - start < blip_ns
                         start = None
                     train_rest = True
-                if edge[1]:
+                if pressed:
                     presses.append(edge)
                     if slap is None and t >= arm:
                         slap = edge
@@ -360,14 +367,14 @@ class SlapArbiter:
                         start = t
                 elif orphan is None and not last_p:
                     orphan = edge
-            elif edge[1]:
+            elif pressed:
                 if bounce is None:
                     bounce = edge
                 if start is None and train_rest:
                     start = t
             elif orphan is None and not last_p:
                 orphan = edge
-            last_p = edge[1]
+            last_p = pressed
         if start is not None and not last_p and cur_t - start < blip_ns:
             count += 1
         st.slap = slap
@@ -455,6 +462,7 @@ class SlapArbiter:
         since = self._arm_ns - cfg.chatter_window_ns
         need = cfg.chatter_blips
         for seat, st in self._st.items():
+            st.noted = 0  # the round is over: once-a-round notices may come again
             n = len(st.edges)
             if n < 2 * need:
                 continue
@@ -463,41 +471,46 @@ class SlapArbiter:
                 st.blips = blips(st.edges, not (st.before is not None and st.before[1]),
                                  cfg.holdoff_ns, cfg.blip_ns, since, now_ns)
                 st.blips_at = (n, st.before)
+            elif st.blips < need:
+                continue
             if st.blips >= need:
                 left_out.add(seat)
                 notes.append(Notice("chatter", seat, None, f"Seat {seat}'s button is "
                                     "chattering (it closes by itself in short bursts): left "
                                     "out of this round; check its switch and wiring"))
+        sources = set()
+        plain = True
         for seat, edge in counted.items():
-            if edge[2].__class__ is PressEvent:
+            event = edge[2]
+            sources.add(event.source)
+            if event.__class__ is PressEvent:
                 continue  # stamped in the host's clock: no sync doubt about the arm
-            unsure = getattr(edge[2], "uncertainty_ns", 0)
+            plain = False
+            unsure = getattr(event, "uncertainty_ns", 0)
             if unsure and seat not in left_out and self._maybe_before_arm(
                     self._st[seat], edge, unsure):
                 left_out.add(seat)
                 notes.append(Notice("unsure_start", seat, edge[0], f"Seat {seat}: slapped "
                                     f"within {unsure / 1e6:.3f} ms of the round's start, too "
                                     "close to tell whether it was before: left out"))
-        slaps = {s: e for s, e in counted.items() if s not in left_out}
-        bound, source = self._round_bound(slaps.values())
+        slaps = {s: e for s, e in counted.items() if s not in left_out} if left_out else counted
+        if plain and len(sources) == 1:  # the usual round: one source in the host's clock
+            (source,) = sources
+            bound = self._bounds[source]
+        else:
+            bound, source = self._round_bound(slaps.values())
         verdict = decide_trusted({s: e[0] for s, e in slaps.items()}, self.seats, bound, source,
-                                 tuple(sorted(left_out)))
+                                 tuple(sorted(left_out)) if left_out else ())
         self._armed = False
         self._once.clear()
-        for st in self._st.values():
-            st.noted = 0
         self._closed = (self._arm_ns, now_ns)
         self.last_verdict = verdict
-        notes.append(Notice("verdict", verdict.picker, now_ns, verdict.summary()))
+        notes.append(verdict_notice(verdict, now_ns))
         return verdict
 
     def _round_bound(self, edges: Iterable[Edge]) -> tuple[int, str]:
         """The honest bound of a round's slaps, and the joined source names."""
         bounds = self._bounds
-        plain = {e[2].source for e in edges if e[2].__class__ is PressEvent}
-        if len(plain) == 1 and all(e[2].__class__ is PressEvent for e in edges):
-            (name,) = plain  # the usual round: one source in the host's clock
-            return bounds[name], name
         widest = max(bounds.values())
         per_source: dict[str, int] = {}
         clocks: dict[object, int] = {}

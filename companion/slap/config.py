@@ -64,6 +64,26 @@ class SlapNotice(Notice):
         return f"Notice(kind='slap', seat={self[1]}, t_ns={self[2]}, text={self.text!r})"
 
 
+class VerdictNotice(Notice):
+    """The ``verdict`` notice, whose sentence (``Verdict.summary()``) is written when
+    someone reads it. Its fourth item is the verdict."""
+
+    __slots__ = ()
+
+    @property
+    def text(self) -> str:  # type: ignore[override]
+        return tuple.__getitem__(self, 3).summary()
+
+    def __repr__(self) -> str:
+        return (f"Notice(kind='verdict', seat={self[1]}, t_ns={self[2]}, "
+                f"text={self.text!r})")
+
+
+def verdict_notice(verdict, t_ns: int) -> Notice:
+    """The ``verdict`` notice for ``verdict``, closed at ``t_ns``."""
+    return tuple.__new__(VerdictNotice, ("verdict", verdict.picker, t_ns, verdict))
+
+
 def notice(kind: str, seat: int | None, t_ns: int | None, text: str) -> Notice:
     """A ``Notice`` made without the named tuple's keyword handling (faster)."""
     return tuple.__new__(Notice, (kind, seat, t_ns, text))

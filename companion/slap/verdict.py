@@ -256,14 +256,14 @@ def decide_trusted(slaps: Mapping[int, int], seats: tuple[int, ...], resolution_
                    source: str, excluded: tuple[int, ...] = ()) -> Verdict:
     """``decide()`` for inputs known to be valid: ``seats`` sorted and distinct, every
     slap from a seat in play and not in the sorted ``excluded``; whole ns throughout."""
-    order = sorted(zip(slaps.values(), slaps.keys(), strict=True))
+    order = sorted([(t, s) for s, t in slaps.items()])
     ranking: tuple[RankEntry, ...] = ()
     if order:
         first = prev = order[0][0]
-        make = RankEntry._make
+        new = tuple.__new__
         entries = []
         for t, seat in order:
-            entries.append(make((seat, t, t - first, t - prev)))
+            entries.append(new(RankEntry, (seat, t, t - first, t - prev)))
             prev = t
         ranking = tuple(entries)
     if len(slaps) + len(excluded) < len(seats):
@@ -282,8 +282,10 @@ def decide_trusted(slaps: Mapping[int, int], seats: tuple[int, ...], resolution_
             too_close = True
     else:
         candidates = ()
-    return Verdict(ranking, non_slappers, candidates[0] if len(candidates) == 1 else None,
-                   candidates, too_close, resolution_ns, source, excluded, CASE_SYNC)
+    return tuple.__new__(Verdict, (ranking, non_slappers,
+                                   candidates[0] if len(candidates) == 1 else None,
+                                   candidates, too_close, resolution_ns, source, excluded,
+                                   CASE_SYNC))
 
 
 def false_alarm(verdict: Verdict) -> Verdict:
