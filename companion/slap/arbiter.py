@@ -39,6 +39,7 @@ from collections.abc import Iterable, Mapping
 
 from companion.errors import ConfigError
 from companion.events import PressEvent
+from companion.slap.bounds import maybe_before_arm, round_bound
 from companion.slap.chatter import blips
 from companion.slap.config import (
     DEFAULT_RESOLUTION_NS,
@@ -49,17 +50,16 @@ from companion.slap.config import (
     slap_notice,
     verdict_notice,
 )
-from companion.slap.seatlog import Edge, SeatLog, by_time
+from companion.slap.seatlog import Edge, SeatLog
+from companion.slap.sortin import BOUNCE, LATE, MASH, ORPHAN, SortIn
 from companion.slap.verdict import Verdict, decide_trusted
 
 __all__ = ["DEFAULT_RESOLUTION_NS", "NOTICE_KINDS", "ArbiterConfig", "Notice", "SlapArbiter"]
 
-# Kinds reported once per seat per round (or per disarmed spell): they come in trains.
-_BOUNCE, _MASH, _LATE, _SOURCE, _BACKWARDS, _ORPHAN, _FLOOD = 1, 2, 4, 8, 16, 32, 64
 _MAX_ONCE_KEYS = 256
 
 
-class SlapArbiter:
+class SlapArbiter(SortIn):
     """Orders the slaps of one Stop Time round at a time; see the module docstring."""
 
     def __init__(self, seats: Iterable[int], config: ArbiterConfig | None = None) -> None:
@@ -166,8 +166,8 @@ class SlapArbiter:
             if edges[-1] is not edge:
                 return out
         if prev is not None and t - prev[0] <= self._holdoff:
-            if pressed and not st.noted & _BOUNCE:
-                st.noted |= _BOUNCE
+            if pressed and not st.noted & BOUNCE:
+                st.noted |= BOUNCE
                 out.append(notice("bounce", seat, t, self._bounce_text[seat]))
         elif not pressed:
             if prev is None or not prev[1]:
@@ -238,12 +238,12 @@ class SlapArbiter:
             out.append(Notice("false_slap", seat, t, f"Seat {seat}: false slap (before the "
                               "round was armed)"))
         elif st.slap is not None:
-            if not st.noted & _MASH:
-                st.noted |= _MASH
+            if not st.noted & MASH:
+                st.noted |= MASH
                 out.append(notice("mash", seat, t, self._mash_text[seat]))
         elif self._first is not None and t > self._first + self.config.timeout_ns:
-            if not st.noted & _LATE:
-                self._seat_note(st, _LATE, "late", seat, t, f"slap after the round's "
+            if not st.noted & LATE:
+                self._seat_note(st, LATE, "late", seat, t, f"slap after the round's "
                                 f"{self.config.timeout_ns / 1e9:g} s timeout, not counted", out)
         else:
             st.slap = edge
@@ -252,187 +252,8 @@ class SlapArbiter:
                 self._first = first = t
             out.append(slap_notice(seat, t, t - first))
 
-    def _feed_odd(self, st: SeatLog, seat: int, t: int, event: PressEvent) -> list[Notice]:
-        """An edge from a source with no configured bound (or not a valid one)."""
-        if event.source.__class__ is not str:
-            return self._invalid(event)
-        out: list[Notice] = []
-        if not st.noted & _SOURCE:
-            st.noted |= _SOURCE
-            out.append(Notice("unknown_source", seat, t, f"Seat {seat}: unknown press source "
-                              f"{event.source!r}, timed with the widest bound "
-                              f"({self.config.bound_for(event.source) / 1e6:.3f} ms)"))
-        return out + self._feed_slow(st, seat, t, bool(event.pressed), event, [])
-
-    def _feed_slow(self, st: SeatLog, seat: int, t: int, pressed: bool, event: PressEvent,
-                   out: list[Notice]) -> list[Notice]:
-        """An edge out of time order, or while disarmed."""
-        latest = st.latest_t
-        if latest is None or t > latest:
-            st.latest_t, st.latest_pressed = t, pressed
-        elif t < latest - self._holdoff and not st.noted & _BACKWARDS:
-            self._seat_note(st, _BACKWARDS, "backwards", seat, t, f"event stamped "
-                            f"{(latest - t) / 1e6:.3f} ms before an earlier one; ranked by "
-                            "its stamp", out)
-        if self._armed:
-            if t < self._window:
-                st.push_before((t, pressed, event))
-            else:
-                st.pending.append((t, pressed, event))  # described when sorted in
-                self._pending = True
-            return out
-        # Disarmed: describe at once, keep only what the next round's checks need.
-        prev = st.last_before(t)
-        st.pending.append((t, pressed, event))
-        st.merge()
-        horizon = st.latest_t - self._lookback
-        if len(st.edges) > self._max_edges:
-            horizon = max(horizon, st.edges[-self._max_edges][0])
-        st.drop_older(horizon)
-        if not pressed:
-            if prev is None or not prev[1]:
-                self._orphan(st, seat, t, out)
-        elif prev is not None and t - prev[0] <= self._holdoff:
-            self._seat_note(st, _BOUNCE, "bounce", seat, t, "contact bounce ignored", out)
-        elif self._closed is not None and self._closed[0] <= t <= self._closed[1]:
-            self._seat_note(st, _LATE, "late", seat, t, "slap arrived after the verdict, not "
-                            "counted", out)
-        else:
-            out.append(Notice("false_slap", seat, t, f"Seat {seat}: false slap (nothing "
-                              "armed)"))
-        return out
-
-    def _merge(self, out: list[Notice] | None = None) -> None:
-        """Sort every seat's pending edges in, find the slaps again, describe the new
-        edges (into ``out``, else for ``take_notices``)."""
-        self._pending = False
-        if out is None:
-            out = self._outbox
-        merged = []
-        window, max_edges = self._window, self._max_edges
-        first = None
-        for seat, st in self._st.items():
-            new = st.pending
-            if new:
-                latest = st.latest_t
-                st.pending = []
-                if st.edges:
-                    edges = st.edges
-                    edges += new
-                    edges.sort(key=by_time)
-                else:
-                    edges = st.edges = sorted(new, key=by_time)
-                if edges[0][0] < window:
-                    st.drop_older(window)
-                if edges and (latest is None or edges[-1][0] >= latest):
-                    st.latest_t, st.latest_pressed = edges[-1][0], bool(edges[-1][1])
-                if len(edges) > max_edges:
-                    self._flood(st, seat, None, out)
-                merged.append((seat, st, latest, new, self._scan(st)))
-            slap = st.slap
-            if slap is not None and (first is None or slap[0] < first):
-                first = slap[0]
-        self._first = first
-        for seat, st, latest, new, found in merged:
-            self._describe(seat, st, latest, new, found, out)
-
-    def _scan(self, st: SeatLog) -> tuple[list[Edge], Edge | None, Edge | None]:
-        """One pass over a seat's sorted edges: its presses that are no bounce (the slap
-        is the first of them at/after the arm), a bounce and an orphan release if any,
-        and its chatter blips (counted as ``companion.slap.chatter.blips`` does)."""
-        holdoff, blip_ns, arm = self._holdoff, self.config.blip_ns, self._arm_ns
-        before = st.before
-        prev_t = cur_t = before[0] if before is not None else -(1 << 62)
-        last_p = before is not None and before[1]
-        presses: list[Edge] = []
-        bounce = orphan = slap = start = None
-        count, train_rest = 0, not last_p
-        for edge in st.edges:
-            t, pressed, _ = edge
-            if t != cur_t:
-                prev_t, cur_t = cur_t, t
-            if t - prev_t > holdoff:  # a new train: the previous one ended at prev_t
-                if last_p:
-                    train_rest = False
-                else:
-                    if start is not None:
-                        count += prev_t - start < blip_ns
-                        start = None
-                    train_rest = True
-                if pressed:
-                    presses.append(edge)
-                    if slap is None and t >= arm:
-                        slap = edge
-                    if train_rest:
-                        start = t
-                elif orphan is None and not last_p:
-                    orphan = edge
-            elif pressed:
-                if bounce is None:
-                    bounce = edge
-                if start is None and train_rest:
-                    start = t
-            elif orphan is None and not last_p:
-                orphan = edge
-            last_p = pressed
-        if start is not None and not last_p and cur_t - start < blip_ns:
-            count += 1
-        st.slap = slap
-        st.blips, st.blips_at = count, (len(st.edges), before)
-        return presses, bounce, orphan
-
-    def _describe(self, seat: int, st: SeatLog, latest: int | None, new: list[Edge],
-                  found: tuple[list[Edge], Edge | None, Edge | None],
-                  out: list[Notice]) -> None:
-        """Notices for the edges just sorted in (``new``), from what ``_scan`` found."""
-        presses, bounce, orphan = found
-        everything = len(new) == len(st.edges)  # a seat's first batch: all of it is new
-        fresh = None if everything else set(map(id, new))
-        if latest is not None and not st.noted & _BACKWARDS:
-            old = min(map(by_time, new))
-            if old < latest - self._holdoff:
-                self._seat_note(st, _BACKWARDS, "backwards", seat, old, f"event stamped "
-                                f"{(latest - old) / 1e6:.3f} ms before an earlier one; ranked "
-                                "by its stamp", out)
-        if orphan is not None and not st.noted & _ORPHAN and (everything or id(orphan) in fresh):
-            self._orphan(st, seat, orphan[0], out)
-        if bounce is not None and not st.noted & _BOUNCE and (everything or id(bounce) in fresh):
-            st.noted |= _BOUNCE
-            out.append(notice("bounce", seat, bounce[0], self._bounce_text[seat]))
-        slap, first = st.slap, self._first
-        for edge in presses:
-            if not everything and id(edge) not in fresh:
-                continue
-            t = edge[0]
-            if t < self._arm_ns:
-                out.append(Notice("false_slap", seat, t, f"Seat {seat}: false slap (before "
-                                  "the round was armed)"))
-            elif slap is not edge:
-                if not st.noted & _MASH:
-                    st.noted |= _MASH
-                    out.append(notice("mash", seat, t, self._mash_text[seat]))
-            elif first is not None and t > first + self.config.timeout_ns:
-                self._seat_note(st, _LATE, "late", seat, t, "slap after the round's "
-                                f"{self.config.timeout_ns / 1e9:g} s timeout, not counted",
-                                out)
-            else:
-                out.append(slap_notice(seat, t, t - (first or t)))
-
-    def _flood(self, st: SeatLog, seat: int, edge: Edge | None, out: list[Notice]) -> None:
-        """More edges this round than ``max_edges``: keep the earliest, say so once."""
-        edges = st.edges
-        extra = st.count_from(self._arm_ns - self._holdoff) - self._max_edges
-        if extra <= 0:
-            return  # the edges beyond the limit are from before the round
-        st.overflow = True
-        del edges[len(edges) - extra:]
-        if st.slap is not None and (not edges or st.slap[0] > edges[-1][0]):
-            st.find_slap(self._arm_ns, self._holdoff)
-        self._seat_note(st, _FLOOD, "flood", seat, edge[0] if edge else None,
-                        f"more than {self._max_edges} edges this round, the rest ignored", out)
-
     def _orphan(self, st: SeatLog, seat: int, t: int, out: list[Notice]) -> None:
-        self._seat_note(st, _ORPHAN, "orphan_release", seat, t, "release without a press, "
+        self._seat_note(st, ORPHAN, "orphan_release", seat, t, "release without a press, "
                         "ignored", out)
 
     @staticmethod
@@ -487,8 +308,8 @@ class SlapArbiter:
                 continue  # stamped in the host's clock: no sync doubt about the arm
             plain = False
             unsure = getattr(event, "uncertainty_ns", 0)
-            if unsure and seat not in left_out and self._maybe_before_arm(
-                    self._st[seat], edge, unsure):
+            if unsure and seat not in left_out and maybe_before_arm(
+                    self._st[seat], edge, unsure, self._arm_ns):
                 left_out.add(seat)
                 notes.append(Notice("unsure_start", seat, edge[0], f"Seat {seat}: slapped "
                                     f"within {unsure / 1e6:.3f} ms of the round's start, too "
@@ -498,7 +319,7 @@ class SlapArbiter:
             (source,) = sources
             bound = self._bounds[source]
         else:
-            bound, source = self._round_bound(slaps.values())
+            bound, source = round_bound(self._bounds, slaps.values())
         verdict = decide_trusted({s: e[0] for s, e in slaps.items()}, self.seats, bound, source,
                                  tuple(sorted(left_out)) if left_out else ())
         self._armed = False
@@ -507,42 +328,6 @@ class SlapArbiter:
         self.last_verdict = verdict
         notes.append(verdict_notice(verdict, now_ns))
         return verdict
-
-    def _round_bound(self, edges: Iterable[Edge]) -> tuple[int, str]:
-        """The honest bound of a round's slaps, and the joined source names."""
-        bounds = self._bounds
-        widest = max(bounds.values())
-        per_source: dict[str, int] = {}
-        clocks: dict[object, int] = {}
-        for edge in edges:
-            event = edge[2]
-            own = bounds.get(event.source, widest)
-            clock, unsure = None, 0
-            if event.__class__ is not PressEvent:  # a PadPress knows more about itself
-                own = max(own, getattr(event, "resolution_ns", 0))
-                clock = getattr(event, "clock", None)
-                unsure = getattr(event, "uncertainty_ns", 0)
-            if own > per_source.get(event.source, -1):
-                per_source[event.source] = own
-            if unsure > clocks.get(clock, -1):
-                clocks[clock] = unsure
-        if not per_source:
-            return 0, ""
-        top = sorted(per_source.values(), reverse=True)
-        bound = top[0] if len(top) == 1 else top[0] + top[1]
-        if len(clocks) > 1:  # two clocks: each side may be off by its sync bound
-            sync = sorted(clocks.values(), reverse=True)
-            bound += sync[0] + sync[1]
-        return bound, "+".join(sorted(per_source))
-
-    def _maybe_before_arm(self, st: SeatLog, slap: Edge, unsure: int) -> bool:
-        """Could this slap, or a press just before the arm, be on the wrong side of it?"""
-        arm = self._arm_ns
-        if slap[0] - unsure < arm:
-            return True
-        last = st.last_before(arm)
-        return last is not None and last[1] and last[0] + getattr(
-            last[2], "uncertainty_ns", 0) >= arm
 
     def _excluded(self, first: int, counted: Mapping[int, Edge]) -> tuple[int, ...]:
         """Seats without a counted slap that were still held when the round opened, or
