@@ -195,7 +195,8 @@ class SlapArbiter(SortIn):
             if st is None or t.__class__ is not int or event.source not in bounds:
                 out += self.feed(event)
                 continue
-            st.pending.append((t, event.pressed, event))
+            pressed = event.pressed
+            st.pending.append((t, pressed if pressed.__class__ is bool else bool(pressed), event))
         self._merge(out)
         return out
 

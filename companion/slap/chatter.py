@@ -28,29 +28,30 @@ def blips(edges: Sequence[tuple], at_rest: bool, holdoff_ns: int, blip_ns: int,
           since_ns: int, until_ns: int) -> int:
     """Count the blips among ``edges`` ((t_ns, pressed, ...) sorted by time) whose press
     edge is within ``[since_ns, until_ns]``. ``at_rest``: the switch was open before the
-    first edge."""
+    first edge. (``SlapArbiter._scan`` counts the same way in its own pass over a seat.)
+    A train starts where an edge comes more than ``holdoff_ns`` after the previous
+    *distinct* stamp, as the bounce rule reads it."""
     count = 0
     start = None  # the press edge of the episode in progress
     train_rest = at_rest  # was the switch open when the current train began?
-    state = not at_rest  # the switch's state after the latest edge (True = closed)
-    last_t = None
+    closed = not at_rest  # the switch's state after the latest edge (True = closed)
+    prev_t = cur_t = None
     for edge in edges:
         t, pressed = edge[0], edge[1]
-        if last_t is not None and t - last_t > holdoff_ns:
-            # The previous train is over: did it leave the switch open?
-            if not state:
-                if start is not None:
-                    if last_t - start < blip_ns and since_ns <= start <= until_ns:
-                        count += 1
-                    start = None
-                train_rest = True
-            else:
-                train_rest = False
+        if t != cur_t:
+            prev_t, cur_t = cur_t, t
+            if prev_t is not None and t - prev_t > holdoff_ns:  # the previous train ended
+                if closed:
+                    train_rest = False
+                else:
+                    if start is not None:
+                        count += prev_t - start < blip_ns and since_ns <= start <= until_ns
+                        start = None
+                    train_rest = True
         if pressed and start is None and train_rest:
             start = t
-        state = pressed
-        last_t = t
-    if start is not None and not state and last_t - start < blip_ns and (
+        closed = bool(pressed)
+    if start is not None and not closed and cur_t - start < blip_ns and (
             since_ns <= start <= until_ns):
         count += 1
     return count

@@ -117,23 +117,27 @@ class SortIn:
         presses: list[Edge] = []
         bounce = orphan = slap = start = None
         count, train_rest = 0, not last_p
+        boundary = False
         for edge in st.edges:
             t, pressed, _ = edge
             if t != cur_t:
                 prev_t, cur_t = cur_t, t
-            if t - prev_t > holdoff:  # a new train: the previous one ended at prev_t
-                if last_p:
-                    train_rest = False
-                else:
-                    if start is not None:
-                        count += prev_t - start < blip_ns
-                        start = None
-                    train_rest = True
+                boundary = t - prev_t > holdoff
+                if boundary:  # a new train: the previous one ended at prev_t
+                    if last_p:
+                        train_rest = False
+                    else:
+                        if start is not None:
+                            count += prev_t - start < blip_ns
+                            start = None
+                        train_rest = True
+            # (edges with one stamp share the first one's standing, and no train ends)
+            if boundary:
                 if pressed:
                     presses.append(edge)
                     if slap is None and t >= arm:
                         slap = edge
-                    if train_rest:
+                    if start is None and train_rest:
                         start = t
                 elif orphan is None and not last_p:
                     orphan = edge
