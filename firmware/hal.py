@@ -81,7 +81,9 @@ class Hal:
         self._mask = (1 << seats) - 1
         self._mem32 = machine.mem32
         pin = machine.Pin
-        self._seat_pins = [pin(SEAT_BASE_PIN + i, pin.IN, pin.PULL_UP) for i in range(seats)]
+        # All eight seat inputs get their pull-up, in play or not: the PIO program samples
+        # all eight, and a floating input would fill its FIFO with changes of nothing.
+        self._seat_pins = [pin(SEAT_BASE_PIN + i, pin.IN, pin.PULL_UP) for i in range(SEATS)]
         self._lamp_pins = [pin(LAMP_BASE_PIN + i, pin.OUT, value=0) for i in range(seats)]
         self._stdin = stdin if stdin is not None else sys.stdin
         self._stdout = stdout if stdout is not None else sys.stdout
