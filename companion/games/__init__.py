@@ -1,49 +1,74 @@
-"""Pure rules engines, one module per game; see ``base`` for the contract.
+"""Pure rules engines, one module or package per game; see ``base`` for the contract.
 
-``REGISTRY`` maps each engine's ``NAME`` to the engine, so the game log can find the
-rules a stored game was played with.
+Each engine declares itself once with ``GAME = GameInfo(...)``. This package finds them
+by that attribute: every module or sub-package of ``companion.games`` that has a
+``GAME`` is an engine, so adding a game means adding its package and nothing else.
+The registry maps each engine's ``NAME`` to the engine, so the game log can find the
+rules a stored game was played with; ``games()`` lists the descriptors in home-screen
+order for the home tiles, the screen registry and the resume offer.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
+import pkgutil
+from functools import cache
+from types import ModuleType
 
 from companion.errors import LogError
+from companion.games.base import GameInfo
 
-#: NAME -> module path. Modules are imported on first use so a broken or missing
-#: engine only affects its own game.
-ENGINES: dict[str, str] = {
-    "crazy_time": "companion.games.crazy_time",
-    "time_stories": "companion.games.time_stories",
-    "times": "companion.games.times",
-    "time_after_time": "companion.games.time_after_time",
-    "professor_tempus": "companion.games.professor_tempus",
-    "scorepad": "companion.games.scorepad",
-    "stop_time": "companion.games.stop_time",
-}
+log = logging.getLogger(__name__)
+
+#: Modules of this package that are helpers, not engines.
+_NOT_ENGINES = frozenset({"base"})
+
+
+@cache
+def _engines() -> dict[str, ModuleType]:
+    """NAME -> engine module, for every module here that declares a ``GAME``.
+
+    An engine that fails to import is logged and left out: a broken engine only
+    affects its own game.
+    """
+    found: dict[str, ModuleType] = {}
+    for info in pkgutil.iter_modules(__path__):
+        if info.name in _NOT_ENGINES or info.name.startswith("_"):
+            continue
+        try:
+            module = importlib.import_module(f"{__name__}.{info.name}")
+        except Exception:  # noqa: BLE001 - one broken engine must not hide the others
+            log.exception("the rules engine %r does not import", info.name)
+            continue
+        game = getattr(module, "GAME", None)
+        if isinstance(game, GameInfo):
+            found[game.name] = module
+    return dict(sorted(found.items(), key=lambda kv: (kv[1].GAME.order, kv[0])))
+
+
+def known() -> list[str]:
+    """Every engine's NAME, in home-screen order."""
+    return list(_engines())
+
+
+def games() -> list[GameInfo]:
+    """Every engine's descriptor, in home-screen order."""
+    return [module.GAME for module in _engines().values()]
+
+
+def info(name: str) -> GameInfo | None:
+    """The descriptor of the game called ``name``, or None for an unknown kind."""
+    module = _engines().get(name)
+    return module.GAME if module is not None else None
 
 
 def get_rules(name: str):
     """The rules engine for a stored game's ``kind``; LogError for an unknown one."""
     try:
-        path = ENGINES[name]
+        return _engines()[name]
     except KeyError:
         raise LogError(
-            f"unknown game kind {name!r} (known: {', '.join(sorted(ENGINES))})"
+            f"unknown game kind {name!r} (known: {', '.join(sorted(_engines()))})"
         ) from None
-    try:
-        return importlib.import_module(path)
-    except ImportError as exc:
-        raise LogError(f"the rules for {name!r} are not available: {exc}") from exc
 
-
-def available() -> list[str]:
-    """Engines that import cleanly, in home-screen order."""
-    out = []
-    for name in ENGINES:
-        try:
-            get_rules(name)
-        except LogError:
-            continue
-        out.append(name)
-    return out

@@ -2,8 +2,9 @@
 
 A rules engine is a module (or object) with:
 
-* ``NAME``: the stable identifier stored in the game log (``"crazy_time"``).
-* ``TITLE``: what the home screen shows.
+* ``GAME``: its ``GameInfo`` descriptor (name, title, blurb, screen), declared once.
+* ``NAME``: the stable identifier stored in the game log (``"crazy_time"``), and
+  ``TITLE``, what the home screen shows: both taken from ``GAME``.
 * ``initial(setup: dict) -> State``: the state before any action. ``setup`` is JSON
   data: at least ``{"players": [{"name": "Ann", "seat": 1}, ...]}`` plus game options.
 * ``apply(state, action: dict) -> State``: a *new* state, or ``RuleError`` naming why
@@ -25,7 +26,41 @@ from typing import Any, Protocol
 from companion.errors import RuleError
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What the rest of the companion knows about a game, declared once by its engine.
+
+    Every engine module sets ``GAME = GameInfo(...)`` and derives ``NAME`` and ``TITLE``
+    from it. ``companion.games`` finds the engines by this attribute, and the home tiles,
+    the screen registry, the resume offer and the exports are all built from the
+    descriptors, so adding a game means adding its package (and its screen) only.
+
+    ``screen`` is ``"module:Class"`` of the Kivy screen that plays the game, registered
+    under the game's ``name``; ``played_on`` names another screen that plays it instead
+    (the slap pad tool's log is played on the ``"slap"`` screen); a game with neither is
+    played on the generic score screen ``"game"``. ``on_home`` puts a tile on the home
+    screen and offers the game for resume; a tool's running log sets it False.
+    ``order`` is the tile's place, lowest first.
+    """
+
+    name: str
+    title: str
+    blurb: str
+    order: int
+    screen: str | None = None
+    played_on: str | None = None
+    on_home: bool = True
+
+    @property
+    def screen_name(self) -> str:
+        """The name of the screen that plays this game."""
+        if self.screen:
+            return self.name
+        return self.played_on or "game"
+
+
 class Rules(Protocol):
+    GAME: GameInfo
     NAME: str
     TITLE: str
 

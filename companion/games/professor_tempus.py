@@ -8,7 +8,7 @@ takes), knows whose turn it is, counts every hand and the draw pile from the dea
 it knows when a round ends, when the game ends (or, in the 5-player variant, when the
 first count is due) and who won.
 
-Wiring: ``companion.games.ENGINES`` lists this module under ``NAME``; the session
+Wiring: ``companion.games`` finds this engine by its ``GAME`` descriptor; the session
 feeds logged action dicts to ``apply`` and shows ``snapshot``. ``can_play`` and
 ``playable_holders`` are pure helpers for the screens. The ``players`` list of the setup
 is in clockwise order. Rule readings are written down in docs/professor-tempus.md.
@@ -21,10 +21,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import RuleError
-from companion.games.base import Player, handler_for, players_from_setup, require
+from companion.games.base import GameInfo, Player, handler_for, players_from_setup, require
 
-NAME = "professor_tempus"
-TITLE = "Professor Tempus"
+GAME = GameInfo(
+    name="professor_tempus",
+    title="Professor Tempus",
+    blurb="Series, hourglasses",
+    order=50,
+    screen="companion.ui.screens.professor_tempus:ProfessorTempusScreen",
+)
+NAME = GAME.name
+TITLE = GAME.title
 
 COLOURS = ("red", "purple", "joker")
 MAX_VALUE = 25

@@ -14,10 +14,23 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import RuleError
-from companion.games.base import Player, action_type, players_from_setup, require, to_jsonable
+from companion.games.base import (
+    GameInfo,
+    Player,
+    action_type,
+    players_from_setup,
+    require,
+    to_jsonable,
+)
 
-NAME = "scorepad"
-TITLE = "Score pad"
+GAME = GameInfo(
+    name="scorepad",
+    title="Score pad",
+    blurb="Points for any game",
+    order=60,
+)
+NAME = GAME.name
+TITLE = GAME.title
 
 
 @dataclass(frozen=True, slots=True)

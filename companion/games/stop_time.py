@@ -36,11 +36,19 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import CompanionError, RuleError
-from companion.games.base import Player, action_type, players_from_setup, require
+from companion.games.base import GameInfo, Player, action_type, players_from_setup, require
 from companion.slap.verdict import CASE_FALSE_ALARM, CASE_SYNC, Verdict, decide
 
-NAME = "stop_time"
-TITLE = "Slap pad"
+GAME = GameInfo(
+    name="stop_time",
+    title="Slap pad",
+    blurb="Who slapped last?",
+    order=90,
+    played_on="slap",
+    on_home=False,
+)
+NAME = GAME.name
+TITLE = GAME.title
 
 DECISIONS = ("verdict", "false_alarm", "table")
 

@@ -30,43 +30,18 @@ from kivy.uix.vkeyboard import VKeyboard
 
 from companion.errors import CompanionError
 from companion.events import PressEvent
-from companion.games import get_rules
+from companion.games import get_rules, info
 from companion.palette import rgba
 from companion.session import GameSession
 from companion.sound import SoundCues
 from companion.store.gamelog import GameLog
 from companion.table import Table
+from companion.ui import storage_problem
+from companion.ui.screen_list import screens
 from companion.watchdog import Watchdog
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
-
-#: (screen name, module, class). A screen whose module is missing is left out.
-SCREENS: list[tuple[str, str, str]] = [
-    ("home", "companion.ui.screens.home", "HomeScreen"),
-    ("players", "companion.ui.screens.players", "PlayersScreen"),
-    ("settings", "companion.ui.screens.settings", "SettingsScreen"),
-    ("game", "companion.ui.screens.game", "GameScreen"),
-    # tools usable in any game
-    ("slap", "companion.ui.screens.slap", "SlapScreen"),
-    ("captain_die", "companion.ui.screens.captain_die", "CaptainDieScreen"),
-    ("timer", "companion.ui.screens.timer", "TimerScreen"),
-    ("history", "companion.ui.screens.history", "HistoryScreen"),
-    # one screen per game
-    ("crazy_time", "companion.ui.screens.crazy_time", "CrazyTimeScreen"),
-    ("time_stories", "companion.ui.screens.time_stories", "TimeStoriesScreen"),
-    ("times", "companion.ui.screens.times", "TimesScreen"),
-    ("time_after_time", "companion.ui.screens.time_after_time", "TimeAfterTimeScreen"),
-    ("professor_tempus", "companion.ui.screens.professor_tempus", "ProfessorTempusScreen"),
-]
-
-#: game kind -> the screen that plays it; kinds without one use the generic "game" screen.
-GAME_SCREENS: dict[str, str] = {
-    **{kind: kind for kind in
-       ("crazy_time", "time_stories", "times", "time_after_time", "professor_tempus")},
-    "stop_time": "slap",  # the slap pad tool's own log of rounds
-}
-
 
 END_CONFIRM_S = 4.0
 
@@ -116,7 +91,7 @@ class CompanionApp(App):
         load_kv(str(HERE / "widgets.py"))
         load_kv(__file__)
         self.sm = ScreenManager(transition=NoTransition())
-        for name, module, cls in SCREENS:
+        for name, module, cls in screens():
             try:
                 screen_cls = getattr(importlib.import_module(module), cls)
             except ModuleNotFoundError as exc:
@@ -175,6 +150,7 @@ class CompanionApp(App):
             self.session = GameSession.start(self.log, get_rules(kind), setup)
         except CompanionError as exc:
             self.say(str(exc), error=True)
+            storage_problem.tell(exc)
             return False
         self._show_game()
         return True
@@ -184,12 +160,14 @@ class CompanionApp(App):
             self.session = GameSession.resume(self.log, game_id)
         except CompanionError as exc:
             self.say(f"Cannot resume game {game_id}: {exc}", error=True)
+            storage_problem.tell(exc)
             return False
         self._show_game()
         return True
 
     def _show_game(self) -> None:
-        screen = GAME_SCREENS.get(self.session.rules.NAME, "game")
+        game = info(self.session.rules.NAME)
+        screen = game.screen_name if game is not None else "game"
         self._history = ["home"]
         self.sm.current = screen if self.sm.has_screen(screen) else "game"
 
@@ -206,6 +184,7 @@ class CompanionApp(App):
             self.session.do(action)
         except CompanionError as exc:
             self.say(str(exc), error=True)
+            storage_problem.tell(exc)  # a failed SD card: full-screen, with what to do
             return False
         if cue:
             self.play(cue)
@@ -220,6 +199,7 @@ class CompanionApp(App):
             self.session.amend_setup(setup)
         except CompanionError as exc:
             self.say(str(exc), error=True)
+            storage_problem.tell(exc)
             return False
         return True
 
@@ -230,6 +210,7 @@ class CompanionApp(App):
             removed = self.session.undo()
         except CompanionError as exc:
             self.say(str(exc), error=True)
+            storage_problem.tell(exc)
             return False
         self.say(f"Undone: {describe(removed, self.session.setup)}")
         self.refresh()
@@ -362,6 +343,8 @@ class KeepPlaying(ExceptionHandler):
         log.error("unexpected error in the UI", exc_info=exception)
         if isinstance(exception, (KeyboardInterrupt, SystemExit)):
             return ExceptionManager.RAISE
+        if storage_problem.tell(exception):  # e.g. ending a game on a full SD card
+            return ExceptionManager.PASS
         self.app.say(f"Something went wrong ({exception}); the game is safe in the log.",
                      error=True, seconds=15)
         return ExceptionManager.PASS

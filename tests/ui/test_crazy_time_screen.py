@@ -231,7 +231,7 @@ def game_view(*actions, viewer=None):
     from functools import reduce
 
     from companion.games import crazy_time as ct
-    from companion.games.crazy_time_view import view
+    from companion.ui.presenters.crazy_time_view import view
 
     return view(reduce(ct.apply, actions, ct.initial({"players": PLAYERS})), viewer)
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.crazy_time_laws import law_key
+from companion.games.crazy_time.laws import law_key
 
 REASONS = {"slap": "last to slap", "false_slap": "false slap",
            "temporal_flaw": "temporal flaw", "wrong_accusation": "wrong accusation"}

@@ -5,17 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from companion.games import games, info
+from companion.games.base import GameInfo
 from companion.store.gamelog import GameRow
-
-#: (engine name, title, one-line description) in home-screen order.
-GAMES: tuple[tuple[str, str, str], ...] = (
-    ("crazy_time", "Crazy Time", "Slap pad, laws, pick-ups"),
-    ("time_stories", "T.I.M.E Stories", "Captain die, time units"),
-    ("times", "Times", "Timer, Time Table, scores"),
-    ("time_after_time", "Time After Time", "Rows, ghosts, wins"),
-    ("professor_tempus", "Professor Tempus", "Series, hourglasses"),
-    ("scorepad", "Score pad", "Points for any game"),
-)
 
 #: (screen name, title, description): tools usable in any game.
 TOOLS: tuple[tuple[str, str, str], ...] = (
@@ -25,8 +17,9 @@ TOOLS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-#: Game kinds that are a tool's running log, not a game to offer for resume.
-TOOL_LOGS = frozenset({"stop_time"})
+def home_games() -> list[GameInfo]:
+    """The games that get a tile on the home screen, in order (from their descriptors)."""
+    return [g for g in games() if g.on_home]
 
 
 @dataclass(frozen=True)
@@ -36,18 +29,17 @@ class ResumeOffer:
 
 
 def title_of(kind: str) -> str:
-    for name, title, _ in GAMES:
-        if name == kind:
-            return title
-    return kind.replace("_", " ").title()
+    """A game kind's title from its descriptor; an unknown kind made readable."""
+    game = info(kind)
+    return game.title if game is not None else kind.replace("_", " ").title()
 
 
 def resume_offer(open_games: list[GameRow]) -> ResumeOffer | None:
     """The newest unfinished game as one sentence, or None when there is none."""
-    games = [g for g in open_games if g.kind not in TOOL_LOGS]
-    if not games:
+    offered = [g for g in open_games if (game := info(g.kind)) is not None and game.on_home]
+    if not offered:
         return None
-    g = games[0]
+    g = offered[0]
     names = [p.get("name", "?") for p in g.setup.get("players", [])]
     if len(names) > 1:
         who = ", ".join(names[:-1]) + " and " + names[-1]

@@ -29,8 +29,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.games import times
-from companion.games.times_cards import CARD_CODES, COLOUR_COLUMN, card_label, parse_card
-from companion.games.times_table import BOUNDS, COLUMNS, space_label
+from companion.games.times.cards import CARD_CODES, COLOUR_COLUMN, card_label, parse_card
+from companion.games.times.table import BOUNDS, COLUMNS, space_label
 
 #: The cards' own colours (the board's pink, blue and yellow) and a readable text colour.
 CARD_RGBA: dict[str, tuple[float, float, float, float]] = {

@@ -29,10 +29,10 @@ from kivy.utils import escape_markup
 
 from companion.errors import CompanionError
 from companion.events import CAPTAIN_SEAT
-from companion.games.crazy_time_view import view
 from companion.palette import rgba, text_rgba
 from companion.ui.app import load_kv
 from companion.ui.presenters import crazy_time as cp
+from companion.ui.presenters.crazy_time_view import view
 from companion.ui.screens.crazy_time_panels import (
     ChoicePanel,
     EndPanel,

@@ -7,7 +7,7 @@ from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.ui.app import load_kv
-from companion.ui.presenters.home import GAMES, TOOLS, resume_offer
+from companion.ui.presenters.home import TOOLS, home_games, resume_offer
 from companion.ui.widgets import Tile
 
 load_kv(__file__)
@@ -40,9 +40,9 @@ class HomeScreen(Screen):
         self.resume_id = offer.game_id if offer else 0
         grid = self.ids.tiles
         grid.clear_widgets()
-        for name, title, line in GAMES:
-            tile = Tile(text=f"[b]{title}[/b]\n[size=20]{line}[/size]")
-            tile.bind(on_release=lambda _w, n=name: app.choose_game(n))
+        for game in home_games():
+            tile = Tile(text=f"[b]{game.title}[/b]\n[size=20]{game.blurb}[/size]")
+            tile.bind(on_release=lambda _w, n=game.name: app.choose_game(n))
             grid.add_widget(tile)
         for screen, title, line in TOOLS:
             if not app.has_screen(screen):

@@ -25,7 +25,7 @@ by ``on_frame(now_ns)`` and, when it settles on that face, the ``travel`` action
 the face in it is logged. Tests set ``screen.rng`` to choose faces and pass a later
 ``now_ns`` to ``on_frame`` to settle the die without waiting.
 
-Registered as "time_stories" in ``companion.ui.app`` (``SCREENS`` / ``GAME_SCREENS``).
+Registered as "time_stories" from its game descriptor (``GameInfo.screen``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,418 @@
+"""T.I.M.E Stories rules engine: the companion as the group's time keeper.
+
+Pure (no I/O, clock or randomness: the Time Captain die and the action dice are fields
+of the actions, rolled by ``companion.dice`` in the session) and immutable, per the
+contract in ``companion.games.base``. Wiring:
+
+    from companion.games import time_stories as ts
+    s = ts.initial({"players": [{"name": "Ann", "seat": 1}], "mission": "Asylum",
+                    "starting_tu": 25, "characters": [...]})
+    s = ts.apply(s, {"type": "travel", "die": dice.roll(1)[0], "to": "Kitchen"})
+    ts.snapshot(s)               # what the screens draw: TU, run, log, characters, tests
+    ts.roll_odds_for(s, "B")     # exact odds of the next roll of the test at space B
+    ts.burndown(s)               # (turn, TU left) points of the current run
+
+It keeps the runs of one mission (numbered from 1, each with its starting TU and
+outcome), the TU tracker with a readable log of every spend (and of deaths, revivals,
+items and rolls), the characters, the items (T.I.M.E Agency items survive a failed run)
+and the open action-dice tests, resolved by ``companion.games.time_stories.action_test``. State
+records and the time/life bookkeeping are in ``time_stories_model``. Every action, its
+fields, and the rule readings are in ``docs/time-stories.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from companion.dice import captain_cost
+from companion.errors import RuleError
+from companion.games.base import GameInfo, handler_for, players_from_setup, to_jsonable
+from companion.games.time_stories import action_test as at
+from companion.games.time_stories.action_odds import RollOdds, roll_odds
+from companion.games.time_stories.model import (
+    DEFAULT_TU,
+    MAX_LIFE,
+    MAX_TU,
+    OUTCOMES,
+    RED_DEPARTURE_TU,
+    Character,
+    Item,
+    RollRecord,
+    Run,
+    State,
+    after_damage,
+    character,
+    drop_item,
+    end_run,
+    flag_field,
+    gain_item,
+    give_item,
+    hurt,
+    int_field,
+    living,
+    note,
+    parse_characters,
+    put,
+    put_item,
+    spend,
+    text_field,
+)
+
+GAME = GameInfo(
+    name="time_stories",
+    title="T.I.M.E Stories",
+    blurb="Captain die, time units",
+    order=20,
+    screen="companion.ui.screens.time_stories:TimeStoriesScreen",
+)
+NAME = GAME.name
+TITLE = GAME.title
+
+__all__ = ["NAME", "TITLE", "Character", "Item", "State", "apply", "burndown",
+           "comes_back_at", "dice_for", "initial", "roll_odds_for", "snapshot"]
+
+
+# ----------------------------------------------------------------- engine contract
+def initial(setup: Mapping[str, Any]) -> State:
+    players = players_from_setup(setup, 1, 4)
+    mission = setup.get("mission", "Asylum")
+    if not isinstance(mission, str) or not mission.strip():
+        raise RuleError("setup 'mission' must be the mission's name")
+    tu = setup.get("starting_tu", DEFAULT_TU)
+    if isinstance(tu, bool) or not isinstance(tu, int) or not 1 <= tu <= MAX_TU:
+        raise RuleError(f"setup 'starting_tu' must be 1 to {MAX_TU}, not {tu!r}")
+    roc = setup.get("riposte_on_clear", True)
+    if not isinstance(roc, bool):
+        raise RuleError("setup 'riposte_on_clear' must be true or false")
+    chars = parse_characters(setup["characters"], players) if setup.get("characters") else ()
+    state = State(players, mission.strip(), tu, roc, (Run(1, tu),), tu, characters=chars)
+    return note(state, "run", f"run 1 of {mission.strip()} starts with {tu} TU")
+
+
+def apply(state: State, action: Mapping[str, Any]) -> State:
+    kind, handler = handler_for(_HANDLERS, action, "T.I.M.E Stories")
+    if state.run.outcome == "successful":
+        raise RuleError("the mission is complete: nothing more to play")
+    if kind != "start_run" and not state.running:
+        raise RuleError(f"run {state.run.number} is over ({state.run.outcome}): "
+                        "start the next run first")
+    return handler(state, action)
+
+
+def snapshot(state: State) -> dict:
+    return {
+        "game": NAME,
+        "mission": state.mission,
+        "players": to_jsonable(state.players),
+        "run": state.run.number,
+        "running": state.running,
+        "outcome": state.run.outcome,
+        "mission_complete": state.run.outcome == "successful",
+        "tu": state.tu,
+        "starting_tu": state.run.starting_tu,
+        "turn": state.turn,
+        "location": state.location,
+        "location_red": state.location_red,
+        "riposte_on_clear": state.riposte_on_clear,
+        "runs": to_jsonable(state.runs),
+        "log": [to_jsonable(e) | {"text": e.text} for e in state.log],
+        "burndown": [list(p) for p in burndown(state)],
+        "characters": [
+            {"name": c.name, "seat": c.seat, "life": c.life, "max_life": c.max_life,
+             "resistance": c.resistance, "characteristics": dict(c.characteristics),
+             "dead": c.dead, "tu_at_death": c.tu_at_death, "revives_at": c.revives_at}
+            for c in state.characters
+        ],
+        "items": to_jsonable(state.items),
+        "tests": [
+            to_jsonable(t) | {
+                "dice": dice_for(state, t),
+                "continue_cost": 1 if t.status == "rolled" and t.rolled_turn == state.turn else 0,
+                "odds": roll_odds_for(state, t.space).as_dict() if t.status == "ready" else None,
+            }
+            for t in state.tests
+        ],
+        "last_roll": None if state.last_roll is None else to_jsonable(state.last_roll),
+    }
+
+
+# ----------------------------------------------------------------- queries for the UI
+def burndown(state: State, run: int | None = None) -> tuple[tuple[int, int], ...]:
+    """(turn, TU left at the end of that turn) for a run (default: the current one)."""
+    number = state.run.number if run is None else run
+    starting = next((r.starting_tu for r in state.runs if r.number == number), None)
+    if starting is None:
+        raise RuleError(f"there is no run {number}")
+    points = {0: starting}
+    for e in state.log:
+        if e.run == number and e.amount:
+            points[e.turn] = e.tu_after
+    return tuple(sorted(points.items()))
+
+
+def comes_back_at(state: State, name: str) -> int | None:
+    """TU left when a dead character returns (None: alive, or out for this run)."""
+    return character(state, name).revives_at
+
+
+def dice_for(state: State, test: at.Test) -> int:
+    """Action dice of a test: its characteristic summed over its living characters."""
+    chars = [character(state, n) for n in test.characters]
+    return sum(dict(c.characteristics)[test.characteristic] for c in chars if not c.dead)
+
+
+def roll_odds_for(state: State, space: str | None = None, extra_dice: int = 0,
+                  turn_to_hit: int = 0) -> RollOdds:
+    """Exact odds of the next roll of the open test at ``space`` (may be omitted when
+    only one test is open), with the modifiers the players are about to use."""
+    test = _find_test(state, {} if space is None else {"space": space})[1]
+    chars = [character(state, n) for n in test.characters]
+    return roll_odds(dice_for(state, test) + extra_dice, test.left,
+                     {c.name: c.resistance for c in chars}, {c.name: c.life for c in chars},
+                     turn_to_hit, state.riposte_on_clear)
+
+
+# ----------------------------------------------------------------- time and runs
+def _travel(state: State, action: Mapping[str, Any]) -> State:
+    die = int_field(action, "die", 1, 6)
+    red = flag_field(action, "red") if "red" in action else state.location_red
+    to_red = flag_field(action, "to_red")
+    to = action.get("to")
+    if to is not None and (not isinstance(to, str) or not to.strip()):
+        raise RuleError("travel: 'to' must be the name of the new location")
+    locked = [t.space for t in state.tests if t.locked]
+    if locked:
+        raise RuleError(f"the group cannot leave: the test at {', '.join(locked)} is locked "
+                        "and goes on until cleared or its characters are dead")
+    for t in state.tests:
+        state = note(state, "test", f"test at {t.space} left unfinished: its shields reset")
+    cost = captain_cost(die) + (RED_DEPARTURE_TU if red else 0)
+    where = f" from {state.location}" if state.location else ""
+    where += f" to {to.strip()}" if to else ""
+    why = f"travel{where}: captain die {die}" + (" +2 (red-lettered departure)" if red else "")
+    state = replace(state, tests=(), turn=state.turn + 1, location_red=to_red,
+                    location=to.strip() if to else None)
+    return spend(state, cost, "travel", why)
+
+
+def _stay(state: State, action: Mapping[str, Any]) -> State:
+    why = action.get("reason")
+    why = f": {why.strip()}" if isinstance(why, str) and why.strip() else ""
+    state = replace(state, turn=state.turn + 1)
+    return spend(state, 1, "stay", f"another turn at {state.location or 'this location'}{why}")
+
+
+def _adjust_tu(state: State, action: Mapping[str, Any]) -> State:
+    delta = int_field(action, "delta", -MAX_TU, MAX_TU)
+    reason = text_field(action, "reason")
+    if delta == 0:
+        raise RuleError("adjust_tu: a 'delta' of 0 changes nothing")
+    if delta < 0:
+        return spend(state, -delta, "adjust", f"correction: {reason}")
+    before = state.tu
+    return note(replace(state, tu=min(MAX_TU, before + delta)), "adjust",
+                f"correction: {reason}", before)
+
+
+def _start_run(state: State, action: Mapping[str, Any]) -> State:
+    if state.running:
+        raise RuleError(f"run {state.run.number} is still going: end it first")
+    tu = state.default_tu
+    if "starting_tu" in action:
+        tu = int_field(action, "starting_tu", 1, MAX_TU)
+    if action.get("characters") is not None:
+        chars = parse_characters(action["characters"], state.players)
+    else:
+        chars = tuple(replace(c, life=c.max_life, tu_at_death=None) for c in state.characters)
+    number = state.run.number + 1
+    state = replace(state, runs=state.runs + (Run(number, tu),), tu=tu, turn=0, location=None,
+                    location_red=False, tests=(), last_roll=None, abandoned=())
+    state = note(state, "run", f"run {number} starts with {tu} TU")
+    return _cast(state, chars)
+
+
+def _end_run_action(state: State, action: Mapping[str, Any]) -> State:
+    outcome = action.get("outcome")
+    if outcome not in OUTCOMES:
+        raise RuleError(f"end_run: 'outcome' must be one of {', '.join(OUTCOMES)}")
+    return end_run(state, outcome, str(action.get("reason") or "the group says so"))
+
+
+def _cast(state: State, chars: tuple[Character, ...]) -> State:
+    names = {c.name for c in chars}
+    state = replace(state, characters=chars)
+    if chars:
+        state = note(state, "cast", "characters: " + ", ".join(c.name for c in chars))
+    for item in state.items:
+        if item.holder is not None and item.holder not in names:
+            state = put_item(state, replace(item, holder=None))
+            state = note(state, "item", f"{item.name} stays with the group ({item.holder} left)")
+    return state
+
+
+def _set_characters(state: State, action: Mapping[str, Any]) -> State:
+    started = [e for e in state.log if e.run == state.run.number
+               and e.kind not in ("run", "cast", "item")]
+    if started or state.tests:
+        raise RuleError("characters are chosen at the start of a run, before any time is "
+                        "spent or test is started; choose them again with the next run")
+    return _cast(state, parse_characters(action.get("characters"), state.players))
+
+
+# ----------------------------------------------------------------- life
+def _damage(state: State, action: Mapping[str, Any]) -> State:
+    c = living(state, action.get("character"))
+    amount = int_field(action, "amount", 1, MAX_LIFE)
+    return after_damage(hurt(state, c.name, amount, text_field(action, "reason")))
+
+
+def _heal(state: State, action: Mapping[str, Any]) -> State:
+    c = living(state, action.get("character"))
+    amount = int_field(action, "amount", 1, MAX_LIFE)
+    if c.life >= c.max_life:
+        raise RuleError(f"{c.name} already has full health ({c.max_life} LP)")
+    life = min(c.max_life, c.life + amount)
+    why = action.get("reason") or "healed"
+    return note(put(state, replace(c, life=life)), "heal", f"{c.name} heals to {life} LP ({why})")
+
+
+# ----------------------------------------------------------------- tests
+def _find_test(state: State, action: Mapping[str, Any]) -> tuple[int, at.Test]:
+    space = action.get("space")
+    spaces = ", ".join(t.space for t in state.tests) or "none"
+    if space is None:
+        if len(state.tests) == 1:
+            return 0, state.tests[0]
+        raise RuleError("no test is open" if not state.tests
+                        else f"several tests are open (spaces {spaces}): say which 'space'")
+    for i, t in enumerate(state.tests):
+        if t.space == space:
+            return i, t
+    raise RuleError(f"no open test at space {space!r} (open: {spaces})")
+
+
+def _test_characters(state: State, raw: Any, characteristic: str, space: str) -> tuple[str, ...]:
+    if not isinstance(raw, (list, tuple)) or not raw:
+        raise RuleError(f"the test at {space} needs at least one character")
+    if not all(isinstance(n, str) for n in raw):
+        raise RuleError(f"characters in the test at {space} are named by strings: {raw!r}")
+    if len(set(raw)) != len(raw):
+        raise RuleError(f"a character is named twice in the test at {space}")
+    for name in raw:
+        c = living(state, name)
+        at.characteristic_value(c.name, dict(c.characteristics), characteristic)
+        busy = [t.space for t in state.tests if t.space != space and name in t.characters]
+        if busy:
+            raise RuleError(f"{name} is in the test at {busy[0]}: finish or abandon it first")
+    return tuple(raw)
+
+
+def _set_test(state: State, index: int, test: at.Test | None) -> State:
+    rest = state.tests[:index] + state.tests[index + 1:]
+    return replace(state, tests=rest if test is None else rest[:index] + (test,) + rest[index:])
+
+
+def _test_start(state: State, action: Mapping[str, Any]) -> State:
+    space = text_field(action, "space")
+    if any(t.space == space for t in state.tests):
+        raise RuleError(f"a test is already open at space {space}")
+    if (space, state.turn) in state.abandoned:
+        raise RuleError(f"the test at {space} was rolled and abandoned this turn: trying it "
+                        "again needs another turn (stay, 1 TU)")
+    characteristic = text_field(action, "characteristic")
+    names = _test_characters(state, action.get("characters"), characteristic, space)
+    shields = at.parse_shields(action.get("shields"))
+    test = at.Test(space, characteristic, names, shields, shields, flag_field(action, "locked"))
+    state = replace(state, tests=state.tests + (test,))
+    lock = ", locked" if test.locked else ""
+    return note(state, "test", f"test at {space}: {characteristic} ({', '.join(names)}), "
+                f"{dice_for(state, test)} dice against {len(shields)} shields{lock}")
+
+
+def _test_roll(state: State, action: Mapping[str, Any]) -> State:
+    index, test = _find_test(state, action)
+    if test.status != "ready":
+        raise RuleError(f"the test at {test.space} was rolled this turn: continue it "
+                        "(test_continue) or abandon it first")
+    extra, turn_to_hit = at.parse_modifiers(action.get("modifiers"))
+    faces = action.get("faces")
+    if not isinstance(faces, (list, tuple)):
+        raise RuleError("test_roll needs 'faces': the list of dice rolled")
+    base = dice_for(state, test)
+    if len(faces) != base + extra:
+        raise RuleError(f"the roll has {len(faces)} faces but the test at {test.space} needs "
+                        f"{base + extra} dice ({base} {test.characteristic} + {extra} extra)")
+    resistances = [(n, character(state, n).resistance) for n in test.characters]
+    out = at.resolve(test.left, list(faces), resistances, turn_to_hit, state.riposte_on_clear)
+    alive = {c.name for c in state.characters if not c.dead}
+    state = note(state, "roll", f"roll at {test.space}, faces {list(faces)}: {at.describe(out)}")
+    if out.cleared:
+        state = _set_test(state, index, None)
+        state = note(state, "test", f"test at {test.space} cleared")
+    else:
+        state = _set_test(state, index, replace(test, left=out.left, status="rolled",
+                                                rolls=test.rolls + 1, rolled_turn=state.turn))
+    for loss in out.losses:
+        if loss.total:
+            why = " and ".join(p for p, n in (("riposte", loss.riposte), ("black hearts",
+                                                                         loss.hearts)) if n)
+            state = hurt(state, loss.character, loss.total, why)
+    deaths = tuple(sorted(n for n in alive if character(state, n).dead))
+    state = replace(state, last_roll=RollRecord(test.space, test.characteristic, out, deaths))
+    state = after_damage(state)
+    if state.running and out.tu_cost:
+        state = spend(state, out.tu_cost, "shields", f"TU shields left at {test.space}")
+    return state
+
+
+def _test_continue(state: State, action: Mapping[str, Any]) -> State:
+    index, test = _find_test(state, action)
+    if test.status != "rolled":
+        raise RuleError(f"the test at {test.space} has not been rolled yet this turn: roll")
+    raw = action.get("characters")
+    names = test.characters if raw is None else _test_characters(
+        state, raw, test.characteristic, test.space)
+    staying = [n for n in test.characters if n not in names]
+    if test.locked and staying:
+        raise RuleError(f"the test at {test.space} is locked: {', '.join(staying)} must stay")
+    state = _set_test(state, index, replace(test, characters=names, status="ready"))
+    joined = [n for n in names if n not in test.characters]
+    if joined:
+        state = note(state, "test", f"{', '.join(joined)} join the test at {test.space}")
+    if test.rolled_turn != state.turn:
+        return state  # the group has already paid for this turn
+    state = replace(state, turn=state.turn + 1)
+    return spend(state, 1, "stay", f"another turn to continue the test at {test.space}")
+
+
+def _test_abandon(state: State, action: Mapping[str, Any]) -> State:
+    index, test = _find_test(state, action)
+    if test.locked:
+        raise RuleError(f"the test at {test.space} is locked: it cannot be abandoned until "
+                        "it is cleared or its characters are dead")
+    state = _set_test(state, index, None)
+    if test.status == "rolled" and test.rolled_turn == state.turn:
+        tried = tuple(a for a in state.abandoned if a[1] == state.turn)
+        state = replace(state, abandoned=tried + ((test.space, state.turn),))
+    return note(state, "test", f"test at {test.space} abandoned: its shields reset")
+
+
+_HANDLERS = {
+    "travel": _travel,
+    "stay": _stay,
+    "adjust_tu": _adjust_tu,
+    "start_run": _start_run,
+    "end_run": _end_run_action,
+    "set_characters": _set_characters,
+    "damage": _damage,
+    "heal": _heal,
+    "gain_item": gain_item,
+    "give_item": give_item,
+    "drop_item": drop_item,
+    "test_start": _test_start,
+    "test_roll": _test_roll,
+    "test_continue": _test_continue,
+    "test_abandon": _test_abandon,
+}

@@ -1,0 +1,329 @@
+"""T.I.M.E Stories engine, part 1: state records and the bookkeeping of time, life, items.
+
+``companion.games.time_stories`` (the engine module the registry and the session use)
+holds the action handlers and imports everything from here; nothing else should need
+this module. What lives here:
+
+* the frozen records: ``State``, ``Run``, ``Character``, ``Item``, ``LogEntry``,
+  ``RollRecord`` (open tests are ``action_test.Test``);
+* ``spend``: the only way TU leave the tracker. It stops at 0 and logs the real
+  amount, brings back characters whose revival time has come, and ends the run as
+  ``failed_time`` at 0;
+* ``hurt`` / ``after_damage``: life-point loss, death (with the TU at death), dead
+  characters leaving their tests, and ``failed_deaths`` when nobody is left;
+* ``end_run``: records the outcome; on failure, items without the T.I.M.E Agency logo
+  go back to the deck;
+* the item actions (``gain_item``, ``give_item``, ``drop_item``), registered by the
+  engine module;
+* field readers that raise ``RuleError`` naming the action and the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.errors import RuleError
+from companion.games.base import Player, require
+from companion.games.time_stories import action_test as at
+
+DEFAULT_TU = 25
+MAX_TU = 200
+REVIVAL_TU = 7
+RED_DEPARTURE_TU = 2
+MAX_CHARACTERS = 4
+MAX_LIFE = 20
+OUTCOMES = ("successful", "failed_time", "failed_deaths")
+_OUTCOME_TEXT = {
+    "successful": "mission successful",
+    "failed_time": "mission failed: time ran out",
+    "failed_deaths": "mission failed: every character is dead",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Character:
+    name: str
+    seat: int
+    max_life: int
+    life: int
+    resistance: int
+    characteristics: tuple[tuple[str, int], ...]
+    tu_at_death: int | None = None
+
+    @property
+    def dead(self) -> bool:
+        return self.life <= 0
+
+    @property
+    def revives_at(self) -> int | None:
+        """TU left at which this dead character comes back, None if not in this run."""
+        if self.tu_at_death is None or self.tu_at_death - REVIVAL_TU < 1:
+            return None
+        return self.tu_at_death - REVIVAL_TU
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    name: str
+    holder: str | None  # a character's name, or None: with the group
+    agency: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One line of the run log. ``amount`` is the TU really spent (negative: given back),
+    ``asked`` what the rule asked for before the tracker stopped at 0; 0 for notes."""
+
+    run: int
+    turn: int
+    tu_before: int
+    tu_after: int
+    amount: int
+    asked: int
+    kind: str
+    reason: str
+
+    @property
+    def text(self) -> str:
+        head = f"run {self.run}, turn {self.turn}: {self.reason}"
+        if not self.amount and not self.asked:
+            return head
+        out = f"{head}: {self.tu_before} -> {self.tu_after} TU"
+        return out + (f" (asked {self.asked})" if self.asked != self.amount else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    number: int
+    starting_tu: int
+    outcome: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RollRecord:
+    """The last roll, kept so the screen can tell each character what they lost."""
+
+    space: str
+    characteristic: str
+    outcome: at.RollOutcome
+    deaths: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    players: tuple[Player, ...]
+    mission: str
+    default_tu: int
+    riposte_on_clear: bool
+    runs: tuple[Run, ...]
+    tu: int
+    turn: int = 0
+    location: str | None = None
+    location_red: bool = False
+    characters: tuple[Character, ...] = ()
+    items: tuple[Item, ...] = ()
+    tests: tuple[at.Test, ...] = ()
+    last_roll: RollRecord | None = None
+    log: tuple[LogEntry, ...] = ()
+    #: (space, turn) of tests abandoned after a roll in that turn: trying one again
+    #: needs a new turn, as continuing it would.
+    abandoned: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def run(self) -> Run:
+        return self.runs[-1]
+
+    @property
+    def running(self) -> bool:
+        return self.run.outcome is None
+
+
+# ----------------------------------------------------------------- small helpers
+def text_field(action: Mapping[str, Any], key: str, default: str | None = None) -> str:
+    value = action.get(key, default)
+    if not isinstance(value, str) or not value.strip():
+        raise RuleError(f"action '{action.get('type')}' needs a non-empty '{key}'")
+    return value.strip()
+
+
+def int_field(action: Mapping[str, Any], key: str, lo: int, hi: int) -> int:
+    value = require(action, key, int)
+    if not lo <= value <= hi:
+        raise RuleError(f"action '{action.get('type')}': '{key}' must be {lo} to {hi}, not {value}")
+    return value
+
+
+def flag_field(action: Mapping[str, Any], key: str) -> bool:
+    value = action.get(key, False)
+    if not isinstance(value, bool):
+        raise RuleError(f"action '{action.get('type')}': '{key}' must be true or false")
+    return value
+
+
+def character(state: State, name: str) -> Character:
+    for c in state.characters:
+        if c.name == name:
+            return c
+    known = ", ".join(c.name for c in state.characters) or "none yet"
+    raise RuleError(f"no character called {name!r} in this run (characters: {known})")
+
+
+def living(state: State, name: Any) -> Character:
+    if not isinstance(name, str):
+        raise RuleError(f"a character is named by a string, not {name!r}")
+    c = character(state, name)
+    if c.dead:
+        back = f"comes back at {c.revives_at} TU" if c.revives_at else "is out of this run"
+        raise RuleError(f"{name} is dead and {back}")
+    return c
+
+
+def put(state: State, new: Character) -> State:
+    chars = tuple(new if c.name == new.name else c for c in state.characters)
+    return replace(state, characters=chars)
+
+
+def note(state: State, kind: str, reason: str, before: int | None = None,
+         asked: int | None = None) -> State:
+    """Append a log line; with ``before``, the line records a change of TU."""
+    tu0 = state.tu if before is None else before
+    entry = LogEntry(state.run.number, state.turn, tu0, state.tu, tu0 - state.tu,
+                     tu0 - state.tu if asked is None else asked, kind, reason)
+    return replace(state, log=state.log + (entry,))
+
+
+def parse_characters(raw: Any, players: tuple[Player, ...]) -> tuple[Character, ...]:
+    """Validate receptacle sheets: name, player_seat, life, resistance, characteristics."""
+    if not isinstance(raw, (list, tuple)) or not 1 <= len(raw) <= MAX_CHARACTERS:
+        raise RuleError(f"'characters' must list 1 to {MAX_CHARACTERS} characters")
+    seats = {p.seat for p in players}
+    out: list[Character] = []
+    for i, c in enumerate(raw):
+        if not isinstance(c, Mapping):
+            raise RuleError(f"character {i + 1} must be an object")
+        name = c.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise RuleError(f"character {i + 1} has no name")
+        name = name.strip()
+        seat = c.get("player_seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in seats:
+            raise RuleError(f"{name}'s player_seat {seat!r} is not a player's seat {sorted(seats)}")
+        stats = {}
+        for key, lo in (("life", 1), ("resistance", 0)):
+            v = c.get(key)
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= MAX_LIFE:
+                raise RuleError(f"{name}'s {key} must be {lo} to {MAX_LIFE}, not {v!r}")
+            stats[key] = v
+        chars = c.get("characteristics", {})
+        if not isinstance(chars, Mapping):
+            raise RuleError(f"{name}'s characteristics must be an object of name: dice")
+        for k, v in chars.items():
+            if not isinstance(k, str) or not k.strip():
+                raise RuleError(f"{name} has a characteristic without a name")
+            at.check_characteristic(name, k, v)
+        out.append(Character(name, seat, stats["life"], stats["life"], stats["resistance"],
+                             tuple(sorted(chars.items()))))
+    if len({c.name.lower() for c in out}) != len(out):
+        raise RuleError("two characters share a name")
+    return tuple(out)
+
+
+# ----------------------------------------------------------------- time, life, runs
+def end_run(state: State, outcome: str, why: str) -> State:
+    runs = state.runs[:-1] + (replace(state.run, outcome=outcome),)
+    state = replace(state, runs=runs, tests=())
+    state = note(state, "run", f"run {state.run.number} ends, {_OUTCOME_TEXT[outcome]} ({why})")
+    if outcome != "successful":
+        back = [i.name for i in state.items if not i.agency]
+        if back:
+            state = replace(state, items=tuple(i for i in state.items if i.agency))
+            state = note(state, "item", "back to the item deck: " + ", ".join(back))
+    return state
+
+
+def spend(state: State, asked: int, kind: str, reason: str) -> State:
+    """Take ``asked`` TU off the tracker (never below 0), log it, revive, end at 0."""
+    before = state.tu
+    state = note(replace(state, tu=max(0, before - asked)), kind, reason, before, asked)
+    if state.tu == 0:
+        return end_run(state, "failed_time", "no time units left")
+    for c in state.characters:
+        if c.dead and c.revives_at is not None and state.tu <= c.revives_at:
+            state = put(state, replace(c, life=c.max_life, tu_at_death=None))
+            state = note(state, "revival", f"{c.name} comes back at full health "
+                          f"({c.max_life} LP; died at {c.tu_at_death} TU)")
+    return state
+
+
+def hurt(state: State, name: str, amount: int, reason: str) -> State:
+    c = character(state, name)
+    life = max(0, c.life - amount)
+    state = put(state, replace(c, life=life, tu_at_death=state.tu if life == 0 else None))
+    state = note(state, "damage", f"{name} loses {c.life - life} LP ({reason}): {life} LP left")
+    if life == 0:
+        back = character(state, name).revives_at
+        when = f"comes back at {back} TU" if back else "cannot come back in this run"
+        state = note(state, "death", f"{name} dies at {state.tu} TU and {when}")
+    return state
+
+
+def after_damage(state: State) -> State:
+    """Take the dead out of their tests; a run with every character dead has failed."""
+    tests = []
+    for t in state.tests:
+        alive = tuple(n for n in t.characters if not character(state, n).dead)
+        if alive:
+            tests.append(replace(t, characters=alive))
+        else:
+            state = note(state, "test", f"test at {t.space} ends: its characters are dead")
+    state = replace(state, tests=tuple(tests))
+    if state.characters and all(c.dead for c in state.characters):
+        state = end_run(state, "failed_deaths", "every character is dead")
+    return state
+
+
+# ----------------------------------------------------------------- items
+def item_named(state: State, name: Any) -> Item:
+    for i in state.items:
+        if i.name == name:
+            return i
+    raise RuleError(f"the group has no item {name!r}")
+
+
+def put_item(state: State, new: Item) -> State:
+    return replace(state, items=tuple(new if i.name == new.name else i for i in state.items))
+
+
+def holder_field(state: State, action: Mapping[str, Any], key: str) -> str | None:
+    if key not in action:
+        raise RuleError(f"action '{action['type']}' needs '{key}': a character, or null "
+                        "for the group")
+    return None if action[key] is None else living(state, action[key]).name
+
+
+def gain_item(state: State, action: Mapping[str, Any]) -> State:
+    name = text_field(action, "item")
+    if any(i.name.lower() == name.lower() for i in state.items):
+        raise RuleError(f"the group already has {name}")
+    holder = holder_field(state, {"holder": None} | dict(action), "holder")
+    agency = flag_field(action, "agency")
+    state = replace(state, items=state.items + (Item(name, holder, agency),))
+    kind = " (T.I.M.E Agency: kept between runs)" if agency else ""
+    return note(state, "item", f"{holder or 'the group'} gains {name}{kind}")
+
+
+def give_item(state: State, action: Mapping[str, Any]) -> State:
+    item = item_named(state, action.get("item"))
+    to = holder_field(state, action, "to")
+    if to == item.holder:
+        raise RuleError(f"{to or 'the group'} already holds {item.name}")
+    state = put_item(state, replace(item, holder=to))
+    return note(state, "item", f"{item.name}: {item.holder or 'the group'} -> {to or 'the group'}")
+
+
+def drop_item(state: State, action: Mapping[str, Any]) -> State:
+    item = item_named(state, action.get("item"))
+    state = replace(state, items=tuple(i for i in state.items if i.name != item.name))
+    return note(state, "item", f"{item.name} leaves play ({action.get('reason') or 'dropped'})")

@@ -1,0 +1,325 @@
+"""Times: the rules engine (Time Table referee, hand counts and the scoring track).
+
+A pure engine under the contract in ``companion.games.base``; the card kinds and
+cancelling live in ``times_cards``, the Time Table in ``times_table``, judging and
+round points in ``times_score``, the state, UI helpers and snapshot in ``times_state``
+(re-exported here). The full action list, and every reading chosen where the rulebook
+is open, are in docs/times-rulings.md.
+
+Setup: ``{"players": [{"name", "seat"}, ...] (2-5), "target": 15}``; ``target`` is the
+scoring-track space that wins (the rulebook does not number it; 15 by default).
+
+One event goes: ``play`` (every player's revealed card) -> ``place`` / ``doubt`` /
+``join_doubt`` in card order -> ``reveal_year`` -> optional ``override`` ->
+``next_event`` (ends the round when someone is down to one card, scores it, deals
+six new cards or ends the game). The engine only counts cards; which cards a player
+holds it learns from ``play``.
+
+Wiring: the session appends each action dict to the game log and calls ``apply``;
+screens read ``snapshot`` and, for the placing player, ``required_forced_markers``
+and ``legal_starts``; the choice timer is ``companion.timer.Countdown``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from companion.errors import RuleError
+from companion.games.base import GameInfo, handler_for, players_from_setup, require
+from companion.games.times.cards import DECK_SIZE, HAND_SIZE, PlayOutcome, parse_card, resolve_play
+from companion.games.times.score import (
+    CANCELLED,
+    DISCARDED,
+    LONE,
+    TOOK_BACK,
+    Result,
+    evaluate,
+    round_points,
+)
+from companion.games.times.state import (
+    EVALUATED,
+    OVER,
+    PLAY,
+    REVEAL,
+    TURNS,
+    Override,
+    RoundRecord,
+    State,
+    hand,
+    index_of,
+    legal_starts,
+    may_doubt,
+    may_join_doubt,
+    name_of,
+    period_in_force,
+    required_forced_markers,
+    snapshot,
+    whose_turn,
+)
+from companion.games.times.table import (
+    DOUBT,
+    FIRST_YEAR,
+    JOIN,
+    LAST_YEAR,
+    PLACE,
+    Turn,
+    check_placement,
+    period,
+)
+
+__all__ = [
+    "NAME", "TITLE", "DEFAULT_TARGET", "State", "RoundRecord", "Override", "Result", "Turn",
+    "initial", "apply", "snapshot", "hand", "whose_turn", "period_in_force",
+    "required_forced_markers", "legal_starts", "may_doubt", "may_join_doubt",
+    "PLAY", "TURNS", "REVEAL", "EVALUATED", "OVER",
+]
+
+GAME = GameInfo(
+    name="times",
+    title="Times",
+    blurb="Timer, Time Table, scores",
+    order=30,
+    screen="companion.ui.screens.times:TimesScreen",
+)
+NAME = GAME.name
+TITLE = GAME.title
+
+DEFAULT_TARGET = 15
+#: All identical cards three reveals in a row: the round is dealt again.
+ABORT_AFTER = 3
+MIN_PLAYERS, MAX_PLAYERS = 2, DECK_SIZE // HAND_SIZE
+
+
+# ----------------------------------------------------------------------------- setup
+
+
+def initial(setup: Mapping[str, Any]) -> State:
+    players = players_from_setup(setup, MIN_PLAYERS, MAX_PLAYERS)
+    target = setup.get("target", DEFAULT_TARGET)
+    if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 99:
+        raise RuleError(f"setup: 'target' must be a scoring-track space 1..99, not {target!r}")
+    n = len(players)
+    return State(players, target, hands=(HAND_SIZE,) * n, scores=(0,) * n,
+                 notice="round 1: six cards each; read the first event")
+
+
+# ---------------------------------------------------------------------- action helpers
+
+
+def _seat_of(action: Mapping[str, Any], state: State) -> int:
+    seat = require(action, "seat", int)
+    index_of(state, seat)
+    return seat
+
+
+def _check_turn(state: State, seat: int) -> tuple[int, str]:
+    if state.phase != TURNS:
+        raise RuleError(f"no one places or doubts now (phase: {state.phase})")
+    current, code = state.played[len(state.turns)]
+    if seat != current:
+        raise RuleError(f"it is {name_of(state, current)}'s turn with {code}, "
+                        f"not {name_of(state, seat)}'s")
+    return current, code
+
+
+def _last_placer(state: State) -> int | None:
+    for t in reversed(state.turns):
+        if t.kind == PLACE:
+            return t.seat
+    return None
+
+
+# -------------------------------------------------------------------------- actions
+
+
+def _play(state: State, action: Mapping[str, Any]) -> State:
+    if state.phase != PLAY:
+        raise RuleError(f"cards are revealed only at the start of an event (phase: {state.phase})")
+    raw = require(action, "cards", Mapping)
+    cards = {}
+    for key, code in raw.items():
+        seat = int(key) if isinstance(key, str) and key.strip().isdigit() else key
+        i = index_of(state, seat)
+        if state.hands[i] < 1:
+            raise RuleError(f"{name_of(state, seat)} has no cards left and cannot play {code!r}")
+        if seat in cards:
+            raise RuleError(f"seat {seat} is named twice in 'cards'")
+        cards[seat] = parse_card(code, seat)
+    missing = [p.seat for i, p in enumerate(state.players)
+               if state.hands[i] >= 1 and p.seat not in cards]
+    if missing:
+        raise RuleError(f"every player with cards plays one; missing: seat(s) "
+                        f"{', '.join(map(str, missing))}")
+    res = resolve_play(cards)
+    cancelled = tuple((s, cards[s].code) for s in res.cancelled)
+    took_back = tuple(Result(s, c, CANCELLED, None, TOOK_BACK) for s, c in cancelled)
+    base = dataclasses.replace(state, played=(), cancelled=cancelled, turns=(), board=(),
+                               results=took_back, same_event=False)
+    if res.outcome == PlayOutcome.ALL_CANCELLED:
+        streak = state.cancel_streak + 1
+        if streak >= ABORT_AFTER:
+            return dataclasses.replace(
+                base, cancel_streak=0, redeals=state.redeals + 1,
+                hands=(HAND_SIZE,) * len(state.players),
+                notice=f"all cards cancelled {ABORT_AFTER} times in a row: the round is "
+                       "dealt again, six cards each; same event")
+        return dataclasses.replace(
+            base, cancel_streak=streak,
+            notice=f"all cards cancelled ({streak} of {ABORT_AFTER}): play again, same event")
+    if res.outcome == PlayOutcome.LONE_CARD:
+        seat = res.active[0]
+        i = index_of(state, seat)
+        hands = state.hands[:i] + (state.hands[i] - 1,) + state.hands[i + 1:]
+        lone = Result(seat, cards[seat].code, LONE, None, DISCARDED, hand_change=-1)
+        return dataclasses.replace(
+            base, phase=EVALUATED, cancel_streak=0, hands=hands, same_event=True,
+            results=(lone, *base.results),
+            notice=f"only {name_of(state, seat)}'s card stands: it is discarded; "
+                   "everyone plays again, same event")
+    played = tuple((s, cards[s].code) for s in res.active)
+    return dataclasses.replace(
+        base, phase=TURNS, cancel_streak=0, played=played, results=(),
+        notice=f"{name_of(state, played[0][0])} begins with {played[0][1]}")
+
+
+def _after_turn(state: State, turn: Turn) -> State:
+    turns = (*state.turns, turn)
+    board = (*state.board, *turn.markers)
+    if len(turns) == len(state.played):
+        return dataclasses.replace(state, turns=turns, board=board, phase=REVEAL,
+                                   notice="everyone has had their turn: reveal the year")
+    seat, code = state.played[len(turns)]
+    return dataclasses.replace(state, turns=turns, board=board,
+                               notice=f"{name_of(state, seat)}'s turn with {code}")
+
+
+def _place(state: State, action: Mapping[str, Any]) -> State:
+    seat, code = _check_turn(state, _seat_of(action, state))
+    raw = require(action, "markers", (list, tuple))
+    markers = check_placement(state.board, seat, parse_card(code), raw)
+    years = period((*state.board, *markers))
+    return _after_turn(state, Turn(seat, code, PLACE, markers, years))
+
+
+def _doubt(state: State, action: Mapping[str, Any]) -> State:
+    seat, code = _check_turn(state, _seat_of(action, state))
+    if not state.turns:
+        raise RuleError(f"{name_of(state, seat)} holds the first card ({code}) and must place: "
+                        "there is nothing to doubt")
+    prev = state.turns[-1]
+    if "target" in action and require(action, "target", int) != prev.seat:
+        raise RuleError(f"{name_of(state, seat)} may doubt only the direct predecessor, "
+                        f"seat {prev.seat}, not seat {action['target']}")
+    if prev.kind != PLACE:
+        raise RuleError(f"the predecessor, seat {prev.seat}, doubted: {name_of(state, seat)} may "
+                        f"join that doubt or refine seat {_last_placer(state)}'s period")
+    return _after_turn(state, Turn(seat, code, DOUBT, target=prev.seat))
+
+
+def _join(state: State, action: Mapping[str, Any]) -> State:
+    seat, code = _check_turn(state, _seat_of(action, state))
+    if not state.turns:
+        raise RuleError(f"{name_of(state, seat)} holds the first card ({code}) and must place: "
+                        "there is no doubt to join")
+    prev = state.turns[-1]
+    if prev.kind == PLACE:
+        raise RuleError(f"the predecessor, seat {prev.seat}, placed and did not doubt: "
+                        f"{name_of(state, seat)} may doubt them or refine their period")
+    return _after_turn(state, Turn(seat, code, JOIN, target=prev.target))
+
+
+def _reveal(state: State, action: Mapping[str, Any]) -> State:
+    if state.phase != REVEAL:
+        raise RuleError(f"the year is revealed once everyone has had their turn "
+                        f"(phase: {state.phase})")
+    year = require(action, "year", int)
+    if not FIRST_YEAR <= year <= LAST_YEAR:
+        raise RuleError(f"events lie in {FIRST_YEAR}..{LAST_YEAR}, not {year}")
+    results = evaluate(state.turns, state.cancelled, year)
+    change = {r.seat: r.hand_change for r in results}
+    hands = tuple(n + change.get(p.seat, 0) for p, n in zip(state.players, state.hands,
+                                                              strict=True))
+    return dataclasses.replace(state, phase=EVALUATED, results=results, hands=hands,
+                               notice=f"the year was {year}")
+
+
+def _end_round(state: State, event: int) -> State:
+    points = round_points(state.hands)
+    totals = tuple(s + p for s, p in zip(state.scores, points, strict=True))
+    record = RoundRecord(state.round, state.hands, points, totals)
+    winners = tuple(p.seat for p, t in zip(state.players, totals, strict=True)
+                    if t >= state.target)
+    done = dataclasses.replace(state, scores=totals, history=(*state.history, record),
+                               played=(), cancelled=(), turns=(), board=(),
+                               same_event=False, cancel_streak=0)
+    if winners:
+        names = ", ".join(name_of(state, s) for s in winners)
+        return dataclasses.replace(done, phase=OVER, winners=winners,
+                                   notice=f"round {state.round} scored; {names} won")
+    return dataclasses.replace(done, phase=PLAY, round=state.round + 1, event=event,
+                               hands=(HAND_SIZE,) * len(state.players),
+                               notice=f"round {state.round} scored; round {state.round + 1}: "
+                                      "six new cards each, read a new event")
+
+
+def _next_event(state: State, action: Mapping[str, Any]) -> State:
+    if state.phase != EVALUATED:
+        raise RuleError(f"the next event comes after the judged one (phase: {state.phase})")
+    if min(state.hands) <= 1:
+        return _end_round(state, state.event + 1)
+    event = state.event if state.same_event else state.event + 1
+    return dataclasses.replace(state, phase=PLAY, event=event, played=(), cancelled=(),
+                               turns=(), board=(), same_event=False,
+                               notice="same event: play again" if state.same_event
+                               else "read the next event")
+
+
+def _override(state: State, action: Mapping[str, Any]) -> State:
+    if state.phase not in (PLAY, EVALUATED):
+        raise RuleError(f"overrides are made between events, not now (phase: {state.phase})")
+    seat = _seat_of(action, state)
+    reason = require(action, "reason", str).strip()
+    if not reason:
+        raise RuleError("an override needs a 'reason' for the log")
+    fields = [f for f in ("hand", "score") if f in action]
+    if not fields:
+        raise RuleError("an override sets 'hand' and/or 'score'")
+    i = index_of(state, seat)
+    hands, scores, log = list(state.hands), list(state.scores), list(state.overrides)
+    for field, values, lo, hi in (("hand", hands, 1, DECK_SIZE), ("score", scores, 0, 99)):
+        if field not in fields:
+            continue
+        value = require(action, field, int)
+        if not lo <= value <= hi:
+            raise RuleError(f"override for seat {seat}: '{field}' must be {lo}..{hi}, "
+                            f"not {value}")
+        log.append(Override(state.round, state.event, seat, field, values[i], value, reason))
+        values[i] = value
+    new = dataclasses.replace(state, hands=tuple(hands), scores=tuple(scores),
+                              overrides=tuple(log),
+                              notice=f"override for {name_of(state, seat)}: {reason}")
+    if state.phase == PLAY and min(new.hands) <= 1:
+        return _end_round(new, state.event)
+    return new
+
+
+_ACTIONS = {
+    "play": _play,
+    "place": _place,
+    "doubt": _doubt,
+    "join_doubt": _join,
+    "reveal_year": _reveal,
+    "next_event": _next_event,
+    "override": _override,
+}
+
+
+def apply(state: State, action: Mapping[str, Any]) -> State:
+    """The state after ``action``; RuleError (state untouched) when it is not allowed."""
+    _, handler = handler_for(_ACTIONS, action, "Times")
+    if state.phase == OVER:
+        raise RuleError("the game is over; winners: seat(s) "
+                        + ", ".join(str(s) for s in state.winners))
+    return handler(state, action)

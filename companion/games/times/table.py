@@ -1,0 +1,227 @@
+"""Times: the Time Table, its nine markers, and which placements refine the period.
+
+Part of the Times rules engine (``companion.games.times``); pure functions over a
+*board*, the tuple of markers laid so far for the current event.
+
+The table has three columns of ten spaces: ``century`` 10..19 (the years 1000..1999),
+``decade`` 0..9 and ``year`` 0..9. A marker of size 5, 3 or 1 covers that many
+consecutive spaces of its column, never past either end; ``start`` is its first space.
+Each column owns exactly one marker of each size, so a (column, size) pair can lie on
+the board only once per event.
+
+The *period in force* is what all laid markers say together. Placements only ever
+narrow it, so it is always one run of years:
+
+* century not yet a single space: whole centuries, e.g. 1000..1499;
+* century single, decade not: decades of that century, e.g. 1330..1339 or 1300..1399;
+* both single: years of that decade, e.g. 1337..1337.
+
+A marker in the decade column needs a single century first, one in the year column a
+single century and decade: the missing ones are the *forced* 1-markers a player lays
+before their own (``required_forced``). Each new marker must lie inside what its
+column already allows (``column_range``), which is how a refinement stays inside the
+predecessor's period and a same-column marker lands "on top" of the earlier one.
+
+Wiring: ``times.apply`` calls ``check_placement`` for a "place" action; the UI calls
+``times.legal_starts``/``times.required_forced_markers``, which use ``legal_starts``
+and ``required_forced`` here, and ``space_label`` for captions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from companion.errors import RuleError
+from companion.games.times.cards import SIZES, Card
+
+#: Columns from coarse to fine, with the first and last space of each.
+COLUMNS: tuple[str, ...] = ("century", "decade", "year")
+BOUNDS: dict[str, tuple[int, int]] = {"century": (10, 19), "decade": (0, 9), "year": (0, 9)}
+FIRST_YEAR, LAST_YEAR = 1000, 1999
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """One marker on the Time Table, laid by ``seat`` (``forced``: a fixing 1-marker)."""
+
+    column: str
+    size: int
+    start: int
+    seat: int
+    forced: bool = False
+
+    @property
+    def end(self) -> int:
+        """The last space the marker covers."""
+        return self.start + self.size - 1
+
+
+Board = tuple[Marker, ...]
+Period = tuple[int, int]
+
+#: What a player did on their turn.
+PLACE, DOUBT, JOIN = "place", "doubt", "join"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One player's turn in an event.
+
+    ``kind`` is PLACE (``markers`` laid, ``period`` the years they now claim), DOUBT
+    or JOIN (``target``: the seat whose period is doubted; for JOIN that is the seat
+    the predecessor doubted).
+    """
+
+    seat: int
+    card: str
+    kind: str
+    markers: tuple[Marker, ...] = ()
+    period: Period | None = None
+    target: int | None = None
+
+
+def space_label(column: str, space: int) -> str:
+    """What a space reads on the board: century 13 -> "1300", decade 3 -> "30"."""
+    if column == "century":
+        return f"{space * 100}"
+    if column == "decade":
+        return f"{space * 10}"
+    return f"{space}"
+
+
+def check_column(column: object) -> str:
+    if column not in BOUNDS:
+        raise RuleError(f"there is no column {column!r} (columns: {', '.join(COLUMNS)})")
+    return column  # type: ignore[return-value]
+
+
+def check_size(size: object) -> int:
+    if isinstance(size, bool) or size not in SIZES:
+        raise RuleError(f"a marker covers 5, 3 or 1 spaces, not {size!r}")
+    return size  # type: ignore[return-value]
+
+
+def column_range(board: Board, column: str) -> tuple[int, int]:
+    """The spaces of ``column`` that the laid markers still allow (first, last)."""
+    lo, hi = BOUNDS[column]
+    for marker in board:
+        if marker.column == column:
+            lo, hi = max(lo, marker.start), min(hi, marker.end)
+    return lo, hi
+
+
+def is_fixed(board: Board, column: str) -> bool:
+    lo, hi = column_range(board, column)
+    return lo == hi
+
+
+def period(board: Board) -> Period:
+    """The run of years (first, last) that the board allows; 1000..1999 when empty."""
+    c_lo, c_hi = column_range(board, "century")
+    if c_lo != c_hi:
+        return c_lo * 100, c_hi * 100 + 99
+    base = c_lo * 100
+    d_lo, d_hi = column_range(board, "decade")
+    if d_lo != d_hi:
+        return base + d_lo * 10, base + d_hi * 10 + 9
+    base += d_lo * 10
+    y_lo, y_hi = column_range(board, "year")
+    return base + y_lo, base + y_hi
+
+
+def within(inner: Period, outer: Period) -> bool:
+    return outer[0] <= inner[0] and inner[1] <= outer[1]
+
+
+def required_forced(board: Board, column: str) -> tuple[str, ...]:
+    """Coarser columns that are not yet a single space: each needs a forced 1-marker."""
+    coarser = COLUMNS[: COLUMNS.index(column)]
+    return tuple(c for c in coarser if not is_fixed(board, c))
+
+
+def on_board(board: Board, column: str, size: int) -> Marker | None:
+    """The physical marker (column, size) if it already lies on the board."""
+    for marker in board:
+        if marker.column == column and marker.size == size:
+            return marker
+    return None
+
+
+def legal_starts(board: Board, column: str, size: int) -> tuple[int, ...]:
+    """Every start at which a new (column, size) marker fits inside the period in force.
+
+    Empty when that physical marker already lies on the board. A finer column whose
+    coarser columns are not fixed yet has no markers, so its answer does not depend
+    on where the forced 1-markers end up.
+    """
+    column, size = check_column(column), check_size(size)
+    if on_board(board, column, size) is not None:
+        return ()
+    lo, hi = column_range(board, column)
+    return tuple(range(lo, hi - size + 2))
+
+
+def _one_marker(raw: object, index: int, seat: int) -> tuple[str, int, int]:
+    where = f"seat {seat}, marker {index + 1}"
+    if not isinstance(raw, Mapping):
+        raise RuleError(f"{where}: a marker is {{'column', 'size', 'start'}}, not {raw!r}")
+    try:
+        column = check_column(raw.get("column"))
+        size = check_size(raw.get("size"))
+    except RuleError as err:
+        raise RuleError(f"{where}: {err}") from None
+    start = raw.get("start")
+    if isinstance(start, bool) or not isinstance(start, int):
+        raise RuleError(f"{where}: 'start' must be a whole number, not {start!r}")
+    return column, size, start
+
+
+def check_placement(board: Board, seat: int, card: Card, raw: object) -> tuple[Marker, ...]:
+    """Validate a "place" action's ``markers`` list; return the new markers in order.
+
+    The list is the forced 1-markers (coarse column first) followed by the marker of
+    the seat's own card. Every problem is a RuleError naming the seat and the value.
+    """
+    if not isinstance(raw, Sequence) or isinstance(raw, (str, bytes)) or not raw:
+        raise RuleError(f"seat {seat}: 'markers' must be a non-empty list of markers")
+    forced = required_forced(board, card.column)
+    expected = [(c, 1) for c in forced] + [(card.column, card.size)]
+    wanted = ", ".join(f"{c} {s}" for c, s in expected)
+    if len(raw) != len(expected):
+        raise RuleError(
+            f"seat {seat} played {card.code}: lay exactly {len(expected)} marker(s) "
+            f"({wanted}), not {len(raw)}"
+        )
+    new_board = board
+    laid: list[Marker] = []
+    for index, item in enumerate(raw):
+        column, size, start = _one_marker(item, index, seat)
+        if (column, size) != expected[index]:
+            raise RuleError(
+                f"seat {seat} played {card.code}: marker {index + 1} must be "
+                f"{expected[index][0]} {expected[index][1]} (in order: {wanted}), "
+                f"not {column} {size}"
+            )
+        first, last = BOUNDS[column]
+        if start < first or start + size - 1 > last:
+            raise RuleError(
+                f"seat {seat}: a {size}-marker at {start} runs off the {column} column "
+                f"({first}..{last}); starts {first}..{last - size + 1} fit"
+            )
+        if (taken := on_board(new_board, column, size)) is not None:
+            raise RuleError(
+                f"seat {seat}: the {column} {size}-marker already lies on the board "
+                f"(laid by seat {taken.seat})"
+            )
+        if start not in legal_starts(new_board, column, size):
+            lo, hi = column_range(new_board, column)
+            span = f"{space_label(column, lo)}..{space_label(column, hi)}"
+            raise RuleError(
+                f"seat {seat}: a {column} {size}-marker at {space_label(column, start)} "
+                f"leaves the period in force ({span} in that column)"
+            )
+        marker = Marker(column, size, start, seat, forced=index < len(forced))
+        laid.append(marker)
+        new_board = (*new_board, marker)
+    return tuple(laid)
