@@ -2,7 +2,8 @@
 
     companion run [--config PATH] [--data-dir DIR] [--pad PATH] [--fullscreen]
     companion doctor [--config PATH] [--data-dir DIR] [--watch SECONDS]
-    companion export [--data-dir DIR] [--format jsonl|csv] [--game ID ...] [--output FILE]
+    companion export [--data-dir DIR] [--format jsonl|csv|html] [--game ID ...] [--output FILE]
+    companion venue [...]            the venue's live page (see companion/venue/server.py)
     companion replay FILE [--json]
     companion kiosk [--config PATH] [--data-dir DIR]   the box's kiosk: the app under cage
     companion pad-sim [...]          the virtual Pico slap pad (see companion/pad/sim.py)
@@ -53,9 +54,10 @@ def _parser() -> argparse.ArgumentParser:
     doctor.add_argument("--watch", type=float, metavar="SECONDS", default=0,
                         help="list live button presses for this long, lighting each lamp")
 
-    export = sub.add_parser("export", help="write games out as JSON Lines or CSV",
+    export = sub.add_parser("export", help="write games out as JSON Lines, CSV or HTML "
+                            "score sheets (html: --output names a folder)",
                             parents=[data_only])
-    export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    export.add_argument("--format", choices=("jsonl", "csv", "html"), default="jsonl")
     export.add_argument("--game", type=_game_id, action="append", help="game id (default: all)")
     export.add_argument("--output", "-o", help="file to write (default: standard output)")
 
@@ -67,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
                    parents=[common])
     sub.add_parser("pad-sim", help="run the virtual Pico slap pad on a pseudo-terminal",
                    add_help=False)
+    sub.add_parser("venue", help="the venue's live page for many tables (MQTT)", add_help=False)
     return p
 
 
@@ -86,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
         from companion.pad.sim import main as pad_sim_main
 
         return pad_sim_main(argv[1:])
+    if argv[:1] == ["venue"]:  # venue mode (issue 16)
+        from companion.venue.server import main as venue_main
+
+        return venue_main(argv[1:])
     args = _parser().parse_args(argv)
     # doctor and export look at the kiosk's games on the box; run and kiosk are told.
     paths.use(data_dir=args.data_dir, box=args.command in ("doctor", "export"))
@@ -144,6 +151,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         unknown = [i for i in ids if i not in known]
         if unknown:
             raise CompanionError(f"there is no game {unknown[0]} in {path}")
+        if args.format == "html":  # venue mode (issue 16): one score sheet per game
+            from companion.venue.export_html import export_command
+
+            return export_command(log, ids, args.output)
         try:
             text = (export_jsonl if args.format == "jsonl" else export_csv)(log, ids)
         except LogError as exc:

@@ -102,7 +102,7 @@ def _run(config: Config, table, data, log_file, pad_port: str | None) -> int:
         StorageProblemApp(exc, retry=lambda: GameLog(log_file).close(),
                           watchdog=Watchdog.from_environ()).run()
         return 1  # the window was closed before the storage came back
-    pad = None
+    pad = venue = None
     try:
         muted = bool(game_log.get_setting("muted", config.muted))
         cues = SoundCues(data / "sounds", muted=muted)
@@ -115,10 +115,18 @@ def _run(config: Config, table, data, log_file, pad_port: str | None) -> int:
             table.lamps.mirrors.append(pad)  # the pad's lamps follow the seat lamps
         app = CompanionApp(config, game_log, table, cues, pad=pad,
                            watchdog=Watchdog.from_environ())
+        if config.venue is not None:  # venue mode (issue 16): opt-in, connects out only
+            from companion.venue.box import VenueBox
+
+            venue = VenueBox(config.venue, game_log)
+            venue.start()
+            venue.attach(app)
         ExceptionManager.add_handler(KeepPlaying(app))
         _stop_on_sigterm(app)
         app.run()
     finally:
+        if venue is not None:
+            venue.stop()
         if pad is not None:
             pad.stop()  # idempotent: the app's on_stop has usually stopped it already
         game_log.close()

@@ -19,8 +19,10 @@ role=${1:-run}
 run_pkgs=(libgl1 libegl1 libgl1-mesa-dri libmtdev1 xclip python3-venv)
 # Xvfb for real windows without a display; systemd-analyze for the unit checks; strace for
 # the game log's fault injection (tests/faults); cage, xwayland and grim for the kiosk test
-# (the real kiosk under cage's headless backend, its frame taken with grim).
-test_pkgs=(xvfb xauth systemd strace cage xwayland grim)
+# (the real kiosk under cage's headless backend, its frame taken with grim); venue mode
+# (docs/venue.md): Mosquitto for the broker tests, Chromium and its WebDriver for the
+# venue page in a real headless browser.
+test_pkgs=(xvfb xauth systemd strace cage xwayland grim mosquitto chromium chromium-driver)
 
 case "$role" in
   run) want=("${run_pkgs[@]}") ;;
