@@ -67,8 +67,10 @@ class PressIntake:
         self._next_hb_ns = min(self._next_hb_ns, now_ns)  # ask the pad's time at once
         self._check_waiting(now_ns)
 
-    def _verdict(self, msg: codec.Press, now_ns: int) -> str:
-        """``ok`` to deliver now, ``wait`` for a better fit, ``bad`` never."""
+    def _verdict(self, msg: codec.Press, received_ns: int) -> str:
+        """``ok`` to deliver now, ``wait`` for a better fit, ``doubt`` (the clock may have
+        jumped: ask again), ``bad`` never. ``received_ns``: when the host read it (the
+        check is against that moment, however long the press has waited since)."""
         t = self.timing
         age = msg.sent_ns - msg.t_ns
         if age < 0 or age > t.max_report_age_ns:
@@ -78,7 +80,8 @@ class PressIntake:
             return "wait"
         sent_u = snap.uncertainty_at(msg.sent_ns)
         sent_host = snap.to_host(msg.sent_ns)
-        if sent_host > now_ns + sent_u or sent_host < now_ns - t.max_delivery_ns - sent_u:
+        if (sent_host > received_ns + sent_u
+                or sent_host < received_ns - t.max_delivery_ns - sent_u):
             return "doubt"  # sent "after" it arrived, or long before: the clock jumped?
         if snap.uncertainty_at(msg.t_ns) > t.max_uncertainty_ns:
             return "wait"
@@ -89,7 +92,7 @@ class PressIntake:
         keep: list[tuple[codec.Press, int]] = []
         lost = 0
         for msg, since in self._unchecked:
-            verdict = self._verdict(msg, now_ns)
+            verdict = self._verdict(msg, since)
             waited = now_ns - since
             if verdict == "ok" or (verdict == "wait" and waited >= t.hold_ns
                                    and self.clock.snapshot() is not None):

@@ -242,3 +242,32 @@ def test_the_ready_line_names_chip_and_capture():
     _answer(link, hello)
     assert link.ready and link.source == "pad-pio" and link.resolution_ns == 47
     assert "on RP2350, 8 seats, PIO edge capture" in link.text and "resolution 47 ns" in link.text
+
+
+def test_a_press_waiting_for_a_tight_fit_is_delivered_not_dropped_after_seconds():
+    """Checked against the moment it arrived, not the moment it is looked at again: a
+    press that waited for a better fit longer than a frame may take to arrive is still
+    placed (with its honest, larger bound), not thrown away as a clock jump."""
+    from companion.pad.link import PadPress, PadVoid
+
+    timing = LinkTiming(lost_after_ns=10**10, sync_lost_ns=10**10, hold_ns=3 * 10**9)
+    link = PadLink(timing)
+    link.opened("/dev/x", 0)
+    link.take_output()
+    nonce, pad0 = 0xABC, 10**12
+    link.feed(codec.encode_message(0, codec.Hello(0, codec.PROTOCOL_VERSION, codec.PRODUCT,
+                                                  (2, 0, 0), 4, nonce, 0, 1, 56, 20000)), 1)
+    hb_seq = next(iter(link._hb_sent))  # the heartbeat sent on becoming ready
+    sent = link._hb_sent[hb_seq]
+    # A slow reply: 10 ms round trip, so the fit is only good to about 5 ms.
+    link.feed(codec.encode_message(1, codec.HeartbeatReply(hb_seq, sent, nonce, pad0 + 5_000_000,
+                                                           0, 0, 0, 56)), sent + 10_000_000)
+    link.feed(codec.encode_message(2, codec.Press(nonce, 1, pad0 + 20_000_000, pad0 + 20_100_000,
+                                                  0b10, 0, 56)), 21_000_000)
+    assert not [e for e in link.take_events() if isinstance(e, PadPress)]  # waiting
+    link.poll(2_500_000_000)
+    link.poll(3_100_000_000)
+    events = link.take_events()
+    [press] = [e for e in events if isinstance(e, PadPress)]
+    assert press.seat == 2 and press.t_ns == pad0 + 20_000_000
+    assert not [e for e in events if isinstance(e, PadVoid)]
