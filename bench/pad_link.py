@@ -46,7 +46,7 @@ from pathlib import Path
 
 from companion.events import EventQueue, PressEvent
 from companion.pad import codec
-from companion.pad.link import PadRebooted
+from companion.pad.link import PadRebooted, PadVoid
 from companion.pad.source import PadSource
 from companion.pad.transport import Backoff
 from companion.pad.virtual import VirtualPad
@@ -90,6 +90,8 @@ class Bench:
         self.tally = Tally()
         self.expected: list[tuple[int, int]] = []  # (seat, stamp ns) of every press
         self.rebooted = False
+        self.voided = 0  # rounds the link voided (as the screen would): never judged
+        self._void_seen = False
 
     def _post(self, event: object) -> None:
         if isinstance(event, PressEvent) and event.pressed:
@@ -103,6 +105,8 @@ class Bench:
             for event in self.queue.drain():
                 if isinstance(event, PadRebooted):
                     self.rebooted = True
+                if isinstance(event, PadVoid):
+                    self._void_seen = True
                 if on_event is not None:
                     on_event(event)
             if until():
@@ -175,6 +179,10 @@ class Bench:
         # Let every release through before the next arm (a held button is left out).
         self.drive(lambda: pad.clock_us() > start + 150_000 and not pad.firmware.pad.queue, 3,
                    on_event=feed)
+        if self._void_seen:  # the link said the round cannot be judged: the screen voids it
+            self._void_seen = False
+            self.voided += 1
+            return
         self.judge(verdicts[0], {s: start + off for s, off in plan.items()})
 
     def judge(self, verdict, truth_us: dict[int, int]) -> None:
@@ -312,7 +320,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"p99 {pct(t.latencies_us, 0.99):.0f} µs, max {max(t.latencies_us):.0f} µs "
                   f"(n={len(t.latencies_us)})")
             print(f"  link decoded {t.frames} frames in {t.seconds:.1f} s; "
-                  f"reboot notices: {int(bench.rebooted)}")
+                  f"reboot notices: {int(bench.rebooted)}; rounds voided by the link: "
+                  f"{bench.voided}")
     if args.drift_hours > 0:
         d = drift_run(args.drift_hours, args.drift_ppm, args.seed)
         fine = not d.outside and d.presses > 0
