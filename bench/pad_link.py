@@ -143,6 +143,7 @@ class Bench:
         pad, tally = self.pad, self.tally
         self.drive(lambda: self.source.now_ns() is not None, 5)
         arm_ns = self.source.now_ns()
+        self._void_seen = False
         if arm_ns is None:
             raise SystemExit(f"{self.scenario}: no pad clock to arm the arbiter with")
         plan = self.plan_round()
