@@ -24,9 +24,10 @@ to host), because the truth is inside the round trip. The crystal runs at a stea
 over a couple of minutes, so the error is a straight line in pad time: between two
 samples it is at most the larger ``b``; away from the best recent sample ``e`` it grows
 at most by ``(b_s + b_e) / span`` per ns (``s`` the best sample of the window's oldest
-ones), plus ``wander_ppm`` for the crystal's slow changes. Before the samples span
-``min_span_ns`` the rate is not fitted (slope 1) and only known to within ``max_ppm``,
-and the bound says so.
+ones), and never faster than a crystal can be off (``max_ppm``; twice that once the
+slope is fitted, since the fit may be off the other way), plus ``wander_ppm`` for the
+crystal's slow changes. Before the samples span ``min_span_ns`` the rate is not fitted
+(slope 1).
 
 A sample that the current map cannot explain (its round trip is farther from the mapped
 time than the bound allows) means the pad's clock jumped: a reboot the host did not see,
@@ -186,29 +187,33 @@ class ClockSync:
 
         inv = 1.0 / slope
         n = len(kept)
-        g = min(self.group, n)
+        g_end = min(self.group, n - n // 2)  # the groups never overlap: with few samples,
+        g_start = min(self.group, n // 2)  # the halves
         # The tightest recent sample (the latest of equals) and the tightest old one.
         b_end = b_start = math.inf
         p_end = p_start = 0
-        for i in range(n - g, n):
+        for i in range(n - g_end, n):
             sent, recv, pad = kept[i]
             mapped = host_ref + (pad - pad_ref) * inv
             b = max(mapped - sent, recv - mapped)
             if b <= b_end:
                 b_end, p_end = b, pad
-        for i in range(g):
+        for i in range(g_start):
             sent, recv, pad = kept[i]
             mapped = host_ref + (pad - pad_ref) * inv
             b = max(mapped - sent, recv - mapped)
             if b < b_start:
                 b_start, p_start = b, pad
+        if not g_start:
+            b_start, p_start = b_end, p_end
+        # How fast the error may grow away from the anchor: never faster than a crystal
+        # allows (a fitted slope is within max_ppm of 1, so is the truth), nor than the
+        # two samples allow, the error being a straight line through both their bounds.
+        worst = limit if slope == 1.0 and span_host < self.min_span_ns else 2 * limit
         span_pad = p_end - p_start
-        if slope == 1.0 and span_host < self.min_span_ns:
-            growth = limit + self.wander  # the rate is not fitted yet: a crystal's worst
-        elif span_pad >= self.min_span_ns:
-            growth = (b_start + b_end) / span_pad + self.wander
-        else:
-            growth = 2 * limit + self.wander
+        if span_pad > 0:
+            worst = min(worst, (b_start + b_end) / span_pad)
+        growth = worst + self.wander
         lo, hi = sorted((p_start, p_end))
         inside = max(b_start, b_end) + self.wander * (hi - lo)
         return ClockMap(epoch=self.epoch, host_ref=host_ref, pad_ref=pad_ref, slope=slope,
