@@ -37,8 +37,11 @@ def blips(edges: Sequence[tuple], at_rest: bool, holdoff_ns: int, blip_ns: int,
     closed = not at_rest  # the switch's state after the latest edge (True = closed)
     prev_t = cur_t = None
     for edge in edges:
-        t, pressed = edge[0], edge[1]
-        if t != cur_t:
+        t, pressed = edge[0], bool(edge[1])
+        if t == cur_t:  # one stamp, several edges: their order says nothing
+            after = closed or pressed  # closed if any of them is a press
+        else:
+            after = pressed
             prev_t, cur_t = cur_t, t
             if prev_t is not None and t - prev_t > holdoff_ns:  # the previous train ended
                 if closed:
@@ -50,7 +53,7 @@ def blips(edges: Sequence[tuple], at_rest: bool, holdoff_ns: int, blip_ns: int,
                     train_rest = True
         if pressed and start is None and train_rest:
             start = t
-        closed = bool(pressed)
+        closed = after
     if start is not None and not closed and cur_t - start < blip_ns and (
             since_ns <= start <= until_ns):
         count += 1

@@ -9,6 +9,11 @@ so a round delivered in any order costs about what sorting it costs.
 ``before`` is the latest edge older than everything in ``edges`` (what the bounce rule
 needs to know about the past); ``slap`` the seat's slap in the current round, once
 ``find_slap`` has looked. Pure data and functions, no clock.
+
+Edges are sorted by time only. Two edges of one switch at the same nanosecond say
+nothing about which came last, so whoever reads the switch's state after them must not
+depend on their order: the arbiter reads such a group as closed if it holds a press (the
+cautious reading for chatter: it never makes a blip out of a slap).
 """
 
 from __future__ import annotations

@@ -120,7 +120,13 @@ class SortIn:
         boundary = False
         for edge in st.edges:
             t, pressed, _ = edge
-            if t != cur_t:
+            if t == cur_t:  # one stamp, several edges: closed if any of them is a press
+                if last_p:
+                    pressed_after = True
+                else:
+                    pressed_after = pressed
+            else:
+                pressed_after = pressed
                 prev_t, cur_t = cur_t, t
                 boundary = t - prev_t > holdoff
                 if boundary:  # a new train: the previous one ended at prev_t
@@ -148,7 +154,7 @@ class SortIn:
                     start = t
             elif orphan is None and not last_p:
                 orphan = edge
-            last_p = pressed
+            last_p = pressed_after
         if start is not None and not last_p and cur_t - start < blip_ns:
             count += 1
         st.slap = slap

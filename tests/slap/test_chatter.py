@@ -197,3 +197,18 @@ def test_burst_chatter_from_the_virtual_pad_is_named_and_left_out():
     assert verdict.excluded == (4,) and verdict.slappers == (1, 2) and verdict.picker == 2
     assert [n.seat for n in notes if n.kind == "chatter"] == [4]
     assert abs(verdict.ranking[0].t_ns - truth[1]) <= presses[0].uncertainty_ns + 112
+
+
+@pytest.mark.parametrize("tie", [[(6.0, True), (6.0, False)], [(6.0, False), (6.0, True)]])
+def test_two_edges_at_one_stamp_inside_a_bounce_train_are_no_chatter(tie):
+    """Found by the bench: a press and a release on the same nanosecond inside a slap's
+    bounce train, arriving in either order, made two blips out of one slap."""
+    slap = [(0.0, True), (0.7, False), (2.9, True), (3.1, False), (5.4, True), *tie,
+            (131.0, False), (131.3, True), (131.7, False), (134.7, True), (136.4, False)]
+    events = [ev(3, 1500 + ms, pressed) for ms, pressed in slap]
+    events += [ev(1, 100), ev(1, 180, False), ev(2, 250), ev(2, 330, False)]
+    for order in (events, events[::-1]):
+        verdict, notes = run(order)
+        assert verdict.picker == 3 and not verdict.excluded
+        assert "chatter" not in {n.kind for n in notes}
+    assert count(*slap) == count(*slap[:5], *tie[::-1], *slap[7:]) == 0

@@ -39,19 +39,21 @@ def seat_logs(draw):
 
 def plain_rules(log, arm):
     """The rules as written: a press is no bounce when no edge stamped strictly before it
-    lies within the hold-off; an orphan release follows a release (or nothing pressed)."""
+    lies within the hold-off; an orphan release comes while the switch is open (after a
+    release, or nothing; several edges at one stamp leave it closed if one is a press)."""
     edges = ([log.before] if log.before else []) + log.edges
     presses, bounces, orphans = [], [], []
+    closed, last_t = False, None
     for i, (t, pressed, _) in enumerate(edges):
-        if log.before and i == 0:
-            continue
-        earlier = [e for e in edges[:i] if e[0] < t]
-        prev_t = earlier[-1][0] if earlier else None
-        prev_p = edges[i - 1][1] if i else False
-        if pressed:
-            (presses if prev_t is None or t - prev_t > H else bounces).append(edges[i])
-        elif not prev_p:
-            orphans.append(edges[i])
+        if not (log.before and i == 0):
+            earlier = [e for e in edges[:i] if e[0] < t]
+            prev_t = earlier[-1][0] if earlier else None
+            if pressed:
+                (presses if prev_t is None or t - prev_t > H else bounces).append(edges[i])
+            elif not closed:
+                orphans.append(edges[i])
+        closed = (closed or pressed) if t == last_t else pressed
+        last_t = t
     slap = next((e for e in presses if e[0] >= arm), None)
     return presses, slap, bounces[:1], orphans[:1]
 
