@@ -38,15 +38,18 @@ def _run(config: Config, table, data, log_file, pad_port: str | None) -> int:
     from kivy.base import ExceptionManager
 
     from companion.sound import SoundCues
+    from companion.speech.voice import SETTING, Voice, VoiceSettings
     from companion.store.gamelog import GameLog
     from companion.ui.app import CompanionApp, KeepPlaying
     from companion.watchdog import Watchdog
 
     game_log = GameLog(log_file)
-    pad = None
+    pad = voice = None
     try:
         muted = bool(game_log.get_setting("muted", config.muted))
         cues = SoundCues(data / "sounds", muted=muted)
+        voice = Voice.for_box(data, VoiceSettings.from_json(game_log.get_setting(SETTING)),
+                              muted)
         if pad_port or config.pad.enabled:
             from companion.pad.source import PadSource
             from companion.pad_bridge import PadBridge
@@ -55,11 +58,13 @@ def _run(config: Config, table, data, log_file, pad_port: str | None) -> int:
             pad.start()
             table.lamps.mirrors.append(pad)  # the pad's lamps follow the seat lamps
         app = CompanionApp(config, game_log, table, cues, pad=pad,
-                           watchdog=Watchdog.from_environ())
+                           watchdog=Watchdog.from_environ(), voice=voice)
         ExceptionManager.add_handler(KeepPlaying(app))
         app.run()
     finally:
         if pad is not None:
             pad.stop()  # idempotent: the app's on_stop has usually stopped it already
+        if voice is not None:
+            voice.close()  # idempotent too
         game_log.close()
     return 0
