@@ -83,6 +83,7 @@ class CompanionApp(App):
         self.muted = cues.muted
         self.voice = voice or Voice()  # records lines only, unless the kiosk gives a real one
         self.voice.muted = self.muted
+        self._unsaid: list[Line] = []  # handed to the voice once their frame is on screen
         self.session: GameSession | None = None
         self.pending_game: str | None = None  # the game the player setup is for
         self._history: list[str] = []
@@ -109,7 +110,8 @@ class CompanionApp(App):
         self.sm.current_screen.dispatch("on_pre_enter")
         root = Root()
         root.ids.holder.add_widget(self.sm)
-        Window.bind(on_key_down=self._on_key_down, on_key_up=self._on_key_up)
+        Window.bind(on_key_down=self._on_key_down, on_key_up=self._on_key_up,
+                    on_flip=self._after_flip)
         Clock.schedule_interval(self._frame, 0)
         Clock.schedule_once(lambda _dt: self.watchdog.ready(), 0)  # after the first frame
         if self.log.recovered:
@@ -203,7 +205,7 @@ class CompanionApp(App):
         except Exception:  # noqa: BLE001 - a sentence must never cost the table its action
             log.exception("no spoken line for %r", action.get("type"))
             return
-        self.voice.say(line)
+        self.speak(line)
 
     def amend_setup(self, setup: dict) -> bool:
         """Change the game's setup before anything has happened (a setup screen)."""
@@ -259,8 +261,18 @@ class CompanionApp(App):
         self.cues.play(cue)
 
     def speak(self, line: Line | None) -> None:
-        """Say a line aloud (``companion.ui.presenters.spoken``); returns at once."""
-        self.voice.say(line)
+        """Say a line aloud (``companion.ui.presenters.spoken``); returns at once.
+
+        The line goes to the voice right after this frame is on screen, so starting the
+        speech engine never delays what the frame shows (``bench/speech.py``).
+        """
+        if line is not None:
+            self._unsaid.append(line)
+
+    def _after_flip(self, *_args) -> None:
+        lines, self._unsaid = self._unsaid, []
+        for line in lines:
+            self.voice.say(line)
 
     def toggle_mute(self) -> None:
         muted = not self.muted
