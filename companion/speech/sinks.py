@@ -97,6 +97,9 @@ class FileStream:
         self._wav.close()
         self.rec.cut, self.rec.closed_ns = cut, self.clock()
 
+    def abort(self) -> None:
+        """Stop a write in progress (nothing to stop for a file)."""
+
 
 class PlayerSink(_Base):
     """Plays each line with ``aplay`` (or another program reading raw S16_LE mono)."""
@@ -167,6 +170,11 @@ class PlayerStream:
         finally:
             self._close_pipes()
             self.rec.closed_ns = self.clock()
+
+    def abort(self) -> None:
+        """From another thread: stop the player at once (a blocked write then fails)."""
+        with contextlib.suppress(OSError):
+            self.proc.kill()
 
     def _close_pipes(self) -> None:
         for pipe in (self.proc.stdin, self.proc.stderr):

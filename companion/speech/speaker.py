@@ -77,6 +77,7 @@ class Speaker:
         self.problem: str | None = None
         self.current_pid: int | None = None  # the engine speaking now (tests kill it)
         self._proc: subprocess.Popen | None = None
+        self._stream = None  # the sink stream being written, for close() to abort
         self._stopping = False
         self._thread: threading.Thread | None = None
 
@@ -107,6 +108,9 @@ class Speaker:
         self._stopping = True
         self.slot.close()
         self._kill()
+        stream = self._stream
+        if stream is not None:
+            stream.abort()  # a player stuck on a dead device must not hold the exit
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
@@ -137,7 +141,8 @@ class Speaker:
             try:
                 outcome, heard = self._run(line)
             except AudioDeviceError as exc:
-                self._no_device(str(exc))
+                if not self._stopping:  # close() stops the player on purpose
+                    self._no_device(str(exc))
                 return
             if outcome != FAILED:
                 if outcome == DONE:
@@ -202,7 +207,7 @@ class Speaker:
                         if head is None:
                             continue
                         rate, start = head
-                    stream = self.sink.open(rate)
+                    stream = self._stream = self.sink.open(rate)
                     if line.tone:
                         stream.write(tone(rate, getattr(self.engine, "volume", 1.0)))
                     chunk, buf = buf[start:], b""
@@ -216,8 +221,9 @@ class Speaker:
         finally:
             self._reap(proc, kill=not eof)
             heard = stream is not None and stream.rec.frames > 0
+            self._stream = None
             if stream is not None:
-                stream.close(cut=outcome == CUT)
+                stream.close(cut=outcome == CUT or self._stopping)
         if outcome == CUT:
             self.counts.cut += 1
         elif outcome == DONE and proc.returncode != 0:

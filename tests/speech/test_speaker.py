@@ -232,3 +232,27 @@ def test_close_stops_a_line_at_once(tmp_path):
     speaker.close()
     assert not speaker.offer(Line("too late"))
     assert speaker.current_pid is None
+
+
+class StuckPlayer(PlayerSink):
+    """A player that never reads its input, like one stuck on a dead device."""
+
+    def __init__(self):
+        super().__init__((sys.executable, "-c", "import signal; signal.pause()"))
+        self.opened = threading.Event()
+
+    def open(self, rate):
+        stream = super().open(rate)
+        self.opened.set()
+        return stream
+
+
+def test_close_is_not_held_by_a_stuck_player():
+    sink = StuckPlayer()
+    speaker = Speaker(EspeakNg(), sink)
+    speaker.start()
+    worker = speaker._thread
+    speaker.offer(Line(LONG))  # more audio than a pipe holds: the writes block
+    assert sink.opened.wait(30)
+    speaker.close(timeout=30)
+    assert not worker.is_alive() and speaker.problem is None
