@@ -153,3 +153,20 @@ def test_settings_voice_section(ui, said):
         if ui.app.muted:
             ui.app.toggle_mute()
         ui.goto_home()
+
+
+def test_settings_say_once_why_the_voice_is_silent(ui, said):
+    from companion.ui.screens.voice_panel import VoicePanel
+
+    voice = ui.app.voice
+    voice._problem = "No audio output found (no sound card), so the voice stays silent."
+    try:
+        ui.app.navigate("settings")
+        ui.pump(2)
+        panel = next(w for w in ui.app.root.walk() if isinstance(w, VoicePanel))
+        assert panel.note == voice._problem and ui.find("No audio output found")
+        ui.screenshot("settings_voice_no_device")
+        assert not ui.app.status_error, "no error in the status bar: Settings says it"
+    finally:
+        voice._problem = None
+        ui.goto_home()

@@ -13,6 +13,9 @@ load_kv(__file__)
 
 
 class SettingsScreen(Screen):
+    def on_pre_enter(self, *_args) -> None:
+        self.ids.voice.refresh()  # e.g. the voice found no audio output since last time
+
     def toggle_fullscreen(self) -> None:
         app = App.get_running_app()
         full = not bool(app.log.get_setting("fullscreen", False))
