@@ -13,6 +13,8 @@ What can go wrong, and what happens:
   line starts a fresh process as usual. Counted in ``counts``.
 * the engine hangs (no audio for ``hang_s`` on the injected clock): killed, as above.
 * an URGENT line arrives while a lesser one is being spoken: the lesser one is cut.
+* the machine is busy: the worker thread and its engines run at a lower priority
+  (``NICE``), so the frame loop gets the CPU first.
 * the audio device is missing or refuses: ``problem`` says why (once, in the log and
   in Settings) and the speaker stays silent until ``recheck()``.
 
@@ -44,6 +46,7 @@ from companion.speech.sinks import TONE, AudioDeviceError
 log = logging.getLogger(__name__)
 
 HANG_S = 5.0  # no audio from the engine for this long: it is stuck
+NICE = 10  # the worker thread and its engines yield the CPU to the UI thread
 TICK_S = 0.05  # how often the worker looks up from a silent engine
 CHUNK = 8192
 DONE, CUT, FAILED = "done", "cut", "failed"
@@ -53,6 +56,19 @@ DONE, CUT, FAILED = "done", "cut", "failed"
 def tone(rate: int, volume: float) -> bytes:
     """The chime before a line the table should look up for, at the engine's rate."""
     return synth(TONE, rate, 0.35 * min(1.0, max(0.0, volume)))
+
+
+def lower_priority(nice: int = NICE) -> bool:
+    """Make the calling thread (on Linux niceness is per thread) and the engines it
+    starts yield the CPU to the UI thread: ``nice`` steps below it, at most 19. False
+    where that is not possible."""
+    try:
+        me = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, me, min(19, os.getpriority(os.PRIO_PROCESS, me)
+                                                + nice))
+    except (AttributeError, OSError):
+        return False
+    return True
 
 
 @dataclass
@@ -118,6 +134,7 @@ class Speaker:
     # -- the worker's side ------------------------------------------------------------------
 
     def _loop(self) -> None:
+        lower_priority()
         while not self._stopping:
             self.speak_next(wait_s=0.5)
 

@@ -256,3 +256,31 @@ def test_close_is_not_held_by_a_stuck_player():
     assert sink.opened.wait(30)
     speaker.close(timeout=30)
     assert not worker.is_alive() and speaker.problem is None
+
+
+def test_the_worker_and_its_engines_yield_the_cpu_to_the_ui(tmp_path, fake_engine):
+    import os as _os
+
+    from companion.speech.speaker import NICE
+
+    seen = []
+
+    class NiceSink(NotifyingSink):
+        def open(self, rate):
+            engine_pid = speaker.current_pid
+            seen.append((_os.getpriority(_os.PRIO_PROCESS, threading.get_native_id()),
+                         _os.getpriority(_os.PRIO_PROCESS, engine_pid)))
+            return super().open(rate)
+
+    sink = NiceSink(tmp_path)
+    speaker = Speaker(fake_engine("wav", "0.2"), sink)
+    ui_nice = _os.getpriority(_os.PRIO_PROCESS, 0)
+    speaker.start()
+    try:
+        speaker.offer(Line("Dan picks up."))
+        assert sink.closed.acquire(timeout=30)
+    finally:
+        speaker.close()
+    worker, engine = seen[0]
+    assert worker == engine == min(19, ui_nice + NICE)
+    assert _os.getpriority(_os.PRIO_PROCESS, 0) == ui_nice  # the UI thread is untouched
