@@ -3,7 +3,8 @@
 * ``lines``: ``Line`` (sentence, short form, priority, tone) and the one-line waiting
   room ``LineSlot``;
 * ``engines``: espeak-ng (always) and piper (when a voice model is installed);
-* ``sinks``: the speaker through ``aplay``, or WAV files;
+* ``sinks``: ``aplay`` or WAV files (the kiosk plays through Kivy, like the cues:
+  ``companion.ui.voice_output``);
 * ``speaker``: the worker thread that survives crashed and hung engines;
 * ``voice``: ``Voice`` and ``VoiceSettings``, what the app holds;
 * ``device``: is there an audio output at all.

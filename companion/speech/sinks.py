@@ -1,4 +1,5 @@
-"""Where spoken audio goes: the speaker (through ``aplay``) or WAV files.
+"""Where spoken audio goes: ``aplay`` or WAV files (the kiosk's own output, through
+Kivy like the sound cues, is ``companion.ui.voice_output.KivySink``).
 
 A sink opens one stream per line at the engine's sample rate; the speaker writes 16-bit
 mono samples into it as the engine produces them, then closes it (``cut=True`` when the

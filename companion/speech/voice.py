@@ -86,23 +86,33 @@ class Voice:
         self.voices_dir = voices_dir
         self.said: list[str] = []
         self._accents: list[tuple[str, str]] | None = None
+        self._sink, self._device_check, self._threaded = None, None, True
 
     @classmethod
     def for_box(cls, data: Path, settings: VoiceSettings | None = None,
-                muted: bool = False, sink=None) -> Voice:
-        """The real voice: an engine, a sink (the speaker through ``aplay`` by default)
-        and the worker thread; with no audio output it stays silent and says why."""
-        settings = settings or VoiceSettings()
-        voices = Path(data) / "voices"
-        problem = output_problem() if sink is None else None
-        voice = cls(settings, None, muted, problem, voices)
-        if problem is None:
-            speaker = Speaker(voice.engine(), sink or PlayerSink())
-            speaker.start()
-            voice.speaker = speaker
+                muted: bool = False, sink=None, device_check=output_problem,
+                start: bool = True) -> Voice:
+        """The real voice: an engine, a sink (by default the speaker through ``aplay``;
+        the kiosk passes ``companion.ui.voice_output.KivySink``, the cues' own output)
+        and the worker thread. ``device_check()`` says why nothing can be heard (None:
+        there is an output); then the voice stays silent and Settings says why. With
+        ``start=False`` no thread is started: the caller drives ``speaker.speak_next()``."""
+        voice = cls(settings or VoiceSettings(), None, muted, None, Path(data) / "voices")
+        voice._sink, voice._device_check, voice._threaded = sink, device_check, start
+        voice._problem = device_check() if device_check is not None else None
+        if voice._problem is None:
+            voice._start()
         else:
-            log.warning("speech is silent: %s", problem)
+            log.warning("speech is silent: %s", voice._problem)
         return voice
+
+    def _start(self) -> None:
+        sink = self._sink if self._sink is not None else PlayerSink()
+        self.speaker = Speaker(self.engine(), sink)
+        if hasattr(sink, "interrupt"):
+            sink.interrupt = self.speaker.slot.should_cut  # an urgent line stops a playing one
+        if self._threaded:
+            self.speaker.start()
 
     # -- switches -------------------------------------------------------------------------
 
@@ -163,11 +173,13 @@ class Voice:
         """Settings' test button: look for the device again, then say a line."""
         if self.speaker is not None:
             self.speaker.recheck()
-        elif self._problem is not None and self.voices_dir is not None:
-            self._problem = output_problem()
+            recheck = getattr(self.speaker.sink, "recheck", None)
+            if recheck is not None:
+                recheck()
+        elif self._problem is not None and self._device_check is not None:
+            self._problem = self._device_check()
             if self._problem is None:
-                self.speaker = Speaker(self.engine(), PlayerSink())
-                self.speaker.start()
+                self._start()
         return self.say(TEST_LINE)
 
     def close(self) -> None:

@@ -34,7 +34,7 @@ def test_mute_and_off_silence_the_voice_and_it_never_blocks():
 
 def test_the_box_voice_speaks_through_its_sink(tmp_path):
     sink = NotifyingSink(tmp_path / "out")
-    voice = Voice.for_box(tmp_path, VoiceSettings(volume=0.5), sink=sink)
+    voice = Voice.for_box(tmp_path, VoiceSettings(volume=0.5), sink=sink, device_check=None)
     try:
         assert isinstance(voice.speaker.engine, EspeakNg)
         assert voice.speaker.engine.volume == 0.5 and voice.engine_name == "espeak-ng"
