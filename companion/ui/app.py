@@ -34,9 +34,11 @@ from companion.games import get_rules, info
 from companion.palette import rgba
 from companion.session import GameSession
 from companion.sound import SoundCues
+from companion.speech import Line, Voice
 from companion.store.gamelog import GameLog
 from companion.table import Table
 from companion.ui import storage_problem
+from companion.ui.presenters.spoken_games import action_line
 from companion.ui.screen_list import screens
 from companion.watchdog import Watchdog
 
@@ -74,11 +76,15 @@ class CompanionApp(App):
     title = "Table companion"
 
     def __init__(self, config, game_log: GameLog, table: Table, cues: SoundCues,
-                 pad=None, watchdog: Watchdog | None = None, **kwargs) -> None:
+                 pad=None, watchdog: Watchdog | None = None, voice: Voice | None = None,
+                 **kwargs) -> None:
         super().__init__(**kwargs)
         self.cfg, self.log, self.table, self.cues, self.pad = config, game_log, table, cues, pad
         self.watchdog = watchdog or Watchdog(None)
         self.muted = cues.muted
+        self.voice = voice or Voice()  # records lines only, unless the kiosk gives a real one
+        self.voice.muted = self.muted
+        self._unsaid: list[Line] = []  # handed to the voice once their frame is on screen
         self.session: GameSession | None = None
         self.pending_game: str | None = None  # the game the player setup is for
         self._history: list[str] = []
@@ -105,7 +111,8 @@ class CompanionApp(App):
         self.sm.current_screen.dispatch("on_pre_enter")
         root = Root()
         root.ids.holder.add_widget(self.sm)
-        Window.bind(on_key_down=self._on_key_down, on_key_up=self._on_key_up)
+        Window.bind(on_key_down=self._on_key_down, on_key_up=self._on_key_up,
+                    on_flip=self._after_flip)
         Clock.schedule_interval(self._frame, 0)
         Clock.schedule_once(lambda _dt: self.watchdog.ready(), 0)  # after the first frame
         if self.log.recovered:
@@ -116,6 +123,7 @@ class CompanionApp(App):
         if self.pad is not None:
             self.pad.stop()
         self.table.lamps.all_off()
+        self.voice.close()
 
     # -- navigation ----------------------------------------------------------------
 
@@ -176,10 +184,12 @@ class CompanionApp(App):
 
         A recorded action is confirmed with ``cue`` (a short tap by default; None for
         screens that play their own); a refused one is said in red with the error cue.
+        What the table should hear about it is said aloud (``spoken_games``).
         """
         if self.session is None:
             self.say("No game in progress", error=True)
             return False
+        before = self.session.state
         try:
             self.session.do(action)
         except CompanionError as exc:
@@ -189,7 +199,17 @@ class CompanionApp(App):
         if cue:
             self.play(cue)
         self.refresh()
+        self._speak_action(before, action)
         return True
+
+    def _speak_action(self, before, action: dict) -> None:
+        session = self.session
+        try:
+            line = action_line(session.rules, before, action, session.state)
+        except Exception:  # noqa: BLE001 - a sentence must never cost the table its action
+            log.exception("no spoken line for %r", action.get("type"))
+            return
+        self.speak(line)
 
     def amend_setup(self, setup: dict) -> bool:
         """Change the game's setup before anything has happened (a setup screen)."""
@@ -246,10 +266,25 @@ class CompanionApp(App):
     def play(self, cue: str) -> None:
         self.cues.play(cue)
 
+    def speak(self, line: Line | None) -> None:
+        """Say a line aloud (``companion.ui.presenters.spoken``); returns at once.
+
+        The line goes to the voice right after this frame is on screen, so starting the
+        speech engine never delays what the frame shows (``bench/speech.py``).
+        """
+        if line is not None:
+            self._unsaid.append(line)
+
+    def _after_flip(self, *_args) -> None:
+        lines, self._unsaid = self._unsaid, []
+        for line in lines:
+            self.voice.say(line)
+
     def toggle_mute(self) -> None:
-        self.muted = not self.muted
-        self.cues.muted = self.muted
-        self.log.set_setting("muted", self.muted)
+        muted = not self.muted
+        self.cues.muted = self.voice.muted = muted  # before anything bound to app.muted runs
+        self.muted = muted
+        self.log.set_setting("muted", muted)
 
     def say(self, text: str, error: bool = False, seconds: float = 6) -> None:
         """A line in the status bar, for a few seconds (errors with a sound)."""

@@ -20,6 +20,7 @@ from kivy.uix.screenmanager import Screen
 from companion import dice
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
+from companion.ui.presenters.spoken import die_line
 
 load_kv(__file__)
 
@@ -72,6 +73,7 @@ class CaptainDieScreen(Screen):
         app = App.get_running_app()
         app.log.set_setting(SETTING, p.push_history(self.history(), face, red))
         self.refresh()
+        app.speak(die_line(face, red))
 
     def on_press_event(self, event) -> None:
         if event.pressed and event.seat == 0:

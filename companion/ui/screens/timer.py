@@ -44,6 +44,7 @@ from companion.events import CAPTAIN_SEAT
 from companion.palette import default_colour, rgba
 from companion.timer import TimerError
 from companion.ui.app import load_kv
+from companion.ui.presenters.spoken import spoken_names, timer_line
 from companion.ui.presenters.timer import (
     CLOCK,
     COUNTDOWN,
@@ -133,11 +134,14 @@ class TimerScreen(Screen):
         """Take a new board: store it first, then sound and show it."""
         if board is self.board and not sounds:
             return
-        self.board = board
+        before, self.board = self.board, board
         self._save()
         for cue in sounds:
             self._app().play(cue)
         self.refresh()
+        session = self._app().session
+        names = spoken_names(session.setup.get("players", [])) if session is not None else {}
+        self._app().speak(timer_line(before, board, names))
 
     # -- entering and leaving -----------------------------------------------------------
 
