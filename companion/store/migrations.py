@@ -64,9 +64,30 @@ def _m2_players(db: sqlite3.Connection) -> None:
     )
 
 
+def _m5_summaries(db: sqlite3.Connection) -> None:
+    """History's line for each finished game, computed once: replaying a long game takes
+    a while, and History lists thirty of them. ``made_with`` names what the summary was
+    computed from (engine version, summary form, when the game was finished, how many
+    actions): a summary whose ``made_with`` no longer matches is computed again."""
+    _run(
+        db,
+        """
+        CREATE TABLE summaries (
+            game_id   INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            made_with TEXT NOT NULL,
+            summary   TEXT NOT NULL
+        );
+        """
+    )
+
+
+# Numbers 3 and 4 are taken by work on other branches (per-action checksums, the venue
+# outbox); they may be applied after 5 on a log that saw 5 first, which is fine: each
+# step is independent and recorded by number.
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "games, actions and settings", _m1_initial),
     (2, "player roster", _m2_players),
+    (5, "History summaries of finished games", _m5_summaries),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
@@ -91,11 +112,13 @@ def migrate(db: sqlite3.Connection) -> int:
                 "INSERT INTO migrations (number, name, applied_at) VALUES (?, ?, ?)",
                 (number, name, datetime.now(UTC).isoformat(timespec="seconds")),
             )
-            db.execute(f"PRAGMA user_version = {number}")
+            # the highest step applied (steps may be applied out of order, see above)
+            db.execute(f"PRAGMA user_version = {max([number, *done])}")
             # In the same transaction: a log whose first step committed is always ours.
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         except BaseException:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
+        done.add(number)
     return db.execute("PRAGMA user_version").fetchone()[0]
