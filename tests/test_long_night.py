@@ -11,6 +11,8 @@ import time
 import tracemalloc
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from longgames import KINDS, long_game
 
 from companion.errors import LogError
@@ -138,3 +140,29 @@ def test_resuming_from_our_log_trusts_what_was_checked_but_refuses_damage(tmp_pa
     broken[2]["verdict"] = dict(broken[2]["verdict"], candidates="everyone")
     with pytest.raises(LogError, match="action 3 .* damaged"):
         final_state(stop_time, setup, broken, logged=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.one_of(st.integers(-20, 20), st.just("undo")), max_size=60))
+def test_undo_and_do_across_checkpoints_always_agree_with_a_replay(tmp_path_factory, ops):
+    """Checkpoints every 3 actions here, so any sequence crosses several of them."""
+    import companion.session as session_module
+
+    scorepad = get_rules("scorepad")
+    setup = {"players": [{"name": "Ann", "seat": 1}, {"name": "Bo", "seat": 2}]}
+    log = GameLog(tmp_path_factory.mktemp("log") / "g.sqlite3")
+    saved = session_module.CHECKPOINT_EVERY
+    session_module.CHECKPOINT_EVERY = 3
+    try:
+        game = GameSession.start(log, scorepad, setup)
+        for op in ops:
+            if op == "undo":
+                if game.can_undo:
+                    game.undo()
+            else:
+                game.do({"type": "score", "seat": 1 + abs(op) % 2, "points": op})
+            assert game.state == final_state(scorepad, setup, log.actions(game.game_id))
+        assert GameSession.resume(log, game.game_id).state == game.state
+    finally:
+        session_module.CHECKPOINT_EVERY = saved
+        log.close()
