@@ -37,11 +37,12 @@ def _compile(cls: type) -> Callable[[Any, dict], Any]:
         return lambda obj, changes: dataclasses.replace(obj, **changes)
     names = [f.name for f in fields]
     lines = ["def copier(obj, changes):",
-             "    new = make(cls)",
-             "    get = changes.get"]
-    lines += [f"    put(new, {n!r}, get({n!r}, obj.{n}))" for n in names]
-    lines += ["    if not known.issuperset(changes):",
-              "        check(changes)",
+             "    if not known.issuperset(changes):",
+             "        check(changes)",
+             "    new = make(cls)"]
+    lines += [f"    put(new, {n!r}, obj.{n})" for n in names]
+    lines += ["    for name, value in changes.items():",
+              "        put(new, name, value)",
               "    return new"]
     known = frozenset(names)
 

@@ -73,6 +73,16 @@ class PVec(Sequence):
         return i
 
     def __getitem__(self, i):
+        if i.__class__ is int:  # the common case first: v[-1], v[k]
+            count, tail = self._count, self._tail
+            if i < 0:
+                i += count
+            tail_start = count - len(tail)
+            if tail_start <= i < count:
+                return tail[i - tail_start]
+            if 0 <= i < tail_start:
+                return self._get(i)
+            raise IndexError("PVec index out of range")
         if isinstance(i, slice):
             start, stop, step = i.indices(self._count)
             if step == 1 and stop > start and (stop - start) * 8 > stop:
