@@ -33,9 +33,10 @@ session when used outside a Crazy Time game and ``act()``s one ``slap_round`` pe
 
 from __future__ import annotations
 
+import json
 import statistics
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import CompanionError, RuleError
@@ -43,6 +44,11 @@ from companion.games.base import GameInfo, Player, action_type, players_from_set
 from companion.games.evolve import replace
 from companion.games.pvec import EMPTY, PVec, newest
 from companion.slap.verdict import CASE_FALSE_ALARM, CASE_SYNC, Verdict, decide
+
+try:  # a C JSON writer/reader for the verdicts a state keeps as text (json otherwise)
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - orjson is a dependency
+    _orjson = None
 
 GAME = GameInfo(
     name="stop_time",
@@ -61,8 +67,8 @@ DECISIONS = ("verdict", "false_alarm", "table")
 @dataclass(frozen=True, slots=True)
 class Round:
     """One recorded slap round. ``delays``: (seat, ms after the first slap) in slap order;
-    ``verdict`` is the arbiter's verdict as the action gave it (JSON data, never changed:
-    ``snapshot`` hands out copies)."""
+    ``verdict`` is the arbiter's verdict as the action gave it, kept as compact JSON text
+    (a third of the memory of the parsed object; a snapshot parses the rounds it shows)."""
 
     n: int
     picker: int | None
@@ -72,7 +78,7 @@ class Round:
     candidates: tuple[int, ...]
     non_slappers: tuple[int, ...]
     delays: tuple[tuple[int, float], ...]
-    verdict: Mapping[str, Any] = field(hash=False)
+    verdict: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +110,7 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     decided again from its own slap times: a verdict that contradicts itself is refused."""
     data = _round_fields(action)
     verdict = _read_verdict(state, data)
-    return _record(state, action, verdict, _delays(data["ranking"]), _copy_json(data))
+    return _record(state, action, verdict, _delays(data["ranking"]), data)
 
 
 def apply_logged(state: State, action: Mapping[str, Any]) -> State:
@@ -175,7 +181,7 @@ def _record(state: State, action: Mapping[str, Any], verdict: Any,
     rnd = Round(n=len(state.rounds) + 1, picker=picker, decision=decision, case=verdict.case,
                 too_close=verdict.too_close, candidates=tuple(verdict.candidates),
                 non_slappers=tuple(verdict.non_slappers),
-                delays=delays, verdict=data)
+                delays=delays, verdict=_compact(data))
     picks = state.picks
     if picker is not None:
         i = state.seats.index(picker)
@@ -190,13 +196,21 @@ def _check_seats(state: State, label: str, group: tuple[int, ...]) -> None:
                             f"(seats {', '.join(map(str, state.seats))})")
 
 
-def _copy_json(value: Any) -> Any:
-    """A deep copy of JSON data (dicts and lists; the rest is immutable)."""
-    if isinstance(value, Mapping):
-        return {k: _copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy_json(v) for v in value]
-    return value
+def _compact(data: Mapping[str, Any]) -> str:
+    """A verdict as compact JSON text, keys sorted (the same text for equal verdicts)."""
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(data, option=_orjson.OPT_SORT_KEYS).decode()
+        except TypeError:
+            pass  # something orjson does not write (a huge int): json words the error
+    try:
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise RuleError(f"slap_round: the verdict is not JSON data ({exc})") from None
+
+
+def _parse(text: str) -> Any:
+    return _orjson.loads(text) if _orjson is not None else json.loads(text)
 
 
 def _read_verdict(state: State, data: Mapping[str, Any]) -> Verdict:
@@ -274,7 +288,7 @@ def snapshot(state: State, recent: int | None = None) -> dict:
                     "too_close": r.too_close, "candidates": list(r.candidates),
                     "non_slappers": list(r.non_slappers),
                     "ranking": [{"seat": s, "delay_ms": ms} for s, ms in r.delays],
-                    "verdict": _copy_json(r.verdict)}
+                    "verdict": _parse(r.verdict)}
                    for r in newest(state.rounds, recent)],
         "pickups": {str(p.seat): n for p, n in zip(state.players, state.picks, strict=True)},
     }
