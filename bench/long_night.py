@@ -12,7 +12,8 @@ game log (SQLite, WAL, in a temporary folder):
 * memory kept after resuming the largest game (tracemalloc), against the parsed log;
 * undo at the end of the largest game: 100 undos in a row, each with its durable delete
   from the log (median and slowest), against a 60 Hz frame (16.7 ms);
-* a log of 200,000 actions (bad input: more than any night) resumed: time and memory.
+* a log of 200,000 actions (bad input: more than any night) resumed: time and memory,
+  for the score pad, T.I.M.E Stories and the slap pad (its rounds are the largest).
 
 Then History with 30 finished games (a mix of engines, 200-2,000 actions each): the
 first opening (replays them and keeps their summaries) and the next one. Then the idle
@@ -143,8 +144,8 @@ def engines(log: GameLog, kinds, sizes, goals: dict) -> None:
         print(f"  {'':17s} memory after resume {mem / MIB:6.1f} MiB = {mem / parsed:4.2f}x "
               f"the parsed log ({parsed / MIB:.1f} MiB); undo x100 at {top // 1000}k: "
               f"median {statistics.median(undos):.2f} ms, slowest {max(undos):.2f} ms "
-              f"(without the log's durable write: median {statistics.median(own):.2f}, "
-              f"slowest {max(own):.2f} ms)")
+              f"(the session's own CPU, without the log's durable write: median "
+              f"{statistics.median(own):.2f}, slowest {max(own):.2f} ms)")
         goals["memory <= 3x parsed log"].append((kind, mem <= 3 * parsed))
         goals["undo at 20k under a frame"].append((kind, max(own) < FRAME_MS))
 
@@ -170,16 +171,20 @@ def undo_without_writing(log: GameLog, gid: int) -> list[float]:
     session.log = ReadOnlyUndo(log, gid, session.n_actions)
     out = []
     for _ in range(100):
-        t = time.perf_counter()
+        t = time.process_time()
         session.undo()
-        out.append((time.perf_counter() - t) * 1000)
+        out.append((time.process_time() - t) * 1000)
     return out
 
 
 def bad_input(log: GameLog, kinds, n: int) -> None:
     print(f"\nbad input: a log of {n:,} actions")
     for kind in kinds:
-        setup, texts = long_game_texts(kind, n)
+        if kind == "stop_time":  # slap rounds are independent: a long game, repeated
+            setup, texts = long_game_texts(kind, 20_000)
+            texts = (texts * (n // len(texts) + 1))[:n]
+        else:
+            setup, texts = long_game_texts(kind, n)
         gid = fill(log, kind, setup, texts)
         took = best(lambda gid=gid: GameSession.resume(log, gid), runs=1)
         mem, _ = kept(lambda gid=gid: GameSession.resume(log, gid))
@@ -317,7 +322,8 @@ def main(argv: list[str] | None = None) -> int:
         log = GameLog(folder / "games.sqlite3")
         engines(log, kinds, sizes, goals)
         if args.bad:
-            bad_input(log, [k for k in ("scorepad", "time_stories") if k in kinds], args.bad)
+            bad_input(log, [k for k in ("scorepad", "time_stories", "stop_time") if k in kinds],
+                      args.bad)
         log.close()
         history(folder, goals)
         if not args.no_kiosk:
