@@ -32,6 +32,11 @@ from typing import Any
 BUSY_FPS = 60.0
 IDLE_FPS = 10.0
 LINGER_S = 1.0
+#: How early the clock may run an event that is nearly due. Kivy derives it from the
+#: frame rate (a third of a frame: 33 ms at 10 fps), and the interrupt clock spins
+#: without sleeping through that last stretch before every event, which at 10 fps is a
+#: third of the time; 2 ms keeps it sleeping.
+RESOLUTION_S = 0.002
 
 
 class FramePacer:
@@ -39,20 +44,19 @@ class FramePacer:
 
     def __init__(self, clock: Any, frame: Callable[[float], Any], wanted: Callable[[], bool],
                  busy_fps: float = BUSY_FPS, idle_fps: float | None = IDLE_FPS,
-                 linger_s: float = LINGER_S, now: Callable[[], float] = time.monotonic) -> None:
+                 linger_s: float = LINGER_S, now: Callable[[], float] = time.monotonic,
+                 interruptible: bool | None = None) -> None:
         """``wanted()``: whether the screen needs every frame now. ``idle_fps`` None:
-        never slow down."""
+        never slow down. ``interruptible``: whether ``clock`` is Kivy's interrupt clock
+        (None: find out)."""
         self.clock, self.frame, self.wanted, self.now = clock, frame, wanted, now
+        self.interruptible = _is_interrupt_clock(clock) if interruptible is None \
+            else interruptible
         self.busy_fps, self.idle_fps, self.linger_s = busy_fps, idle_fps, linger_s
         self.rate: float | None = None
         self._event = None
         self._woken = False
         self._busy_until = 0.0
-
-    @property
-    def interruptible(self) -> bool:
-        """Kivy's interrupt clock: scheduling from any thread cuts its sleep short."""
-        return hasattr(self.clock, "on_schedule") and hasattr(self.clock, "_max_fps")
 
     @property
     def pacing(self) -> bool:
@@ -101,10 +105,21 @@ class FramePacer:
         if self.interruptible:
             # the interrupt clock sleeps until the next event or 1/maxfps, whichever is
             # first; an interval of 0 would never let it sleep
+            self.clock.clock_resolution = RESOLUTION_S
             self.clock._max_fps = fps
             self._event = self.clock.schedule_interval(self._tick, 1.0 / fps)
         else:  # the default clock sleeps 1/maxfps each loop: a frame every loop
             self._event = self.clock.schedule_interval(self._tick, 0)
+
+
+def _is_interrupt_clock(clock: Any) -> bool:
+    """Kivy's interrupt clock: scheduling from any thread cuts its sleep short. (Every
+    Kivy clock has an ``on_schedule`` hook; only this kind acts on it.)"""
+    try:
+        from kivy.clock import ClockBaseInterruptBehavior
+    except ImportError:  # pragma: no cover - Kivy is a dependency
+        return False
+    return isinstance(clock, ClockBaseInterruptBehavior)
 
 
 __all__ = ["BUSY_FPS", "IDLE_FPS", "LINGER_S", "FramePacer"]

@@ -21,14 +21,13 @@ class FakeEvent:
 class InterruptClock:
     """What the pacer uses of Kivy's interrupt clock: schedule, cancel, its loop rate."""
 
+    interruptible = True
+
     def __init__(self):
         self._max_fps = 60.0
         self.repeating: list[FakeEvent] = []
         self.once: list = []
         self.lock = threading.Lock()
-
-    def on_schedule(self, _event):  # the interrupt clock's hook (its presence matters)
-        pass
 
     def schedule_interval(self, fn, interval):
         event = FakeEvent(self, fn, interval)
@@ -54,19 +53,16 @@ class InterruptClock:
 
 
 class DefaultClock(InterruptClock):
-    """Kivy's default clock: no ``on_schedule`` hook, a sleep nothing can cut short."""
+    """Kivy's default clock: a sleep nothing can cut short."""
 
-    def __getattribute__(self, name):
-        if name == "on_schedule":
-            raise AttributeError(name)
-        return super().__getattribute__(name)
+    interruptible = False
 
 
 def make(clock, wanted=lambda: False):
     now = [0.0]
     frames = []
     pacer = FramePacer(clock, frame=frames.append, wanted=wanted, busy_fps=60, idle_fps=10,
-                       linger_s=1.0, now=lambda: now[0])
+                       linger_s=1.0, now=lambda: now[0], interruptible=clock.interruptible)
     return pacer, now, frames
 
 
@@ -75,6 +71,7 @@ def test_idles_after_a_quiet_second_and_comes_back_at_once_for_a_press():
     pacer, now, frames = make(clock)
     pacer.start()
     assert (pacer.rate, clock._max_fps, clock.interval) == (60, 60, 1 / 60)
+    assert clock.clock_resolution == 0.002  # not a third of a frame: no spinning
     now[0] = 0.5
     clock.loop()
     assert pacer.rate == 60  # still within the linger after start
@@ -122,3 +119,12 @@ def test_never_slows_down_on_a_clock_that_cannot_be_woken():
     assert pacer.rate == 60 and clock.interval == 0 and not pacer.idle
     pacer.stop()
     assert not any(e.live for e in clock.repeating)
+
+
+def test_tells_kivys_interrupt_clock_from_its_default_one():
+    from kivy.clock import ClockBase, ClockBaseInterrupt
+
+    from companion.ui.frame_pacer import _is_interrupt_clock
+
+    assert _is_interrupt_clock(ClockBaseInterrupt())
+    assert not _is_interrupt_clock(ClockBase()) and not _is_interrupt_clock(InterruptClock())
