@@ -48,6 +48,7 @@ from longgames import KINDS, long_game_texts  # noqa: E402
 
 from companion.games import get_rules  # noqa: E402
 from companion.session import GameSession  # noqa: E402
+from companion.store.checksum import action_crc  # noqa: E402
 from companion.store.gamelog import GameLog  # noqa: E402
 from companion.ui.presenters.history import recent_summaries, win_table  # noqa: E402
 
@@ -59,9 +60,10 @@ def fill(log: GameLog, kind: str, setup: dict, texts, status: str | None = None)
     """A game in ``log`` holding ``texts`` as its actions (one transaction)."""
     gid = log.new_game(kind, setup)
     log.db.execute("BEGIN")
-    log.db.executemany("INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
-                       [(gid, i, "2026-01-01T20:00:00.000+00:00", t)
-                        for i, t in enumerate(texts, start=1)])
+    at = "2026-01-01T20:00:00.000+00:00"
+    log.db.executemany(
+        "INSERT INTO actions (game_id, seq, at, action, crc) VALUES (?, ?, ?, ?, ?)",
+        [(gid, i, at, t, action_crc(gid, i, at, t)) for i, t in enumerate(texts, start=1)])
     log.db.execute("COMMIT")
     if status:
         log.finish(gid, status)

@@ -143,6 +143,8 @@ class GameSession:
         """The game as its log replays, read row by row (only the newest actions stay in
         memory; the state holds the rest)."""
         row = log.game(game_id)
+        if getattr(row, "damaged", None):
+            raise LogError(row.damaged)
         return cls(log, get_rules(row.kind), game_id, row.setup, log.iter_actions(game_id),
                    logged=True)
 

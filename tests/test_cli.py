@@ -62,7 +62,7 @@ def test_doctor_and_export_never_change_a_damaged_log(data_dir, capsys):
     assert main(["doctor"]) == 1
     assert "PROBLEM" in capsys.readouterr().out
     assert main(["export"]) == 2
-    assert "cannot be read" in capsys.readouterr().err
+    assert "not an SQLite database" in capsys.readouterr().err
     assert path.read_bytes() == b"not a database " * 50
     assert sorted(p.name for p in path.parent.iterdir()) == ["games.sqlite3"]
 

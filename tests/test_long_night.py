@@ -18,6 +18,7 @@ from longgames import KINDS, long_game
 from companion.errors import LogError
 from companion.games import get_rules
 from companion.session import CHECKPOINT_EVERY, GameSession, final_state
+from companion.store.checksum import action_crc
 from companion.store.gamelog import GameLog, dumps
 
 
@@ -27,8 +28,10 @@ def _log_with(tmp_path, kind: str, n: int, name: str = "g"):
     log = GameLog(tmp_path / f"{name}.sqlite3")
     gid = log.new_game(kind, setup)
     log.db.execute("BEGIN")
-    log.db.executemany("INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, 't', ?)",
-                       [(gid, i, dumps(a)) for i, a in enumerate(actions[:n], start=1)])
+    log.db.executemany(
+        "INSERT INTO actions (game_id, seq, at, action, crc) VALUES (?, ?, 't', ?, ?)",
+        [(gid, i, text, action_crc(gid, i, "t", text))
+         for i, text in enumerate(map(dumps, actions[:n]), start=1)])
     log.db.execute("COMMIT")
     return log, gid, actions
 

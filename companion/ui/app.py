@@ -36,6 +36,7 @@ from companion.session import GameSession
 from companion.sound import SoundCues
 from companion.store.gamelog import GameLog
 from companion.table import Table
+from companion.ui import storage_problem
 from companion.ui.frame_pacer import IDLE_FPS, FramePacer
 from companion.ui.screen_list import screens
 from companion.watchdog import Watchdog
@@ -165,6 +166,7 @@ class CompanionApp(App):
             self.session = GameSession.start(self.log, get_rules(kind), setup)
         except CompanionError as exc:
             self.say(str(exc), error=True)
+            storage_problem.tell(exc)
             return False
         self._show_game()
         return True
@@ -174,6 +176,7 @@ class CompanionApp(App):
             self.session = GameSession.resume(self.log, game_id)
         except CompanionError as exc:
             self.say(f"Cannot resume game {game_id}: {exc}", error=True)
+            storage_problem.tell(exc)
             return False
         self._show_game()
         return True
@@ -197,6 +200,7 @@ class CompanionApp(App):
             self.session.do(action)
         except CompanionError as exc:
             self.say(str(exc), error=True)
+            storage_problem.tell(exc)  # a failed SD card: full-screen, with what to do
             return False
         if cue:
             self.play(cue)
@@ -211,6 +215,7 @@ class CompanionApp(App):
             self.session.amend_setup(setup)
         except CompanionError as exc:
             self.say(str(exc), error=True)
+            storage_problem.tell(exc)
             return False
         return True
 
@@ -221,6 +226,7 @@ class CompanionApp(App):
             removed = self.session.undo()
         except CompanionError as exc:
             self.say(str(exc), error=True)
+            storage_problem.tell(exc)
             return False
         self.say(f"Undone: {describe(removed, self.session.setup)}")
         self.refresh()
@@ -366,6 +372,8 @@ class KeepPlaying(ExceptionHandler):
         log.error("unexpected error in the UI", exc_info=exception)
         if isinstance(exception, (KeyboardInterrupt, SystemExit)):
             return ExceptionManager.RAISE
+        if storage_problem.tell(exception):  # e.g. ending a game on a full SD card
+            return ExceptionManager.PASS
         self.app.say(f"Something went wrong ({exception}); the game is safe in the log.",
                      error=True, seconds=15)
         return ExceptionManager.PASS

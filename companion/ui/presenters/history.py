@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, LogError
 from companion.games import get_rules, info
 from companion.session import final_state
 from companion.ui.presenters.home import title_of, when
@@ -133,6 +133,8 @@ def recent_summaries(game_log, limit: int, live=None) -> list[GameSummary]:
             out.append(summarise(row, None, outcome=kept[row.id][1]))
             continue
         try:
+            if getattr(row, "damaged", None):
+                raise LogError(row.damaged)
             rules = get_rules(row.kind)
             if live is not None and live.game_id == row.id:
                 state = live.state

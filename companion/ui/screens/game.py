@@ -13,6 +13,7 @@ from kivy.app import App
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.utils import escape_markup
 
 from companion.palette import rgba
 from companion.ui.app import load_kv
@@ -49,7 +50,7 @@ class GameScreen(Screen):
             row = BoxLayout(size_hint_y=None, height=70, spacing=8)
             row.add_widget(SeatBadge(seat=p.seat, colour=rgba(colours.get(p.seat, "grey")),
                                      pos_hint={"center_y": 0.5}))
-            row.add_widget(BodyLabel(text=f"{p.name}: [b]{totals[str(p.seat)]}[/b]",
+            row.add_widget(BodyLabel(text=f"{escape_markup(p.name)}: [b]{totals[str(p.seat)]}[/b]",
                                      markup=True, font_size=30))
             for delta in (-1, 1, 5):
                 b = BigButton(text=f"{delta:+d}", size_hint_x=None, width=90)
