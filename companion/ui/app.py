@@ -38,6 +38,7 @@ from companion.speech import Line, Voice
 from companion.store.gamelog import GameLog
 from companion.table import Table
 from companion.ui import storage_problem
+from companion.ui.frame_pacer import IDLE_FPS, FramePacer
 from companion.ui.presenters.spoken_games import action_line
 from companion.ui.screen_list import screens
 from companion.watchdog import Watchdog
@@ -70,6 +71,11 @@ class Root(BoxLayout):
 
 
 class CompanionApp(App):
+    #: The frame rate while nothing moves (None: always full rate); see ``FramePacer``.
+    idle_fps: float | None = IDLE_FPS
+    #: False: a frame on every turn of Kivy's loop, unpaced. Only for tests, which pump
+    #: the loop by hand (with the interrupt clock, the kiosk's loop would never sleep).
+    frame_pacing = True
     muted = BooleanProperty(False)
     status = StringProperty("")
     status_error = BooleanProperty(False)
@@ -113,7 +119,17 @@ class CompanionApp(App):
         root.ids.holder.add_widget(self.sm)
         Window.bind(on_key_down=self._on_key_down, on_key_up=self._on_key_up,
                     on_flip=self._after_flip)
-        Clock.schedule_interval(self._frame, 0)
+        self.pacer = FramePacer(Clock, frame=self._frame, wanted=self._frames_wanted,
+                                idle_fps=self.idle_fps)
+        if self.frame_pacing:
+            self.pacer.start()
+            for source in (self.table, self.pad):  # presses arrive on other threads
+                queue = getattr(source, "queue", None)
+                if queue is not None:
+                    queue.on_post = self.pacer.wake
+            Window.bind(on_touch_down=self._on_touch)
+        else:
+            Clock.schedule_interval(self._frame, 0)
         Clock.schedule_once(lambda _dt: self.watchdog.ready(), 0)  # after the first frame
         if self.log.recovered:
             self.say(self.log.recovered, seconds=30)
@@ -317,6 +333,19 @@ class CompanionApp(App):
             rgba(s.colour) if self.table.lamps.state(s.seat) else (0.25, 0.25, 0.25, 1)
             for s in self.cfg.seats
         ]
+
+    def _frames_wanted(self) -> bool:
+        """Whether the current screen needs every frame now: it says so with
+        ``frames_wanted()``; a screen with ``on_frame`` and no such method always does."""
+        screen = self.sm.current_screen
+        wanted = getattr(screen, "frames_wanted", None)
+        if wanted is not None:
+            return bool(wanted())
+        return hasattr(screen, "on_frame")
+
+    def _on_touch(self, *_args) -> bool:
+        self.pacer.poke()
+        return False
 
     def _pad_notice(self, screen, notice) -> None:
         """A link status or a pad reboot: say it; a reboot voids the slap round."""

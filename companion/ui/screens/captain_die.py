@@ -60,6 +60,10 @@ class CaptainDieScreen(Screen):
         self.cost_text = "Rolling..."
         app.play("dice")
 
+    def frames_wanted(self) -> bool:
+        """Every frame while the die rolls (the app idles otherwise)."""
+        return self.anim is not None
+
     def on_frame(self, now_ns: int) -> None:
         if self.anim is None:
             return

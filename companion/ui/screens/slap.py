@@ -162,6 +162,11 @@ class SlapScreen(Screen):
         elif self.phase == sp.VERDICT and self.view is not None and self.view.can_record:
             self.record()
 
+    def frames_wanted(self) -> bool:
+        """Every frame while a round is armed or open: its verdict shows on the frame
+        after it closes (the app idles otherwise; a slap wakes it at once)."""
+        return self.arbiter is not None and self.phase in (sp.ARMED, sp.OPEN)
+
     def on_frame(self, now_ns: int) -> None:
         if self.arbiter is None:
             return

@@ -208,6 +208,10 @@ class TimerScreen(Screen):
 
     # -- once per frame -----------------------------------------------------------------
 
+    def frames_wanted(self) -> bool:
+        """Every frame while a countdown or game clock runs (the app idles otherwise)."""
+        return self.board is not None
+
     def on_frame(self, _now_ns: int) -> None:
         """Poll the timer on its own (wall) clock; go back when a choice is over."""
         if self.board is None:
