@@ -35,7 +35,7 @@ UNIT=table-companion.service
 DEFAULT_DATA=/var/lib/table-companion
 GROUPS_WANTED=(gpio dialout video render input audio)
 PACKAGES=(cage xwayland python3-venv python3-lgpio libpam-systemd libgl1 libegl1
-          libgl1-mesa-dri libmtdev1)
+          libgl1-mesa-dri libmtdev1 espeak-ng)
 
 say() { printf 'install-kiosk: %s\n' "$*"; }
 stop() { printf 'install-kiosk: %s\n' "$*" >&2; exit 1; }

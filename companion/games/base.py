@@ -14,13 +14,18 @@ A rules engine is a module (or object) with:
   never reads the clock or a random source: times and dice are fields of the action,
   so a log replays identically. ``check(rules, state, action)`` is the dry run screens
   use to ask whether an action is allowed.
-* ``snapshot(state) -> dict``: a JSON-able picture of the state, for ``companion
-  replay --json``, export and tests.
+* ``snapshot(state, recent=None) -> dict``: a JSON-able picture of the state, for
+  ``companion replay --json``, export, statistics and tests. With ``recent=N`` it is the
+  screens' picture: each list that grows with the game (a time log, slap rounds,
+  pick-ups, scored rounds) holds only its newest N entries, so a snapshot costs what a
+  screen shows, not the whole night; counts and totals still cover the whole game.
 * optionally ``is_over(state) -> bool``: the game has ended by its rules (see
   ``is_over`` below); the session then closes it in the log.
 
-States are frozen dataclasses (tuples, not lists). Actions are plain dicts with a
-``"type"`` key, exactly what the game log stores.
+States are frozen dataclasses (tuples, not lists). A list that grows with every action
+is a ``companion.games.pvec.PVec``, which behaves like a tuple but adds an entry without
+copying the others: replay stays linear and earlier states share their history. Actions
+are plain dicts with a ``"type"`` key, exactly what the game log stores.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from companion.errors import MalformedAction, RuleError
+from companion.games.pvec import PVec
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -48,6 +54,10 @@ class GameInfo:
     screen and offers the game for resume; a tool's running log sets it False.
     ``order`` is the tile's place, lowest first. ``players`` is the range of player
     counts the rulebook allows (the players screen checks it before the engine does).
+    ``version`` is the rules' version: raise it when a change to the engine can change
+    what an old log replays to (a rule read differently, a snapshot field computed
+    otherwise); History's stored summaries of finished games are computed again for a
+    new version.
     """
 
     name: str
@@ -58,6 +68,7 @@ class GameInfo:
     played_on: str | None = None
     on_home: bool = True
     players: tuple[int, int] = (1, 8)
+    version: int = 1
 
     @property
     def screen_name(self) -> str:
@@ -76,7 +87,7 @@ class Rules(Protocol):
 
     def apply(self, state: Any, action: Mapping[str, Any]) -> Any: ...
 
-    def snapshot(self, state: Any) -> dict: ...
+    def snapshot(self, state: Any, recent: int | None = None) -> dict: ...
 
 
 def to_jsonable(value: Any) -> Any:
@@ -85,7 +96,7 @@ def to_jsonable(value: Any) -> Any:
         return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):
         return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, frozenset, set)):
+    if isinstance(value, (list, tuple, PVec, frozenset, set)):
         items = [to_jsonable(v) for v in value]
         return sorted(items, key=repr) if isinstance(value, (set, frozenset)) else items
     if hasattr(value, "value") and hasattr(value, "name") and type(value).__module__ != "builtins":

@@ -22,6 +22,7 @@ from typing import Any
 
 from companion.errors import CompanionError, MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, handler_for, players_from_setup, require
+from companion.games.evolve import replace
 
 GAME = GameInfo(
     name="professor_tempus",
@@ -254,7 +255,7 @@ def _round_start(state: State) -> bool:
 def _played(state: State, i: int, h: int, series: Series, card: Card) -> State:
     hands = state.hands[:i] + (state.hands[i] - 1,) + state.hands[i + 1:]
     holders = state.holders[:h] + (series,) + state.holders[h + 1:]
-    state = dataclasses.replace(state, hands=hands, holders=holders, seen=state.seen | {card.key},
+    state = replace(state, hands=hands, holders=holders, seen=state.seen | {card.key},
                                 turn=(i + 1) % len(state.players))
     if any(n > KEEP for n in hands):
         return state
@@ -263,7 +264,7 @@ def _played(state: State, i: int, h: int, series: Series, card: Card) -> State:
         for p in state.players
     )
     record = Round(state.round, state.count, state.players[state.first].seat, collected)
-    return dataclasses.replace(state, phase="scoring", holders=(None,) * HOLDERS,
+    return replace(state, phase="scoring", holders=(None,) * HOLDERS,
                                rounds=state.rounds + (record,))
 
 
@@ -301,7 +302,7 @@ def _play_on(state: State, action: Mapping[str, Any]) -> State:
     if not ok:
         raise RuleError("professor_tempus.cannot_play_on", "The {card} cannot go on holder "
                         "{holder}: {why}.", card=card.label, holder=h + 1, why=why)
-    taken = dataclasses.replace(series, owner=state.players[i].seat, cards=series.cards + (card,))
+    taken = replace(series, owner=state.players[i].seat, cards=series.cards + (card,))
     return _played(state, i, h, taken, card)
 
 
@@ -315,7 +316,7 @@ def _tuck(state: State, action: Mapping[str, Any]) -> State:
             raise RuleError("professor_tempus.tuck_own", "{name} tucks under an opponent's "
                             "series, not their own.", name=_who(state, i))
     card = _card(state, action, i)
-    return _played(state, i, h, dataclasses.replace(series, tucked=series.tucked + (card,)), card)
+    return _played(state, i, h, replace(series, tucked=series.tucked + (card,)), card)
 
 
 def _hourglasses(state: State, action: Mapping[str, Any], record: Round) -> tuple[int, ...]:
@@ -356,19 +357,19 @@ def _score_round(state: State, action: Mapping[str, Any]) -> State:
     if state.phase != "scoring":
         raise RuleError("professor_tempus.over", "The game is over.")
     record = state.rounds[-1]
-    record = dataclasses.replace(record, hourglasses=_hourglasses(state, action, record))
-    state = dataclasses.replace(state, rounds=state.rounds[:-1] + (record,))
+    record = replace(record, hourglasses=_hourglasses(state, action, record))
+    state = replace(state, rounds=state.rounds[:-1] + (record,))
     n = len(state.players)
     need = n * state.deal.refill
     pile, count, seen = state.draw_pile, state.count, state.seen
     if pile < need:
         if not state.two_counts or count == 2:
-            return dataclasses.replace(state, phase="over")
+            return replace(state, phase="over")
         # first exhaustion in the variant: count 1 is closed; everything but the hands
         # is shuffled into a new draw pile
         pile, count, seen = DECK - n * KEEP, 2, frozenset()
     first = (state.first + 1) % n
-    return dataclasses.replace(state, phase="play", round=state.round + 1, count=count,
+    return replace(state, phase="play", round=state.round + 1, count=count,
                                first=first, turn=first, hands=(state.deal.per_hand,) * n,
                                draw_pile=pile - need, seen=seen)
 
@@ -380,8 +381,8 @@ def _correct_round(state: State, action: Mapping[str, Any]) -> State:
         raise RuleError("professor_tempus.not_counted", "Round {round} has not been counted "
                         "yet, so it cannot be corrected.", round=number)
     record = state.rounds[pos]
-    record = dataclasses.replace(record, hourglasses=_hourglasses(state, action, record))
-    return dataclasses.replace(state, rounds=state.rounds[:pos] + (record,)
+    record = replace(record, hourglasses=_hourglasses(state, action, record))
+    return replace(state, rounds=state.rounds[:pos] + (record,)
                                + state.rounds[pos + 1:])
 
 
@@ -428,7 +429,9 @@ def _card_json(c: Card) -> dict:
     return dataclasses.asdict(c)
 
 
-def snapshot(state: State) -> dict:
+def snapshot(state: State, recent: int | None = None) -> dict:
+    """The whole state as JSON data. Nothing in it grows with the length of the game (a
+    deck's worth of cards, a dozen rounds), so ``recent`` changes nothing."""
     seats = [str(p.seat) for p in state.players]
     per_count = counts(state)
     totals = {s: sum(c[s] for c in per_count) for s in seats}

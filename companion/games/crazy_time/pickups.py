@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
@@ -36,7 +35,8 @@ from companion.games.crazy_time.fields import (
     text_field,
 )
 from companion.games.crazy_time.laws import find_law
-from companion.games.crazy_time.records import Pickup
+from companion.games.crazy_time.records import Pickup, bump, put_pair
+from companion.games.evolve import replace
 from companion.games.slap_verdicts import check_picker, read_verdict
 from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
 
@@ -122,8 +122,12 @@ def record_pickup(state: Any, action: Mapping[str, Any], seat: int, reason: str,
     notice = (f"{state.name(seat)} picks up ({why}): collect every discard pile, keep up to "
               f"{PICKUP_KEEPS} under the draw pile, box the rest. Any law in effect is "
               f"cancelled. {state.name(seat)} restarts the count at 1 o'clock.")
-    return replace(state, pickups=state.pickups + (pickup,), piles=piles, lead=seat,
-                   notice=notice)
+    opened = state.opened
+    if pickup.opens_guess:
+        opened = put_pair(opened, pickup.law, pickup.n)
+    return replace(state, pickups=state.pickups.append(pickup), piles=piles, lead=seat,
+                   notice=notice, picked=bump(state.picked, state.round - 1,
+                                              state.index(seat)), opened=opened)
 
 
 def pickup(state: Any, action: Mapping[str, Any]) -> Any:

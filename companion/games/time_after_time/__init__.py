@@ -30,6 +30,7 @@ from typing import Any
 
 from companion.errors import CompanionError, MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, handler_for, players_from_setup, require
+from companion.games.evolve import replace
 from companion.games.time_after_time.rows import (  # noqa: F401 - re-exported for screens
     COPIES,
     FIRST_HOUR,
@@ -57,6 +58,7 @@ GAME = GameInfo(
     order=40,
     screen="companion.ui.screens.time_after_time:TimeAfterTimeScreen",
     players=(2, 4),
+    version=2,  # 2: a complete row asks about ghosts before it wins
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -128,7 +130,7 @@ def _who(s: SeatState) -> str:
 
 def _replace(state: State, i: int, seat: SeatState, **changes: Any) -> State:
     seats = state.seats[:i] + (seat,) + state.seats[i + 1:]
-    return dataclasses.replace(state, seats=seats, **changes)
+    return replace(state, seats=seats, **changes)
 
 
 def unaccounted_ghosts(state: State) -> int:
@@ -138,7 +140,7 @@ def unaccounted_ghosts(state: State) -> int:
 
 
 def _won(state: State, i: int) -> State:
-    return dataclasses.replace(state, over=True, result="win",
+    return replace(state, over=True, result="win",
                                winners=(state.seats[i].player.seat,), asking=None)
 
 
@@ -149,7 +151,7 @@ def _maybe_win(state: State, i: int) -> State:
     if s.ghosts or not is_complete(s.row):
         return state
     if unaccounted_ghosts(state):
-        return dataclasses.replace(state, asking=s.player.seat)
+        return replace(state, asking=s.player.seat)
     return _won(state, i)
 
 
@@ -166,7 +168,7 @@ def _place(state: State, action: Mapping[str, Any]) -> State:
         raise RuleError("time_after_time.both_copies_out", "Both {hour} cards are already in "
                         "rows or in the box.", hour=hour_label(hour))
     row = s.row[:slot] + (hour,) + s.row[slot + 1:]
-    return _maybe_win(_replace(state, i, dataclasses.replace(s, row=row)), i)
+    return _maybe_win(_replace(state, i, replace(s, row=row)), i)
 
 
 def _ghost(state: State, action: Mapping[str, Any]) -> State:
@@ -189,8 +191,8 @@ def _ghost(state: State, action: Mapping[str, Any]) -> State:
             raise RuleError("time_after_time.no_ghost_to_give", "{name} holds no ghost to give: "
                             "every ghost of this game is in another hand.", name=_who(giver))
         # a ghost the companion did not know of came from the giver's dealt cards
-        state = _replace(state, g, dataclasses.replace(giver, ghosts=max(0, giver.ghosts - 1)))
-        state = _replace(state, i, dataclasses.replace(s, ghosts=s.ghosts + 1))
+        state = _replace(state, g, replace(giver, ghosts=max(0, giver.ghosts - 1)))
+        state = _replace(state, i, replace(s, ghosts=s.ghosts + 1))
         return _maybe_win(state, g)
     if delta == -1 and s.ghosts == 0:
         raise RuleError("time_after_time.no_ghost", "{name} holds no ghost.", name=_who(s))
@@ -200,7 +202,7 @@ def _ghost(state: State, action: Mapping[str, Any]) -> State:
                         "in hands: a ghost drawn from a neighbour comes from their hand.",
                         ghosts="one ghost" if state.deal.ghosts == 1
                         else f"{state.deal.ghosts} ghosts")
-    return _maybe_win(_replace(state, i, dataclasses.replace(s, ghosts=s.ghosts + delta)), i)
+    return _maybe_win(_replace(state, i, replace(s, ghosts=s.ghosts + delta)), i)
 
 
 def _draw_pile(state: State, action: Mapping[str, Any]) -> State:
@@ -212,7 +214,7 @@ def _draw_pile(state: State, action: Mapping[str, Any]) -> State:
     if count > state.draw_pile:
         raise RuleError("time_after_time.pile_short", "The draw pile holds {left}, not "
                         "{count}.", left=_cards(state.draw_pile), count=count)
-    return dataclasses.replace(state, draw_pile=state.draw_pile - count)
+    return replace(state, draw_pile=state.draw_pile - count)
 
 
 def _discard(state: State, action: Mapping[str, Any]) -> State:
@@ -229,7 +231,7 @@ def _discard(state: State, action: Mapping[str, Any]) -> State:
             raise RuleError("time_after_time.still_placeable", "{name} could still place {hour} "
                             "({slot}): the card stays in play.", name=_who(other),
                             hour=hour_label(hour), slot=slot_name(slots[0]))
-    return dataclasses.replace(state, discarded=state.discarded + (hour,))
+    return replace(state, discarded=state.discarded + (hour,))
 
 
 def _moves(action: Mapping[str, Any]) -> list[tuple[int, int]]:
@@ -278,7 +280,7 @@ def _emergency(state: State, action: Mapping[str, Any]) -> State:
     if bad:
         raise RuleError("time_after_time.move_breaks_row", "That move breaks {name}'s row: "
                         "{why}.", name=_who(s), why=bad[0].message)
-    new = dataclasses.replace(s, row=tuple(row), emergency_moves=s.emergency_moves + 1)
+    new = replace(s, row=tuple(row), emergency_moves=s.emergency_moves + 1)
     return _replace(state, i, new)
 
 
@@ -293,8 +295,8 @@ def _hand_empty(state: State, action: Mapping[str, Any]) -> State:
         raise RuleError("time_after_time.holds_ghosts", "{name} still holds a ghost, so the "
                         "hand is not empty.", name=_who(s))
     if is_complete(s.row):  # an empty hand holds no ghost: nothing to ask
-        return dataclasses.replace(_won(state, i), ended_by=s.player.seat)
-    return dataclasses.replace(state, over=True, result="tie", ended_by=s.player.seat)
+        return replace(_won(state, i), ended_by=s.player.seat)
+    return replace(state, over=True, result="tie", ended_by=s.player.seat)
 
 
 def _ghost_answer(state: State, action: Mapping[str, Any]) -> State:
@@ -308,8 +310,8 @@ def _ghost_answer(state: State, action: Mapping[str, Any]) -> State:
                         "player whose row is complete answers.", name=_who(s))
     if not require(action, "holds_ghost", bool):
         return _won(state, i)
-    state = _replace(state, i, dataclasses.replace(s, ghosts=1))
-    return dataclasses.replace(state, asking=None)
+    state = _replace(state, i, replace(s, ghosts=1))
+    return replace(state, asking=None)
 
 
 _ACTIONS = {
@@ -352,7 +354,9 @@ def _result_words(state: State) -> str:
     return "it ended in a tie"
 
 
-def snapshot(state: State) -> dict:
+def snapshot(state: State, recent: int | None = None) -> dict:
+    """The whole state as JSON data. Nothing in it grows with the length of the game
+    (rows of seven, at most 34 time cards in the box), so ``recent`` changes nothing."""
     gone = unavailable_hours(state)
     names = {s.player.seat: s.player.name for s in state.seats}
     return {

@@ -20,6 +20,7 @@ from kivy.uix.screenmanager import Screen
 from companion import dice
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
+from companion.ui.presenters.spoken import die_line
 
 load_kv(__file__)
 
@@ -59,6 +60,10 @@ class CaptainDieScreen(Screen):
         self.cost_text = "Rolling..."
         app.play("dice")
 
+    def frames_wanted(self) -> bool:
+        """Every frame while the die rolls (the app idles otherwise)."""
+        return self.anim is not None
+
     def on_frame(self, now_ns: int) -> None:
         if self.anim is None:
             return
@@ -72,6 +77,7 @@ class CaptainDieScreen(Screen):
         app = App.get_running_app()
         app.log.set_setting(SETTING, p.push_history(self.history(), face, red))
         self.refresh()
+        app.speak(die_line(face, red))
 
     def on_press_event(self, event) -> None:
         if event.pressed and event.seat == 0:

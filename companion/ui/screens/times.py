@@ -356,7 +356,9 @@ class TimesScreen(Screen):
         body.add_widget(row)
         bar = self.ids.phase_actions
         if state.phase == times.OVER:
-            bar.add_widget(_button("End game", self._app().end_game, main=True))
+            # The rules have ended the game: closing it loses nothing, so no second tap.
+            bar.add_widget(_button("End game", lambda: self._app().end_game(ask=False),
+                                   main=True))
         else:
             bar.add_widget(_button("Continue", self.close_track, main=True))
 
