@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-from companion.errors import RuleError
+from companion.errors import MalformedAction, RuleError
 from companion.games import get_rules
 from companion.games import professor_tempus as pt
 from companion.games import time_stories as ts
@@ -305,7 +305,7 @@ def _generate(kind: str, n: int, seed: int) -> tuple[str, tuple[str, ...]]:
             action = json.loads(json.dumps(action))  # as the log gives it back
             try:
                 state = rules.apply(state, action)
-            except RuleError:
+            except (RuleError, MalformedAction):
                 continue
             out.append(json.dumps(action, sort_keys=True, separators=(",", ":")))
             break
