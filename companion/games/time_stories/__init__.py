@@ -15,11 +15,10 @@ contract in ``companion.games.base``. Wiring:
 It keeps the runs of one mission (numbered from 1, each with its starting TU and
 outcome), the TU tracker with a readable log of every spend (and of deaths, revivals,
 items and rolls), the characters, the items (T.I.M.E Agency items survive a failed run)
-and the open action-dice tests, resolved by ``action_test``; it knows where each character
-rolled in the current turn (another space needs another turn) and applies what the
-character sheets say about company and abilities. State records and the time/life
-bookkeeping are in ``model``. Every action, its fields, and the rule readings are in
-``docs/time-stories.md``.
+and the open action-dice tests (``spaces``: where each character rolled this turn, so
+another space needs another turn; company and abilities from the ``sheets``; a roll is
+resolved by ``action_test``). State records and the time/life bookkeeping are in
+``model``. Every action, its fields, and the rule readings are in ``docs/time-stories.md``.
 """
 
 from __future__ import annotations
@@ -39,8 +38,6 @@ from companion.games.base import (
 )
 from companion.games.evolve import replace
 from companion.games.pvec import PVec, newest
-from companion.games.time_stories import action_test as at
-from companion.games.time_stories.action_odds import RollOdds, roll_odds
 from companion.games.time_stories.model import (
     DEFAULT_TU,
     MAX_LIFE,
@@ -49,7 +46,6 @@ from companion.games.time_stories.model import (
     RED_DEPARTURE_TU,
     Character,
     Item,
-    RollRecord,
     Run,
     State,
     after_damage,
@@ -68,6 +64,17 @@ from companion.games.time_stories.model import (
     put_item,
     spend,
     text_field,
+)
+from companion.games.time_stories.spaces import (
+    ability_lines,
+    ability_modifiers,
+    company,
+    dice_for,
+    roll_odds_for,
+    test_abandon,
+    test_continue,
+    test_roll,
+    test_start,
 )
 
 GAME = GameInfo(
@@ -200,74 +207,6 @@ def comes_back_at(state: State, name: str) -> int | None:
     return character(state, name).revives_at
 
 
-def _alive_in(state: State, test: at.Test) -> list[Character]:
-    return [c for c in (character(state, n) for n in test.characters) if not c.dead]
-
-
-def company(state: State, test: at.Test) -> str:
-    """Who a test's characters are with: ``"alone"`` (one character in the space),
-    ``"together"`` (every living character of the group shares the space) or ``""``."""
-    alive = _alive_in(state, test)
-    everyone = [c for c in state.characters if not c.dead]
-    if len(alive) == 1:
-        return "alone"
-    if len(alive) >= 2 and len(alive) == len(everyone):
-        return "together"
-    return ""
-
-
-def ability_modifiers(state: State, test: at.Test) -> tuple[int, int]:
-    """``(extra_dice, turn_to_hit)`` that the sheets' abilities give this test's
-    characteristic (an ability for another characteristic does nothing here)."""
-    found = [a for c in _alive_in(state, test) for a in c.abilities
-             if a.characteristic == test.characteristic]
-    return sum(a.extra_dice for a in found), sum(a.turn_to_hit for a in found)
-
-
-def ability_lines(state: State, test: at.Test) -> list[str]:
-    """The abilities that apply to this test, in words for the screen."""
-    out = []
-    for c in _alive_in(state, test):
-        for a in c.abilities:
-            if a.characteristic != test.characteristic:
-                continue
-            if a.turn_to_hit:
-                n = "one die" if a.turn_to_hit == 1 else f"{a.turn_to_hit} dice"
-                out.append(f"{c.name} turns {n} into a hit")
-            if a.extra_dice:
-                out.append(f"{c.name} adds {a.extra_dice} dice")
-    return out
-
-
-def dice_for(state: State, test: at.Test, extra_dice: int = 0) -> int:
-    """Action dice of a test: its characteristic summed over its living characters, as
-    their company changes it, plus their abilities' and ``extra_dice`` (a card's or a
-    roll's modifier, possibly negative). Never fewer than 0."""
-    with_whom = company(state, test)
-    base = sum(c.dice(test.characteristic, with_whom) for c in _alive_in(state, test))
-    return max(0, base + ability_modifiers(state, test)[0] + extra_dice)
-
-
-def roll_odds_for(state: State, space: str | None = None, extra_dice: int = 0,
-                  turn_to_hit: int = 0) -> RollOdds:
-    """Exact odds of the next roll of the open test at ``space`` (may be omitted when
-    only one test is open), with the modifiers the players are about to use (the
-    characters' own abilities are added)."""
-    test = _find_test(state, {} if space is None else {"space": space})[1]
-    chars = [character(state, n) for n in test.characters]
-    dice = dice_for(state, test, extra_dice)
-    return roll_odds(dice, test.left, {c.name: c.resistance for c in chars},
-                     {c.name: c.life for c in chars},
-                     _turned(dice, turn_to_hit, ability_modifiers(state, test)[1]),
-                     state.riposte_on_clear)
-
-
-def _turned(dice: int, asked: int, from_abilities: int) -> int:
-    """Dice turned into hits: those the roll asks for, then the abilities' (an ability
-    turns a die only if one is left to turn)."""
-    return asked + min(from_abilities, max(0, dice - asked))
-
-
 # ----------------------------------------------------------------- time and runs
 def _travel(state: State, action: Mapping[str, Any]) -> State:
     die = require(action, "die", int)
@@ -378,189 +317,6 @@ def _heal(state: State, action: Mapping[str, Any]) -> State:
     return note(put(state, replace(c, life=life)), "heal", f"{c.name} heals to {life} LP ({why})")
 
 
-# ----------------------------------------------------------------- tests
-def _find_test(state: State, action: Mapping[str, Any]) -> tuple[int, at.Test]:
-    space = action.get("space")
-    if space is None:
-        if len(state.tests) == 1:
-            return 0, state.tests[0]
-        if not state.tests:
-            raise RuleError("time_stories.no_test", "No test is open: start one first.")
-        raise RuleError("time_stories.which_test", "Several tests are open (spaces {spaces}): "
-                        "choose one.", spaces=listed(t.space for t in state.tests))
-    for i, t in enumerate(state.tests):
-        if t.space == space:
-            return i, t
-    raise RuleError("time_stories.no_test_at", "There is no open test at space {space}.",
-                    space=space)
-
-
-def _test_characters(state: State, raw: Any, characteristic: str, space: str) -> tuple[str, ...]:
-    if raw is not None and not isinstance(raw, (list, tuple)):
-        raise MalformedAction(f"the characters of a test are a list, not {raw!r}")
-    if not raw:
-        raise RuleError("time_stories.test_nobody", "Choose who takes part in the test at "
-                        "space {space}.", space=space)
-    if not all(isinstance(n, str) for n in raw):
-        raise MalformedAction(f"characters in the test at {space} are named by strings: "
-                              f"{raw!r}")
-    if len(set(raw)) != len(raw):
-        raise MalformedAction(f"a character is named twice in the test at {space}: {raw!r}")
-    for name in raw:
-        c = living(state, name)
-        at.characteristic_value(c.name, dict(c.characteristics), characteristic)
-        busy = [t.space for t in state.tests if t.space != space and name in t.characters]
-        if busy:
-            raise RuleError("time_stories.in_other_test", "{name} is already in the test at "
-                            "space {busy}: finish or abandon that test first.", name=name,
-                            busy=busy[0])
-    return tuple(raw)
-
-
-def _set_test(state: State, index: int, test: at.Test | None) -> State:
-    rest = state.tests[:index] + state.tests[index + 1:]
-    return replace(state, tests=rest if test is None else rest[:index] + (test,) + rest[index:])
-
-
-def _acted_elsewhere(state: State, names: Any, space: str) -> list[tuple[str, str]]:
-    """(character, space) for those of ``names`` who rolled at another space this turn."""
-    return [(n, where) for n, where, turn in state.acted
-            if turn == state.turn and n in names and where != space]
-
-
-def _another_space(state: State, names: Any, space: str) -> RuleError | None:
-    """The refusal for characters who rolled at another space this turn, if any: the
-    rulebook charges the group a turn (1 TU) to interact with more space cards."""
-    elsewhere = _acted_elsewhere(state, names, space)
-    if not elsewhere:
-        return None
-    who = listed(dict.fromkeys(n for n, _ in elsewhere))
-    return RuleError("time_stories.another_space", "{names} rolled at space {other} this "
-                     "turn: space {space} is another turn (1 TU).",
-                     names=who, other=listed(dict.fromkeys(w for _, w in elsewhere)),
-                     space=space)
-
-
-def _new_turn(state: State, why: str) -> State:
-    """The group pays for another turn at this location (1 TU), as a stay would."""
-    state = replace(state, turn=state.turn + 1)
-    return spend(state, 1, "stay", f"another turn at {state.location or 'this location'}: "
-                 f"{why}")
-
-
-def _test_start(state: State, action: Mapping[str, Any]) -> State:
-    space = text_field(action, "space")
-    if any(t.space == space for t in state.tests):
-        raise RuleError("time_stories.space_busy", "Space {space} already has a test: finish "
-                        "or abandon it first.", space=space)
-    if not state.characters:
-        raise RuleError("time_stories.no_characters", "This run has no characters: add them "
-                        "first.")
-    characteristic = text_field(action, "characteristic")
-    names = _test_characters(state, action.get("characters"), characteristic, space)
-    shields = at.parse_shields(action.get("shields"))
-    locked = flag_field(action, "locked")
-    if flag_field(action, "new_turn"):
-        state = _new_turn(state, f"{', '.join(names)} at space {space}")
-        if not state.running:
-            return state  # that last time unit ended the run
-    elif (space, state.turn) in state.abandoned:
-        raise RuleError("time_stories.retry_needs_turn", "The test at space {space} was given "
-                        "up this turn: trying it again needs another turn (1 TU).",
-                        space=space)
-    elif refusal := _another_space(state, names, space):
-        raise refusal
-    test = at.Test(space, characteristic, names, shields, shields, locked)
-    state = replace(state, tests=state.tests + (test,))
-    lock = ", locked" if test.locked else ""
-    return note(state, "test", f"test at {space}: {characteristic} ({', '.join(names)}), "
-                f"{dice_for(state, test)} dice against {len(shields)} shields{lock}")
-
-
-def _test_roll(state: State, action: Mapping[str, Any]) -> State:
-    index, test = _find_test(state, action)
-    if test.status != "ready":
-        raise RuleError("time_stories.rolled_this_turn", "The test at space {space} was rolled "
-                        "this turn: continue or abandon it.", space=test.space)
-    extra, turn_to_hit = at.parse_modifiers(action.get("modifiers"))
-    faces = action.get("faces")
-    if not isinstance(faces, (list, tuple)):
-        raise MalformedAction("test_roll needs 'faces': the list of dice rolled")
-    dice = dice_for(state, test, extra)
-    if len(faces) != dice:
-        raise MalformedAction(f"the roll has {len(faces)} faces but the test at {test.space} "
-                              f"needs {dice} dice ({dice_for(state, test)} "
-                              f"{test.characteristic}, {extra:+d} extra)")
-    if turn_to_hit > dice:
-        raise RuleError("time_stories.turn_too_many", "{Turn} cannot become hits with {dice} "
-                        "rolled.", Turn=at.dice_words(turn_to_hit).capitalize(),
-                        dice=at.dice_words(dice))
-    turn_to_hit = _turned(dice, turn_to_hit, ability_modifiers(state, test)[1])
-    resistances = [(n, character(state, n).resistance) for n in test.characters]
-    out = at.resolve(test.left, list(faces), resistances, turn_to_hit, state.riposte_on_clear)
-    alive = {c.name for c in state.characters if not c.dead}
-    acted = tuple(a for a in state.acted if a[2] == state.turn)
-    acted += tuple((n, test.space, state.turn) for n in test.characters
-                   if n in alive and (n, test.space, state.turn) not in acted)
-    state = replace(state, acted=acted)
-    state = note(state, "roll", f"roll at {test.space}, faces {list(faces)}: {at.describe(out)}")
-    if out.cleared:
-        state = _set_test(state, index, None)
-        state = note(state, "test", f"test at {test.space} cleared")
-    else:
-        state = _set_test(state, index, replace(test, left=out.left, status="rolled",
-                                                rolls=test.rolls + 1, rolled_turn=state.turn))
-    for loss in out.losses:
-        if loss.total:
-            why = " and ".join(p for p, n in (("riposte", loss.riposte), ("black hearts",
-                                                                         loss.hearts)) if n)
-            state = hurt(state, loss.character, loss.total, why)
-    deaths = tuple(sorted(n for n in alive if character(state, n).dead))
-    state = replace(state, last_roll=RollRecord(test.space, test.characteristic, out, deaths))
-    state = after_damage(state)
-    if state.running and out.tu_cost:
-        state = spend(state, out.tu_cost, "shields", f"TU shields left at {test.space}")
-    return state
-
-
-def _test_continue(state: State, action: Mapping[str, Any]) -> State:
-    index, test = _find_test(state, action)
-    if test.status != "rolled":
-        raise RuleError("time_stories.roll_first", "Roll the dice for the test at space {space} "
-                        "first.", space=test.space)
-    raw = action.get("characters")
-    names = test.characters if raw is None else _test_characters(
-        state, raw, test.characteristic, test.space)
-    staying = [n for n in test.characters if n not in names]
-    if test.locked and staying:
-        raise RuleError("time_stories.locked_stay", "The test at space {space} is locked: "
-                        "{names} must stay in it.", space=test.space, names=listed(staying))
-    joined = [n for n in names if n not in test.characters]
-    pay = test.rolled_turn == state.turn or flag_field(action, "new_turn")
-    if not pay and (refusal := _another_space(state, joined, test.space)):
-        raise refusal  # the group paid for this turn, but these rolled elsewhere in it
-    state = _set_test(state, index, replace(test, characters=names, status="ready"))
-    if joined:
-        state = note(state, "test", f"{', '.join(joined)} join the test at {test.space}")
-    if not pay:
-        return state  # the group has already paid for this turn
-    state = replace(state, turn=state.turn + 1)
-    return spend(state, 1, "stay", f"another turn to continue the test at {test.space}")
-
-
-def _test_abandon(state: State, action: Mapping[str, Any]) -> State:
-    index, test = _find_test(state, action)
-    if test.locked:
-        raise RuleError("time_stories.locked_abandon", "The test at space {space} is locked: "
-                        "it goes on until it is cleared or its characters are dead.",
-                        space=test.space)
-    state = _set_test(state, index, None)
-    if test.status == "rolled" and test.rolled_turn == state.turn:
-        tried = tuple(a for a in state.abandoned if a[1] == state.turn)
-        state = replace(state, abandoned=tried + ((test.space, state.turn),))
-    return note(state, "test", f"test at {test.space} abandoned: its shields reset")
-
-
 _HANDLERS = {
     "travel": _travel,
     "stay": _stay,
@@ -573,8 +329,8 @@ _HANDLERS = {
     "gain_item": gain_item,
     "give_item": give_item,
     "drop_item": drop_item,
-    "test_start": _test_start,
-    "test_roll": _test_roll,
-    "test_continue": _test_continue,
-    "test_abandon": _test_abandon,
+    "test_start": test_start,
+    "test_roll": test_roll,
+    "test_continue": test_continue,
+    "test_abandon": test_abandon,
 }
