@@ -47,6 +47,12 @@ class GameRow:
     finished_at: str | None
     status: str
     n_actions: int
+    last_at: str | None = None  # when its last action was logged (None: none yet)
+
+    @property
+    def played_at(self) -> str:
+        """When the game was last played: its last action, or its start."""
+        return self.last_at or self.started_at
 
 
 class GameLog:
@@ -276,15 +282,34 @@ class GameLog:
         return self._games("WHERE g.kind = ?", (kind,))
 
     def open_games(self) -> list[GameRow]:
-        """Unfinished games, newest first: what the home screen offers to resume."""
-        return list(reversed(self._games("WHERE g.status = 'open'", ())))
+        """Unfinished games, the one played last first: what the home screen offers to
+        resume (a game resumed from History and played on comes first, however old)."""
+        rows = self._games("WHERE g.status = 'open'", ())
+        return sorted(rows, key=lambda r: (r.played_at, r.id), reverse=True)
+
+    def delete_untouched(self, game_id: int) -> bool:
+        """Remove a game that has no action yet (a setup left before play began), so it
+        is neither listed nor counted; True when it was removed. A game with actions is
+        never deleted here: it is history (finish it as "abandoned" instead)."""
+
+        def write() -> bool:
+            (n,) = self.db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?",
+                                   (game_id,)).fetchone()
+            if n:
+                return False
+            cur = self.db.execute("DELETE FROM games WHERE id = ? AND status = 'open'",
+                                  (game_id,))
+            return cur.rowcount > 0
+
+        return self._tx(write)
 
     def _games(self, where: str, args: tuple) -> list[GameRow]:
         """Games as listed; a game whose stored setup is damaged is listed with an empty
         setup (so the rest of the log stays usable) and refuses to replay."""
         rows = self._read(
             "SELECT g.id, g.kind, g.setup, g.started_at, g.finished_at, g.status,"
-            " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id)"
+            " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id),"
+            " (SELECT MAX(a.at) FROM actions a WHERE a.game_id = g.id)"
             f" FROM games g {where} ORDER BY g.id",
             args,
         )
@@ -295,7 +320,8 @@ class GameLog:
             except LogError as exc:
                 log.error("%s", exc)
                 setup = {"damaged": str(exc)}
-            out.append(GameRow(r[0], str(r[1]), setup, str(r[3]), r[4], str(r[5]), r[6]))
+            out.append(GameRow(r[0], str(r[1]), setup, str(r[3]), r[4], str(r[5]), r[6],
+                               r[7]))
         return out
 
     def _read(self, sql: str, args: tuple) -> list[tuple]:

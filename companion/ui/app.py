@@ -7,7 +7,15 @@ it drains the table's press events and hands each to the current screen's
 place state changes, so no lock is needed anywhere.
 
 Screens are named; ``navigate(name)`` is the one way to move between them and ``back()``
-returns along the way you came.
+returns along the way you came. Every change of screen turns the seat lamps off and
+clears the banner, so nothing lit or said for one screen lingers on the next.
+
+Messages: ``say`` puts a line in the status bar; a refusal (``error=True``) also shows in
+the banner at the top of the screen, where the table looks, until the next recorded
+action or a tap on it. ``tell`` shows a message that needs the table's action in the
+banner until it is tapped away (or the screen changes, or the next action is recorded);
+``ask`` puts a question with big answer buttons over the screen (ending a game, putting
+an open game aside).
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.textinput import TextInput
 from kivy.uix.vkeyboard import VKeyboard
@@ -36,13 +45,14 @@ from companion.session import GameSession
 from companion.sound import SoundCues
 from companion.store.gamelog import GameLog
 from companion.table import Table
+from companion.ui import theme
+from companion.ui.outcome import is_over
 from companion.ui.screen_list import screens
 from companion.watchdog import Watchdog
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
 
-END_CONFIRM_S = 4.0
 
 
 def describe(action: dict, setup: dict) -> str:
@@ -61,9 +71,67 @@ def load_kv(py_file: str) -> None:
 
 
 class Root(BoxLayout):
-    """The screen manager above a status bar of lamp dots and messages."""
+    """The screen manager (under the banner and any question) above a status bar of lamp
+    dots and messages."""
 
     lamp_colours = ListProperty([])
+
+
+class Layer(FloatLayout):
+    """Where the screens, the banner and a question lie on top of each other."""
+
+
+class Banner(BoxLayout):
+    """A message at the top of the screen: a refusal (red) or something the table must
+    do (amber). A tap on it puts it away; when empty it is invisible and takes no taps."""
+
+    text = StringProperty("")
+    kind = StringProperty("")  # "refusal" or "notice"
+
+    def on_touch_down(self, touch):
+        if not self.text or not self.collide_point(*touch.pos):
+            return False
+        self.text = ""
+        return True
+
+
+class Question(FloatLayout):
+    """A question over the whole screen with one big button per answer; nothing under
+    it takes a tap until it is answered."""
+
+    text = StringProperty("")
+
+    def __init__(self, text: str, answers, **kwargs) -> None:
+        super().__init__(**kwargs)
+        from companion.ui.widgets import BigButton
+
+        self.text = text
+        for label, fn, tint in answers:
+            b = BigButton(text=label, tint=tint or theme.BUTTON, halign="center")
+            b.bind(size=lambda w, size: setattr(w, "text_size", (size[0] - 12, None)))
+            b.bind(on_release=lambda _w, f=fn: self.answer(f))
+            self.ids.answers.add_widget(b)
+
+    def answer(self, fn) -> None:
+        app = App.get_running_app()
+        if app.question is self:
+            app.question = None
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+        if fn is not None:
+            fn()
+
+    def on_touch_down(self, touch):
+        super().on_touch_down(touch)
+        return True
+
+    def on_touch_move(self, touch):
+        super().on_touch_move(touch)
+        return True
+
+    def on_touch_up(self, touch):
+        super().on_touch_up(touch)
+        return True
 
 
 class CompanionApp(App):
@@ -82,7 +150,7 @@ class CompanionApp(App):
         self.pending_game: str | None = None  # the game the player setup is for
         self._history: list[str] = []
         self._status_until = 0.0
-        self._end_asked_until = 0.0
+        self.question: Question | None = None
 
     # -- building ------------------------------------------------------------------
 
@@ -103,7 +171,10 @@ class CompanionApp(App):
         # so the home screen lists the tools that are now there.
         self.sm.current_screen.dispatch("on_pre_enter")
         root = Root()
-        root.ids.holder.add_widget(self.sm)
+        self.sm.pos_hint = {"x": 0, "y": 0}
+        # strong references: ids are weak proxies, and ``is`` must see the widgets
+        self.layer, self.banner = root.ids.holder.__self__, root.ids.banner.__self__
+        self.layer.add_widget(self.sm, index=len(self.layer.children))  # under the banner
         Window.bind(on_key_down=self._on_key_down, on_key_up=self._on_key_up)
         Clock.schedule_interval(self._frame, 0)
         Clock.schedule_once(lambda _dt: self.watchdog.ready(), 0)  # after the first frame
@@ -127,15 +198,47 @@ class CompanionApp(App):
             return
         if self.sm.current != name:
             self._history.append(self.sm.current)
-            self.sm.current = name
+            self.switch(name)
 
     def back(self) -> None:
         target = self._history.pop() if self._history else "home"
-        self.sm.current = target
+        if target == "home":
+            self._history.clear()
+            self._leave_game()
+        self.switch(target)
 
     def home(self) -> None:
         self._history.clear()
-        self.sm.current = "home"
+        self._leave_game()
+        self.switch("home")
+
+    def switch(self, name: str) -> None:
+        """Show screen ``name``: what the last screen lit or said does not follow."""
+        self.table.lamps.all_off()
+        self.clear_banner()
+        self._close_question()
+        if name == "home":
+            self.status, self.status_error = "", False
+        if self.sm.current == name:  # shown again: let it read the log afresh
+            self.sm.current_screen.dispatch("on_pre_enter")
+            return
+        self.sm.current = name
+
+    def _leave_game(self) -> None:
+        """Going home: a game nobody played yet leaves no trace (a setup backed out
+        of), and a game that is over is closed, so neither is offered for resume."""
+        session = self.session
+        if session is None:
+            return
+        try:
+            if not session.actions:
+                self.log.delete_untouched(session.game_id)
+                self.session = None
+            elif is_over(session.rules.NAME, session.snapshot()):
+                session.finish("finished")
+                self.session = None
+        except CompanionError as exc:
+            self.say(str(exc), error=True)
 
     # -- the game in progress --------------------------------------------------------
 
@@ -143,6 +246,16 @@ class CompanionApp(App):
         """From the home screen: set up the players for a new game of ``kind``."""
         self.pending_game = kind
         self.navigate("players")
+
+    def abandon_game(self, game_id: int) -> None:
+        """Close an open game for good without a result ("abandoned": not counted)."""
+        try:
+            self.log.finish(game_id, "abandoned")
+        except CompanionError as exc:
+            self.say(str(exc), error=True)
+            return
+        if self.session is not None and self.session.game_id == game_id:
+            self.session = None
 
     def start_game(self, kind: str, setup: dict) -> bool:
         try:
@@ -166,7 +279,7 @@ class CompanionApp(App):
         game = info(self.session.rules.NAME)
         screen = game.screen_name if game is not None else "game"
         self._history = ["home"]
-        self.sm.current = screen if self.sm.has_screen(screen) else "game"
+        self.switch(screen if self.sm.has_screen(screen) else "game")
 
     def act(self, action: dict, cue: str | None = "tap") -> bool:
         """Apply an action to the game in progress: logged first, then shown.
@@ -182,6 +295,7 @@ class CompanionApp(App):
         except CompanionError as exc:
             self.say(str(exc), error=True)
             return False
+        self.clear_banner()
         if cue:
             self.play(cue)
         self.refresh()
@@ -206,24 +320,30 @@ class CompanionApp(App):
         except CompanionError as exc:
             self.say(str(exc), error=True)
             return False
+        self.clear_banner()
         self.say(f"Undone: {describe(removed, self.session.setup)}")
         self.refresh()
         return True
 
+    def undo_label(self) -> str:
+        """The Undo button's words: what it would take back ("Undo: pickup (Dan)")."""
+        session = self.session
+        if session is None or not session.can_undo:
+            return "Undo"
+        return f"Undo: {describe(session.actions[-1], session.setup)}"
+
     def end_game(self, status: str = "finished", ask: bool = True) -> bool:
         """Close the game in progress; it is then no longer offered for resume.
 
-        With ``ask`` (what an "End game" button does), the first tap only asks and a
-        second tap within a few seconds ends it, so one stray tap never ends a game.
-        Returns True when the game was ended.
+        With ``ask`` (what an "End game" button does) a question over the screen asks
+        first, so one stray tap never ends a game. Returns True when the game was ended.
         """
-        now = time.monotonic()
-        if ask and self.session is not None and now > self._end_asked_until:
-            self._end_asked_until = now + END_CONFIRM_S
-            self.say("Tap End game again to end this game; it can then no longer be "
-                     "resumed.", seconds=END_CONFIRM_S)
+        if ask and self.session is not None and not is_over(self.session.rules.NAME,
+                                                             self.session.snapshot()):
+            self.ask("End this game? It can then no longer be resumed.",
+                     [("Keep playing", None, None),
+                      ("End the game", lambda: self.end_game(status, ask=False), theme.ALARM)])
             return False
-        self._end_asked_until = 0.0
         if self.session is not None:
             self.session.finish(status)
             self.session = None
@@ -246,13 +366,52 @@ class CompanionApp(App):
         self.log.set_setting("muted", self.muted)
 
     def say(self, text: str, error: bool = False, seconds: float = 6) -> None:
-        """A line in the status bar, for a few seconds (errors with a sound)."""
+        """A line in the status bar, for a few seconds; a refusal also in the banner
+        (with a sound) until the next recorded action or a tap on it."""
         self.status = text
         self.status_error = error
         self._status_until = time.monotonic() + seconds
         if error:
             log.info("refused: %s", text)
+            self._banner(text, "refusal")
             self.play("error")
+
+    def tell(self, text: str) -> None:
+        """A message the table must act on, in the banner at the top of the screen; it
+        stays until tapped away, the next recorded action, or a change of screen."""
+        self._banner(text, "notice")
+
+    def _banner(self, text: str, kind: str) -> None:
+        banner = getattr(self, "banner", None)
+        if banner is not None:
+            banner.kind, banner.text = kind, text
+
+    def clear_banner(self) -> None:
+        banner = getattr(self, "banner", None)
+        if banner is not None:
+            banner.text = ""
+
+    @property
+    def banner_text(self) -> str:
+        banner = getattr(self, "banner", None)
+        return banner.text if banner is not None else ""
+
+    def ask(self, text: str, answers) -> None:
+        """A question over the screen: ``answers`` are ``(label, fn or None, tint or
+        None)``; the tapped answer closes it and calls its ``fn``."""
+        self._close_question()
+        self.question = Question(text, answers)
+        self.layer.add_widget(self.question)
+
+    def _close_question(self) -> None:
+        """Take away a question and any sheet a screen laid over the layer."""
+        self.question = None
+        layer = getattr(self, "layer", None)
+        if layer is None:
+            return
+        for w in list(layer.children):
+            if w is not self.sm and w is not self.banner:
+                layer.remove_widget(w)
 
     # -- the frame loop: the one place state changes -------------------------------------
 
@@ -273,7 +432,7 @@ class CompanionApp(App):
         if self.status and time.monotonic() > self._status_until:
             self.status, self.status_error = "", False
         self.root.lamp_colours = [
-            rgba(s.colour) if self.table.lamps.state(s.seat) else (0.25, 0.25, 0.25, 1)
+            rgba(s.colour) if self.table.lamps.state(s.seat) else theme.LAMP_OFF
             for s in self.cfg.seats
         ]
 

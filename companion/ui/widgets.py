@@ -1,6 +1,11 @@
 """Shared widgets with table-sized text: see widgets.kv for their look.
 
-Sizes follow the brief: text at least 28 px, touch targets at least 64 px.
+Sizes follow the brief: text at least 28 px, touch targets at least 64 px (the numbers
+live in ``companion.ui.theme``). Every button here goes through the one-tap guard
+(``companion.ui.taps``); counters are ``CounterButton`` (fast repeats all count).
+
+A button's colour is its ``tint``: the pressed and disabled looks are derived from it,
+so a coloured button (Start, Resume) keeps its colour after being pressed.
 """
 
 from __future__ import annotations
@@ -16,17 +21,44 @@ from kivy.properties import (
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.widget import Widget
+
+from companion.ui import theme
+from companion.ui.taps import OneTap
 
 TEXT_PX = 28
 TOUCH_PX = 64
 
 
-class BigButton(Button):
-    """A button at least 64 px high with 28 px text."""
+class TapButton(OneTap, Button):
+    """A plain Kivy button behind the one-tap guard (styled by its own kv rule)."""
 
 
-class Tile(Button):
+class TapToggle(OneTap, ToggleButton):
+    """A toggle button behind the one-tap guard."""
+
+
+class BigButton(OneTap, Button):
+    """A button at least 64 px high with 28 px text, in the colour ``tint``."""
+
+    tint = ColorProperty(theme.BUTTON)
+
+    def __init__(self, **kwargs) -> None:
+        if "background_color" in kwargs:  # the colour is the tint; the state shades it
+            kwargs["tint"] = kwargs.pop("background_color")
+        super().__init__(**kwargs)
+
+
+class CounterButton(BigButton):
+    """A +/- or digit key: every tap counts, however fast (no one-tap guard)."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("repeat_ok", True)
+        super().__init__(**kwargs)
+
+
+class Tile(OneTap, Button):
     """A home-screen tile: a title and a line under it."""
 
     subtitle = StringProperty("")

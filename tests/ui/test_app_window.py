@@ -28,6 +28,8 @@ def test_score_pad_game_with_seat_buttons_undo_and_resume(ui):
     ui.goto_home()
     ui.app.choose_game("scorepad")
     ui.pump()
+    for seat, name in ((1, "Ann"), (2, "Bo"), (3, "Cy"), (4, "Di")):
+        ui.app.sm.current_screen.rows[seat].name_input.text = name
     ui.tap(ui.find("Start"))
     assert ui.app.sm.current == "game", ui.app.status
     game_id = ui.app.session.game_id
@@ -75,7 +77,7 @@ def test_home_settings_and_sound_answer_taps_with_and_without_a_resume_banner(ui
     ui.app.home()
     ui.app.sm.current_screen.dispatch("on_pre_enter")
     ui.pump()
-    assert ui.app.sm.current_screen.resume_text == ""
+    assert ui.app.sm.current_screen.resume_text.startswith("No unfinished game")
     before = ui.app.muted
     ui.tap(ui.find("Sound"))
     assert ui.app.muted is not before
@@ -85,6 +87,7 @@ def test_home_settings_and_sound_answer_taps_with_and_without_a_resume_banner(ui
     ui.app.back()
     ui.app.start_game("scorepad", {"players": [{"name": "Ann", "seat": 1},
                                                {"name": "Bo", "seat": 2}]})
+    ui.app.act({"type": "score", "seat": 1, "points": 1})
     ui.app.home()
     ui.pump()
     assert ui.app.sm.current_screen.resume_text.startswith("Resume Score pad")
@@ -99,8 +102,12 @@ def test_end_game_asks_before_it_ends_a_game(ui):
     game_id = ui.app.session.game_id
     ui.pump()
     ui.tap(ui.find("End game"))
-    assert ui.app.sm.current == "game" and "Tap End game again" in ui.app.status
+    assert ui.app.sm.current == "game" and ui.app.question is not None
+    assert "End this game?" in ui.find("End this game?").text  # over the screen, whole
+    ui.tap(ui.find("Keep playing"))
+    assert ui.app.question is None and ui.app.session.game_id == game_id
     ui.tap(ui.find("End game"))
+    ui.tap(ui.find("End the game"))
     assert ui.app.sm.current == "home" and ui.app.session is None
     assert ui.app.log.game(game_id).status == "finished"
 

@@ -49,12 +49,17 @@ def setup_from_rows(kind: str, rows: list[SeatRow]) -> tuple[dict | None, str]:
         return None, f"This game takes {lo} to {hi} players; {len(playing)} seats are in play."
     players = []
     for r in playing:
-        name = r.name.strip() or f"Seat {r.seat}"
+        name = " ".join(r.name.split())
+        if not name:
+            return None, (f"Seat {r.seat} is in play but has no name: type one, or tap "
+                          f"Out if nobody sits there.")
         if len(name) > 20:
             return None, f"Seat {r.seat}: the name is too long (20 letters at most)."
         players.append({"name": name, "seat": r.seat})
-    names = [p["name"].lower() for p in players]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        return None, f"Two seats are both called {dupes[0]!r}."
+    seen: dict[str, dict] = {}
+    for p in players:
+        first = seen.setdefault(p["name"].casefold(), p)
+        if first is not p:
+            return None, (f"Seats {first['seat']} and {p['seat']} are both called "
+                          f"{p['name']}: give one of them another name.")
     return {"players": players}, ""

@@ -242,7 +242,7 @@ class TimerScreen(Screen):
         for c in row:
             b = BigButton(text=c.label, disabled=not c.enabled, size_hint_x=len(c.label) + 2)
             if c.selected:
-                b.background_color = (0.0, 0.45, 0.70, 1)
+                b.tint = (0.0, 0.45, 0.70, 1)
             b.bind(on_release=lambda _w, key=c.key: self.control(key))
             bar.add_widget(b)
 

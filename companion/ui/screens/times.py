@@ -55,7 +55,7 @@ load_kv(__file__)
 def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> BigButton:
     b = BigButton(text=text, disabled=not enabled)
     if main:
-        b.background_color = (0.0, 0.45, 0.70, 1)
+        b.tint = (0.0, 0.45, 0.70, 1)
     b.bind(on_release=lambda _w: on_tap())
     return b
 

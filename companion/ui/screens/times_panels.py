@@ -158,7 +158,7 @@ class YearPad(BoxLayout):
             elif key == "Erase":
                 b.bind(on_release=lambda _w: on_erase())
             else:
-                b.background_color = (0.0, 0.45, 0.70, 1)
+                b.tint = (0.0, 0.45, 0.70, 1)
                 b.bind(on_release=lambda _w: on_ok())
                 self.bind(ready=lambda _w, ok, btn=b: setattr(btn, "disabled", not ok))
                 b.disabled = not self.ready
@@ -328,7 +328,7 @@ class OverrideDialog(Overlay):
         end = BoxLayout(size_hint_y=None, height=72, spacing=6)
         end.add_widget(self._choice("Cancel", False, self.screen.close_overlay))
         save = self._choice("Save override", False, self.save)
-        save.background_color = (0.0, 0.45, 0.70, 1)
+        save.tint = (0.0, 0.45, 0.70, 1)
         end.add_widget(save)
         panel.add_widget(end)
 
@@ -336,7 +336,7 @@ class OverrideDialog(Overlay):
     def _choice(text: str, selected: bool, on_tap, enabled: bool = True) -> BigButton:
         b = BigButton(text=text, disabled=not enabled)
         if selected:
-            b.background_color = (0.0, 0.45, 0.70, 1)
+            b.tint = (0.0, 0.45, 0.70, 1)
         b.bind(on_release=lambda _w: on_tap())
         return b
 
