@@ -182,6 +182,11 @@ class CompanionApp(App):
             self.say(self.log.recovered, seconds=30)
         return root
 
+    def on_start(self) -> None:
+        from companion.ui.kivy_env import fill_display
+
+        fill_display()
+
     def on_stop(self) -> None:
         if self.pad is not None:
             self.pad.stop()

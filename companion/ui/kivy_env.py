@@ -21,10 +21,36 @@ def prepare(kivy_home: Path, fullscreen: bool = False) -> None:
 
     Config.set("graphics", "width", str(WIDTH))
     Config.set("graphics", "height", str(HEIGHT))
-    Config.set("graphics", "resizable", "0")
+    # Full screen takes the display's own size (800x480, 1024x600, 1280x720 ...): the
+    # window must be resizable, or a compositor keeps it at 800x480 while Kivy lays out
+    # for the whole display and the right and bottom are cut off.
+    Config.set("graphics", "resizable", "1" if fullscreen else "0")
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")
     # The kiosk has a touchscreen and no keyboard: name fields and law texts get Kivy's
     # on-screen keyboard, docked at the bottom. A laptop keeps its own keyboard.
     Config.set("kivy", "keyboard_mode", "systemanddock" if fullscreen else "system")
+
+
+def fill_display() -> None:
+    """Once the window exists: make a full-screen window cover the whole display.
+
+    SDL's "auto" full screen asks the window manager to enlarge the window; with none
+    (a bare X server, some kiosk compositors) the window stays 800x480 while Kivy lays
+    out for the display's size, and the right and bottom are cut off. So the window is
+    sized to the display itself, borderless at its top-left corner. Does nothing unless
+    ``prepare(..., fullscreen=True)`` asked for full screen.
+    """
+    from kivy.base import EventLoop
+    from kivy.config import Config
+    from kivy.core.window import Window
+
+    if Config.get("graphics", "fullscreen") != "auto":
+        return
+    size = tuple(Window.system_size)  # the display's size, as SDL reports it
+    Window.fullscreen = False
+    EventLoop.idle()  # let SDL leave its full-screen request before resizing
+    Window.borderless = True
+    Window.size = size
+    Window.left, Window.top = 0, 0
