@@ -20,6 +20,7 @@ from kivy.uix.screenmanager import Screen
 from companion import dice
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
+from companion.ui.widgets import TapToggle  # noqa: F401  (the kv rule uses it)
 
 load_kv(__file__)
 
@@ -29,6 +30,7 @@ SETTING = "captain_die.history"
 class CaptainDieScreen(Screen):
     face_text = StringProperty("?")
     cost_text = StringProperty("Tap the die or press the captain button")
+    tu_text = StringProperty("")  # "2 TU": the big number the table reads
     history_text = StringProperty("")
     red = BooleanProperty(False)
     rolling = BooleanProperty(False)
@@ -56,7 +58,7 @@ class CaptainDieScreen(Screen):
         start = app.table.now_ns() if now_ns is None else now_ns
         self.anim = p.DieAnimation(face=face, start_ns=start)
         self._anim_red, self.rolling = self.red, True
-        self.cost_text = "Rolling..."
+        self.cost_text, self.tu_text = "Rolling...", ""
         app.play("dice")
 
     def on_frame(self, now_ns: int) -> None:
@@ -69,6 +71,7 @@ class CaptainDieScreen(Screen):
         red = self._anim_red
         self.anim, self.rolling = None, False
         self.cost_text = p.captain_text(face, red)
+        self.tu_text = f"{p.captain_total(face, red)} TU"
         app = App.get_running_app()
         app.log.set_setting(SETTING, p.push_history(self.history(), face, red))
         self.refresh()

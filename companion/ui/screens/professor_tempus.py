@@ -28,7 +28,8 @@ from companion.games import professor_tempus as pt
 from companion.palette import rgba, text_rgba
 from companion.ui.app import load_kv
 from companion.ui.presenters import professor_tempus as view
-from companion.ui.widgets import BigButton, SeatBadge
+from companion.ui.taps import OneTap
+from companion.ui.widgets import BigButton, SeatBadge, TapButton  # noqa: F401 (kv)
 
 load_kv(__file__)
 
@@ -47,7 +48,7 @@ def _button(text, on_release, selected=False, enabled=True, colour=None, **kw):
     return b
 
 
-class PtStripCell(ButtonBehavior, BoxLayout):
+class PtStripCell(OneTap, ButtonBehavior, BoxLayout):
     """A player in the strip: the name (28 px) over the detail line (22 px, secondary);
     tapping it opens the scores."""
 
@@ -179,10 +180,11 @@ class ProfessorTempusScreen(Screen):
         label.bind(size=lambda w, s: setattr(w, "text_size", s))
         row.add_widget(label)
         row.add_widget(_button("−", lambda s=r["seat"]: bump(s, -1),
-                               enabled=r["can_minus"], size_hint_x=None, width=72))
+                               enabled=r["can_minus"], size_hint_x=None, width=72,
+                               repeat_ok=True))
         plus = _button("+", lambda s=r["seat"], ok=r["can_plus"], why=r["why_not_plus"]:
                        bump(s, 1) if ok else App.get_running_app().say(why, error=True),
-                       size_hint_x=None, width=72)
+                       size_hint_x=None, width=72, repeat_ok=True)
         if not r["can_plus"]:
             plus.color = (0.55, 0.55, 0.55, 1)
             plus.background_color = (0.16, 0.17, 0.21, 1)

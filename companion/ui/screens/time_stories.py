@@ -53,6 +53,9 @@ from companion.ui.screens import time_stories_setup as setup_panel
 
 load_kv(__file__)
 
+#: log lines kept in the scrolling list under the burn-down chart
+LOG_ROWS = 60
+
 #: panels that show a finished run themselves (the rest give way to the next-run panel)
 RUN_OVER_AWARE = (panels.NextRunPanel, panels.DiceTestPanel, items.ItemsPanel)
 
@@ -93,6 +96,7 @@ class TimeStoriesScreen(Screen):
     tu_text = StringProperty("")
     run_line = StringProperty("")
     log_text = StringProperty("")
+    log_rows = ListProperty([])  # the time log, newest first (a RecycleView's rows)
     die_text = StringProperty("-")
     die_caption = StringProperty("Captain die")
     red = BooleanProperty(False)
@@ -128,11 +132,12 @@ class TimeStoriesScreen(Screen):
         if snap is None:
             self.heading, self.tu_text, self.run_line, self.log_text = "No game", "", "", ""
             return
-        v = p.mission_view(snap)
+        v = p.mission_view(snap, lines=LOG_ROWS)
         self.heading = f"T.I.M.E Stories: {v.mission}"
         self.tu_text = str(v.tu)
         self.run_line = v.run_line
-        self.log_text = "\n".join(v.log_lines)
+        self.log_text = "\n".join(v.log_lines[-p.LOG_LINES:])
+        self.log_rows = list(reversed(v.log_lines))
         self.running = v.running
         self.starting_tu = v.starting_tu
         self.chart = p.chart_points(snap["burndown"], v.starting_tu)

@@ -66,7 +66,8 @@ def _name_label(text: str) -> Label:
 
 
 def _step_button(text: str, action, width: int = ROW, height: int = ROW) -> BigButton:
-    b = BigButton(text=text, font_size=36, size_hint_x=None, width=width, height=height)
+    b = BigButton(text=text, font_size=36, size_hint_x=None, width=width, height=height,
+                  repeat_ok=True)  # a stepper: every fast tap counts
     b.bind(on_release=lambda *_: action())
     return b
 

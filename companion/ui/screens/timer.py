@@ -53,13 +53,14 @@ from companion.ui.presenters.timer import (
     countdown_view,
     digits_px,
 )
+from companion.ui.taps import OneTap
 from companion.ui.widgets import BigButton
 
 log = logging.getLogger(__name__)
 SETTING = "timer"
 
 
-class SeatLamp(ButtonBehavior, BoxLayout):
+class SeatLamp(OneTap, ButtonBehavior, BoxLayout):
     """A seat's badge and its "ready" word; tapping it is that seat's button."""
 
     seat = NumericProperty(0)
@@ -67,7 +68,7 @@ class SeatLamp(ButtonBehavior, BoxLayout):
     lit = BooleanProperty(False)
 
 
-class BankCell(ButtonBehavior, FloatLayout):
+class BankCell(OneTap, ButtonBehavior, FloatLayout):
     """One seat's time bank on the game clock; tapping it is that seat's button."""
 
     seat = NumericProperty(0)

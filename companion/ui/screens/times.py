@@ -60,6 +60,15 @@ def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> BigB
     return b
 
 
+def _prompt(text: str) -> BodyLabel:
+    """The instruction line: whole sentences on up to two lines, never cut mid-way."""
+    label = BodyLabel(text=text, font_size=22, size_hint_y=None, height=28,
+                      valign="middle")
+    label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+               texture_size=lambda w, size: setattr(w, "height", max(28, size[1])))
+    return label
+
+
 class TimesScreen(Screen):
     heading = StringProperty("Times")
 
@@ -187,8 +196,7 @@ class TimesScreen(Screen):
             pick.bind(on_release=lambda _w, s=seat: self.select(s))
             picks.add_widget(pick)
         body.add_widget(picks)
-        body.add_widget(BodyLabel(text=view.play_prompt(state, self.choices, self.selected),
-                                  font_size=24, size_hint_y=None, height=28, shorten=True))
+        body.add_widget(_prompt(view.play_prompt(state, self.choices, self.selected)))
         grid = GridLayout(cols=3, spacing=4)
         order = [c + s for s in ("5", "3", "1") for c in ("pink", "blue", "yellow")]
         chosen = self.choices.get(self.selected)
@@ -255,8 +263,7 @@ class TimesScreen(Screen):
                               halign="right", valign="middle", text_size=(220, None),
                               color=(0.85, 0.85, 0.9, 1)))
         body.add_widget(line)
-        body.add_widget(BodyLabel(text=turn.prompt, font_size=22, size_hint_y=None,
-                                  height=28, shorten=True))
+        body.add_widget(_prompt(turn.prompt))
         table = TimeTable()
         table.show(view.lanes(state, self.pending), self.colours(state), self.tap_space)
         body.add_widget(table)

@@ -48,6 +48,7 @@ from companion.ui.presenters.times import (
     override_action,
     stacks,
 )
+from companion.ui.taps import OneTap
 from companion.ui.widgets import BigButton, SeatBadge
 
 Colours = Mapping[int, tuple[float, float, float, float]]
@@ -62,7 +63,7 @@ class HandChip(BoxLayout):
     turn = BooleanProperty(False)
 
 
-class PlayerPick(ButtonBehavior, BoxLayout):
+class PlayerPick(OneTap, ButtonBehavior, BoxLayout):
     """A player in the card entry: badge, name and the card chosen so far."""
 
     seat = NumericProperty(0)
@@ -73,14 +74,14 @@ class PlayerPick(ButtonBehavior, BoxLayout):
     selected = BooleanProperty(False)
 
 
-class CardKey(Button):
+class CardKey(OneTap, Button):
     """One of the nine TIMES cards, in its colour with its name."""
 
     fill = ColorProperty((1, 1, 1, 1))
     chosen = BooleanProperty(False)
 
 
-class SpaceButton(Button):
+class SpaceButton(OneTap, Button):
     """One space of a Time Table column; enabled only where a marker may start."""
 
 
@@ -152,7 +153,8 @@ class YearPad(BoxLayout):
         grid = self.ids.digit_keys
         grid.clear_widgets()
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "Erase", "0", "OK"):
-            b = BigButton(text=key, font_size=34 if key.isdigit() else 28, height=68)
+            b = BigButton(text=key, font_size=34 if key.isdigit() else 28, height=68,
+                          repeat_ok=key.isdigit())  # "1 9 9 9": every fast digit counts
             if key.isdigit():
                 b.bind(on_release=lambda _w, d=int(key): on_digit(d))
             elif key == "Erase":
@@ -312,10 +314,12 @@ class OverrideDialog(Overlay):
         for field, text in (("hand", "Hand"), ("score", "Score")):
             row.add_widget(self._choice(text, self.field == field,
                                         lambda f=field: self.set_field(f)))
-        row.add_widget(self._choice("-", False, lambda: self.step(-1), self.seat is not None))
+        row.add_widget(self._choice("-", False, lambda: self.step(-1), self.seat is not None,
+                                    repeat_ok=True))
         row.add_widget(Label(text=str(self.value) if self.seat is not None else "-",
                              font_size=40, bold=True))
-        row.add_widget(self._choice("+", False, lambda: self.step(+1), self.seat is not None))
+        row.add_widget(self._choice("+", False, lambda: self.step(+1), self.seat is not None,
+                                    repeat_ok=True))
         panel.add_widget(row)
         reasons = BoxLayout(size_hint_y=None, height=72, spacing=4)
         for reason in OVERRIDE_REASONS:
@@ -333,8 +337,9 @@ class OverrideDialog(Overlay):
         panel.add_widget(end)
 
     @staticmethod
-    def _choice(text: str, selected: bool, on_tap, enabled: bool = True) -> BigButton:
-        b = BigButton(text=text, disabled=not enabled)
+    def _choice(text: str, selected: bool, on_tap, enabled: bool = True,
+                repeat_ok: bool = False) -> BigButton:
+        b = BigButton(text=text, disabled=not enabled, repeat_ok=repeat_ok)
         if selected:
             b.tint = (0.0, 0.45, 0.70, 1)
         b.bind(on_release=lambda _w: on_tap())
