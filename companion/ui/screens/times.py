@@ -84,6 +84,7 @@ class TimesScreen(Screen):
         self.overlay = None
         self._game: int | None = None
         self._n_actions = 0
+        self.track_picture = TrackPicture()
 
     # -- the game -------------------------------------------------------------------
 
@@ -152,17 +153,22 @@ class TimesScreen(Screen):
         if state is None:
             return
         self.heading = view.title(state)
-        chips = self.ids.chips
-        chips.clear_widgets()
-        for chip in view.chips(state):
-            chips.add_widget(HandChip(seat=chip.seat, colour=self.colour(chip.seat),
-                                      hand=chip.hand, turn=chip.turn))
-        self.ids.undo.disabled = not self._app().session.can_undo
+        self._chips(state)
+        app = self._app()
+        self.ids.undo.disabled = not app.session.can_undo
+        if state.phase == times.OVER or self.show_track or len(state.history) > self.seen_rounds:
+            if self._track_shown(state):
+                self._update_track(state)  # the same picture: only what changed
+            else:
+                self.ids.body.clear_widgets()
+                self.ids.phase_actions.clear_widgets()
+                self._draw_track(state)
+            self._lamps(state)
+            return
+        self._track_key = None
         self.ids.body.clear_widgets()
         self.ids.phase_actions.clear_widgets()
-        if state.phase == times.OVER or self.show_track or len(state.history) > self.seen_rounds:
-            self._draw_track(state)
-        elif state.phase == times.PLAY:
+        if state.phase == times.PLAY:
             self._draw_play(state)
         elif state.phase == times.TURNS:
             self._draw_turns(state)
@@ -344,27 +350,62 @@ class TimesScreen(Screen):
 
     # -- the scoring track -----------------------------------------------------------------
 
+    def _chips(self, state: times.State) -> None:
+        """The header's hand counts: built once per table, then only updated."""
+        chips = self.ids.chips
+        data = view.chips(state)
+        seats = tuple(c.seat for c in data)
+        if tuple(getattr(w, "seat", None) for w in reversed(chips.children)) != seats:
+            chips.clear_widgets()
+            for chip in data:
+                chips.add_widget(HandChip(seat=chip.seat, colour=self.colour(chip.seat)))
+        for w, chip in zip(reversed(chips.children), data, strict=True):
+            w.hand, w.turn = chip.hand, chip.turn
+
+    def _track_shown(self, state: times.State) -> bool:
+        key = (self._app().session.game_id, state.phase == times.OVER,
+               tuple(p.seat for p in state.players))
+        shown = getattr(self, "_track_key", None) == key and \
+            self.track_picture.parent is not None
+        self._track_key = key
+        return shown
+
     def _draw_track(self, state: times.State) -> None:
-        track = view.track_view(state)
         body = self.ids.body
-        won = view.winners_text(state)
-        heading = won or (f"Round {track.round} scored" if track.round else "Scoring track")
-        body.add_widget(Label(text=heading, font_size=36, bold=True, size_hint_y=None,
-                              height=46, color=(0.55, 0.95, 0.55, 1) if won else (1, 1, 1, 1)))
-        picture = TrackPicture()
-        picture.show(track, self.colours(state))
+        self._track_heading = Label(font_size=36, bold=True, size_hint_y=None, height=46)
+        body.add_widget(self._track_heading)
+        picture = self.track_picture  # one picture, kept: an update redraws its canvas
+        if picture.parent is not None:
+            picture.parent.remove_widget(picture)
         body.add_widget(picture)
-        row = BoxLayout(size_hint_y=None, height=56, spacing=6)
-        for seat, points, total in track.points:
-            row.add_widget(SeatBadge(seat=seat, colour=self.colour(seat), size=(48, 48),
-                                     pos_hint={"center_y": 0.5}))
-            row.add_widget(Label(text=f"+{points} = {total}", font_size=28, bold=True))
-        body.add_widget(row)
+        self._track_points = BoxLayout(size_hint_y=None, height=56, spacing=6)
+        body.add_widget(self._track_points)
         bar = self.ids.phase_actions
         if state.phase == times.OVER:
             bar.add_widget(_button("End game", self._app().end_game, main=True))
         else:
             bar.add_widget(_button("Continue", self.close_track, main=True))
+        self._update_track(state)
+
+    def _update_track(self, state: times.State) -> None:
+        """The heading, the picture and the points of the track, changed in place."""
+        track = view.track_view(state)
+        won = view.winners_text(state)
+        heading = self._track_heading
+        heading.text = won or (f"Round {track.round} scored" if track.round
+                               else "Scoring track")
+        heading.color = (0.55, 0.95, 0.55, 1) if won else (1, 1, 1, 1)
+        self.track_picture.show(track, self.colours(state))
+        row = self._track_points
+        if len(row.children) != 2 * len(track.points):
+            row.clear_widgets()
+            for seat, _points, _total in track.points:
+                row.add_widget(SeatBadge(seat=seat, colour=self.colour(seat), size=(48, 48),
+                                         pos_hint={"center_y": 0.5}))
+                row.add_widget(Label(font_size=28, bold=True))
+        labels = [w for w in reversed(row.children) if isinstance(w, Label)]
+        for label, (_seat, points, total) in zip(labels, track.points, strict=True):
+            label.text = f"+{points} = {total}"
 
     def close_track(self) -> None:
         state = self._state()
