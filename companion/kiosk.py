@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from companion.config import Config
-from companion.errors import ConfigError
+from companion.errors import CompanionError, ConfigError
 
 
 def start(config: Config, pad_port: str | None = None, fullscreen: bool = False) -> int:
@@ -26,7 +26,11 @@ def start(config: Config, pad_port: str | None = None, fullscreen: bool = False)
         raise ConfigError(f"{config.path}: {exc}") from exc
     try:
         from companion.paths import data_dir, kivy_home, log_path
-        from companion.ui.kivy_env import prepare
+        from companion.ui.kivy_env import display_problem, prepare
+
+        problem = display_problem()
+        if problem:  # say so and stop, rather than wait on a window nobody sees
+            raise CompanionError(problem)
 
         prepare(kivy_home(), fullscreen)
         return _run(config, table, data_dir(), log_path(), pad_port)

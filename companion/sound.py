@@ -62,6 +62,7 @@ class SoundCues:
 
     def __init__(self, folder: Path, muted: bool = False, loader=None) -> None:
         self.folder, self.muted = Path(folder), muted
+        self.volume = 1.0  # 0..1, set from Settings
         self.played: list[str] = []
         self._loader = loader
         self._sounds: dict[str, object] = {}
@@ -93,6 +94,8 @@ class SoundCues:
                     raise RuntimeError("no audio backend could load it")
                 self._sounds[name] = sound
             sound.stop()
+            if hasattr(sound, "volume"):
+                sound.volume = self.volume
             sound.play()
             return True
         except Exception as exc:  # no audio device: keep the game going, silently

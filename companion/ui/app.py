@@ -138,6 +138,8 @@ class CompanionApp(App):
     muted = BooleanProperty(False)
     status = StringProperty("")
     status_error = BooleanProperty(False)
+    undo_text = StringProperty("Undo")  # what Undo would take back, for every Undo button
+    clock_note = StringProperty("")  # "Timer running": a clock that goes on off its screen
     title = "Table companion"
 
     def __init__(self, config, game_log: GameLog, table: Table, cues: SoundCues,
@@ -146,11 +148,16 @@ class CompanionApp(App):
         self.cfg, self.log, self.table, self.cues, self.pad = config, game_log, table, cues, pad
         self.watchdog = watchdog or Watchdog(None)
         self.muted = cues.muted
+        try:
+            cues.volume = max(0.0, min(1.0, float(game_log.get_setting("volume", 100)) / 100))
+        except (TypeError, ValueError):
+            cues.volume = 1.0
         self.session: GameSession | None = None
         self.pending_game: str | None = None  # the game the player setup is for
         self._history: list[str] = []
         self._status_until = 0.0
         self.question: Question | None = None
+        self.clock_watch = None  # () -> clock_note, while a timer runs off its screen
 
     # -- building ------------------------------------------------------------------
 
@@ -176,6 +183,9 @@ class CompanionApp(App):
         self.layer, self.banner = root.ids.holder.__self__, root.ids.banner.__self__
         self.layer.add_widget(self.sm, index=len(self.layer.children))  # under the banner
         Window.bind(on_key_down=self._on_key_down, on_key_up=self._on_key_up)
+        from companion.ui.widgets import TableKeyboard
+
+        Window.set_vkeyboard_class(TableKeyboard)  # keys of 56 px at least
         Clock.schedule_interval(self._frame, 0)
         Clock.schedule_once(lambda _dt: self.watchdog.ready(), 0)  # after the first frame
         if self.log.recovered:
@@ -284,6 +294,7 @@ class CompanionApp(App):
         game = info(self.session.rules.NAME)
         screen = game.screen_name if game is not None else "game"
         self._history = ["home"]
+        self.undo_text = self.undo_label()
         self.switch(screen if self.sm.has_screen(screen) else "game")
 
     def act(self, action: dict, cue: str | None = "tap") -> bool:
@@ -356,6 +367,7 @@ class CompanionApp(App):
         return True
 
     def refresh(self) -> None:
+        self.undo_text = self.undo_label()
         screen = self.sm.current_screen
         if hasattr(screen, "refresh"):
             screen.refresh()
@@ -406,7 +418,13 @@ class CompanionApp(App):
         None)``; the tapped answer closes it and calls its ``fn``."""
         self._close_question()
         self.question = Question(text, answers)
-        self.layer.add_widget(self.question)
+        self.lay(self.question)
+
+    def lay(self, widget) -> None:
+        """Lay a sheet or question over exactly the screen area (not the status bar);
+        it goes with the next change of screen."""
+        widget.size_hint, widget.pos_hint = (1, 1), {"x": 0, "y": 0}
+        self.layer.add_widget(widget)
 
     def _close_question(self) -> None:
         """Take away a question and any sheet a screen laid over the layer."""
@@ -434,6 +452,16 @@ class CompanionApp(App):
         if tick is not None:
             tick(self.table.now_ns())
         self.watchdog.ping(time.monotonic())
+        watch = getattr(self, "clock_watch", None)
+        if watch is not None:
+            self.clock_note = watch()
+            if not self.clock_note:
+                self.clock_watch = None
+        session = self.session
+        undo_key = (session.game_id, len(session._actions)) if session is not None else None
+        if undo_key != getattr(self, "_undo_key", None):
+            self._undo_key = undo_key
+            self.undo_text = self.undo_label()
         if self.status and time.monotonic() > self._status_until:
             self.status, self.status_error = "", False
         self.root.lamp_colours = [

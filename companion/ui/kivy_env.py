@@ -13,6 +13,27 @@ from pathlib import Path
 WIDTH, HEIGHT = 800, 480
 
 
+def display_problem(environ=None, dri: Path = Path("/dev/dri")) -> str | None:
+    """Why no window could be seen here, as a sentence; None when there is a display.
+
+    Without X (``DISPLAY``), Wayland (``WAYLAND_DISPLAY``), a video driver chosen by hand
+    (``SDL_VIDEODRIVER``) or a graphics card to draw on directly (``/dev/dri``: the Pi's
+    kiosk without a desktop), SDL falls back to an off-screen window nobody can see, and
+    the companion would wait there for taps that never come.
+    """
+    env = os.environ if environ is None else environ
+    if any(env.get(k) for k in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")):
+        return None
+    try:
+        if any(p.name.startswith("card") for p in dri.iterdir()):
+            return None
+    except OSError:
+        pass
+    return ("There is no display here (no DISPLAY or WAYLAND_DISPLAY, no graphics card "
+            "under /dev/dri): start the companion on the box's screen, under a desktop, "
+            "or with xvfb-run to try it without one.")
+
+
 def prepare(kivy_home: Path, fullscreen: bool = False) -> None:
     os.environ["KIVY_NO_ARGS"] = "1"
     os.environ.setdefault("KIVY_HOME", str(kivy_home))

@@ -9,6 +9,8 @@ pytestmark = pytest.mark.window
 
 def test_home_to_player_setup_and_back(ui):
     ui.goto_home()
+    ui.app.log.db.execute("UPDATE games SET status = 'finished' WHERE status = 'open'")
+    ui.app.home()
     path, colours = ui.screenshot("home")
     assert path.exists() and colours > 8, "the home screen rendered blank"
     ui.find("Crazy Time")  # every game has a tile
@@ -28,8 +30,9 @@ def test_score_pad_game_with_seat_buttons_undo_and_resume(ui):
     ui.goto_home()
     ui.app.choose_game("scorepad")
     ui.pump()
-    for seat, name in ((1, "Ann"), (2, "Bo"), (3, "Cy"), (4, "Di")):
-        ui.app.sm.current_screen.rows[seat].name_input.text = name
+    for seat, row in ui.app.sm.current_screen.rows.items():
+        row.name_input.text = {1: "Ann", 2: "Bo", 3: "Cy", 4: "Di"}.get(seat, "")
+        row.toggle.state = "down" if seat <= 4 else "normal"
     ui.tap(ui.find("Start"))
     assert ui.app.sm.current == "game", ui.app.status
     game_id = ui.app.session.game_id
@@ -128,6 +131,34 @@ def test_the_docked_keyboard_never_covers_the_field_being_typed_in(ui):
         ui.pump(3)
         field_bottom = low.name_input.to_window(low.name_input.x, low.name_input.y)[1]
         assert ui.app.root.y > 0 and field_bottom >= keyboard.top
+    finally:
+        low.name_input.focus = False
+        Window.remove_widget(keyboard)
+    ui.pump(3)
+    assert ui.app.root.y == 0
+
+
+def test_the_kiosk_keyboard_has_keys_of_56_px_and_leaves_the_field_in_sight(ui):
+    from kivy.core.window import Window
+
+    from companion.ui.widgets import TableKeyboard
+
+    ui.goto_home()
+    ui.app.choose_game("scorepad")
+    ui.pump()
+    rows = ui.app.sm.current_screen.rows
+    low = min(rows.values(), key=lambda r: r.name_input.to_window(0, r.name_input.y)[1])
+    keyboard = TableKeyboard()
+    Window.add_widget(keyboard)
+    keyboard.setup_mode_dock()
+    try:
+        assert keyboard.key_height() >= 56
+        assert keyboard.width * keyboard.scale == Window.width
+        low.name_input.focus = True
+        ui.pump(3)
+        bottom = low.name_input.to_window(low.name_input.x, low.name_input.y)[1]
+        top = low.name_input.to_window(low.name_input.x, low.name_input.top)[1]
+        assert bottom >= keyboard.top and top <= Window.height, "the field is in sight"
     finally:
         low.name_input.focus = False
         Window.remove_widget(keyboard)

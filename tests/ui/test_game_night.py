@@ -284,6 +284,8 @@ def test_an_empty_name_is_refused_in_a_sentence_and_a_fixed_name_clears_it(ui):
     ui.app.choose_game("scorepad")
     ui.pump()
     rows = ui.app.sm.current_screen.rows
+    for seat, row in rows.items():
+        row.toggle.state = "down" if seat <= 4 else "normal"
     for seat, name in ((1, "Ann"), (2, ""), (3, "Cy"), (4, "Di")):
         rows[seat].name_input.text = name
     ui.tap(ui.find("Start"))

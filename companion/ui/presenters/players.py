@@ -22,6 +22,34 @@ PLAYER_RANGE: dict[str, tuple[int, int]] = {
 }
 
 
+#: Games whose engine takes who begins: (setup key, the button's words).
+FIRST_PLAYER: dict[str, tuple[str, str]] = {
+    "crazy_time": ("first_dealer", "Deals first"),
+    "professor_tempus": ("first_seat", "Plays first"),
+}
+
+
+def first_choice(kind: str, rows: list[SeatRow], current: int | None) -> int | None:
+    """The seat that begins: ``current`` while it is still in play, else the first seat
+    in play (None for a game that does not ask)."""
+    if kind not in FIRST_PLAYER:
+        return None
+    playing = [r.seat for r in rows if r.in_play]
+    if current in playing:
+        return current
+    return playing[0] if playing else None
+
+
+def next_first(rows: list[SeatRow], current: int | None) -> int | None:
+    """The next seat in play after ``current`` (wrapping): a tap on "Deals first"."""
+    playing = [r.seat for r in rows if r.in_play]
+    if not playing:
+        return None
+    if current not in playing:
+        return playing[0]
+    return playing[(playing.index(current) + 1) % len(playing)]
+
+
 @dataclass(frozen=True)
 class SeatRow:
     seat: int
@@ -41,8 +69,10 @@ def default_rows(config: Config, known: list[tuple[str, int | None]] = ()) -> li
             for s in config.seats]
 
 
-def setup_from_rows(kind: str, rows: list[SeatRow]) -> tuple[dict | None, str]:
-    """``(setup, "")`` when the table is ready for ``kind``; ``(None, why)`` otherwise."""
+def setup_from_rows(kind: str, rows: list[SeatRow],
+                    first: int | None = None) -> tuple[dict | None, str]:
+    """``(setup, "")`` when the table is ready for ``kind``; ``(None, why)`` otherwise.
+    ``first``: the seat that deals or plays first, for the games that ask."""
     lo, hi = PLAYER_RANGE.get(kind, (1, 8))
     playing = [r for r in rows if r.in_play]
     if not lo <= len(playing) <= hi:
@@ -58,8 +88,11 @@ def setup_from_rows(kind: str, rows: list[SeatRow]) -> tuple[dict | None, str]:
         players.append({"name": name, "seat": r.seat})
     seen: dict[str, dict] = {}
     for p in players:
-        first = seen.setdefault(p["name"].casefold(), p)
-        if first is not p:
-            return None, (f"Seats {first['seat']} and {p['seat']} are both called "
+        twin = seen.setdefault(p["name"].casefold(), p)
+        if twin is not p:
+            return None, (f"Seats {twin['seat']} and {p['seat']} are both called "
                           f"{p['name']}: give one of them another name.")
-    return {"players": players}, ""
+    setup: dict = {"players": players}
+    if kind in FIRST_PLAYER and first in {p["seat"] for p in players}:
+        setup[FIRST_PLAYER[kind][0]] = first
+    return setup, ""

@@ -76,6 +76,25 @@ class CaptainDieScreen(Screen):
         app.log.set_setting(SETTING, p.push_history(self.history(), face, red))
         self.refresh()
 
+    def enter_face(self) -> None:
+        """The table rolled its own die: ask which face, and show its cost."""
+        if self.anim is not None:
+            return
+        red = self.red
+
+        def show(face):
+            self.face_text = str(face)
+            self.cost_text = p.captain_text(face, red)
+            self.tu_text = f"{p.captain_total(face, red)} TU"
+            app = App.get_running_app()
+            app.log.set_setting(SETTING, p.push_history(self.history(), face, red))
+            self.refresh()
+
+        App.get_running_app().ask(
+            "Which face does your die show?",
+            [(str(f), (lambda f=f: show(f)), None) for f in range(1, 7)]
+            + [("Cancel", None, None)])
+
     def on_press_event(self, event) -> None:
         if event.pressed and event.seat == 0:
             self.roll()

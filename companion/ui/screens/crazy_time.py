@@ -193,7 +193,7 @@ class CrazyTimeScreen(Screen):
                "font_size": 24, "wrap": False, "row_size": (None, 46)}]
         self.buttons["guess"].disabled = not b.can_guess
         self.buttons["undo"].disabled = not (app.session and app.session.can_undo)
-        self.buttons["undo"].text = app.undo_label() if app.session else "Undo"
+        self.buttons["undo"].text = app.undo_label()
         if w.parent is None or w.parent.__self__ is not self.ids.stage.__self__:
             self.ids.stage.clear_widgets()
             self.ids.stage.add_widget(w)

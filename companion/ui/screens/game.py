@@ -18,7 +18,7 @@ from kivy.utils import escape_markup
 from companion.palette import rgba
 from companion.ui.app import load_kv
 from companion.ui.presenters.home import title_of
-from companion.ui.widgets import BodyLabel, CounterButton, SeatBadge
+from companion.ui.widgets import BigButton, BodyLabel, CounterButton, NumberPad, SeatBadge
 
 load_kv(__file__)
 
@@ -41,7 +41,6 @@ class GameScreen(Screen):
         app = App.get_running_app()
         box = self.ids.rows
         self.ids.undo.disabled = not (app.session and app.session.can_undo)
-        self.ids.undo.text = app.undo_label()
         if app.session is None:
             box.clear_widgets()
             self._built_for = None
@@ -75,10 +74,18 @@ class GameScreen(Screen):
                     b = CounterButton(text=f"{delta:+d}", size_hint_x=None, width=90)
                     b.bind(on_release=lambda _w, s=p.seat, d=delta: self.score(s, d))
                     row.add_widget(b)
+                typed = BigButton(text="+ N", size_hint_x=None, width=90)
+                typed.bind(on_release=lambda _w, s=p.seat, n=p.name: self.type_points(s, n))
+                row.add_widget(typed)
                 box.add_widget(row)
         for p in players:
             self._totals[p.seat].text = (f"{escape_markup(p.name)}: "
                                          f"[b]{totals[str(p.seat)]}[/b]")
+
+    def type_points(self, seat: int, name: str) -> None:
+        """Points typed on the number pad (a score of 37 is not 37 taps)."""
+        app = App.get_running_app()
+        NumberPad.open(app, f"Points for {name}", lambda n: self.score(seat, n), 1, 999)
 
     def score(self, seat: int, points: int) -> None:
         app = App.get_running_app()

@@ -139,7 +139,7 @@ class HomeScreen(Screen):
             line.add_widget(drop)
             box.add_widget(line)
         self.sheet = sheet
-        app.layer.add_widget(sheet)
+        app.lay(sheet)
 
     def close_open_games(self) -> None:
         if self.sheet is not None and self.sheet.parent is not None:

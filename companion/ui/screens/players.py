@@ -17,7 +17,14 @@ from kivy.uix.textinput import TextInput
 
 from companion.ui.app import load_kv
 from companion.ui.presenters.home import title_of
-from companion.ui.presenters.players import SeatRow, default_rows, setup_from_rows
+from companion.ui.presenters.players import (
+    FIRST_PLAYER,
+    SeatRow,
+    default_rows,
+    first_choice,
+    next_first,
+    setup_from_rows,
+)
 from companion.ui.widgets import SeatBadge, TapToggle
 
 load_kv(__file__)
@@ -49,6 +56,7 @@ class SeatRowWidget(BoxLayout):
 class PlayersScreen(Screen):
     heading = StringProperty("Players")
     message = StringProperty("")
+    first_text = StringProperty("")  # "Deals first: Ann" (empty: the game does not ask)
 
     HINT = "Type names, tap In/Out, or press your seat button to join."
 
@@ -67,6 +75,8 @@ class PlayersScreen(Screen):
             w.toggle.bind(state=self._edited)
             self.rows[row.seat] = w
             (self.ids.left if i < (len(rows) + 1) // 2 else self.ids.right).add_widget(w)
+        self.first = None
+        self._show_first()
 
     def on_press_event(self, event) -> None:
         """A seat button pressed during setup puts that seat in play."""
@@ -76,6 +86,7 @@ class PlayersScreen(Screen):
 
     def _edited(self, *_args) -> None:
         """A problem shown for the old names goes once it is fixed (or says the next)."""
+        self._show_first()
         if not getattr(self, "problem", False):
             return
         kind = App.get_running_app().pending_game or "scorepad"
@@ -83,13 +94,28 @@ class PlayersScreen(Screen):
         self.message = self.HINT if setup is not None else why
         self.problem = setup is None
 
+    def _show_first(self) -> None:
+        kind = App.get_running_app().pending_game or "scorepad"
+        rows = self.current_rows() if getattr(self, "rows", None) else []
+        self.first = first_choice(kind, rows, getattr(self, "first", None))
+        if self.first is None:
+            self.first_text = ""
+            return
+        name = next((r.name.strip() for r in rows if r.seat == self.first), "")
+        self.first_text = f"{FIRST_PLAYER[kind][1]}: {name or f'seat {self.first}'}"
+
+    def next_first(self) -> None:
+        """"Deals first" / "Plays first": the next player in play takes it."""
+        self.first = next_first(self.current_rows(), getattr(self, "first", None))
+        self._show_first()
+
     def current_rows(self) -> list[SeatRow]:
         return [w.value() for w in self.rows.values()]
 
     def start(self) -> None:
         app = App.get_running_app()
         kind = app.pending_game or "scorepad"
-        setup, why = setup_from_rows(kind, self.current_rows())
+        setup, why = setup_from_rows(kind, self.current_rows(), getattr(self, "first", None))
         if setup is None:
             self.message, self.problem = why, True
             app.say(why, error=True)

@@ -29,7 +29,7 @@ from companion.palette import rgba, text_rgba
 from companion.ui.app import load_kv
 from companion.ui.presenters import professor_tempus as view
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton, SeatBadge, TapButton  # noqa: F401 (kv)
+from companion.ui.widgets import BigButton, NumberPad, SeatBadge, TapButton
 
 load_kv(__file__)
 
@@ -176,8 +176,12 @@ class ProfessorTempusScreen(Screen):
                                  pos_hint={"center_y": 0.5}))
         text = r["text"] + (f"\n[size=22][color=d9d9d9]{r['detail']}[/color][/size]"
                             if r.get("detail") else "")
-        label = Label(text=text, font_size=28, markup=True, halign="left", valign="middle")
-        label.bind(size=lambda w, s: setattr(w, "text_size", s))
+        label = TapButton(text=text, font_size=28, markup=True, halign="left",
+                          valign="middle", background_normal="",
+                          background_color=(0.12, 0.13, 0.17, 1))
+        label.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, s[1])))
+        # a tap on the count types it on a number pad (a big count is many "+" taps)
+        label.bind(on_release=lambda _w, r=r: self.type_count(r, bump))
         row.add_widget(label)
         row.add_widget(_button("−", lambda s=r["seat"]: bump(s, -1),
                                enabled=r["can_minus"], size_hint_x=None, width=72,
@@ -300,6 +304,19 @@ class ProfessorTempusScreen(Screen):
         state = self._state()
         self.entries = view.bump(self.entries, view.score_limits(state), seat, delta)
         self.refresh()
+
+    def type_count(self, r: dict, bump) -> None:
+        """Type a player's hourglasses on the number pad (0 to their cap)."""
+        top = r.get("max", 0)
+        if not top:
+            App.get_running_app().say(r["why_not_plus"], error=True)
+            return
+
+        def done(value):
+            bump(r["seat"], value - r["value"])
+
+        NumberPad.open(App.get_running_app(), f"Hourglasses for {r['name']} (0 to {top})",
+                       done, 0, top, r["value"])
 
     def toggle_scores(self) -> None:
         self.scores_open, self.fixing = not self.scores_open, None

@@ -98,7 +98,7 @@ class TimeStoriesScreen(Screen):
     log_text = StringProperty("")
     log_rows = ListProperty([])  # the time log, newest first (a RecycleView's rows)
     die_text = StringProperty("-")
-    die_caption = StringProperty("Captain die")
+    die_caption = StringProperty("")
     red = BooleanProperty(False)
     rolling = BooleanProperty(False)
     running = BooleanProperty(True)
@@ -279,6 +279,28 @@ class TimeStoriesScreen(Screen):
             if self.panel is not None and not isinstance(self.panel, panels.NextRunPanel):
                 self.show_mission()
             self.roll_captain()
+
+    def enter_face(self) -> None:
+        """The table rolled its own die: ask which face it shows and spend for it."""
+        snap = self.snapshot()
+        if snap is None or self.anim is not None or self.blocked():
+            return
+        if not snap["running"]:
+            App.get_running_app().say("The run is over: start the next run first",
+                                      error=True)
+            return
+        red = self.red
+
+        def travel(face):
+            self.die_text = str(face)
+            self.die_caption = p.captain_text(face, red)
+            if self.act({"type": "travel", "die": face, "red": red}):
+                self.red = False
+
+        App.get_running_app().ask(
+            "Which face does the Time Captain die show?",
+            [(str(f), (lambda f=f: travel(f)), None) for f in range(1, 7)]
+            + [("Cancel", None, None)])
 
     def stay(self) -> None:
         if not self.blocked():
