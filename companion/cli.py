@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, LogError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -96,7 +96,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from companion.paths import log_path
-    from companion.store.export import export_csv, export_jsonl
+    from companion.store.export import export_csv, export_jsonl, write_file
     from companion.store.gamelog import GameLog
 
     path = log_path()
@@ -107,38 +107,54 @@ def cmd_export(args: argparse.Namespace) -> int:
     if target is not None and target.name.startswith(path.name) \
             and target.parent == path.parent.resolve():
         raise CompanionError(f"--output {args.output} would overwrite the game log itself")
-    log = GameLog(path, recover=False)  # reading must never change the log
+    log = GameLog(path, read_only=True)  # reading must never change the log
     try:
         known = {g.id for g in log.games()}
         ids = args.game or sorted(known)
         unknown = [i for i in ids if i not in known]
         if unknown:
             raise CompanionError(f"there is no game {unknown[0]} in {path}")
-        text = (export_jsonl if args.format == "jsonl" else export_csv)(log, ids)
+        try:
+            text = (export_jsonl if args.format == "jsonl" else export_csv)(log, ids)
+        except LogError as exc:
+            raise CompanionError(f"{exc}; nothing was exported.{_others(log, ids)}") from exc
     finally:
         log.close()
     if target is None:
         sys.stdout.write(text)
         return 0
     try:
-        target.write_text(text, encoding="utf-8")
+        write_file(target, text)
     except OSError as exc:
-        raise CompanionError(f"cannot write {args.output}: {exc.strerror or exc}") from exc
+        raise CompanionError(f"cannot write {args.output}: {exc.strerror or exc}; nothing "
+                             "was written") from exc
     print(f"wrote {len(ids)} game(s) to {args.output}", file=sys.stderr)
     return 0
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    from companion.store.export import read_jsonl, replay_game
+def _others(log, ids: list[int]) -> str:
+    """How to export the games that read back whole, when one of them does not."""
+    good = []
+    for gid in ids:
+        try:
+            log.action_rows(gid)
+        except LogError:
+            continue
+        good.append(gid)
+    if not good:
+        return ""
+    return " To export the others: companion export " + " ".join(f"--game {g}" for g in good)
 
-    try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CompanionError(f"{args.file}: cannot read ({exc})") from exc
-    games = read_jsonl(text, args.file)
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from companion.store.export import Deadline, read_jsonl, read_log_file, replay_game
+
+    text = read_log_file(args.file)  # bounded: `companion replay /dev/zero` is a message
+    deadline = Deadline()
+    games = read_jsonl(text, args.file, deadline)
     results = []
     for game in games:
-        rules, state = replay_game(game, args.file)
+        rules, state = replay_game(game, args.file, deadline)
         results.append({"game": game.game, "kind": game.kind, "actions": len(game.actions),
                         "state": rules.snapshot(state)})
     if args.json:

@@ -6,7 +6,10 @@ environment variable, the default shipped beside this module (``default_config.t
 Validation is strict because a wiring mistake found at start-up costs a minute and one
 found mid-game costs the game: an unknown key, a wrong type, a value out of range, a pin
 used twice or a seat listed twice is a ``ConfigError`` whose message names the file, the
-key and the value. Loading never writes anything.
+key and the value (values and keys cut to a readable length). Any failure of the TOML
+parser, absurd nesting included, is a ``ConfigError`` naming the file, and a file larger
+than any config (``MAX_CONFIG_BYTES``) is refused before it is parsed. Loading never
+writes anything.
 
     cfg = load_config(Path("box.toml"))
     for seat in cfg.seats:
@@ -21,9 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.errors import ConfigError
+from companion.errors import ConfigError, clip
 from companion.palette import PALETTE
 
+#: A config for eight seats is a few kilobytes.
+MAX_CONFIG_BYTES = 256 * 1024
 DEFAULT_CONFIG = Path(__file__).with_name("default_config.toml")
 FACTORIES = ("auto", "lgpio", "rpigpio", "native", "mock", "keyboard")
 #: BCM GPIO numbers a Pi header offers for buttons and lamps.
@@ -82,15 +87,28 @@ def load_config(path: Path | None = None) -> Config:
     """Read and validate a config file; ConfigError names the file, key and value."""
     path = Path(path) if path is not None else config_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            raw = f.read(MAX_CONFIG_BYTES + 1)
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from exc
+        raise ConfigError(f"{path}: cannot read the config file "
+                          f"({exc.strerror or exc})") from exc
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KB, which no "
+                          "config file is; is it the right file?")
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not a text file in UTF-8 (byte {exc.start})") from exc
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+        raise ConfigError(f"{path}: not valid TOML: {clip(exc, 200, plain=True)}") from exc
+    except RecursionError as exc:
+        raise ConfigError(f"{path}: not a config this companion can read (nested too "
+                          "deeply)") from exc
+    except (ValueError, MemoryError) as exc:  # any other refusal of the parser
+        raise ConfigError(f"{path}: not a config this companion can read "
+                          f"({clip(exc, 200, plain=True)})") from exc
     return parse_config(data, path)
 
 
@@ -100,7 +118,7 @@ class _Reader:
     def __init__(self, path: Path, table: Any, where: str, allowed: set[str]) -> None:
         self.path, self.where = path, where
         if not isinstance(table, dict):
-            raise ConfigError(f"{path}: [{where}] must be a table, not {table!r}")
+            raise ConfigError(f"{path}: [{where}] must be a table, not {clip(table)}")
         unknown = sorted(set(table) - allowed)
         if unknown:
             raise ConfigError(
@@ -110,10 +128,12 @@ class _Reader:
         self.table = table
 
     def key(self, name: str) -> str:
+        name = name if len(name) <= 40 and name.isprintable() else clip(name, 40)
         return f"{self.where}.{name}" if self.where else name
 
     def fail(self, name: str, why: str) -> ConfigError:
-        return ConfigError(f"{self.path}: {self.key(name)} = {self.table.get(name)!r}: {why}")
+        return ConfigError(f"{self.path}: {self.key(name)} = {clip(self.table.get(name))}: "
+                           f"{why}")
 
     def get(self, name: str, kind: type | tuple[type, ...], default: Any = ..., *,
             lo: float | None = None, hi: float | None = None) -> Any:
@@ -163,7 +183,7 @@ def parse_config(data: dict, path: Path) -> Config:
     colours: dict[str, int] = {}
     for i, seat in enumerate(seats):
         if seat.colour in colours:
-            raise ConfigError(f"{path}: seats[{i}].colour = {seat.colour!r}: seat "
+            raise ConfigError(f"{path}: seats[{i}].colour = {clip(seat.colour)}: seat "
                               f"{colours[seat.colour]} has that colour already")
         colours[seat.colour] = seat.seat
     used: dict[int, str] = {}
@@ -189,8 +209,8 @@ def parse_config(data: dict, path: Path) -> Config:
         stuck_ms=slap_r.get("stuck_ms", (int, float), 1500.0, lo=100, hi=60000),
     )
     if slap.holdoff_ms >= slap.timeout_ms:
-        raise ConfigError(f"{path}: slap.holdoff_ms = {slap.holdoff_ms!r} must be shorter "
-                          f"than slap.timeout_ms = {slap.timeout_ms!r}")
+        raise ConfigError(f"{path}: slap.holdoff_ms = {clip(slap.holdoff_ms)} must be "
+                          f"shorter than slap.timeout_ms = {clip(slap.timeout_ms)}")
     pad_r = _Reader(path, data.get("pad", {}), "pad", {"enabled", "port"})
     pad = PadConfig(pad_r.get("enabled", bool, False), pad_r.get("port", str, ""))
     sound = _Reader(path, data.get("sound", {}), "sound", {"muted"})

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from companion.config import config_path, load_config
-from companion.errors import LogError
+from companion.errors import ConfigError, LogError
 from companion.events import EventQueue
 from companion.hw.factory import make_factory
 from companion.paths import log_path
@@ -34,7 +34,10 @@ def doctor(config_arg: str | None, watch_seconds: float = 0, out=print) -> int:
     out(f"config:        {path}")
     seats = ", ".join(f"{s.seat} (GPIO{s.button_pin}, {s.colour})" for s in config.seats)
     out(f"seats:         {seats}")
-    factory, info = make_factory(config.factory)
+    try:
+        factory, info = make_factory(config.factory)
+    except ConfigError as exc:  # the factory's own words, with the file they are about
+        raise ConfigError(f"{path}: {exc}") from exc
     out(f"pin factory:   {info.name}{' (simulated)' if info.simulated else ''}")
     out(f"timestamps:    {'kernel edge time' if info.kernel_stamps else 'taken in user space'}")
     bound = resolution_ms(info.source)
@@ -48,7 +51,7 @@ def doctor(config_arg: str | None, watch_seconds: float = 0, out=print) -> int:
         out(f"game log:      {path} (none yet: the first game creates it)")
     else:
         try:
-            log = GameLog(path, recover=False)  # a check must not change what it checks
+            log = GameLog(path, read_only=True)  # a check must not change what it checks
         except LogError as exc:
             out(f"PROBLEM:       {exc}")
             status = 1

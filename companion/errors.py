@@ -1,8 +1,24 @@
 """One exception family for the whole project.
 
 Every message names the thing at fault (file and key, seat, pin, log line), so that a
-person at the table or at the terminal can fix it without reading code.
+person at the table or at the terminal can fix it without reading code. A value quoted
+in a message goes through ``clip`` first, so a five-megabyte value is never echoed whole.
 """
+
+#: How much of a quoted value a message shows.
+CLIP_CHARS = 60
+
+
+def clip(value: object, limit: int = CLIP_CHARS, *, plain: bool = False) -> str:
+    """``repr(value)`` (``str`` with ``plain``), cut to ``limit`` characters with the full
+    length said after it."""
+    try:
+        text = str(value) if plain else repr(value)
+    except (RecursionError, ValueError):  # absurdly nested, or an int too long to print
+        return f"<{type(value).__name__}>"
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text)} characters)"
 
 
 class CompanionError(Exception):
@@ -19,6 +35,21 @@ class RuleError(CompanionError):
 
 class LogError(CompanionError):
     """The game log (database or exported file) cannot be read or written as asked."""
+
+
+class StorageError(LogError):
+    """The storage under the game log failed (full, read-only, read or write errors).
+
+    The log itself is not damaged and is never set aside for it. ``kind`` is ``"full"``,
+    ``"readonly"`` or ``"io"``; ``advice`` says what a person can do about it; ``kept``
+    ``uncertain`` is True only in the rare case where a refused write could not be
+    confirmed gone from the log (the storage failed again while taking it back).
+    """
+
+    def __init__(self, message: str, kind: str = "io", advice: str = "",
+                 uncertain: bool = False) -> None:
+        super().__init__(message)
+        self.kind, self.advice, self.uncertain = kind, advice, uncertain
 
 
 class LinkError(CompanionError):

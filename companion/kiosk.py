@@ -7,14 +7,16 @@
 2. Kivy is prepared (``kivy_env.prepare``: window size, no argv parsing, its files under
    the data directory) before anything imports it: Kivy reads those settings once, at
    its first import, so ``companion.ui`` is imported only after this;
-3. the game log is opened (a damaged one is kept aside, and the app says so);
+3. the game log is opened (a damaged one is kept aside, and the app says so); when the
+   storage fails (full, read-only, errors) the table gets a full-screen message that
+   says what to do instead (``companion/ui/storage_problem.py``), and no restart loop;
 4. the app runs; on the way out the lamps go dark and the pins and log are closed.
 """
 
 from __future__ import annotations
 
 from companion.config import Config
-from companion.errors import CompanionError, ConfigError
+from companion.errors import CompanionError, ConfigError, StorageError
 
 
 def start(config: Config, pad_port: str | None = None, fullscreen: bool = False) -> int:
@@ -46,7 +48,14 @@ def _run(config: Config, table, data, log_file, pad_port: str | None) -> int:
     from companion.ui.app import CompanionApp, KeepPlaying
     from companion.watchdog import Watchdog
 
-    game_log = GameLog(log_file)
+    try:
+        game_log = GameLog(log_file)
+    except StorageError as exc:
+        from companion.ui.storage_problem import StorageProblemApp
+
+        StorageProblemApp(exc, retry=lambda: GameLog(log_file).close(),
+                          watchdog=Watchdog.from_environ()).run()
+        return 1  # the window was closed before the storage came back
     pad = None
     try:
         muted = bool(game_log.get_setting("muted", config.muted))

@@ -8,6 +8,7 @@ when set (tests point it at a temporary folder; the systemd unit at /var/lib).
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 from platformdirs import user_data_dir
@@ -33,6 +34,12 @@ def log_path() -> Path:
 
 
 def kivy_home() -> Path:
+    """Kivy's own folder (its config and logs). When the data directory cannot take it
+    (read-only or full storage) a temporary folder does: the kiosk must still come up to
+    say what is wrong with the storage."""
     path = data_dir() / "kivy"
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return Path(tempfile.mkdtemp(prefix="companion-kivy-"))
     return path

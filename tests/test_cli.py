@@ -24,7 +24,7 @@ def test_doctor_reports_factory_bound_config_and_log(data_dir, capsys):
     assert "timestamps:    taken in user space" in out
     assert "slap bound:    30 ms" in out
     assert f"config:        {DEFAULT_CONFIG}" in out
-    assert "(schema 2, 0 games)" in out
+    assert "(schema 3, 0 games)" in out
 
 
 def test_bad_config_stops_run_with_file_and_key_and_writes_nothing(tmp_path, data_dir, capsys):
@@ -61,7 +61,7 @@ def test_doctor_and_export_never_change_a_damaged_log(data_dir, capsys):
     assert main(["doctor"]) == 1
     assert "PROBLEM" in capsys.readouterr().out
     assert main(["export"]) == 2
-    assert "cannot be read" in capsys.readouterr().err
+    assert "not an SQLite database" in capsys.readouterr().err
     assert path.read_bytes() == b"not a database " * 50
     assert sorted(p.name for p in path.parent.iterdir()) == ["games.sqlite3"]
 

@@ -83,3 +83,61 @@ def test_not_toml_and_missing_file(tmp_path):
         load_config(bad)
     with pytest.raises(ConfigError, match="cannot read"):
         load_config(tmp_path / "missing.toml")
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("x = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
+        ("x = " + "{a = " * 5000 + "1" + "}" * 5000 + "\n", "nested too deeply"),
+        ("[board]\nfactory = 1979-13-45\n", "not valid TOML"),
+    ],
+    ids=["arrays", "inline-tables", "bad-date"],
+)
+def test_any_parser_failure_names_the_file(tmp_path, text, fragment):
+    bad = tmp_path / "deep.toml"
+    bad.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        load_config(bad)
+    assert str(err.value).startswith(f"{bad}: ") and fragment in str(err.value)
+
+
+def test_a_huge_value_is_cut_to_a_readable_length(tmp_path):
+    bad = tmp_path / "big.toml"
+    huge = "x" * 100_000
+    bad.write_text(DEFAULT_CONFIG.read_text().replace('factory = "auto"', f'factory = "{huge}"'))
+    with pytest.raises(ConfigError) as err:
+        load_config(bad)
+    message = str(err.value)
+    assert "board.factory = 'xxxx" in message and "(100002 characters)" in message
+    assert len(message) < 400
+    key = tmp_path / "key.toml"
+    key.write_text(DEFAULT_CONFIG.read_text() + f"\n[{'k' * 50_000}]\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(key)
+    assert "unknown key" in str(err.value) and len(str(err.value)) < 400
+
+
+def test_a_file_bigger_than_any_config_is_refused_unread(tmp_path):
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"# " + b"x" * 2_000_000 + b"\n")
+    with pytest.raises(ConfigError, match="larger than"):
+        load_config(big)
+    with pytest.raises(ConfigError, match="/dev/zero: larger than"):
+        load_config("/dev/zero")
+
+
+def test_doctor_names_the_config_file_when_its_pin_factory_cannot_start(tmp_path):
+    from companion.doctor import doctor
+
+    cfg = tmp_path / "pi.toml"
+    cfg.write_text(DEFAULT_CONFIG.read_text().replace('factory = "auto"', 'factory = "lgpio"'))
+    try:
+        import lgpio  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("lgpio is installed here: the factory may well start")
+    with pytest.raises(ConfigError) as err:
+        doctor(str(cfg), out=lambda _line: None)
+    assert str(err.value).startswith(f"{cfg}: board.factory = 'lgpio'")

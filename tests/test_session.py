@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.errors import LogError, RuleError
+from companion.errors import LogError, RuleError, StorageError
 from companion.games import get_rules
 from companion.session import GameSession
 from companion.store.gamelog import GameLog
@@ -75,9 +75,10 @@ def test_resume_equals_live_state(tmp_path_factory, ops):
 def test_a_log_that_cannot_be_written_changes_nothing_on_screen(game_log):
     game = GameSession.start(game_log, SCOREPAD, SETUP)
     game.do({"type": "score", "seat": 1, "points": 2})
-    game_log.db.execute("PRAGMA query_only = ON")  # as good as a full or read-only disk
-    with pytest.raises(LogError, match="could not write to the game log"):
+    game_log.db.execute("PRAGMA query_only = ON")  # as good as a read-only disk
+    with pytest.raises(StorageError, match="Could not write to the game log") as refused:
         game.do({"type": "score", "seat": 1, "points": 5})
+    assert refused.value.kind == "readonly" and not refused.value.uncertain
     assert game.state.total(1) == 2 and len(game.actions) == 1
     game_log.db.execute("PRAGMA query_only = OFF")
     game.do({"type": "score", "seat": 1, "points": 5})

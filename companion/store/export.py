@@ -7,23 +7,87 @@ header, then one line per action, for each game in the file::
      "setup": {...}, "started_at": "...", "status": "open"}
     {"seq": 1, "at": "...", "action": {"type": "score", "seat": 1, "points": 3}}
 
-``read_jsonl`` rejects a malformed file with the line number and the reason.
+``read_jsonl`` rejects a malformed file with the line number and the reason. Replay is
+bounded: ``read_log_file`` reads at most ``MAX_FILE_BYTES``, a line may hold at most
+``MAX_LINE_CHARS``, and reading plus replaying stop after ``MAX_SECONDS`` (a ``Deadline``
+with an injected clock), each with a message instead of a MemoryError or a hang.
+``write_file`` writes an export under a temporary name and renames it, so a full disk
+never leaves a cut or empty file in the export's place.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
-from collections.abc import Iterable
+import os
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from companion.errors import LogError, RuleError
+from companion.errors import LogError, RuleError, clip
 from companion.games import get_rules, known
 from companion.store.gamelog import GameLog
 
 FORMAT = "table-companion-log"
 VERSION = 1
+#: An exported log of years of game nights is a few MB; anything larger is not one.
+MAX_FILE_BYTES = 32 * 1024 * 1024
+MAX_LINE_CHARS = 1024 * 1024
+MAX_SECONDS = 60.0
+
+
+class Deadline:
+    """Stops a replay that takes too long; the clock is injected (tests never wait)."""
+
+    def __init__(self, seconds: float = MAX_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds, self.clock = seconds, clock
+        self.end = clock() + seconds
+
+    def check(self, where: str) -> None:
+        if self.clock() > self.end:
+            raise LogError(f"{where}: replay stopped after {self.seconds:g} s (the file is "
+                           "too long, or an action too slow to replay)")
+
+
+def read_log_file(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
+    """The text of an exported log; LogError for a file too big, unreadable or not UTF-8."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    if len(data) > limit:
+        raise LogError(f"{path}: larger than {limit // (1024 * 1024)} MB, which no exported "
+                       "game log is; not replayed")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LogError(f"{path}: not a text file in UTF-8 (byte {exc.start})") from exc
+
+
+def write_file(target: Path, text: str) -> None:
+    """Write ``text`` to ``target`` through a temporary file and a rename; on failure the
+    target is as it was and no temporary file is left. A target that exists and is not
+    a regular file (``/dev/stdout``, a pipe) is written directly."""
+    if target.exists() and not target.is_file():
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    tmp = target.with_name(f".{target.name}.part-{os.getpid()}")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 @dataclass
@@ -64,13 +128,19 @@ def export_csv(log: GameLog, game_ids: Iterable[int]) -> str:
     return out.getvalue()
 
 
-def read_jsonl(text: str, source: str = "<log>") -> list[LoggedGame]:
+def read_jsonl(text: str, source: str = "<log>",
+               deadline: Deadline | None = None) -> list[LoggedGame]:
     """Parse an exported log; LogError names ``source:line`` and what is wrong."""
     games: list[LoggedGame] = []
+    deadline = deadline or Deadline()
     for n, line in enumerate(text.splitlines(), start=1):
+        where = f"{source}:{n}"
+        deadline.check(where)
+        if len(line) > MAX_LINE_CHARS:
+            raise LogError(f"{where}: a line of {len(line)} characters; no line of an "
+                           "exported game log is that long")
         if not line.strip():
             continue
-        where = f"{source}:{n}"
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
@@ -91,7 +161,7 @@ def read_jsonl(text: str, source: str = "<log>") -> list[LoggedGame]:
         expected = len(games[-1].actions) + 1
         seq = obj.get("seq", expected)
         if type(seq) is not int or seq != expected:
-            raise LogError(f"{where}: action seq {obj.get('seq')!r}, expected {expected}")
+            raise LogError(f"{where}: action seq {clip(obj.get('seq'))}, expected {expected}")
         games[-1].actions.append(action)
         games[-1].lines.append(n)
     if not games:
@@ -101,21 +171,23 @@ def read_jsonl(text: str, source: str = "<log>") -> list[LoggedGame]:
 
 def _header(obj: dict, where: str) -> LoggedGame:
     if obj.get("format") != FORMAT:
-        raise LogError(f"{where}: unknown format {obj.get('format')!r}, expected {FORMAT!r}")
+        raise LogError(f"{where}: unknown format {clip(obj.get('format'))}, expected "
+                       f"{FORMAT!r}")
     if type(obj.get("version")) is not int or obj.get("version") != VERSION:
-        raise LogError(f"{where}: log version {obj.get('version')!r}; this companion reads "
-                       f"version {VERSION}")
+        raise LogError(f"{where}: log version {clip(obj.get('version'))}; this companion "
+                       f"reads version {VERSION}")
     kind = obj.get("kind")
     if not isinstance(kind, str) or kind not in known():
-        raise LogError(f"{where}: unknown game kind {kind!r}")
+        raise LogError(f"{where}: unknown game kind {clip(kind)}")
     if not isinstance(obj.get("setup"), dict):
         raise LogError(f"{where}: the game header needs a 'setup' object")
     return LoggedGame(kind, obj["setup"], obj.get("game"), obj.get("started_at"),
                       obj.get("status"))
 
 
-def replay_game(game: LoggedGame, source: str = "<log>"):
+def replay_game(game: LoggedGame, source: str = "<log>", deadline: Deadline | None = None):
     """The final state of a logged game; LogError names the line of a rejected action."""
+    deadline = deadline or Deadline()
     rules = get_rules(game.kind)
     try:
         state = rules.initial(game.setup)
@@ -123,9 +195,10 @@ def replay_game(game: LoggedGame, source: str = "<log>"):
         raise LogError(f"{source}:{game.header_line}: the game's setup is refused: "
                        f"{exc}") from exc
     for line, action in zip(game.lines, game.actions, strict=True):
+        deadline.check(f"{source}:{line}")
         try:
             state = rules.apply(state, action)
         except (RuleError, RecursionError) as exc:
-            raise LogError(f"{source}:{line}: action {action.get('type')!r} is refused: "
+            raise LogError(f"{source}:{line}: action {clip(action.get('type'))} is refused: "
                            f"{exc}") from exc
     return rules, state

@@ -3,16 +3,24 @@
 The log is the truth. A game's state is the replay of its actions through its rules
 engine; undo deletes the last action; resume replays. The database runs in WAL mode
 with ``synchronous=FULL`` so a committed action survives a power cut, and each append
-is one transaction, so a crash leaves either the whole action or none of it.
+is one transaction, so a crash leaves either the whole action or none of it. Each
+action carries a checksum (``checksum.py``), checked whenever a game is read back.
 
-A file that is not ours or is corrupted is never overwritten or deleted: it is renamed
-aside (``<name>.unreadable-<stamp>``), a fresh log is started, and ``recovered`` says
-what happened so the screen can tell the host.
+Only a file positively identified as damaged or foreign is set aside
+(``<name>.unreadable-<stamp>``, never overwritten or deleted); from a damaged log every
+readable game is saved into the fresh one (``salvage.py``), and ``recovered`` says what
+happened so the screen can tell the host. A full disk, read-only storage or read and
+write errors are a ``StorageError`` and change nothing (``opening.py``, ``storage.py``).
+A write that fails is taken back out of the ``-wal`` file before it is reported as
+refused, so it never comes back at a restart (``takeback.py``).
 
     log = GameLog(data_dir / "games.sqlite3")
     gid = log.new_game("crazy_time", {"players": [...]})
     log.append(gid, {"type": "pickup", "seat": 2, "reason": "slap"})
     log.actions(gid)   # -> [{"type": "pickup", ...}]
+
+Read-only commands open it with ``GameLog(path, read_only=True)``: nothing is written,
+migrated or renamed, and an older schema is read as it is (``readonly.py``).
 """
 
 from __future__ import annotations
@@ -26,8 +34,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.errors import LogError
-from companion.store.migrations import APPLICATION_ID, SCHEMA_VERSION, migrate
+from companion.errors import LogError, StorageError, clip
+from companion.store import opening, takeback
+from companion.store.checksum import action_crc, setup_crc
+from companion.store.migrations import migrate
+from companion.store.readonly import open_read_only
+from companion.store.storage import BUSY, kind_of, storage_error
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +50,8 @@ def utc_now() -> str:
 
 @dataclass(frozen=True, slots=True)
 class GameRow:
-    """One game as listed by the log (not its actions)."""
+    """One game as listed by the log (not its actions). ``damaged`` names what is wrong
+    with a game whose stored setup cannot be trusted (it is listed, but never replayed)."""
 
     id: int
     kind: str
@@ -47,6 +60,7 @@ class GameRow:
     finished_at: str | None
     status: str
     n_actions: int
+    damaged: str | None = None
     last_at: str | None = None  # when its last action was logged (None: none yet)
 
     @property
@@ -59,97 +73,36 @@ class GameLog:
     """The SQLite game log. One connection, used by the one thread that owns state."""
 
     def __init__(self, path: Path | str, clock: Callable[[], str] = utc_now, *,
-                 recover: bool = True) -> None:
-        """Open (or create) the log. A damaged or foreign file is kept aside and a fresh
-        log started when ``recover`` is true (the app); read-only commands pass False and
-        get a LogError instead, so they never change what they were asked to read. A log
-        that another process holds locked is a LogError either way, never "damaged"."""
+                 read_only: bool = False) -> None:
+        """Open (or create) the log.
+
+        The app opens it read-write: a damaged or foreign file is kept aside, what can
+        be read from a damaged one is saved, and ``recovered`` says so. Read-only
+        commands pass ``read_only=True`` and get a LogError instead. Storage failures
+        are a StorageError and a log that another process holds locked a LogError, either
+        way with nothing renamed.
+        """
         self.path = Path(path) if path != ":memory:" else None
         self.clock = clock
+        self.read_only = read_only
         self.recovered: str | None = None
-        try:
-            self.db = self._open()
-        except (sqlite3.DatabaseError, LogError) as exc:
-            if self.path is None or _busy(exc):
-                raise _as_log_error(exc, self.path) from exc
-            if not recover:
-                raise LogError(f"the game log {self.path} cannot be read ({exc}); start "
-                               "the companion to keep it aside and begin a fresh one") from exc
-            aside = self._move_aside()
-            log.error("game log %s unreadable (%s); kept as %s", self.path, exc, aside)
-            self.recovered = (f"A fresh game log was started; the old one is kept as "
-                              f"{aside.name} ({exc}).")
-            self.db = self._open()
-        try:
-            self.schema_version = migrate(self.db)
-        except sqlite3.Error as exc:
-            self.db.close()
-            raise _as_log_error(exc, self.path) from exc
-
-    # -- opening and recovery -------------------------------------------------------
-
-    def _open(self) -> sqlite3.Connection:
-        target = ":memory:" if self.path is None else str(self.path)
-        if self.path is not None:
+        self._retake: list[takeback.Noted] | None = None  # a take-back still to finish
+        self._noted: list[takeback.Noted] = []
+        if self.path is None:
+            self.db = opening.open_for_play(Path(":memory:"))
+            self.schema_version = migrate(self.db, fresh=True)
+        elif read_only:
+            self.db, self.schema_version = open_read_only(self.path)
+        else:
+            self.db, self.recovered = opening.open_log(self.path)
+            if self.recovered:
+                log.error("game log %s: %s", self.path, self.recovered)
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise LogError(f"cannot use the folder {self.path.parent} for the game log: "
-                               f"{exc.strerror or exc}") from exc
-            if self.path.is_dir():
-                raise LogError("it is a folder, not a file")
-        # A short busy timeout: a log that another process holds is "in use", not damaged.
-        db = sqlite3.connect(target, isolation_level=None, check_same_thread=False, timeout=2)
-        try:
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = FULL")
-            db.execute("PRAGMA foreign_keys = ON")
-            self._check_ours(db)
-        except BaseException:
-            db.close()
-            raise
-        return db
-
-    @staticmethod
-    def _check_ours(db: sqlite3.Connection) -> None:
-        app_id = db.execute("PRAGMA application_id").fetchone()[0]
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables):
-            raise LogError("it is an SQLite database of another program")
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise LogError(
-                f"it was written by a newer companion (schema {version}, this one knows "
-                f"{SCHEMA_VERSION})"
-            )
-        missing = {"games", "actions", "settings", "migrations"} - tables if version else set()
-        if missing:
-            raise LogError(f"its table {sorted(missing)[0]!r} is missing")
-        check = db.execute("PRAGMA quick_check").fetchone()[0]
-        if check != "ok":
-            raise LogError(f"SQLite integrity check failed: {check}")
-
-    def _move_aside(self) -> Path:
-        assert self.path is not None
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        aside = self.path.with_name(f"{self.path.name}.unreadable-{stamp}")
-        n = 1
-        while aside.exists():
-            aside = self.path.with_name(f"{self.path.name}.unreadable-{stamp}-{n}")
-            n += 1
-        try:
-            if self.path.is_dir():
-                self.path.rename(aside)
-                return aside
-            self.path.rename(aside)
-            for suffix in ("-wal", "-shm"):
-                side = self.path.with_name(self.path.name + suffix)
-                if side.exists():
-                    side.rename(aside.with_name(aside.name + suffix))
-        except OSError as exc:
-            raise LogError(f"the game log {self.path} cannot be read and cannot be kept "
-                           f"aside ({exc.strerror or exc}); nothing was changed") from exc
-        return aside
+                self.schema_version = migrate(self.db)
+            except sqlite3.Error as exc:
+                self.db.close()
+                raise opening.as_log_error(exc, self.path, "Could not update") from exc
+        self._has_crc = "crc" in {r[1] for r in self.db.execute("PRAGMA table_info(games)")}
 
     def close(self) -> None:
         self.db.close()
@@ -158,38 +111,87 @@ class GameLog:
 
     def _tx(self, fn: Callable[[], Any]) -> Any:
         """Run ``fn`` in one write transaction. A failed write (disk full, file gone
-        read-only) is a LogError: the caller then shows nothing it could not keep."""
+        read-only, a failed sync) is a StorageError, raised only once the write is sure
+        not to come back (``takeback.py``): the caller then shows nothing."""
+        if self.read_only:
+            raise LogError(f"the game log {self.path} is open for reading only")
+        self._finish_takeback()
+        self._noted = []
         try:
             self.db.execute("BEGIN IMMEDIATE")
-            try:
-                result = fn()
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
-            self.db.execute("COMMIT")
         except sqlite3.Error as exc:
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
-            raise LogError(f"could not write to the game log {self.path}: {exc}") from exc
+            raise opening.as_log_error(exc, self.path, "Could not write to") from exc
+        try:
+            result = fn()
+            self.db.execute("COMMIT")
+        except LogError:
+            takeback._rollback(self.db)
+            raise
+        except sqlite3.Error as exc:
+            raise self._take_back(exc) from exc
+        except BaseException:
+            takeback._rollback(self.db)
+            raise
         return result
+
+    def _note(self, table: str, where: str, args: tuple) -> None:
+        """Inside a write: remember rows as they are before this write changes them."""
+        self._noted.append(takeback.note(self.db, table, where, args))
+
+    def _take_back(self, exc: sqlite3.Error) -> LogError:
+        """After a failed write: make sure it is not in the log, then say why it failed."""
+        takeback._rollback(self.db)
+        if kind_of(exc) == BUSY or self.path is None:
+            return opening.as_log_error(exc, self.path, "Could not write to")
+        self._retake = self._noted
+        self.db.close()
+        try:
+            self._finish_takeback()
+        except StorageError as again:
+            again.uncertain = True
+            return again
+        error = opening.as_log_error(exc, self.path, "Could not write to")
+        log.error("write refused and taken back: %s", error)
+        return error
+
+    def _finish_takeback(self) -> None:
+        """Reopen and put back the rows of a refused write (see ``takeback.py``)."""
+        if self._retake is None:
+            return
+        try:
+            self.db = opening.open_for_play(self.path)
+            put_back = takeback.restore(self.db, self._retake)
+        except sqlite3.Error as exc:
+            self.db.close()
+            raise storage_error(exc, self.path, "Could not take a refused write back out of",
+                                tail=" The refused action may still be in the log after a "
+                                "restart; check the last action then.") from exc
+        if put_back:
+            log.warning("a refused write had come back through recovery; put back %d rows",
+                        put_back)
+        self._retake = None
 
     def new_game(self, kind: str, setup: dict) -> int:
         """Start a game; returns its id. Remembers the players for the roster."""
         now = self.clock()
+        text = dumps(setup)
 
         def write() -> int:
-            cur = self.db.execute(
-                "INSERT INTO games (kind, setup, started_at) VALUES (?, ?, ?)",
-                (kind, dumps(setup), now),
+            (game_id,) = self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()
+            self._note("games", "id = ?", (game_id,))
+            self.db.execute(
+                "INSERT INTO games (id, kind, setup, started_at, crc) VALUES (?, ?, ?, ?, ?)",
+                (game_id, kind, text, now, setup_crc(game_id, kind, now, text)),
             )
             for p in setup.get("players", []):
+                self._note("players", "name = ?", (p.get("name"),))
                 self.db.execute(
                     "INSERT INTO players (name, last_seat, last_seen) VALUES (?, ?, ?)"
                     " ON CONFLICT(name) DO UPDATE SET last_seat = excluded.last_seat,"
                     " last_seen = excluded.last_seen",
                     (p.get("name"), p.get("seat"), now),
                 )
-            return int(cur.lastrowid)
+            return int(game_id)
 
         return self._tx(write)
 
@@ -202,11 +204,13 @@ class GameLog:
             (last,) = self.db.execute(
                 "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)
             ).fetchone()
+            seq, at = last + 1, self.clock()
+            self._note("actions", "game_id = ? AND seq = ?", (game_id, seq))
             self.db.execute(
-                "INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
-                (game_id, last + 1, self.clock(), text),
+                "INSERT INTO actions (game_id, seq, at, action, crc) VALUES (?, ?, ?, ?, ?)",
+                (game_id, seq, at, text, action_crc(game_id, seq, at, text)),
             )
-            return last + 1
+            return seq
 
         return self._tx(write)
 
@@ -221,9 +225,10 @@ class GameLog:
             ).fetchone()
             if row is None:
                 return None
+            self._note("actions", "game_id = ? AND seq = ?", (game_id, row[0]))
             self.db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?",
                             (game_id, row[0]))
-            return json.loads(row[1])
+            return _loads(row[1], f"game {game_id}, action {row[0]}")
 
         return self._tx(write)
 
@@ -238,18 +243,27 @@ class GameLog:
                                    (game_id,)).fetchone()
             if n:
                 raise LogError(f"game {game_id} has begun; its setup can no longer change")
-            self.db.execute("UPDATE games SET setup = ? WHERE id = ?", (text, game_id))
+            self._note("games", "id = ?", (game_id,))
+            kind, started_at = self.db.execute(
+                "SELECT kind, started_at FROM games WHERE id = ?", (game_id,)).fetchone()
+            self.db.execute("UPDATE games SET setup = ?, crc = ? WHERE id = ?",
+                            (text, setup_crc(game_id, kind, started_at, text), game_id))
 
         self._tx(write)
 
     def finish(self, game_id: int, status: str = "finished") -> None:
         """Close a game (finished or abandoned); it is no longer offered for resume."""
         if status not in ("finished", "abandoned", "open"):
-            raise LogError(f"unknown game status {status!r}")
-        self._tx(lambda: self.db.execute(
-            "UPDATE games SET status = ?, finished_at = ? WHERE id = ?",
-            (status, None if status == "open" else self.clock(), game_id),
-        ))
+            raise LogError(f"unknown game status {clip(status)}")
+
+        def write() -> None:
+            self._note("games", "id = ?", (game_id,))
+            self.db.execute(
+                "UPDATE games SET status = ?, finished_at = ? WHERE id = ?",
+                (status, None if status == "open" else self.clock(), game_id),
+            )
+
+        self._tx(write)
 
     def _require_open(self, game_id: int) -> None:
         row = self.db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -264,11 +278,28 @@ class GameLog:
         return [action for _, _, action in self.action_rows(game_id)]
 
     def action_rows(self, game_id: int) -> list[tuple[int, str, dict]]:
-        """``(seq, at, action)`` for each action; LogError names a damaged row."""
+        """``(seq, at, action)`` for each action, each checked against its checksum.
+
+        LogError names the game and the first action that is damaged or missing (and a
+        game whose setup is damaged); the other games are not affected.
+        """
+        row = self.game(game_id)
+        if row.damaged:
+            raise LogError(row.damaged)
         rows = self._read(
-            "SELECT seq, at, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            "SELECT seq, at, action" + (", crc" if self._has_crc else "") +
+            " FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
         )
-        return [(seq, at, _loads(a, f"game {game_id}, action {seq}")) for seq, at, a in rows]
+        out = []
+        for expected, (seq, at, text, *crc) in enumerate(rows, start=1):
+            where = f"game {game_id}, action {expected}"
+            if seq != expected:
+                raise LogError(f"the game log is damaged at {where}: it is missing")
+            if crc and crc[0] != action_crc(game_id, seq, at, text):
+                raise LogError(f"the game log is damaged at {where}: it was changed after "
+                               "it was recorded (its checksum does not match)")
+            out.append((seq, at, _loads(text, where)))
+        return out
 
     def game(self, game_id: int) -> GameRow:
         rows = self._games("WHERE g.id = ?", (game_id,))
@@ -297,6 +328,7 @@ class GameLog:
                                    (game_id,)).fetchone()
             if n:
                 return False
+            self._note("games", "id = ?", (game_id,))
             cur = self.db.execute("DELETE FROM games WHERE id = ? AND status = 'open'",
                                   (game_id,))
             return cur.rowcount > 0
@@ -305,57 +337,67 @@ class GameLog:
 
     def _games(self, where: str, args: tuple) -> list[GameRow]:
         """Games as listed; a game whose stored setup is damaged is listed with an empty
-        setup (so the rest of the log stays usable) and refuses to replay."""
+        setup and ``damaged`` set (so the rest of the log stays usable), and refuses to
+        replay."""
         rows = self._read(
             "SELECT g.id, g.kind, g.setup, g.started_at, g.finished_at, g.status,"
             " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id),"
             " (SELECT MAX(a.at) FROM actions a WHERE a.game_id = g.id)"
+            + (", g.crc" if self._has_crc else "") +
             f" FROM games g {where} ORDER BY g.id",
             args,
         )
         out = []
-        for r in rows:
+        for gid, kind, text, started, finished, status, n, last_at, *crc in rows:
+            damaged = None
             try:
-                setup = _loads(r[2], f"game {r[0]}, its setup")
+                if crc and crc[0] != setup_crc(gid, kind, started, text):
+                    raise LogError(f"the game log is damaged at game {gid}, its setup: it was "
+                                   "changed after it was recorded (its checksum does not match)")
+                setup = _loads(text, f"game {gid}, its setup")
             except LogError as exc:
                 log.error("%s", exc)
-                setup = {"damaged": str(exc)}
-            out.append(GameRow(r[0], str(r[1]), setup, str(r[3]), r[4], str(r[5]), r[6],
-                               r[7]))
+                damaged = str(exc)
+                setup = {"damaged": damaged}
+            out.append(GameRow(gid, str(kind), setup, str(started), finished, str(status), n,
+                               damaged, last_at))
         return out
 
-    def _read(self, sql: str, args: tuple) -> list[tuple]:
+    def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
+        self._finish_takeback()
         try:
             return self.db.execute(sql, args).fetchall()
         except sqlite3.Error as exc:
-            raise _as_log_error(exc, self.path) from exc
+            raise opening.as_log_error(exc, self.path, "Could not read") from exc
 
     def known_players(self) -> list[tuple[str, int | None]]:
-        rows = self.db.execute(
-            "SELECT name, last_seat FROM players ORDER BY last_seen DESC, name"
-        ).fetchall()
+        rows = self._read("SELECT name, last_seat FROM players ORDER BY last_seen DESC, name")
         return [(r[0], r[1]) for r in rows]
 
     # -- settings --------------------------------------------------------------------
 
     def get_setting(self, key: str, default: Any = None) -> Any:
-        row = self.db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-        return default if row is None else json.loads(row[0])
+        rows = self._read("SELECT value FROM settings WHERE key = ?", (key,))
+        return default if not rows else _loads(rows[0][0], f"setting {key!r}")
 
     def set_setting(self, key: str, value: Any) -> None:
-        self._tx(lambda: self.db.execute(
-            "INSERT INTO settings (key, value) VALUES (?, ?)"
-            " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            (key, dumps(value)),
-        ))
+        text = dumps(value)
+
+        def write() -> None:
+            self._note("settings", "key = ?", (key,))
+            self.db.execute("INSERT INTO settings (key, value) VALUES (?, ?)"
+                            " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                            (key, text))
+
+        self._tx(write)
 
 
 def dumps(value: Any) -> str:
     """Our one JSON form for the log: sorted keys, compact, no NaN."""
     try:
         return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise LogError(f"cannot store {value!r} in the log: {exc}") from exc
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise LogError(f"cannot store {clip(value)} in the log: {exc}") from exc
 
 
 def _loads(text: Any, where: str) -> Any:
@@ -366,17 +408,3 @@ def _loads(text: Any, where: str) -> Any:
         return json.loads(text)
     except (TypeError, ValueError, RecursionError) as exc:
         raise LogError(f"the game log is damaged at {where}: {exc}") from exc
-
-
-def _busy(exc: BaseException) -> bool:
-    return isinstance(exc, sqlite3.OperationalError) and any(
-        word in str(exc) for word in ("locked", "busy"))
-
-
-def _as_log_error(exc: BaseException, path: Path | None) -> LogError:
-    if isinstance(exc, LogError):
-        return exc
-    if _busy(exc):
-        return LogError(f"the game log {path} is in use by another program ({exc}); "
-                        "close it and try again")
-    return LogError(f"the game log {path} cannot be used: {exc}")

@@ -3,13 +3,20 @@
 A database written by any older version opens with a newer one: ``migrate`` applies the
 missing steps and records each in the ``migrations`` table. Never edit a released step;
 add a new one at the end.
+
+A new log is built by ``migrate(db, fresh=True)``: the ``migrations`` table, every step
+and the application id in one transaction, so a first start cut short by a crash or a
+full disk leaves nothing that could be taken for another program's database.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
+
+from companion.store.checksum import action_crc, setup_crc
 
 #: Identifies our SQLite files (PRAGMA application_id): ASCII "TCMP".
 APPLICATION_ID = 0x54434D50
@@ -64,38 +71,72 @@ def _m2_players(db: sqlite3.Connection) -> None:
     )
 
 
+def _m3_checksums(db: sqlite3.Connection) -> None:
+    """A checksum per action and per game setup (``companion/store/checksum.py``);
+    the rows already stored get theirs now."""
+    db.execute("ALTER TABLE actions ADD COLUMN crc INTEGER")
+    db.execute("ALTER TABLE games ADD COLUMN crc INTEGER")
+    rows = db.execute("SELECT game_id, seq, at, action FROM actions").fetchall()
+    for game_id, seq, at, action in rows:
+        db.execute("UPDATE actions SET crc = ? WHERE game_id = ? AND seq = ?",
+                   (action_crc(game_id, seq, at, action), game_id, seq))
+    games = db.execute("SELECT id, kind, started_at, setup FROM games").fetchall()
+    for game_id, kind, started_at, setup in games:
+        db.execute("UPDATE games SET crc = ? WHERE id = ?",
+                   (setup_crc(game_id, kind, started_at, setup), game_id))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "games, actions and settings", _m1_initial),
     (2, "player roster", _m2_players),
+    (3, "a checksum per action and per setup", _m3_checksums),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
-def migrate(db: sqlite3.Connection) -> int:
-    """Bring ``db`` to ``SCHEMA_VERSION``; returns the version it is at afterwards."""
+def migrate(db: sqlite3.Connection, *, fresh: bool = False) -> int:
+    """Bring ``db`` to ``SCHEMA_VERSION``; returns the version it is at afterwards.
+
+    ``fresh``: ``db`` is new and empty; every step goes into one transaction with the
+    application id. Otherwise each missing step is its own transaction.
+    """
+    if fresh:
+        _in_transaction(db, lambda: [_step(db, *m) for m in MIGRATIONS])
+    else:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        done = ({row[0] for row in db.execute("SELECT number FROM migrations")}
+                if "migrations" in tables else set())
+        for number, name, step in MIGRATIONS:
+            if number not in done:
+                _in_transaction(db, lambda m=(number, name, step): _step(db, *m))
+    return db.execute("PRAGMA user_version").fetchone()[0]
+
+
+def _step(db: sqlite3.Connection, number: int, name: str,
+          step: Callable[[sqlite3.Connection], None]) -> None:
     db.execute(
         "CREATE TABLE IF NOT EXISTS migrations ("
         " number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
     )
-    done = {row[0] for row in db.execute("SELECT number FROM migrations")}
-    for number, name, step in MIGRATIONS:
-        if number in done:
-            continue
-        # One transaction per step: all of it or none of it. The connection is in
-        # autocommit mode (isolation_level=None), so BEGIN/COMMIT are ours.
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            step(db)
-            db.execute(
-                "INSERT INTO migrations (number, name, applied_at) VALUES (?, ?, ?)",
-                (number, name, datetime.now(UTC).isoformat(timespec="seconds")),
-            )
-            db.execute(f"PRAGMA user_version = {number}")
-            # In the same transaction: a log whose first step committed is always ours.
-            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+    step(db)
+    db.execute(
+        "INSERT INTO migrations (number, name, applied_at) VALUES (?, ?, ?)",
+        (number, name, datetime.now(UTC).isoformat(timespec="seconds")),
+    )
+    db.execute(f"PRAGMA user_version = {number}")
+    # In the same transaction: a log whose first step committed is always ours.
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+
+def _in_transaction(db: sqlite3.Connection, fn: Callable[[], object]) -> None:
+    """All of it or none of it. The connection is in autocommit mode
+    (isolation_level=None), so BEGIN/COMMIT are ours."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        fn()
         db.execute("COMMIT")
-    return db.execute("PRAGMA user_version").fetchone()[0]
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):  # the step's own error is the one to tell
+            db.execute("ROLLBACK")
+        raise

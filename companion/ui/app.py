@@ -45,7 +45,7 @@ from companion.session import GameSession
 from companion.sound import SoundCues
 from companion.store.gamelog import GameLog
 from companion.table import Table
-from companion.ui import theme
+from companion.ui import storage_problem, theme
 from companion.ui.outcome import is_over
 from companion.ui.screen_list import screens
 from companion.watchdog import Watchdog
@@ -254,6 +254,7 @@ class CompanionApp(App):
                 self.session = None
         except CompanionError as exc:
             self.say(str(exc), error=True)
+            storage_problem.tell(exc)
 
     # -- the game in progress --------------------------------------------------------
 
@@ -268,6 +269,7 @@ class CompanionApp(App):
             self.log.finish(game_id, "abandoned")
         except CompanionError as exc:
             self.say(str(exc), error=True)
+            storage_problem.tell(exc)
             return
         if self.session is not None and self.session.game_id == game_id:
             self.session = None
@@ -277,6 +279,7 @@ class CompanionApp(App):
             self.session = GameSession.start(self.log, get_rules(kind), setup)
         except CompanionError as exc:
             self.say(str(exc), error=True)
+            storage_problem.tell(exc)
             return False
         self._show_game()
         return True
@@ -286,6 +289,7 @@ class CompanionApp(App):
             self.session = GameSession.resume(self.log, game_id)
         except CompanionError as exc:
             self.say(f"Cannot resume game {game_id}: {exc}", error=True)
+            storage_problem.tell(exc)
             return False
         self._show_game()
         return True
@@ -310,6 +314,7 @@ class CompanionApp(App):
             self.session.do(action)
         except CompanionError as exc:
             self.say(str(exc), error=True)
+            storage_problem.tell(exc)  # a failed SD card: full-screen, with what to do
             return False
         self.clear_banner()
         if cue:
@@ -325,6 +330,7 @@ class CompanionApp(App):
             self.session.amend_setup(setup)
         except CompanionError as exc:
             self.say(str(exc), error=True)
+            storage_problem.tell(exc)
             return False
         return True
 
@@ -335,6 +341,7 @@ class CompanionApp(App):
             removed = self.session.undo()
         except CompanionError as exc:
             self.say(str(exc), error=True)
+            storage_problem.tell(exc)
             return False
         self.clear_banner()
         self.say(f"Undone: {describe(removed, self.session.setup)}")
@@ -529,6 +536,8 @@ class KeepPlaying(ExceptionHandler):
         log.error("unexpected error in the UI", exc_info=exception)
         if isinstance(exception, (KeyboardInterrupt, SystemExit)):
             return ExceptionManager.RAISE
+        if storage_problem.tell(exception):  # e.g. ending a game on a full SD card
+            return ExceptionManager.PASS
         self.app.say(f"Something went wrong ({exception}); the game is safe in the log.",
                      error=True, seconds=15)
         return ExceptionManager.PASS

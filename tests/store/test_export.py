@@ -92,3 +92,47 @@ def test_cli_export_and_replay(tmp_path, data_dir, capsys):
     bad.write_text(out.read_text().replace('"points": 7', '"points": "seven"'))
     assert main(["replay", str(bad)]) == 2
     assert f"{bad}:2:" in capsys.readouterr().err
+
+
+def test_replay_of_an_endless_or_huge_file_is_a_message(tmp_path, capsys):
+    assert main(["replay", "/dev/zero"]) == 2
+    assert "/dev/zero: larger than 32 MB" in capsys.readouterr().err
+    long_line = tmp_path / "long.jsonl"
+    long_line.write_text('{"format": "' + "x" * 2_000_000 + '"}\n')
+    assert main(["replay", str(long_line)]) == 2
+    assert f"{long_line}:1: a line of 2000014 characters" in capsys.readouterr().err
+
+
+def test_replay_stops_when_it_takes_too_long(game_log, played):
+    from companion.store.export import Deadline
+
+    ticks = iter(range(0, 10_000, 7))  # an injected clock: 7 s per look at it
+    deadline = Deadline(seconds=20, clock=lambda: next(ticks))
+    (game,) = read_jsonl(export_jsonl(game_log, [played.game_id]), "f.jsonl")
+    with pytest.raises(LogError, match=r"f.jsonl:4: replay stopped after 20 s"):
+        replay_game(game, "f.jsonl", deadline)
+
+
+def test_a_long_value_in_a_replay_message_is_cut(game_log, played):
+    lines = export_jsonl(game_log, [played.game_id]).splitlines()
+    lines[0] = lines[0].replace('"kind": "scorepad"', '"kind": "' + "k" * 100_000 + '"')
+    with pytest.raises(LogError) as err:
+        read_jsonl("\n".join(lines), "f.jsonl")
+    assert "unknown game kind 'kkkk" in str(err.value) and len(str(err.value)) < 300
+
+
+def test_export_writes_the_whole_file_under_its_name_and_nothing_else(tmp_path, data_dir):
+    from companion.paths import log_path
+    from companion.store.gamelog import GameLog
+
+    log = GameLog(log_path())
+    GameSession.start(log, get_rules("scorepad"), SETUP).do(
+        {"type": "score", "seat": 1, "points": 2})
+    log.close()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "night.jsonl").write_text("an older export\n")
+    assert main(["export", "-o", str(out / "night.jsonl")]) == 0
+    assert [p.name for p in out.iterdir()] == ["night.jsonl"]
+    assert (out / "night.jsonl").read_text().count("\n") == 2
+    assert main(["export", "-o", "/dev/null"]) == 0  # not a regular file: written, not replaced

@@ -170,23 +170,27 @@ def test_a_log_locked_by_another_process_is_busy_not_damaged(tmp_path):
 def test_read_only_use_never_renames_a_damaged_log(tmp_path):
     path = tmp_path / "g.sqlite3"
     path.write_bytes(b"garbage " * 100)
-    with pytest.raises(LogError, match="cannot be read"):
-        GameLog(path, recover=False)
+    with pytest.raises(LogError, match="not an SQLite database.*left as it is"):
+        GameLog(path, read_only=True)
     assert path.read_bytes() == b"garbage " * 100
     assert [p.name for p in tmp_path.iterdir()] == ["g.sqlite3"]
 
 
 def test_a_damaged_row_is_named_and_the_rest_stays_usable(game_log):
     good = game_log.new_game("scorepad", SETUP)
-    bad = game_log.new_game("scorepad", SETUP)
+    bad_setup = game_log.new_game("scorepad", SETUP)
+    bad_action = game_log.new_game("scorepad", SETUP)
     game_log.append(good, {"type": "score", "seat": 1, "points": 2})
-    game_log.db.execute("UPDATE games SET setup = '{not json' WHERE id = ?", (bad,))
-    game_log.db.execute("INSERT INTO actions VALUES (?, 1, 'now', X'FF00')", (bad,))
+    game_log.db.execute("UPDATE games SET setup = '{not json' WHERE id = ?", (bad_setup,))
+    game_log.db.execute("INSERT INTO actions VALUES (?, 1, 'now', X'FF00', 0)", (bad_action,))
     rows = {g.id: g for g in game_log.games()}
-    assert rows[good].setup == SETUP and "damaged" in rows[bad].setup
+    assert rows[good].setup == SETUP and rows[good].damaged is None
+    assert "damaged" in rows[bad_setup].setup and f"game {bad_setup}" in rows[bad_setup].damaged
     assert game_log.actions(good) == [{"type": "score", "seat": 1, "points": 2}]
-    with pytest.raises(LogError, match=f"damaged at game {bad}, action 1"):
-        game_log.actions(bad)
+    with pytest.raises(LogError, match=f"damaged at game {bad_setup}, its setup"):
+        game_log.actions(bad_setup)
+    with pytest.raises(LogError, match=f"damaged at game {bad_action}, action 1"):
+        game_log.actions(bad_action)
 
 
 def test_missing_tables_and_a_folder_in_place_are_kept_aside(tmp_path):

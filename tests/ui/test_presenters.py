@@ -50,9 +50,9 @@ def test_blank_names_are_refused_in_a_sentence_and_duplicates_keep_their_case():
 def test_resume_offers_the_game_played_last_not_the_one_started_last():
     setup = {"players": [{"name": "Ann", "seat": 1}, {"name": "Bo", "seat": 2}]}
     old = GameRow(1, "time_stories", setup, "2026-01-01T19:00:00+00:00", None, "open", 9,
-                  "2026-01-02T22:30:00+00:00")
+                  last_at="2026-01-02T22:30:00+00:00")
     new = GameRow(2, "scorepad", setup, "2026-01-02T20:00:00+00:00", None, "open", 1,
-                  "2026-01-02T20:01:00+00:00")
+                  last_at="2026-01-02T20:01:00+00:00")
     offer = resume_offer([new, old])
     assert offer.game_id == 1
     assert offer.text.startswith("Resume T.I.M.E Stories with Ann and Bo, last played ")

@@ -15,6 +15,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from companion.games import time_after_time as tat
+from companion.ui.presenters import escape_markup
 
 HOURS = tuple(range(tat.FIRST_HOUR, tat.LAST_HOUR + 1))
 
@@ -158,7 +159,8 @@ def rows(state: tat.State, pick: Pick) -> list[dict]:
             "seat": s.player.seat,
             "name": s.player.name,
             "ghosts": s.ghosts,
-            "label": s.player.name + (f"  [b]{s.ghosts} ghost{'s' * (s.ghosts > 1)}[/b]"
+            "label": escape_markup(s.player.name) + (
+                f"  [b]{s.ghosts} ghost{'s' * (s.ghosts > 1)}[/b]"
                                       if s.ghosts else ""),
             "selected": chosen,
             "problems": [p.message for p in problems],

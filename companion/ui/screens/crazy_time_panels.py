@@ -26,6 +26,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from companion.ui.app import load_kv
 from companion.ui.taps import OneTap
@@ -154,12 +155,14 @@ class LawsPanel(BoxLayout):
         self.title = title
         box = self.ids.cards
         for card in reversed(cards):  # the newest law first
-            box.add_widget(LawText(text=f"[b]{card.name}[/b]  [size=22]{card.by}[/size]"))
+            box.add_widget(LawText(text=f"[b]{escape_markup(card.name)}[/b]  "
+                                        f"[size=22]{escape_markup(card.by)}[/size]"))
             if card.hidden:
                 box.add_widget(LawText(text="Hidden from you: you were out of the room. "
                                        "Guess it after someone picks up because of it."))
             else:
-                box.add_widget(LawText(text=f"When? {card.when}\nWhat? {card.what}"))
+                box.add_widget(LawText(text=f"When? {escape_markup(card.when)}\n"
+                                            f"What? {escape_markup(card.what)}"))
         self.ids.done.bind(on_release=lambda *_: on_done())
 
 

@@ -23,6 +23,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from companion.games import professor_tempus as pt
 from companion.palette import rgba, text_rgba
@@ -174,7 +175,7 @@ class ProfessorTempusScreen(Screen):
         row = BoxLayout(spacing=4)
         row.add_widget(SeatBadge(seat=r["seat"], colour=self._colour(r["seat"]),
                                  pos_hint={"center_y": 0.5}))
-        text = r["text"] + (f"\n[size=22][color=d9d9d9]{r['detail']}[/color][/size]"
+        text = escape_markup(r["text"]) + (f"\n[size=22][color=d9d9d9]{r['detail']}[/color][/size]"
                             if r.get("detail") else "")
         label = TapButton(text=text, font_size=28, markup=True, halign="left",
                           valign="middle", background_normal="",

@@ -20,6 +20,7 @@ from kivy.app import App
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
+from kivy.utils import escape_markup
 
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories_items as pi
@@ -115,8 +116,8 @@ class ItemsPanel(Panel):
     def _give(self, snap: dict) -> None:
         box = self.content()
         item = next(i for i in snap["items"] if i["name"] == self.giving)
-        box.add_widget(BodyLabel(text=f"Give [b]{item['name']}[/b] "
-                                      f"(now: {pi.holder_text(item['holder'])}) to:",
+        box.add_widget(BodyLabel(text=f"Give [b]{escape_markup(item['name'])}[/b] (now: "
+                                      f"{escape_markup(pi.holder_text(item['holder']))}) to:",
                                  markup=True, size_hint_y=None, height=56))
         box.add_widget(_row(*[_button(label, lambda v=value: self.give(v))
                               for label, value in pi.give_targets(snap, item["name"])]))

@@ -16,6 +16,7 @@ from kivy.properties import ObjectProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.togglebutton import ToggleButton  # noqa: F401  (the type _toggle returns)
+from kivy.utils import escape_markup
 
 from companion import dice
 from companion.palette import rgba
@@ -188,7 +189,8 @@ class CharactersPanel(Panel):
                          halign="center",
                          color=(0.95, 0.3, 0.35, 1) if not c["dead"] else (0.7, 0.7, 0.7, 1),
                          size_hint_x=None, width=250)
-            name = BodyLabel(text=f"[b]{c['name']}[/b]\n[size=22]{p.traits_text(c)}[/size]",
+            name = BodyLabel(text=f"[b]{escape_markup(c['name'])}[/b]\n"
+                                  f"[size=22]{escape_markup(p.traits_text(c))}[/size]",
                              markup=True)
             badge = SeatBadge(seat=c["seat"], colour=rgba(colours.get(c["seat"], "grey")),
                               pos_hint={"center_y": 0.5})
@@ -270,7 +272,8 @@ class DiceTestPanel(Panel):
         box = self.content()
         lock = " · locked" if t["locked"] else ""
         box.add_widget(BodyLabel(text=f"[b]Space {t['space']}[/b]: {t['characteristic']} "
-                                 f"({', '.join(t['characters'])}){lock}", markup=True,
+                                 f"({escape_markup(', '.join(t['characters']))}){lock}",
+                                 markup=True,
                                  size_hint_y=None, height=48))
         box.add_widget(BodyLabel(text=f"Shields left: {p.shields_text(t['left'])}",
                                  font_name=SYMBOL_FONT, font_size=32, size_hint_y=None,

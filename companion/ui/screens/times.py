@@ -31,6 +31,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.utils import escape_markup
 
 from companion.games import times
 from companion.palette import default_colour, rgba, text_rgba
@@ -339,7 +340,7 @@ class TimesScreen(Screen):
             change = f" ({line.hand_change:+d})" if line.hand_change else ""
             body.add_widget(OutcomeRow(
                 seat=line.seat, colour=self.colour(line.seat), hand=f"{line.hand}{change}",
-                text=f"[b]{line.name}[/b] {line.text}",
+                text=f"[b]{escape_markup(line.name)}[/b] {escape_markup(line.text)}",
                 good=[] if line.good is None else [line.good], size_hint_y=1, height=0))
         bar = self.ids.phase_actions
         bar.add_widget(_button("Next event", self.next_event, main=True))

@@ -1,0 +1,170 @@
+"""Saving what can still be read from a damaged game log into a new one.
+
+A bad page in the file used to cost every game in it. ``salvage`` reads the damaged
+log through a read-only connection, table by table in rowid order, stepping over what
+SQLite cannot read, and copies into the new log:
+
+* every game whose row is readable and whose setup matches its checksum;
+* for each such game, its actions from 1 up to the first one that is missing, cannot be
+  read or does not match its checksum (a game replays only from a whole prefix);
+* the player roster and the settings that can be read.
+
+Game numbers are kept, so the history and the screens name the same games as before.
+``Salvaged.summary()`` says in a sentence what was saved and what was not.
+
+    build(path, fill=lambda db: report.__setattr__(...))   # see GameLog
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+
+from companion.store.checksum import action_crc, setup_crc
+
+#: How far past the last readable rowid to look when the table's end cannot be read.
+PROBE_LIMIT = 100_000
+
+
+@dataclass
+class Salvaged:
+    whole: list[int] = field(default_factory=list)
+    cut: dict[int, int] = field(default_factory=dict)  # game -> actions kept
+    lost: list[int] = field(default_factory=list)
+
+    def summary(self) -> str:
+        total = len(self.whole) + len(self.cut) + len(self.lost)
+        if total == 0:
+            return "No game could be read from it."
+        parts = [f"{len(self.whole)} of {total} games were saved whole"]
+        for gid, kept in sorted(self.cut.items()):
+            parts.append(f"game {gid} was saved up to action {kept} (action {kept + 1} "
+                         "could not be read)")
+        if self.lost:
+            parts.append("game" + ("s " if len(self.lost) > 1 else " ")
+                         + ", ".join(str(g) for g in sorted(self.lost)) + " could not be read")
+        return "; ".join(parts) + "."
+
+
+def salvage(src: sqlite3.Connection, dst: sqlite3.Connection) -> Salvaged:
+    """Copy what can be read from ``src`` (damaged) into ``dst`` (a new, empty log)."""
+    report = Salvaged()
+    if "games" not in _tables(src):
+        return report  # not even the list of tables can be read
+    has_crc = "crc" in _columns(src, "games")
+    game_cols = "id, kind, setup, started_at, finished_at, status" + (", crc" if has_crc else "")
+    games = {}
+    for row in readable_rows(src, "games", game_cols):
+        if _setup_ok(row, has_crc):
+            games[row[0]] = row
+        elif isinstance(row[0], int):
+            report.lost.append(row[0])
+    by_game: dict[int, dict[int, tuple]] = {}
+    act_cols = "game_id, seq, at, action" + (", crc" if has_crc else "")
+    for row in readable_rows(src, "actions", act_cols):
+        by_game.setdefault(row[0], {})[row[1]] = row
+    for gid in set(by_game) - set(games) - set(report.lost):
+        if isinstance(gid, int):
+            report.lost.append(gid)
+    dst.execute("BEGIN IMMEDIATE")
+    for gid, (_, kind, setup, started_at, finished_at, status, *_) in sorted(games.items()):
+        dst.execute("INSERT INTO games (id, kind, setup, started_at, finished_at, status, crc)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (gid, kind, setup, started_at, finished_at, status,
+                     setup_crc(gid, kind, started_at, setup)))
+        rows = by_game.get(gid, {})
+        kept = 0
+        while kept + 1 in rows and _action_ok(rows[kept + 1], has_crc):
+            _, seq, at, action, *_ = rows[kept + 1]
+            dst.execute("INSERT INTO actions (game_id, seq, at, action, crc)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        (gid, seq, at, action, action_crc(gid, seq, at, action)))
+            kept += 1
+        if kept < len(rows) or (rows and max(rows) > kept):
+            report.cut[gid] = kept
+        else:
+            report.whole.append(gid)
+    if "players" in _tables(src):
+        for row in readable_rows(src, "players", "name, last_seat, last_seen"):
+            dst.execute("INSERT OR IGNORE INTO players (name, last_seat, last_seen) "
+                        "VALUES (?, ?, ?)", row)
+    for row in readable_rows(src, "settings", "key, value"):
+        dst.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", row)
+    dst.execute("COMMIT")
+    return report
+
+
+def _setup_ok(row: tuple, has_crc: bool) -> bool:
+    gid, kind, setup, started_at = row[:4]
+    if not isinstance(gid, int) or not isinstance(kind, str) or not isinstance(setup, str):
+        return False
+    if has_crc and row[6] != setup_crc(gid, kind, started_at, setup):
+        return False
+    return _json_ok(setup)
+
+
+def _action_ok(row: tuple, has_crc: bool) -> bool:
+    gid, seq, at, action = row[:4]
+    if not isinstance(action, str):
+        return False
+    if has_crc and row[4] != action_crc(gid, seq, at, action):
+        return False
+    return _json_ok(action)
+
+
+def _json_ok(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def readable_rows(db: sqlite3.Connection, table: str, columns: str) -> list[tuple]:
+    """Every row of ``table`` that SQLite can still read, in rowid order."""
+    out: list[tuple] = []
+    try:
+        top = db.execute(f"SELECT max(rowid) FROM {table}").fetchone()[0]
+    except sqlite3.DatabaseError:
+        top = None
+    last, probed = 0, 0  # the last rowid read, the last rowid probed
+    while True:
+        try:
+            for row in db.execute(f"SELECT rowid, {columns} FROM {table} WHERE rowid > ? "
+                                  "ORDER BY rowid", (last,)):
+                out.append(row[1:])
+                last = row[0]
+            return out
+        except sqlite3.DatabaseError:
+            # Step over what cannot be read: the next rowid whose page can be reached.
+            probed = _next_readable(db, table, columns, max(last, probed) + 1, top)
+            if probed is None:
+                return out
+            last = probed - 1
+
+
+def _next_readable(db, table: str, columns: str, start: int, top: int | None) -> int | None:
+    """The first rowid from ``start`` on whose b-tree path SQLite can read (None: none)."""
+    end = top if top is not None else start + PROBE_LIMIT
+    for rowid in range(start, end + 1):
+        try:
+            db.execute(f"SELECT {columns} FROM {table} WHERE rowid = ?", (rowid,)).fetchall()
+        except sqlite3.DatabaseError:
+            continue
+        return rowid
+    return None
+
+
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    try:
+        return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+    except sqlite3.DatabaseError:
+        return set()
+
+
+def _tables(db: sqlite3.Connection) -> set[str]:
+    try:
+        return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.DatabaseError:
+        return set()
