@@ -62,6 +62,8 @@ class LineRow(BoxLayout):
 
 class CrazyBoard(BoxLayout):
     facts = StringProperty("")
+    dealer_line = StringProperty("")  # "Dealer: Ann"
+    deal_line = StringProperty("")  # "15 cards each"
     notice = StringProperty("")
     notice_more = StringProperty("")
     won = StringProperty("")
@@ -91,9 +93,12 @@ class CrazyTimeScreen(Screen):
         self.buttons: dict[str, BigButton] = {}
         grid = self.board_w.ids.buttons
         for text, method in BOARD_BUTTONS:
-            btn = BigButton(text=text, halign="center", height=66,
+            btn = BigButton(text=text, halign="center", valign="middle", height=64,
                             on_release=lambda *_, m=method: getattr(self, m)())
-            btn.bind(size=lambda b, size: setattr(b, "text_size", (size[0] - 8, None)))
+            # wrapped on two lines at most (a long Undo text is cut with "…" first)
+            btn.bind(size=lambda b, size: setattr(b, "text_size", (size[0] - 8, None)),
+                     text=lambda b, text: setattr(b, "font_size", 28 if len(text) <= 14
+                                                  else 22))
             if text == "Stop Time!":
                 btn.tint = (0.78, 0.16, 0.12, 1)
             self.buttons[method] = btn
@@ -176,6 +181,7 @@ class CrazyTimeScreen(Screen):
         app = App.get_running_app()
         w = self.board_w
         w.facts = b.facts.replace("  ·  ", "\n")  # two lines under the buttons
+        w.dealer_line, _, w.deal_line = b.facts.partition("  ·  ")
         w.notice, w.notice_more, w.won = b.notice, b.notice_more, b.won
         w.laws = "  ·  ".join(escape_markup(name) + (f"[size=22] ({since})[/size]" if since else "")
                               for name, since in b.law_parts)
@@ -193,7 +199,8 @@ class CrazyTimeScreen(Screen):
                "font_size": 24, "wrap": False, "row_size": (None, 46)}]
         self.buttons["guess"].disabled = not b.can_guess
         self.buttons["undo"].disabled = not (app.session and app.session.can_undo)
-        self.buttons["undo"].text = app.undo_label()
+        words = app.undo_label()
+        self.buttons["undo"].text = words if len(words) <= 24 else words[:23] + "…"
         if w.parent is None or w.parent.__self__ is not self.ids.stage.__self__:
             self.ids.stage.clear_widgets()
             self.ids.stage.add_widget(w)

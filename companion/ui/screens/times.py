@@ -54,7 +54,9 @@ load_kv(__file__)
 
 
 def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> BigButton:
-    b = BigButton(text=text, disabled=not enabled)
+    b = BigButton(text=text, disabled=not enabled, halign="center", valign="middle",
+                  font_size=28 if len(text) <= 14 else 24)
+    b.bind(size=lambda w, size: setattr(w, "text_size", (size[0] - 8, size[1])))
     if main:
         b.tint = (0.0, 0.45, 0.70, 1)
     b.bind(on_release=lambda _w: on_tap())
@@ -275,12 +277,13 @@ class TimesScreen(Screen):
         table.show(view.lanes(state, self.pending), self.colours(state), self.tap_space)
         body.add_widget(table)
         bar = self.ids.phase_actions
-        if turn.may_doubt:
-            bar.add_widget(_button(f"Doubt {turn.doubt_target}", self.doubt))
-        if turn.may_join:
-            bar.add_widget(_button(f"Join doubt on {turn.doubt_target}", self.join_doubt))
-        if self.pending:
-            bar.add_widget(_button("Lay again", self.clear_pending))
+        # three places, always: a choice that does not apply now is disabled, so the
+        # buttons never shift when a doubt becomes possible or a marker is tapped
+        bar.add_widget(_button(f"Doubt {turn.doubt_target}" if turn.may_doubt else "Doubt",
+                               self.doubt, turn.may_doubt))
+        bar.add_widget(_button(f"Join doubt on {turn.doubt_target}" if turn.may_join
+                               else "Join doubt", self.join_doubt, turn.may_join))
+        bar.add_widget(_button("Lay again", self.clear_pending, bool(self.pending)))
 
     def tap_space(self, _column: str, space: int) -> None:
         state = self._state()
