@@ -1,43 +1,83 @@
 # Two commands do all set-up on a fresh machine:
 #   make run    start the companion (simulated hardware when there is no Pi)
 #   make test   lint and run every test (Kivy windows under Xvfb when there is no display)
-# Both create .venv when it is missing and install what they need; running them again
-# installs nothing new.
+# Both create .venv when it is missing and install what they need: `run` only what running
+# needs, `test` the dev tools as well. Running them again installs nothing new.
+#
+# On the box (Raspberry Pi OS Bookworm):
+#   sudo make install-kiosk    the kiosk service, its user, venv, config and data folder
+#   make flash                 copy the slap pad firmware to the Pico (stops the kiosk meanwhile)
+# `make install-kiosk DESTDIR=DIR` stages every file under DIR and changes nothing else.
 
 VENV   ?= .venv
 PYTHON ?= python3
 PY      = $(VENV)/bin/python
-STAMP   = $(VENV)/.installed
+RUN_STAMP  = $(VENV)/.installed-run
+DEV_STAMP  = $(VENV)/.installed-dev
+PICO_STAMP = $(VENV)/.installed-pico
 XVFB    = xvfb-run -a -s "-screen 0 800x480x24"
 
-.PHONY: run test lint bench pad-sim doctor clean
+# install-kiosk settings (see docs/deploy.md): where the app goes, which Python builds its
+# venv (Debian's, for python3-lgpio), a data folder on a writable partition, extra pip
+# options, FORCE=1 to install on something that is not Raspberry Pi OS.
+DESTDIR  ?=
+PREFIX   ?= /opt/table-companion
+DATA_DIR ?= /var/lib/table-companion
+KIOSK_PYTHON ?= /usr/bin/python3
+PIP_ARGS ?=
+FORCE    ?= 0
+# flash settings: the pad's serial port (default: /dev/slap-pad, else the only Pico found).
+PORT     ?=
 
-$(STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+.PHONY: run test lint bench pad-sim doctor clean install-kiosk flash
+
+# Debian packages first (installed as root; otherwise named in one line): see the script.
+$(PY):
+	bash deploy/system-packages.sh run
+	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
 
-run: $(STAMP)
+$(RUN_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(DEV_STAMP): pyproject.toml | $(PY)
+	bash deploy/system-packages.sh test
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@ $(RUN_STAMP)
+
+$(PICO_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[pico]'
+	touch $@ $(RUN_STAMP)
+
+run: $(RUN_STAMP)
 	$(VENV)/bin/companion run
 
 test: lint
 	if [ -n "$$DISPLAY" ]; then $(PY) -m pytest; else $(XVFB) $(PY) -m pytest; fi
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	for b in bench/*.py; do \
 	  echo "== $$b"; \
 	  if [ -n "$$DISPLAY" ]; then $(PY) $$b || exit 1; else $(XVFB) $(PY) $$b || exit 1; fi; \
 	done
 
-pad-sim: $(STAMP)
+pad-sim: $(RUN_STAMP)
 	$(VENV)/bin/companion pad-sim
 
-doctor: $(STAMP)
+doctor: $(RUN_STAMP)
 	$(VENV)/bin/companion doctor
+
+install-kiosk:
+	DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' DATA_DIR='$(DATA_DIR)' \
+	  KIOSK_PYTHON='$(KIOSK_PYTHON)' PIP_ARGS='$(PIP_ARGS)' FORCE='$(FORCE)' \
+	  bash deploy/install-kiosk.sh
+
+flash: $(PICO_STAMP)
+	$(PY) deploy/flash_pico.py $(if $(PORT),--port '$(PORT)')
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache tests/_artifacts

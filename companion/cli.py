@@ -1,10 +1,17 @@
 """The ``companion`` command: run the kiosk, check the box, export and replay game logs.
 
-    companion run [--config PATH] [--pad PATH] [--fullscreen]
-    companion doctor [--watch SECONDS]
-    companion export [--format jsonl|csv] [--game ID ...] [--output FILE]
+    companion run [--config PATH] [--data-dir DIR] [--pad PATH] [--fullscreen]
+    companion doctor [--config PATH] [--data-dir DIR] [--watch SECONDS]
+    companion export [--data-dir DIR] [--format jsonl|csv|html] [--game ID ...] [--output FILE]
+    companion venue [...]            the venue's live page (see companion/venue/server.py)
     companion replay FILE [--json]
+    companion kiosk [--config PATH] [--data-dir DIR]   the box's kiosk: the app under cage
     companion pad-sim [...]          the virtual Pico slap pad (see companion/pad/sim.py)
+
+Which config and log: ``--config``/``--data-dir``, then ``COMPANION_CONFIG``/
+``COMPANION_DATA_DIR``; on the box, ``doctor`` and ``export`` then use the kiosk's own
+(``/etc/table-companion/kiosk.env``, see companion/paths.py), so a shell sees the games
+the kiosk recorded; ``run`` from a shell keeps the user's own folder unless told.
 
 Every command exits non-zero with one clear line on stderr when its input is wrong
 (a bad config, an unreadable log, a malformed replay file).
@@ -17,16 +24,25 @@ import json
 import sys
 from pathlib import Path
 
+from companion import paths
 from companion.errors import CompanionError, LogError
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="companion", description=__doc__.splitlines()[0])
-    config_help = "hardware config TOML (default: COMPANION_CONFIG or the built-in default)"
+    config_help = ("hardware config TOML (default: COMPANION_CONFIG, the kiosk's on the box, "
+                   "or the built-in default)")
+    data_help = ("folder of the game log (default: COMPANION_DATA_DIR, the kiosk's on the box, "
+                 "or your user data folder)")
     p.add_argument("--config", help=config_help)
-    # --config may also follow the subcommand; SUPPRESS keeps the top-level value otherwise.
+    p.add_argument("--data-dir", help=data_help)
+    # --config and --data-dir may also follow the subcommand; SUPPRESS keeps the top-level
+    # value otherwise.
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", default=argparse.SUPPRESS, help=config_help)
+    common.add_argument("--data-dir", default=argparse.SUPPRESS, help=data_help)
+    data_only = argparse.ArgumentParser(add_help=False)
+    data_only.add_argument("--data-dir", default=argparse.SUPPRESS, help=data_help)
     sub = p.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="start the touchscreen companion", parents=[common])
@@ -38,8 +54,10 @@ def _parser() -> argparse.ArgumentParser:
     doctor.add_argument("--watch", type=float, metavar="SECONDS", default=0,
                         help="list live button presses for this long, lighting each lamp")
 
-    export = sub.add_parser("export", help="write games out as JSON Lines or CSV")
-    export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    export = sub.add_parser("export", help="write games out as JSON Lines, CSV or HTML "
+                            "score sheets (html: --output names a folder)",
+                            parents=[data_only])
+    export.add_argument("--format", choices=("jsonl", "csv", "html"), default="jsonl")
     export.add_argument("--game", type=_game_id, action="append", help="game id (default: all)")
     export.add_argument("--output", "-o", help="file to write (default: standard output)")
 
@@ -47,8 +65,11 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("file")
     replay.add_argument("--json", action="store_true", help="machine-readable output")
 
+    sub.add_parser("kiosk", help="the box's kiosk: the app full-screen under cage, for systemd",
+                   parents=[common])
     sub.add_parser("pad-sim", help="run the virtual Pico slap pad on a pseudo-terminal",
                    add_help=False)
+    sub.add_parser("venue", help="the venue's live page for many tables (MQTT)", add_help=False)
     return p
 
 
@@ -68,7 +89,13 @@ def main(argv: list[str] | None = None) -> int:
         from companion.pad.sim import main as pad_sim_main
 
         return pad_sim_main(argv[1:])
+    if argv[:1] == ["venue"]:  # venue mode (issue 16)
+        from companion.venue.server import main as venue_main
+
+        return venue_main(argv[1:])
     args = _parser().parse_args(argv)
+    # doctor and export look at the kiosk's games on the box; run and kiosk are told.
+    paths.use(data_dir=args.data_dir, box=args.command in ("doctor", "export"))
     try:
         return COMMANDS[args.command](args)
     except CompanionError as exc:
@@ -77,12 +104,22 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `companion replay f | head`: the reader left, not an error
         sys.stderr.close()
         return 0
+    finally:
+        paths.reset()
+
+
+def _config_arg(args: argparse.Namespace) -> str | None:
+    """--config, else COMPANION_CONFIG or the kiosk's config (None: the built-in default)."""
+    if args.config:
+        return args.config
+    path, _ = paths.config_file()
+    return str(path) if path else None
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from companion.config import config_path, load_config
 
-    config = load_config(config_path(args.config))  # a bad config stops here, nothing written
+    config = load_config(config_path(_config_arg(args)))  # a bad config stops here
     from companion.kiosk import start
 
     return start(config, pad_port=args.pad, fullscreen=args.fullscreen or config.fullscreen)
@@ -91,7 +128,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_doctor(args: argparse.Namespace) -> int:
     from companion.doctor import doctor
 
-    return doctor(args.config, watch_seconds=args.watch)
+    return doctor(_config_arg(args), watch_seconds=args.watch)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -114,6 +151,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         unknown = [i for i in ids if i not in known]
         if unknown:
             raise CompanionError(f"there is no game {unknown[0]} in {path}")
+        if args.format == "html":  # venue mode (issue 16): one score sheet per game
+            from companion.venue.export_html import export_command
+
+            return export_command(log, ids, args.output)
         try:
             text = (export_jsonl if args.format == "jsonl" else export_csv)(log, ids)
         except LogError as exc:
@@ -167,7 +208,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"run": cmd_run, "doctor": cmd_doctor, "export": cmd_export, "replay": cmd_replay}
+def cmd_kiosk(args: argparse.Namespace) -> int:
+    from companion.launcher import launch
+
+    return launch(config_arg=_config_arg(args), data_dir=args.data_dir)
+
+
+COMMANDS = {"run": cmd_run, "doctor": cmd_doctor, "export": cmd_export, "replay": cmd_replay,
+            "kiosk": cmd_kiosk}
 
 
 if __name__ == "__main__":

@@ -67,6 +67,7 @@ class Config:
     pad: PadConfig = field(default_factory=PadConfig)
     muted: bool = False
     fullscreen: bool = False
+    venue: Any = None  # companion.venue.settings.VenueConfig when [venue] is present
 
     def seat(self, number: int) -> SeatConfig:
         for s in self.seats:
@@ -161,7 +162,8 @@ class _Reader:
 
 def parse_config(data: dict, path: Path) -> Config:
     """Validate already-parsed TOML data (``load_config`` reads the file first)."""
-    top = _Reader(path, data, "", {"board", "captain", "seats", "slap", "pad", "sound", "ui"})
+    top = _Reader(path, data, "",
+                  {"board", "captain", "seats", "slap", "pad", "sound", "ui", "venue"})
     board = _Reader(path, data.get("board", {}), "board", {"factory"})
     factory = board.get("factory", str, "auto")
     if factory not in FACTORIES:
@@ -215,6 +217,9 @@ def parse_config(data: dict, path: Path) -> Config:
     pad = PadConfig(pad_r.get("enabled", bool, False), pad_r.get("port", str, ""))
     sound = _Reader(path, data.get("sound", {}), "sound", {"muted"})
     ui = _Reader(path, data.get("ui", {}), "ui", {"fullscreen"})
+    from companion.venue.settings import parse_venue  # venue mode (issue 16): opt-in
+
+    venue = parse_venue(data.get("venue"), path)
     return Config(
         path=path,
         factory=factory,
@@ -225,4 +230,5 @@ def parse_config(data: dict, path: Path) -> Config:
         pad=pad,
         muted=sound.get("muted", bool, False),
         fullscreen=ui.get("fullscreen", bool, False),
+        venue=venue,
     )

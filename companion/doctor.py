@@ -1,7 +1,9 @@
 """``companion doctor``: what the box is running on, for whoever wires or fixes it.
 
-Prints the pin factory and whether its timestamps come from the kernel, the slap
-resolution bound that follows, the config file in force, and the game log's path and
+Prints the config file in force and where that choice came from (on the box: the
+kiosk's own, from /etc/table-companion/kiosk.env), the pin factory and whether its
+timestamps come from the kernel, the slap resolution bound that follows, the sound card
+and touchscreen (or plainly that there is none), and the game log's path, origin and
 schema version. ``--watch SECONDS`` lists every button edge with its timestamp and lights
 the pressed seat's lamp while the button is down, so each button and lamp can be checked.
 """
@@ -10,11 +12,12 @@ from __future__ import annotations
 
 import time
 
+from companion import audio, touch
 from companion.config import config_path, load_config
 from companion.errors import ConfigError, LogError
 from companion.events import EventQueue
 from companion.hw.factory import make_factory
-from companion.paths import log_path
+from companion.paths import config_file, log_path, origin
 from companion.store.gamelog import GameLog
 
 
@@ -31,7 +34,15 @@ def resolution_ms(source: str) -> float | None:
 def doctor(config_arg: str | None, watch_seconds: float = 0, out=print) -> int:
     path = config_path(config_arg)
     config = load_config(path)
-    out(f"config:        {path}")
+    where = origin()
+    from_env, _ = config_file()
+    if not config_arg:
+        why = "the built-in default"
+    elif from_env is not None and str(from_env) == str(config_arg):
+        why = where["config"]
+    else:
+        why = "--config"
+    out(f"config:        {path} ({why})")
     seats = ", ".join(f"{s.seat} (GPIO{s.button_pin}, {s.colour})" for s in config.seats)
     out(f"seats:         {seats}")
     try:
@@ -45,8 +56,17 @@ def doctor(config_arg: str | None, watch_seconds: float = 0, out=print) -> int:
         out(f"slap bound:    {bound:g} ms: slaps closer than this are 'too close to call'")
     if not info.kernel_stamps and not info.simulated:
         out("               (install lgpio for kernel timestamps and a tighter bound)")
+    card = audio.choose(audio.playback_cards())
+    out(f"sound:         {audio.summary(card)}"
+        f"{'' if card else ': the cues stay silent (plug in the USB speaker)'}")
+    out(f"touchscreen:   {touch.summary(touch.touchscreens())}")
     status = 0
-    path = log_path()
+    try:
+        path = log_path()
+    except LogError as exc:
+        out(f"PROBLEM:       {exc}")
+        return 1
+    out(f"log folder:    {path.parent} ({where['data']})")
     if not path.exists():
         out(f"game log:      {path} (none yet: the first game creates it)")
     else:

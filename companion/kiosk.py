@@ -11,15 +11,41 @@
    storage fails (full, read-only, errors) the table gets a full-screen message that
    says what to do instead (``companion/ui/storage_problem.py``), and no restart loop;
 4. the app runs; on the way out the lamps go dark and the pins and log are closed.
+   SIGTERM (``systemctl stop``, the kiosk launcher) stops the app the same way.
+
+On the box the app runs under ``companion kiosk`` (companion/launcher.py), which sets
+``COMPANION_KIOSK=1``: the app then sends its sound to the USB speaker (companion/audio.py),
+dies with cage if cage dies (so a hung app never outlives its kiosk and keeps the pins),
+and a start that fails tells systemd why (``STATUS=``) before it exits.
 """
 
 from __future__ import annotations
 
+import os
+import signal
+
 from companion.config import Config
 from companion.errors import CompanionError, ConfigError, StorageError
 
+KIOSK_ENV = "COMPANION_KIOSK"
+
 
 def start(config: Config, pad_port: str | None = None, fullscreen: bool = False) -> int:
+    kiosk = os.environ.get(KIOSK_ENV) == "1"
+    if kiosk:
+        _die_with_parent()
+        _route_sound()
+    try:
+        return _start(config, pad_port, fullscreen, compositor=kiosk)
+    except CompanionError as exc:
+        if kiosk:
+            from companion.watchdog import Watchdog
+
+            Watchdog.from_environ().notify(f"STATUS=The companion could not start: {exc}")
+        raise
+
+
+def _start(config: Config, pad_port: str | None, fullscreen: bool, compositor: bool) -> int:
     from companion.table import Table
 
     try:
@@ -34,10 +60,34 @@ def start(config: Config, pad_port: str | None = None, fullscreen: bool = False)
         if problem:  # say so and stop, rather than wait on a window nobody sees
             raise CompanionError(problem)
 
-        prepare(kivy_home(), fullscreen)
+        prepare(kivy_home(), fullscreen, compositor)
         return _run(config, table, data_dir(), log_path(), pad_port)
     finally:
         table.close()
+
+
+def _die_with_parent() -> None:
+    """Be killed when cage (our parent) goes, even if the UI thread is hung."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        parent = os.getppid()
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+        if parent == 1 or os.getppid() != parent:  # cage went before the call took effect
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass  # not Linux: nothing to tie to
+
+
+def _route_sound() -> None:
+    """Kivy's sound to the USB speaker (or the first card), unless SDL was told otherwise."""
+    if "SDL_AUDIODRIVER" in os.environ:
+        return
+    from companion import audio
+
+    os.environ.update(audio.sdl_environment(audio.choose(audio.playback_cards())))
 
 
 def _run(config: Config, table, data, log_file, pad_port: str | None) -> int:
@@ -56,7 +106,7 @@ def _run(config: Config, table, data, log_file, pad_port: str | None) -> int:
         StorageProblemApp(exc, retry=lambda: GameLog(log_file).close(),
                           watchdog=Watchdog.from_environ()).run()
         return 1  # the window was closed before the storage came back
-    pad = None
+    pad = venue = None
     try:
         muted = bool(game_log.get_setting("muted", config.muted))
         cues = SoundCues(data / "sounds", muted=muted)
@@ -69,10 +119,29 @@ def _run(config: Config, table, data, log_file, pad_port: str | None) -> int:
             table.lamps.mirrors.append(pad)  # the pad's lamps follow the seat lamps
         app = CompanionApp(config, game_log, table, cues, pad=pad,
                            watchdog=Watchdog.from_environ())
+        if config.venue is not None:  # venue mode (issue 16): opt-in, connects out only
+            from companion.venue.box import VenueBox
+
+            venue = VenueBox(config.venue, game_log)
+            venue.start()
+            venue.attach(app)
         ExceptionManager.add_handler(KeepPlaying(app))
+        _stop_on_sigterm(app)
         app.run()
     finally:
+        if venue is not None:
+            venue.stop()
         if pad is not None:
             pad.stop()  # idempotent: the app's on_stop has usually stopped it already
         game_log.close()
     return 0
+
+
+def _stop_on_sigterm(app) -> None:
+    """SIGTERM ends the app as closing its window would: lamps dark, log closed."""
+    from kivy.clock import Clock
+
+    def on_term(signum, frame) -> None:
+        Clock.schedule_once(lambda dt: app.stop())
+
+    signal.signal(signal.SIGTERM, on_term)

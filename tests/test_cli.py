@@ -9,6 +9,7 @@ import pytest
 
 from companion.cli import main
 from companion.config import DEFAULT_CONFIG
+from companion.store.migrations import SCHEMA_VERSION
 
 
 def test_doctor_reports_factory_bound_config_and_log(data_dir, capsys):
@@ -24,7 +25,7 @@ def test_doctor_reports_factory_bound_config_and_log(data_dir, capsys):
     assert "timestamps:    taken in user space" in out
     assert "slap bound:    30 ms" in out
     assert f"config:        {DEFAULT_CONFIG}" in out
-    assert "(schema 3, 0 games)" in out
+    assert f"(schema {SCHEMA_VERSION}, 0 games)" in out
 
 
 def test_bad_config_stops_run_with_file_and_key_and_writes_nothing(tmp_path, data_dir, capsys):

@@ -1,4 +1,5 @@
-"""The unit and udev files are valid for systemd (checked with systemd-analyze)."""
+"""The unit, PAM and udev files as they lie in the repository (the staged install is
+checked in tests/deploy/test_install.py)."""
 
 from __future__ import annotations
 
@@ -8,23 +9,54 @@ from pathlib import Path
 
 import pytest
 
-SYSTEMD = Path(__file__).parent.parent / "systemd"
+REPO = Path(__file__).parent.parent
+UNIT = (REPO / "systemd" / "table-companion.service").read_text()
+
+
+def settings(text: str, key: str) -> list[str]:
+    return [line.split("=", 1)[1] for line in text.splitlines() if line.startswith(f"{key}=")]
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="needs systemd-analyze")
 def test_service_unit_verifies(tmp_path):
-    unit = tmp_path / "companion.service"
-    # Point ExecStart at a binary that exists here so verify checks the rest of the unit.
-    text = (SYSTEMD / "companion.service").read_text()
-    unit.write_text(text.replace("/opt/table-companion/.venv/bin/companion", "/bin/true")
-                    .replace("User=pi", "User=root"))
+    unit = tmp_path / "table-companion.service"
+    # ExecStart must exist here for verify to check the rest: point it at a real binary.
+    unit.write_text(UNIT.replace("/opt/table-companion/venv/bin/companion", "/bin/true"))
     result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True,
                             text=True)
-    problems = [line for line in result.stderr.splitlines() if "companion.service" in line]
+    problems = [line for line in result.stderr.splitlines() if unit.name in line]
     assert result.returncode == 0 and not problems, result.stderr
 
 
-def test_service_keeps_a_writable_working_directory():
-    text = (SYSTEMD / "companion.service").read_text()
-    assert "WorkingDirectory=/var/lib/table-companion" in text
-    assert "StateDirectory=table-companion" in text
+def test_the_kiosk_takes_tty1_in_a_logind_session_at_multi_user_boot():
+    assert settings(UNIT, "PAMName") == ["table-companion"]
+    assert settings(UNIT, "TTYPath") == ["/dev/tty1"]
+    assert "getty@tty1.service" in " ".join(settings(UNIT, "Conflicts"))
+    assert settings(UNIT, "WantedBy") == ["multi-user.target"]
+    assert "User=pi" not in UNIT and "DISPLAY=" not in UNIT
+    pam = (REPO / "deploy" / "table-companion.pam").read_text()
+    assert "pam_systemd.so" in pam
+
+
+def test_readiness_goes_through_the_main_pid_and_bad_setups_do_not_loop():
+    assert settings(UNIT, "Type") == ["notify"]
+    assert settings(UNIT, "NotifyAccess") == ["main"]  # the launcher relays (PAMName=)
+    assert settings(UNIT, "WatchdogSec") == ["15"]
+    assert settings(UNIT, "RestartPreventExitStatus") == ["78"]  # companion/launcher.py
+    assert settings(UNIT, "StartLimitBurst")
+
+
+def test_the_log_folder_is_private_and_writable():
+    assert settings(UNIT, "WorkingDirectory") == ["/var/lib/table-companion"]
+    assert settings(UNIT, "StateDirectory") == ["table-companion"]
+    assert settings(UNIT, "StateDirectoryMode") == ["0700"]
+    assert settings(UNIT, "UMask") == ["0077"]
+    assert settings(UNIT, "ProtectSystem") == ["strict"]
+
+
+def test_the_sessions_slice_gets_the_units_device_list():
+    # logind moves the session out of the unit's cgroup: the installer repeats the list
+    # on the kiosk user's slice, and the two must not drift apart.
+    slice_conf = (REPO / "systemd" / "table-companion-slice.conf").read_text()
+    assert settings(slice_conf, "DeviceAllow") == settings(UNIT, "DeviceAllow")
+    assert settings(slice_conf, "DevicePolicy") == settings(UNIT, "DevicePolicy") == ["closed"]

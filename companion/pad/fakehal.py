@@ -31,7 +31,7 @@ from types import ModuleType, SimpleNamespace
 
 from companion.errors import LinkError
 
-FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"
+FIRMWARE_DIR = Path(__file__).resolve().parents[1] / "firmware"  # companion/firmware
 #: Load order: each module's bare-name imports are among the ones before it.
 FIRMWARE_MODULES = ("proto", "pad", "core")
 

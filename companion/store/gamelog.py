@@ -85,6 +85,10 @@ class GameLog:
         self.path = Path(path) if path != ":memory:" else None
         self.clock = clock
         self.read_only = read_only
+        #: Venue mode (companion/venue/outbox.py) sets this: ``hook(db, event, game_id,
+        #: seq, detail, note)`` runs inside each write transaction, so its rows commit or
+        #: roll back (and are taken back) with the action; ``hook.committed()`` after.
+        self.outbox_hook: Any = None
         self.recovered: str | None = None
         self._retake: list[takeback.Noted] | None = None  # a take-back still to finish
         self._noted: list[takeback.Noted] = []
@@ -124,6 +128,8 @@ class GameLog:
         try:
             result = fn()
             self.db.execute("COMMIT")
+            if self.outbox_hook is not None:
+                self.outbox_hook.committed()
         except LogError:
             takeback._rollback(self.db)
             raise
@@ -191,6 +197,7 @@ class GameLog:
                     " last_seen = excluded.last_seen",
                     (p.get("name"), p.get("seat"), now),
                 )
+            self._hook("start", int(game_id), 0, {})
             return int(game_id)
 
         return self._tx(write)
@@ -210,6 +217,7 @@ class GameLog:
                 "INSERT INTO actions (game_id, seq, at, action, crc) VALUES (?, ?, ?, ?, ?)",
                 (game_id, seq, at, text, action_crc(game_id, seq, at, text)),
             )
+            self._hook("action", game_id, seq, {"action": action})
             return seq
 
         return self._tx(write)
@@ -228,6 +236,7 @@ class GameLog:
             self._note("actions", "game_id = ? AND seq = ?", (game_id, row[0]))
             self.db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?",
                             (game_id, row[0]))
+            self._hook("undo", game_id, row[0] - 1, {})
             return _loads(row[1], f"game {game_id}, action {row[0]}")
 
         return self._tx(write)
@@ -248,6 +257,7 @@ class GameLog:
                 "SELECT kind, started_at FROM games WHERE id = ?", (game_id,)).fetchone()
             self.db.execute("UPDATE games SET setup = ?, crc = ? WHERE id = ?",
                             (text, setup_crc(game_id, kind, started_at, text), game_id))
+            self._hook("setup", game_id, 0, {})
 
         self._tx(write)
 
@@ -262,8 +272,13 @@ class GameLog:
                 "UPDATE games SET status = ?, finished_at = ? WHERE id = ?",
                 (status, None if status == "open" else self.clock(), game_id),
             )
+            self._hook(status, game_id, -1, {})
 
         self._tx(write)
+
+    def _hook(self, event: str, game_id: int, seq: int, detail: dict) -> None:
+        if self.outbox_hook is not None:
+            self.outbox_hook(self.db, event, game_id, seq, detail, self._note)
 
     def _require_open(self, game_id: int) -> None:
         row = self.db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()

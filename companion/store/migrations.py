@@ -86,10 +86,34 @@ def _m3_checksums(db: sqlite3.Connection) -> None:
                    (setup_crc(game_id, kind, started_at, setup), game_id))
 
 
+def _m4_venue_outbox(db: sqlite3.Connection) -> None:
+    """Venue mode (issue 16, docs/venue.md): what is still to be published to the venue's
+    MQTT broker, written in the same transaction as the action it tells of. ``id`` is the
+    box's message revision: AUTOINCREMENT, so it is never reused after a delete."""
+    _run(
+        db,
+        """
+        CREATE TABLE venue_outbox (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id    INTEGER NOT NULL,
+            topic      TEXT NOT NULL CHECK (topic IN ('live', 'result')),
+            event      TEXT NOT NULL,
+            seq        INTEGER NOT NULL,
+            body       TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            sent_at    TEXT,
+            acked_at   TEXT
+        );
+        CREATE INDEX venue_outbox_unsent ON venue_outbox (sent_at, id);
+        """
+    )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "games, actions and settings", _m1_initial),
     (2, "player roster", _m2_players),
     (3, "a checksum per action and per setup", _m3_checksums),
+    (4, "venue outbox", _m4_venue_outbox),  # issue 16: venue mode
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

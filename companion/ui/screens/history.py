@@ -178,3 +178,11 @@ class HistoryScreen(Screen):
         (out / f"games-{stamp}.csv").write_text(export_csv(app.log, ids), encoding="utf-8")
         self.message = f"Exported {len(ids)} games to {out}"
         app.say(self.message)
+
+    def to_usb(self) -> None:
+        """Every game's HTML score sheet onto a mounted USB stick (companion/venue/usb.py)."""
+        from companion.venue.usb import copy_sheets
+
+        app = App.get_running_app()
+        self.message = copy_sheets(app.log)
+        app.say(self.message, seconds=12)

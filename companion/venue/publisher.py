@@ -1,0 +1,250 @@
+"""The box's publisher: sends the venue outbox to the MQTT broker, in a thread of its own.
+
+What it guarantees (docs/venue.md):
+
+* every outbox row is published with QoS 1 and marked sent only when the broker has
+  acknowledged it (PUBACK); a row in flight when the connection drops is sent again;
+* a finished game stays "unacknowledged" until the venue says it stored it
+  (``.../ack/<box>``); it is sent again whenever the venue announces itself (after the
+  venue or the broker restarted) and, while the venue is listening, every
+  ``resend_after`` seconds until it says so: a broker that loses messages in a restart
+  loses nothing for good;
+* the live state is newest-wins: of several unsent states of one game only the newest
+  is published (retained), the older ones are superseded;
+* nothing in the game log depends on the network: the table plays on while the broker
+  is away, however long, and the outbox sends everything when it is back.
+
+What the table is told goes to ``notices`` (text, is_error), drained by the UI thread:
+refused credentials, a TLS certificate that does not match, the broker away (with a
+reminder every ``remind_every`` seconds), and another box using the same table name.
+
+    pub = Publisher(cfg.venue, log_path, box_id)
+    game_log.outbox_hook = OutboxHook(wake=pub.wake)
+    pub.start()
+    ...
+    pub.stop()
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from companion.errors import CompanionError
+from companion.venue.mqtt import BrokerSettings, Connection
+from companion.venue.outbox import Outbox, OutboxRow
+from companion.venue.payloads import PayloadBuilder
+from companion.venue.settings import VenueConfig
+from companion.venue.topics import PayloadError, Topics, check_ack, decode, encode
+
+log = logging.getLogger(__name__)
+KEEP_DAYS = 7  # delivered outbox rows are forgotten after a week
+
+
+def minutes(seconds: float) -> str:
+    m = int(seconds // 60)
+    return f"{m // 60} h {m % 60} min" if m >= 60 else f"{m} min"
+
+
+class Publisher:
+    """Owns the MQTT connection and its own connection to the game log's outbox."""
+
+    def __init__(self, cfg: VenueConfig, log_path: Path | str, box_id: str, *,
+                 clock: Callable[[], float] = time.monotonic, resend_after: float = 120.0,
+                 remind_every: float = 900.0, max_backoff: float = 60.0) -> None:
+        self.cfg, self.log_path, self.box, self.clock = cfg, Path(log_path), box_id, clock
+        self.resend_after, self.remind_every = resend_after, remind_every
+        self.topics = Topics(cfg.venue, cfg.table)
+        settings = BrokerSettings(
+            cfg.host, cfg.port, f"companion-{box_id}", cfg.username,
+            cfg.password if cfg.password_file else None, cfg.tls, cfg.ca_file,
+            cfg.cert_file, cfg.key_file)
+        self.conn = Connection(settings, on_message=self._on_message, on_up=self._on_up,
+                               on_down=self._on_down, max_backoff=max_backoff)
+        self.notices: queue.SimpleQueue[tuple[str, bool]] = queue.SimpleQueue()
+        self.outbox: Outbox | None = None
+        self.builder: PayloadBuilder | None = None
+        self._inflight: dict[int, list[int]] = {}  # message id -> outbox rows it sends
+        self._busy: set[int] = set()  # outbox rows in flight
+        self._resend_all = False
+        self._last_resend = 0.0
+        self._down_since: float | None = None
+        self._told_problem: str | None = None
+        self._last_reminder = 0.0
+        self._other_boxes: set[str] = set()
+        self.venue_online = False  # the venue's retained _venue message says it listens
+        self.published = 0
+        self._thread: threading.Thread | None = None
+        self._running = False
+
+    # -- life ------------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Open the outbox (in the thread that will step the publisher)."""
+        if self.outbox is None:
+            self.outbox = Outbox(self.log_path)
+            self.builder = PayloadBuilder(self.outbox, self.box, self.cfg.table)
+            week_ago = datetime.now(UTC) - timedelta(days=KEEP_DAYS)
+            self.outbox.prune(week_ago.isoformat(timespec="milliseconds"))
+
+    def start(self) -> None:
+        self._running = True
+        self._thread = threading.Thread(target=self._run, name="venue-publisher", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._running = False
+        self.conn.wake()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+        self.conn.close()
+        if self.outbox is not None:
+            self.outbox.close()
+            self.outbox = None
+
+    def wake(self) -> None:
+        """From the UI thread, after a commit: there is something new to send."""
+        self.conn.wake()
+
+    def _run(self) -> None:
+        told = False
+        while self._running:
+            try:
+                self.step(self.clock())
+                told = False
+            except Exception as exc:  # noqa: BLE001 - a thread boundary: log, tell, go on
+                log.exception("venue publisher")
+                if not told:
+                    self.notices.put((f"Venue: cannot read the outbox ({exc}); the games "
+                                      "stay in the log and are sent when it can.", True))
+                    told = True
+                self.conn.pump(2.0)  # not a busy loop while the log is unreadable
+                continue
+            self.conn.pump(0.5 if self.conn.state == "up" else 0.25)
+
+    # -- one pass ----------------------------------------------------------------------
+
+    def step(self, now: float) -> None:
+        """Connect when due, collect acknowledgements, publish what is due, tell news."""
+        self.open()
+        assert self.outbox is not None
+        self.conn.attempt(now)
+        if self.conn.acked:
+            for mid in self.conn.acked:
+                rows = self._inflight.pop(mid, [])
+                self._busy.difference_update(rows)
+                self.outbox.mark_sent(rows)
+            self.conn.acked.clear()
+        if self.conn.state == "up":
+            self._publish_due(now)
+        elif self.conn.state == "down":
+            self._tell_down(now)
+
+    def _tell_down(self, now: float) -> None:
+        problem = self.conn.problem
+        if problem is None:
+            return
+        if self._down_since is None:
+            self._down_since = now
+        if problem != self._told_problem:
+            self._told_problem, self._last_reminder = problem, now
+            self.notices.put((f"Venue: {problem}. Games are kept and sent later.",
+                              self.conn.refused or "TLS" in problem))
+        elif now - self._last_reminder >= self.remind_every:
+            self._last_reminder = now
+            unsent, unacked = self.outbox.counts()
+            self.notices.put((f"Venue: no broker for {minutes(now - self._down_since)} "
+                              f"({problem}); {unsent + unacked} messages wait in the log, "
+                              "nothing is lost.", False))
+
+    def _on_up(self) -> None:
+        for topic in (self.topics.ack(self.box), self.topics.venue_status, self.topics.live()):
+            self.conn.subscribe(topic)
+        self._inflight.clear()
+        self._busy.clear()
+        self._resend_all = True  # the broker may have lost retained states in a restart
+        unsent = self.outbox.counts()[0] if self.outbox else 0
+        since = f" after {minutes(self.clock() - self._down_since)}" \
+            if self._down_since is not None and self.published else ""
+        self.notices.put((f"Venue: connected to {self.conn.settings.where}{since}"
+                          + (f"; sending {unsent} waiting messages." if unsent else "."),
+                          False))
+        self._down_since, self._told_problem = None, None
+
+    def _on_down(self, why: str) -> None:
+        self._inflight.clear()
+        self._busy.clear()
+
+    def _publish_due(self, now: float) -> None:
+        rows = [r for r in self.outbox.unsent(limit=300) if r.id not in self._busy]
+        newest_live: dict[int, OutboxRow] = {}
+        superseded = []
+        for row in rows:
+            if row.topic == "live":
+                if row.game_id in newest_live:
+                    superseded.append(newest_live[row.game_id].id)
+                newest_live[row.game_id] = row
+        self.outbox.mark_sent(superseded)
+        for row in rows:
+            if row.id in superseded:
+                continue
+            self._send(row)
+        if self._resend_all or (self.venue_online
+                                and now - self._last_resend >= self.resend_after):
+            self._last_resend = now
+            again = self.outbox.unacked_results()
+            if self._resend_all:
+                again += self.outbox.latest_live()
+            self._resend_all = False
+            for row in again:
+                if row.id not in self._busy:
+                    self._send(row)
+
+    def _send(self, row: OutboxRow) -> None:
+        try:
+            if row.topic == "live":
+                payload, topic, retain = self.builder.live(row), self.topics.live(), True
+            else:
+                payload, topic, retain = self.builder.result(row), self.topics.result(), False
+        except CompanionError as exc:  # a game the log cannot give back: say so, skip it
+            log.error("venue: cannot build message %s: %s", row.id, exc)
+            self.notices.put((f"Venue: game {row.game_id} cannot be sent ({exc}).", True))
+            self.outbox.mark_sent([row.id])
+            return
+        mid = self.conn.publish(topic, encode(payload), qos=1, retain=retain)
+        if mid < 0:
+            return
+        self._inflight.setdefault(mid, []).append(row.id)
+        self._busy.add(row.id)
+        self.published += 1
+
+    # -- what comes back ---------------------------------------------------------------
+
+    def _on_message(self, topic: str, raw: bytes) -> None:
+        try:
+            _table, kind, box = self.topics.parse(topic)
+            obj = decode(raw)
+        except PayloadError:
+            return  # not ours to judge on the box; the venue page lists foreign messages
+        if kind == "ack" and box == self.box:
+            try:
+                game, rev = check_ack(obj)
+            except PayloadError:
+                return
+            self.outbox.mark_acked(rev, game)
+        elif kind == "venue":
+            self.venue_online = obj.get("online") is True
+            self._resend_all = self._resend_all or self.venue_online
+        elif kind == "live":
+            other = obj.get("box")
+            if isinstance(other, str) and other != self.box and other not in self._other_boxes:
+                self._other_boxes.add(other)
+                self.notices.put((f"Venue: another box ({other[:8]}) also calls itself "
+                                  f"'{self.cfg.table}'; give each box its own venue.table "
+                                  "so the page keeps your games apart.", True))

@@ -1,0 +1,100 @@
+"""The venue's listener: every message on the venue's topics into the venue's copy.
+
+A thread of its own owns the MQTT connection. It subscribes to ``companion/<venue>/#``
+with QoS 1 under a fixed client id and a persistent session (the broker queues for it
+while it is briefly away), hands each message to ``VenueStore.receive``, acknowledges
+each stored (or duplicate) finished game to its box, and announces itself on the
+retained ``_venue`` topic, with a last will that says it left. Boxes send again whatever
+the venue has not acknowledged when they see it announce itself: that is what makes a
+broker restart lose nothing.
+
+``on_change`` is called (in this thread) after anything the page shows has changed.
+
+    sub = Subscriber(store, BrokerSettings(host, port, "companion-venue-cafe"))
+    sub.start(); ...; sub.stop()
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from companion.venue.mqtt import BrokerSettings, Connection
+from companion.venue.receiver import VenueStore
+from companion.venue.topics import VERSION, encode
+
+log = logging.getLogger(__name__)
+
+
+class Subscriber:
+    def __init__(self, store: VenueStore, settings: BrokerSettings, *,
+                 on_change: Callable[[], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.store, self.on_change, self.clock = store, on_change, clock
+        self.topics = store.topics
+        self.conn = Connection(
+            settings, on_message=self._on_message, on_up=self._on_up, on_down=self._on_down,
+            will=(self.topics.venue_status, encode({"v": VERSION, "type": "venue",
+                                                     "online": False}), True),
+            max_backoff=10.0)
+        self.status = "starting"
+        self._running = False
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._running = True
+        self._thread = threading.Thread(target=self._run, name="venue-subscriber", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._running = False
+        self.conn.wake()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+        if self.conn.state == "up":
+            self.conn.publish(self.topics.venue_status,
+                              encode({"v": VERSION, "type": "venue", "online": False}),
+                              retain=True)
+        self.conn.close()
+
+    def _run(self) -> None:
+        while self._running:
+            try:
+                self.conn.attempt(self.clock())
+                if self.conn.state == "down" and self.conn.problem != self.status:
+                    self.status = self.conn.problem or "down"
+                    self._changed()
+                self.conn.acked.clear()
+                self.conn.pump(0.5)
+            except Exception:  # noqa: BLE001 - a thread boundary: log and go on
+                log.exception("venue subscriber")
+                time.sleep(0.5)  # a broken message must not spin the loop
+
+    def _changed(self) -> None:
+        self.store.version += 1
+        if self.on_change is not None:
+            self.on_change()
+
+    def _on_up(self) -> None:
+        self.conn.subscribe(self.topics.everything, qos=1)
+        # after the subscription, so a box that hears it can resend to us at once
+        self.conn.publish(self.topics.venue_status,
+                          encode({"v": VERSION, "type": "venue", "online": True}), retain=True)
+        self.status = f"listening to {self.conn.settings.where}"
+        self._changed()
+
+    def _on_down(self, why: str) -> None:
+        self.status = why
+        self._changed()
+
+    def _on_message(self, topic: str, raw: bytes) -> None:
+        got = self.store.receive(topic, raw)
+        if got.ack is not None:
+            table, box, game, rev = got.ack
+            self.conn.publish(self.topics.ack(box, table),
+                              encode({"v": VERSION, "type": "ack", "game": game, "rev": rev}))
+        if got.outcome in ("stored", "rejected") and self.on_change is not None:
+            self.on_change()

@@ -1,0 +1,180 @@
+"""Topics and payloads that boxes and the venue agree on (docs/venue.md). Pure: no I/O.
+
+Topics, one branch per venue and per table::
+
+    companion/<venue>/<table>/live          retained: the game in play (newest wins)
+    companion/<venue>/<table>/result        a finished game, whole (QoS 1)
+    companion/<venue>/<table>/ack/<box>     the venue stored a result (venue -> box)
+    companion/<venue>/_venue                retained: the venue page is listening
+
+``<venue>`` and ``<table>`` are ``segment(name)``: lower-case letters, digits and '-', so
+no name can reach another branch or a wildcard. Every payload is a JSON object with
+``"v": VERSION`` and a ``"type"``; ``check_live``/``check_result`` say in one sentence
+what is wrong with one that is not ours, and never trust more than they checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from typing import Any
+
+ROOT = "companion"
+VERSION = 1
+VENUE_TOPIC = "_venue"
+MAX_PAYLOAD = 1_000_000
+_BOX_ID = re.compile(r"^[0-9a-f]{8,32}$")
+_SEGMENT = re.compile(r"^[a-z0-9-]{1,40}$")
+
+
+class PayloadError(ValueError):
+    """A message on the venue's topics that is not a well-formed companion message."""
+
+
+def segment(name: str) -> str:
+    """A table or venue name as one safe topic level: 'Table 3 (bar)' -> 'table-3-bar'.
+
+    Accents are dropped ('Café' -> 'cafe'); a name with nothing left ('東京' or '###')
+    gets a stable 'table-<hash>' so it still has a topic of its own."""
+    ascii_text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:40].strip("-")
+    if not slug:
+        slug = "table-" + hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
+    return slug
+
+
+class Topics:
+    """The topics of one venue (and, on a box, of its table)."""
+
+    def __init__(self, venue: str, table: str | None = None) -> None:
+        self.venue = segment(venue)
+        self.base = f"{ROOT}/{self.venue}"
+        self.table = segment(table) if table is not None else None
+
+    def live(self, table: str | None = None) -> str:
+        return f"{self.base}/{table or self.table}/live"
+
+    def result(self, table: str | None = None) -> str:
+        return f"{self.base}/{table or self.table}/result"
+
+    def ack(self, box: str, table: str | None = None) -> str:
+        return f"{self.base}/{table or self.table}/ack/{box}"
+
+    @property
+    def venue_status(self) -> str:
+        return f"{self.base}/{VENUE_TOPIC}"
+
+    @property
+    def everything(self) -> str:
+        return f"{self.base}/#"
+
+    def parse(self, topic: str) -> tuple[str, str, str | None]:
+        """``(table, kind, box)`` for a topic under this venue; kind is live, result,
+        ack or venue. PayloadError for any other topic."""
+        parts = topic.split("/")
+        if parts[:2] != [ROOT, self.venue]:
+            raise PayloadError("not under this venue's topics")
+        rest = parts[2:]
+        if rest == [VENUE_TOPIC]:
+            return "", "venue", None
+        if len(rest) == 2 and rest[1] in ("live", "result") and _SEGMENT.match(rest[0]):
+            return rest[0], rest[1], None
+        if len(rest) == 3 and rest[1] == "ack" and _SEGMENT.match(rest[0]):
+            return rest[0], "ack", rest[2]
+        raise PayloadError("not a topic a table publishes on")
+
+
+def encode(payload: dict) -> bytes:
+    return json.dumps(payload, sort_keys=True, separators=(",", ":")).encode("utf-8")
+
+
+def decode(raw: bytes) -> dict:
+    """The JSON object in a message; PayloadError naming what is wrong."""
+    if len(raw) > MAX_PAYLOAD:
+        raise PayloadError(f"{len(raw)} bytes is too big for a companion message")
+    try:
+        obj = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise PayloadError(f"not JSON ({exc.__class__.__name__})") from exc
+    if not isinstance(obj, dict):
+        raise PayloadError("not a JSON object")
+    if obj.get("v") != VERSION or type(obj.get("v")) is not int:
+        raise PayloadError(f"version {obj.get('v')!r}; this venue reads version {VERSION}")
+    return obj
+
+
+def _need(obj: dict, key: str, kind: type | tuple[type, ...], *, lo: int | None = None,
+          limit: int = 200) -> Any:
+    value = obj.get(key)
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise PayloadError(f"'{key}' is missing or of the wrong type")
+    if lo is not None and value < lo:
+        raise PayloadError(f"'{key}' = {value} is out of range")
+    if isinstance(value, str) and (len(value) > limit or not value.isprintable()):
+        raise PayloadError(f"'{key}' is too long or has control characters")
+    return value
+
+
+def _common(obj: dict, kind: str, table: str) -> None:
+    if obj.get("type") != kind:
+        raise PayloadError(f"type {obj.get('type')!r} on a {kind} topic")
+    box = _need(obj, "box", str)
+    if not _BOX_ID.match(box):
+        raise PayloadError("'box' is not a box id")
+    name = _need(obj, "table", str, limit=80)
+    if segment(name) != table:
+        raise PayloadError(f"table {name!r} does not belong on topic level {table!r}")
+    _need(obj, "game", int, lo=1)
+    _need(obj, "rev", int, lo=1)
+    _need(obj, "kind", str, limit=40)
+
+
+def check_live(obj: dict, table: str) -> dict:
+    """A live state as the page may show it; PayloadError for anything else."""
+    _common(obj, "live", table)
+    _need(obj, "seq", int, lo=0)
+    _need(obj, "title", str, limit=60)
+    status = _need(obj, "status", str)
+    if status not in ("open", "finished", "abandoned"):
+        raise PayloadError(f"unknown status {status!r}")
+    for key in ("line", "last"):
+        if key in obj and obj[key] is not None:
+            _need(obj, key, str, limit=200)
+    players = obj.get("players")
+    if not isinstance(players, list) or not 1 <= len(players) <= 8:
+        raise PayloadError("'players' must list 1 to 8 players")
+    for p in players:
+        if not isinstance(p, dict):
+            raise PayloadError("a player must be an object")
+        _need(p, "name", str, limit=40)
+        _need(p, "seat", int, lo=1)
+        score = p.get("score")
+        if score is not None and (isinstance(score, bool) or not isinstance(score, int)):
+            raise PayloadError("a player's 'score' must be a whole number")
+    return obj
+
+
+def check_result(obj: dict, table: str) -> dict:
+    """A finished game's shape (the venue then replays it through the rules engine)."""
+    _common(obj, "result", table)
+    status = _need(obj, "status", str)
+    if status not in ("finished", "abandoned"):
+        raise PayloadError(f"a result with status {status!r}")
+    if not isinstance(obj.get("setup"), dict):
+        raise PayloadError("'setup' must be an object")
+    _need(obj, "started_at", str, limit=40)
+    actions = obj.get("actions")
+    if not isinstance(actions, list):
+        raise PayloadError("'actions' must be a list")
+    for i, a in enumerate(actions, start=1):
+        if not isinstance(a, dict) or a.get("seq") != i or not isinstance(a.get("action"), dict):
+            raise PayloadError(f"action {i} is not {{seq: {i}, at, action}}")
+    return obj
+
+
+def check_ack(obj: dict) -> tuple[int, int]:
+    if obj.get("type") != "ack":
+        raise PayloadError("not an ack")
+    return _need(obj, "game", int, lo=1), _need(obj, "rev", int, lo=1)

@@ -1,0 +1,71 @@
+"""Score sheets to a USB stick, from the History screen: no network, no venue needed.
+
+A stick counts when the system mounted it (the desktop's automounter, or udisks) under
+``/media`` or ``/run/media`` read-write, as ``/proc/mounts`` says. The sheets go into
+``table-companion/score-sheets-<date>/`` on it (``export_html.write_sheets``: each file
+written whole then renamed, and flushed to the stick). What happened is one sentence for
+the status bar; nothing on the box changes either way.
+
+    text = copy_sheets(app.log)     # "Wrote 12 score sheets to KINGSTON, folder ..."
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from companion.errors import CompanionError
+from companion.store.gamelog import GameLog
+from companion.venue.export_html import write_sheets
+
+MOUNTS = Path("/proc/mounts")
+ROOTS = ("/media/", "/run/media/")
+
+
+def _unescape(field: str) -> str:
+    """/proc/mounts writes a space in a path as \\040 (and tab, newline, backslash)."""
+    for code, char in (("\\040", " "), ("\\011", "\t"), ("\\012", "\n"), ("\\134", "\\")):
+        field = field.replace(code, char)
+    return field
+
+
+def sticks(mounts: Path | None = None, roots: tuple[str, ...] | None = None) -> list[Path]:
+    """Mounted removable drives we may write to, in mount order."""
+    mounts, roots = mounts or MOUNTS, roots or ROOTS
+    try:
+        lines = mounts.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 4:
+            continue
+        device, point, options = fields[0], _unescape(fields[1]), fields[3].split(",")
+        if device.startswith("/dev/") and point.startswith(roots) and "rw" in options:
+            out.append(Path(point))
+    return out
+
+
+def copy_sheets(log: GameLog, mounts: Path | None = None,
+                roots: tuple[str, ...] | None = None, today: str | None = None) -> str:
+    """Write every game's score sheet to the first stick; a sentence saying what happened."""
+    found = sticks(mounts, roots)
+    if not found:
+        return ("No USB stick found: plug one in, wait a few seconds for it to appear, "
+                "then tap again.")
+    ids = [g.id for g in log.games()]
+    if not ids:
+        return "No games yet: nothing to write."
+    stick = found[0]
+    day = today or f"{datetime.now():%Y-%m-%d}"
+    folder = stick / "table-companion" / f"score-sheets-{day}"
+    try:
+        written, problems = write_sheets(log, ids, folder)
+    except CompanionError as exc:
+        return (f"Could not write to the USB stick {stick.name} ({exc}); nothing on the box "
+                "changed. Is it full or write-protected?")
+    text = f"Wrote {len(written)} score sheets to {stick.name}, folder table-companion."
+    if problems:
+        text += f" {len(problems)} game(s) could not be written: {problems[0]}"
+    return text

@@ -1,0 +1,110 @@
+"""Helpers for the venue-mode tests (tests/venue): the venue's copy with its subscriber,
+and waiting for what threads report (bounded, never a fixed sleep)."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+
+from companion.venue.mqtt import BrokerSettings
+from companion.venue.receiver import VenueStore
+from companion.venue.subscriber import Subscriber
+
+needs_mosquitto = pytest.mark.skipif(shutil.which("mosquitto") is None
+                                     and not shutil.os.path.exists("/usr/sbin/mosquitto"),
+                                     reason="mosquitto is not installed (.ci/run installs it)")
+
+
+class Changes:
+    """An event the threads under test set when something happened; ``until`` waits for a
+    condition by waking on each report, within a deadline."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+
+    def poke(self) -> None:
+        self.event.set()
+
+    def until(self, condition: Callable[[], bool], timeout: float = 30.0,
+              what: str = "the condition") -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"{what} did not happen within {timeout} s")
+            self.event.wait(min(left, 0.2))  # re-check also on reports of other threads
+            self.event.clear()
+
+
+class Venue:
+    """The venue's copy and its subscriber on a local broker (``settings``: more
+    ``BrokerSettings`` fields, e.g. username/password or TLS)."""
+
+    def __init__(self, path, port: int, changes: Changes, name: str = "Chronos Café",
+                 **settings):
+        self.store = VenueStore(path, name)
+        self.sub = Subscriber(self.store, BrokerSettings("127.0.0.1", port, "venue-test",
+                                                         clean_session=False, **settings),
+                              on_change=changes.poke)
+        self.sub.start()
+
+    def close(self) -> None:
+        self.sub.stop()
+        self.store.close()
+
+
+def make_certificates(folder, server_names: list[str]):
+    """A test CA and a broker certificate for ``server_names`` (DNS names or IPs) signed by
+    it: (ca.pem, server.pem, server.key)."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    def name(text):
+        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, text)])
+
+    now = datetime.datetime.now(datetime.UTC)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca = (x509.CertificateBuilder().subject_name(name("companion test CA"))
+          .issuer_name(name("companion test CA")).public_key(ca_key.public_key())
+          .serial_number(x509.random_serial_number())
+          .not_valid_before(now - datetime.timedelta(days=1))
+          .not_valid_after(now + datetime.timedelta(days=2))
+          .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+          .add_extension(x509.KeyUsage(True, False, False, False, False, True, True, False,
+                                       False), critical=True)
+          .sign(ca_key, hashes.SHA256()))
+    key = ec.generate_private_key(ec.SECP256R1())
+    alt = []
+    for n in server_names:
+        try:
+            alt.append(x509.IPAddress(ipaddress.ip_address(n)))
+        except ValueError:
+            alt.append(x509.DNSName(n))
+    cert = (x509.CertificateBuilder().subject_name(name(server_names[0]))
+            .issuer_name(ca.subject).public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=2))
+            .add_extension(x509.SubjectAlternativeName(alt), critical=False)
+            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(
+                ca_key.public_key()), critical=False)
+            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()),
+                           critical=False)
+            .sign(ca_key, hashes.SHA256()))
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = folder / "ca.pem", folder / "server.pem", folder / "server.key"
+    paths[0].write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    paths[1].write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    paths[2].write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.TraditionalOpenSSL,
+                                           serialization.NoEncryption()))
+    return paths
