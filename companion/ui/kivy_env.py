@@ -59,11 +59,11 @@ def prepare(kivy_home: Path, fullscreen: bool = False, compositor: bool = False)
 
     Config.set("graphics", "width", str(WIDTH))
     Config.set("graphics", "height", str(HEIGHT))
-    # Full screen takes the display's own size (800x480, 1024x600, 1280x720 ...): the
-    # window must be resizable, or it stays 800x480 while Kivy lays out for the whole
-    # display and the right and bottom are cut off (see fill_display). Under the kiosk's
-    # compositor, cage itself sizes the borderless window to the output.
-    Config.set("graphics", "resizable", "1" if compositor or fullscreen else "0")
+    # Full screen takes the display's own size (800x480, 1024x600, 1280x720 ...): once the
+    # window exists, fill_display sizes it to the display (SDL alone leaves it at 800x480
+    # where no window manager enlarges it). Under the kiosk's compositor, cage itself
+    # sizes the borderless, resizable window to the output.
+    Config.set("graphics", "resizable", "1" if compositor else "0")
     Config.set("graphics", "borderless", "1" if compositor else "0")
     Config.set("graphics", "fullscreen", "auto" if fullscreen and not compositor else "0")
     Config.set("graphics", "show_cursor", "0" if fullscreen or compositor else "1")

@@ -20,29 +20,6 @@ pytestmark = pytest.mark.window
 CHILD = Path(__file__).with_name("fullscreen_child.py")
 
 
-def test_fullscreen_asks_for_a_window_the_display_may_resize(monkeypatch, tmp_path):
-    """A fixed-size, non-resizable window cannot be made to fill a larger display by the
-    window manager or compositor: full screen must not pin 800×480."""
-    from kivy.config import Config
-
-    from companion.ui import kivy_env
-
-    monkeypatch.setenv("KIVY_HOME", str(tmp_path))
-    saved = {k: Config.get("graphics", k) for k in ("resizable", "fullscreen", "width",
-                                                    "height")}
-    try:
-        kivy_env.prepare(tmp_path, fullscreen=True)
-        assert Config.get("graphics", "fullscreen") == "auto"
-        assert Config.get("graphics", "resizable") == "1"
-        kivy_env.prepare(tmp_path, fullscreen=False)
-        assert Config.get("graphics", "resizable") == "0"
-        assert (Config.getint("graphics", "width"), Config.getint("graphics", "height")) \
-            == (800, 480)
-    finally:
-        for key, value in saved.items():
-            Config.set("graphics", key, value)
-
-
 @pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="needs xvfb-run")
 @pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 720)])
 def test_full_screen_fills_the_display(size, artifacts):
