@@ -41,9 +41,11 @@ def offered(open_games: list[GameRow]) -> list[GameRow]:
     return sorted(rows, key=lambda g: (g.played_at, g.id), reverse=True)
 
 
-def players_text(g: GameRow) -> str:
-    """"Ann, Bo and Cy"."""
+def players_text(g: GameRow, most: int = 8) -> str:
+    """"Ann, Bo and Cy" (more than ``most``: "Ann, Bo, Cy and 5 more")."""
     names = [str(p.get("name", "?")) for p in g.setup.get("players", [])]
+    if len(names) > most:
+        return ", ".join(names[:most - 1]) + f" and {len(names) - most + 1} more"
     if len(names) > 1:
         return ", ".join(names[:-1]) + " and " + names[-1]
     return names[0] if names else "nobody"
@@ -67,7 +69,7 @@ def resume_offer(open_games: list[GameRow]) -> ResumeOffer | None:
     moment = (f"last played {when(g.played_at)}" if g.last_at
               else f"started {when(g.started_at)}")
     more = f" ({len(rows) - 1} more open)" if len(rows) > 1 else ""
-    return ResumeOffer(g.id, f"Resume {title_of(g.kind)} with {players_text(g)}, "
+    return ResumeOffer(g.id, f"Resume {title_of(g.kind)} with {players_text(g, 4)}, "
                              f"{moment}?{more}")
 
 
