@@ -1,6 +1,7 @@
 """Benchmark of the Pico pad link, end to end, with the real firmware code.
 
-Run: ``python bench/pad_link.py [--rounds N] [--seed S]`` (about 30 s by default).
+Run: ``python bench/pad_link.py [--rounds N] [--seed S] [--drift-hours H] [--drift-ppm P]``
+(about a minute by default).
 
 Path measured: slap rounds with known pad times -> the firmware (``firmware/core.py`` on
 ``FakeHal``, inside ``VirtualPad``) -> a real pseudo-terminal -> real pyserial in
@@ -22,6 +23,14 @@ ground truth is each slap's true time. Printed per scenario:
   p99, µs; includes resends after corruption and the replug);
 * frames the link decoded, and the codec alone in frames per second.
 
+Drifting clock: the pad's crystal runs ``--drift-ppm`` (50) off for ``--drift-hours`` (6)
+simulated hours, with the link's real heartbeat rate, on ``WireSim`` (the real firmware
+and link on a simulated wire, an injected clock: seconds of real time). Every two minutes
+four seats slap at known true host times; printed: the worst and p99 error of a mapped
+press against its true host time, the largest bound the link claimed, and how many
+presses fell outside their own claimed bound (target 0), next to what a fixed offset
+would have been off by then.
+
 Exits 1 if a target is missed.
 """
 
@@ -37,10 +46,11 @@ from pathlib import Path
 
 from companion.events import EventQueue, PressEvent
 from companion.pad import codec
-from companion.pad.link import PadRebooted
+from companion.pad.link import PadRebooted, PadVoid
 from companion.pad.source import PadSource
 from companion.pad.transport import Backoff
 from companion.pad.virtual import VirtualPad
+from companion.pad.wiresim import MS, SECOND, WireSim
 from companion.slap import DEFAULT_RESOLUTION_NS, ArbiterConfig, SlapArbiter
 
 SCENARIOS = ("clean", "1% bytes corrupted", "one replug")
@@ -80,6 +90,8 @@ class Bench:
         self.tally = Tally()
         self.expected: list[tuple[int, int]] = []  # (seat, stamp ns) of every press
         self.rebooted = False
+        self.voided = 0  # rounds the link voided (as the screen would): never judged
+        self._void_seen = False
 
     def _post(self, event: object) -> None:
         if isinstance(event, PressEvent) and event.pressed:
@@ -93,6 +105,8 @@ class Bench:
             for event in self.queue.drain():
                 if isinstance(event, PadRebooted):
                     self.rebooted = True
+                if isinstance(event, PadVoid):
+                    self._void_seen = True
                 if on_event is not None:
                     on_event(event)
             if until():
@@ -129,6 +143,7 @@ class Bench:
         pad, tally = self.pad, self.tally
         self.drive(lambda: self.source.now_ns() is not None, 5)
         arm_ns = self.source.now_ns()
+        self._void_seen = False
         if arm_ns is None:
             raise SystemExit(f"{self.scenario}: no pad clock to arm the arbiter with")
         plan = self.plan_round()
@@ -138,7 +153,7 @@ class Bench:
         for seat, offset in plan.items():
             pad.tap(seat, start + offset, hold_us=self.rng.randint(30_000, 60_000),
                     bounces=self.rng.randint(0, 3))
-        self.expected += [(seat, pad.stamp_for(start + off) * 1000) for seat, off in plan.items()]
+        self.expected += [(seat, pad.stamp_ns(start + off)) for seat, off in plan.items()]
         tally.expected += len(plan)
         verdicts = []
 
@@ -165,6 +180,10 @@ class Bench:
         # Let every release through before the next arm (a held button is left out).
         self.drive(lambda: pad.clock_us() > start + 150_000 and not pad.firmware.pad.queue, 3,
                    on_event=feed)
+        if self._void_seen:  # the link said the round cannot be judged: the screen voids it
+            self._void_seen = False
+            self.voided += 1
+            return
         self.judge(verdicts[0], {s: start + off for s, off in plan.items()})
 
     def judge(self, verdict, truth_us: dict[int, int]) -> None:
@@ -193,7 +212,7 @@ class Bench:
 
     def count_deliveries(self) -> None:
         tally = self.tally
-        sent = {t_us * 1000: mono for mono, t_us in self.pad.first_sent.values()}
+        sent = {t_ns: mono for mono, t_ns in self.pad.first_sent.values()}
         for key in self.expected:
             got = self.arrived.get(key, [])
             tally.missing += not got
@@ -205,10 +224,54 @@ class Bench:
         tally.doubled += len(unexpected)
 
 
+@dataclass
+class Drift:
+    presses: int = 0
+    outside: int = 0
+    errors_ns: list[int] = field(default_factory=list)
+    worst_ns: int = 0
+    bound_at_worst_ns: int = 0
+    max_bound_ns: int = 0
+    jumps: int = 0
+    reconnects: int = 0
+    seconds: float = 0.0
+
+
+def drift_run(hours: float, ppm: float, seed: int) -> Drift:
+    """Hours of slaps on a pad whose crystal runs ``ppm`` off; see the module docstring."""
+    t0 = time.monotonic()
+    rng = random.Random(seed)
+    sim = WireSim(seats=4, ppm=ppm, seed=seed)
+    sim.run_until(sim.host_ns + 30 * SECOND)
+    sim.take()
+    out = Drift()
+    end = sim.host_ns + round(hours * 3600 * SECOND)
+    while sim.host_ns < end:
+        start = sim.host_ns + rng.randint(0, 60) * SECOND
+        truth = {seat: start + rng.randint(100, 1500) * MS for seat in (1, 2, 3, 4)}
+        for seat, at in truth.items():
+            sim.slap(seat, at, hold_ns=rng.randint(40, 120) * MS)
+        sim.run_until(max(truth.values()) + 500 * MS)
+        for item in sim.take():
+            if isinstance(item, PressEvent) and item.pressed:
+                err = item.t_ns - truth[item.seat]
+                bound = getattr(item, "uncertainty_ns", 0)
+                out.presses += 1
+                out.outside += not -bound <= err <= bound + getattr(item, "resolution_ns", 0)
+                out.errors_ns.append(abs(err))
+                out.max_bound_ns = max(out.max_bound_ns, bound)
+                if abs(err) > out.worst_ns:
+                    out.worst_ns, out.bound_at_worst_ns = abs(err), bound
+        sim.run_until(start + 120 * SECOND)
+    out.jumps, out.reconnects = sim.link.clock.jumps, len(sim.reconnects)
+    out.seconds = time.monotonic() - t0
+    return out
+
+
 def codec_frames_per_second(n: int = 20_000) -> float:
-    data = b"".join(codec.encode_message(k & 0xFF, codec.Press(0x1A2B3C4D, k, 2**32 + 100 * k,
-                                                                1 << (k % 8), 0, 100))
-                    for k in range(n))
+    data = b"".join(codec.encode_message(k & 0xFF, codec.Press(
+        0x1A2B3C4D, k, 2**42 + 100_000 * k, 2**42 + 100_000 * k + 5_000, 1 << (k % 8), 0, 56))
+        for k in range(n))
     decoder = codec.FrameDecoder()
     t0 = time.perf_counter()
     frames = 0
@@ -230,6 +293,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=50, help="rounds per scenario")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--drift-hours", type=float, default=6.0,
+                        help="simulated hours of the drifting-clock run (0: skip it)")
+    parser.add_argument("--drift-ppm", type=float, default=50.0,
+                        help="how far the simulated pad crystal runs off")
     args = parser.parse_args(argv)
     ok = True
     print(f"pad link bench: {args.rounds} rounds x {len(SCENARIOS)} scenarios, seed {args.seed}, "
@@ -254,7 +321,23 @@ def main(argv: list[str] | None = None) -> int:
                   f"p99 {pct(t.latencies_us, 0.99):.0f} µs, max {max(t.latencies_us):.0f} µs "
                   f"(n={len(t.latencies_us)})")
             print(f"  link decoded {t.frames} frames in {t.seconds:.1f} s; "
-                  f"reboot notices: {int(bench.rebooted)}")
+                  f"reboot notices: {int(bench.rebooted)}; rounds voided by the link: "
+                  f"{bench.voided}")
+    if args.drift_hours > 0:
+        d = drift_run(args.drift_hours, args.drift_ppm, args.seed)
+        fine = not d.outside and d.presses > 0
+        ok &= fine
+        fixed_ms = args.drift_hours * 3600 * abs(args.drift_ppm) * 1e-6 * 1000
+        print(f"\n[drifting clock: {args.drift_hours:g} simulated hours at "
+              f"{args.drift_ppm:+g} ppm, real heartbeat rate]  {d.seconds:.1f} s")
+        print(f"  presses mapped into host time: {d.presses}; outside their own claimed "
+              f"bound: {d.outside}  {'OK' if fine else 'FAIL'}")
+        print(f"  worst mapping error {d.worst_ns / 1000:.1f} µs (its bound "
+              f"{d.bound_at_worst_ns / 1000:.1f} µs), p99 {pct(d.errors_ns, 0.99) / 1000:.1f} "
+              f"µs, median {pct(d.errors_ns, 0.5) / 1000:.1f} µs; largest bound claimed "
+              f"{d.max_bound_ns / 1000:.1f} µs")
+        print(f"  an offset fixed once would be {fixed_ms:,.0f} ms off by the end; "
+              f"clock jumps seen {d.jumps}, reconnects {d.reconnects}")
     print(f"\ncodec alone: {codec_frames_per_second():,.0f} decoded frames/s "
           "(20 000 PRESS frames fed in 256-byte chunks, decoded to messages)")
     print("all targets met" if ok else "TARGET MISSED")

@@ -17,9 +17,18 @@ closer ones must be "too close to call". ``--jitter`` delays each press's stamps
 the bound (the model behind the bounds): then only gaps of twice the bound are sure to be
 called, and a certain verdict must still never be wrong.
 
-Prints accuracy, the cost of a verdict (feed + poll of a whole round, median and p99 in
-µs, measured with ``time.perf_counter_ns``) and the bounds. Exits 1 if any certain verdict
-or any ordering of slaps further apart than the bound was wrong.
+Cost: each round is also ranked by ``minimal_ranking`` below, the least a correct
+answer takes (per seat: sort its edges, take the first press after the arm that is not
+bounce; leave out held seats; drop slaps after the timeout; sort; name the last or the
+non-slappers, "too close" within the bound), in the same run, interleaved round by round
+so both see the same machine. Printed: the verdict cost of the arbiter fed edge by edge
+(``feed``, as the screen feeds it today) and fed one frame's batch at a time
+(``feed_many``), each as a median and p99 in µs and as a ratio to the baseline's median;
+and that the baseline agrees with the arbiter on every round (so it is correct and the
+comparison fair). Goal: ``feed_many`` within 2x of the baseline.
+
+Exits 1 if any certain verdict or any ordering of slaps further apart than the bound was
+wrong, or the baseline disagrees with the arbiter.
 """
 
 from __future__ import annotations
@@ -54,7 +63,11 @@ class Tally:
     wrong_certain: int = 0
     wrong_excluded: int = 0
     no_verdict: int = 0
+    disagree: int = 0
     costs_ns: list[int] = field(default_factory=list)
+    ordered_ns: list[int] = field(default_factory=list)
+    batch_ns: list[int] = field(default_factory=list)
+    base_ns: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -176,6 +189,59 @@ def judge(r: Round, verdict, config: ArbiterConfig, jitter: bool, tally: Tally) 
         tally.close_certain_right += verdict.picker == last and gap > 0
 
 
+def minimal_ranking(events, seats, arm_ns: int, config: ArbiterConfig, bound: int):
+    """The least a correct ranking of one round takes: (ranking as (seat, t), picker,
+    candidates, too_close, excluded). Plain Python, sort-based, no notices, no checks."""
+    holdoff = config.holdoff_ns
+    per_seat: dict[int, list] = {}
+    for e in events:
+        per_seat.setdefault(e.seat, []).append((e.t_ns, e.pressed))
+    slaps, held = {}, []
+    for seat in seats:
+        edges = per_seat.get(seat)
+        if not edges:
+            continue
+        edges.sort()
+        prev, down = None, False
+        for t, pressed in edges:
+            if t >= arm_ns and pressed and (prev is None or t - prev > holdoff):
+                slaps[seat] = t
+                break
+            if t < arm_ns:
+                down = pressed
+            if t != prev:
+                prev = t
+        if down and seat not in slaps:
+            held.append((seat, edges))
+    if not slaps:
+        return None
+    first = min(slaps.values())
+    slaps = {s: t for s, t in slaps.items() if t <= first + config.timeout_ns}
+    excluded = tuple(seat for seat, edges in held
+                     if not any(not p and arm_ns <= t < first for t, p in edges))
+    order = sorted((t, s) for s, t in slaps.items())
+    ranking = tuple((s, t) for t, s in order)
+    never = tuple(s for s in seats if s not in slaps and s not in excluded)
+    if never:
+        return ranking, (never[0] if len(never) == 1 else None), never, False, excluded
+    last = order[-1][0]
+    near = tuple(sorted(s for t, s in order if last - t < max(bound, 1)))
+    return ranking, (near[0] if len(near) == 1 else None), near, len(near) > 1, excluded
+
+
+def _agrees(verdict, base) -> bool:
+    if verdict is None or base is None:
+        return verdict is None and base is None
+    ranking, picker, candidates, too_close, excluded = base
+    return (tuple((e.seat, e.t_ns) for e in verdict.ranking), verdict.picker,
+            verdict.candidates, verdict.too_close, verdict.excluded) == (
+        ranking, picker, candidates, too_close, excluded)
+
+
+def _by_time(event: PressEvent) -> int:
+    return event.t_ns
+
+
 def simulate(rounds: int, seed: int, jitter: bool = False,
              config: ArbiterConfig | None = None) -> Tally:
     """Run ``rounds`` synthetic rounds; the core of ``main`` and of its test."""
@@ -185,10 +251,13 @@ def simulate(rounds: int, seed: int, jitter: bool = False,
     clock = time.perf_counter_ns
     for index in range(rounds):
         r = make_round(rng, index, config, jitter)
-        arbiter = SlapArbiter(r.seats, config)
-        arbiter.arm(r.arm_ns)
         done = max(r.stamps.values()) + config.settle_ns
         timeout = min(r.stamps.values()) + config.timeout_ns + config.settle_ns
+        start = clock()
+        base = minimal_ranking(r.events, r.seats, r.arm_ns, config, config.bound_for(r.source))
+        tally.base_ns.append(clock() - start)
+        arbiter = SlapArbiter(r.seats, config)
+        arbiter.arm(r.arm_ns)
         start = clock()
         for event in r.events:
             arbiter.feed(event)
@@ -196,6 +265,24 @@ def simulate(rounds: int, seed: int, jitter: bool = False,
         if verdict is None:
             verdict = arbiter.poll(timeout)
         tally.costs_ns.append(clock() - start)
+        in_order = sorted(r.events, key=_by_time)  # as one source per seat delivers them
+        ordered = SlapArbiter(r.seats, config)
+        ordered.arm(r.arm_ns)
+        start = clock()
+        for event in in_order:
+            ordered.feed(event)
+        again_ordered = ordered.poll(done) or ordered.poll(timeout)
+        tally.ordered_ns.append(clock() - start)
+        batched = SlapArbiter(r.seats, config)
+        batched.arm(r.arm_ns)
+        start = clock()
+        batched.feed_many(r.events)
+        again = batched.poll(done)
+        if again is None:
+            again = batched.poll(timeout)
+        tally.batch_ns.append(clock() - start)
+        tally.disagree += (not _agrees(verdict, base) or again != verdict
+                           or again_ordered != verdict)
         tally.rounds += 1
         tally.events += len(r.events)
         judge(r, verdict, config, jitter, tally)
@@ -206,11 +293,20 @@ def _pct(n: int, d: int) -> str:
     return f"{100 * n / d:6.2f} %" if d else "   n/a  "
 
 
+def _cost(values: list[int]) -> tuple[float, float]:
+    values = sorted(values)
+    if not values:
+        return 0.0, 0.0
+    return values[len(values) // 2] / 1000, values[min(len(values) - 1,
+                                                       int(len(values) * 0.99))] / 1000
+
+
 def report(t: Tally, seed: int, jitter: bool, config: ArbiterConfig) -> str:
-    costs = sorted(t.costs_ns)
-    median = costs[len(costs) // 2] / 1000 if costs else 0.0
-    p99 = costs[min(len(costs) - 1, int(len(costs) * 0.99))] / 1000 if costs else 0.0
-    per_event = sum(costs) / max(t.events, 1) / 1000
+    median, p99 = _cost(t.costs_ns)
+    batch, batch99 = _cost(t.batch_ns)
+    ordered, ordered99 = _cost(t.ordered_ns)
+    base, base99 = _cost(t.base_ns)
+    per_event = sum(t.costs_ns) / max(t.events, 1) / 1000
     sure = "2x the bound" if jitter else "the bound"
     bounds = ", ".join(f"{s} {config.bound_for(s) / MS:g} ms" for s in SOURCES)
     return "\n".join([
@@ -231,14 +327,21 @@ def report(t: Tally, seed: int, jitter: bool, config: ArbiterConfig) -> str:
         f"held seats reported wrongly: {t.wrong_excluded}; rounds without a verdict: "
         f"{t.no_verdict}",
         f"wrong certain verdicts: {t.wrong_certain} ({_pct(t.wrong_certain, t.rounds).strip()})",
-        f"verdict cost (feed + poll of a whole round): median {median:.1f} µs, "
-        f"p99 {p99:.1f} µs ({per_event:.2f} µs per event)",
+        f"baseline (minimal sort-based ranking) agrees with the arbiter: "
+        f"{t.rounds - t.disagree}/{t.rounds} rounds",
+        f"verdict cost, whole round (median, p99): baseline {base:.1f} / {base99:.1f} µs; "
+        f"arbiter fed edge by edge in shuffled order {median:.1f} / {p99:.1f} µs "
+        f"({median / base if base else 0:.2f}x the baseline, {per_event:.2f} µs per event); "
+        f"edge by edge in time order {ordered:.1f} / {ordered99:.1f} µs "
+        f"({ordered / base if base else 0:.2f}x); per frame batch (feed_many) {batch:.1f} / "
+        f"{batch99:.1f} µs ({batch / base if base else 0:.2f}x the baseline)",
         f"resolution bounds: {bounds}",
     ])
 
 
 def failed(t: Tally) -> bool:
-    return bool(t.wrong_certain or t.pairs != t.pairs_right or t.no_verdict or t.wrong_excluded)
+    return bool(t.wrong_certain or t.pairs != t.pairs_right or t.no_verdict or t.wrong_excluded
+                or t.disagree)
 
 
 def main(argv: list[str] | None = None) -> int:

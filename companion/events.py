@@ -11,6 +11,7 @@ thread is the single owner of state and drains the queue once per frame.
 from __future__ import annotations
 
 import queue
+from collections.abc import Callable
 from dataclasses import dataclass
 
 #: Names of the press sources, used to look up each source's resolution bound.
@@ -45,6 +46,9 @@ class EventQueue:
     def __init__(self, maxsize: int = 10_000) -> None:
         self._q: queue.Queue = queue.Queue(maxsize=maxsize)
         self.dropped = 0
+        #: Called (on the posting thread) after each event is queued: the app's frame
+        #: pacer wakes the UI thread with it, so an idle kiosk sees a press at once.
+        self.on_post: Callable[[], None] | None = None
 
     def post(self, event: object) -> None:
         """Called from any thread. A full queue drops the event and counts it."""
@@ -52,6 +56,8 @@ class EventQueue:
             self._q.put_nowait(event)
         except queue.Full:
             self.dropped += 1
+        if self.on_post is not None:
+            self.on_post()
 
     def drain(self, limit: int = 1000) -> list:
         """Return up to ``limit`` pending events, oldest first, without blocking."""

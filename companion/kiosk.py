@@ -94,8 +94,10 @@ def _run(config: Config, table, data, log_file, pad_port: str | None) -> int:
     from kivy.base import ExceptionManager
 
     from companion.sound import SoundCues
+    from companion.speech.voice import SETTING, Voice, VoiceSettings
     from companion.store.gamelog import GameLog
     from companion.ui.app import CompanionApp, KeepPlaying
+    from companion.ui.voice_output import KivySink, device_problem
     from companion.watchdog import Watchdog
 
     try:
@@ -106,10 +108,13 @@ def _run(config: Config, table, data, log_file, pad_port: str | None) -> int:
         StorageProblemApp(exc, retry=lambda: GameLog(log_file).close(),
                           watchdog=Watchdog.from_environ()).run()
         return 1  # the window was closed before the storage came back
-    pad = venue = None
+    pad = venue = voice = None
     try:
         muted = bool(game_log.get_setting("muted", config.muted))
         cues = SoundCues(data / "sounds", muted=muted)
+        voice = Voice.for_box(data, VoiceSettings.from_json(game_log.get_setting(SETTING)),
+                              muted, sink=KivySink(data / "speech"),
+                              device_check=device_problem)
         if pad_port or config.pad.enabled:
             from companion.pad.source import PadSource
             from companion.pad_bridge import PadBridge
@@ -118,7 +123,7 @@ def _run(config: Config, table, data, log_file, pad_port: str | None) -> int:
             pad.start()
             table.lamps.mirrors.append(pad)  # the pad's lamps follow the seat lamps
         app = CompanionApp(config, game_log, table, cues, pad=pad,
-                           watchdog=Watchdog.from_environ())
+                           watchdog=Watchdog.from_environ(), voice=voice)
         if config.venue is not None:  # venue mode (issue 16): opt-in, connects out only
             from companion.venue.box import VenueBox
 
@@ -133,6 +138,8 @@ def _run(config: Config, table, data, log_file, pad_port: str | None) -> int:
             venue.stop()
         if pad is not None:
             pad.stop()  # idempotent: the app's on_stop has usually stopped it already
+        if voice is not None:
+            voice.close()  # idempotent too
         game_log.close()
     return 0
 

@@ -1,40 +1,69 @@
-"""Bring the Pico pad's events into the UI thread's single clock.
+"""Bring the Pico pad's presses into the UI thread's clock, with an honest error bound.
 
-The pad stamps slaps with its own 64-bit microsecond timer; GPIO events and the frame
-loop use the Pi's monotonic clock. ``PadBridge`` shifts every pad timestamp by one
-offset (host time minus pad time, taken from the link's clock sync) that is fixed for
-as long as the link stays up with the same boot. A constant shift keeps every
-difference between pad slaps exactly as the pad measured it, so the ranking is still
-the pad's, while round timeouts run on the same clock as everything else. The offset is
-taken again after a reconnect or a reboot (the round in progress is voided then).
+The pad stamps slaps with its own clock; GPIO events and the frame loop use the Pi's
+monotonic clock. The link keeps fitting pad time against host time (offset and rate,
+``companion.pad.clocksync``) and posts each new fit as a ``PadClock`` event, in order
+with the presses. ``PadBridge.drain()`` maps every press with the fit current at that
+point of the stream and says how far the result may be off (``uncertainty_ns``), so the
+arbiter can widen its bound by exactly that when pad slaps are ranked against GPIO ones.
 
-The events keep ``source="pad"``, so the arbiter applies the pad's resolution bound.
+Differences between pad slaps stay exactly as the pad measured them: presses that
+follow each other by less than ``chain_gap_ns`` (a round, mashing) are placed from the
+first one's mapped time plus their pad-clock difference (a "chain"), and carry one
+``clock`` id, so the arbiter ranks them with the pad's own resolution. How far a chain
+strays from the fit (the crystal's rate) is added to each press's uncertainty, and a
+chain starts over after a quiet gap, or once it strays by ``max_stray_ns`` and the pad
+has been quiet for ``restart_quiet_ns``.
 
-    bridge = PadBridge(PadSource(port, queue.post), host_clock=time.monotonic_ns)
+Void notices (``PadRebooted``, ``PadVoid``: ``voids_round`` is true) pass through; so do
+``LinkStatus`` lines. If the bridge's own queue overflowed (a flood), it says so with a
+``PadVoid`` as well: the round cannot be judged with presses missing.
+
+    bridge = PadBridge(PadSource, "/dev/slap-pad", host_clock=time.monotonic_ns)
     bridge.start()
-    for item in bridge.drain():   # PressEvent in host time, LinkStatus, PadRebooted
+    for item in bridge.drain():   # PadPress in host time, LinkStatus, PadRebooted, PadVoid
         ...
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass
 
 from companion.events import EventQueue, PressEvent
+from companion.pad.clocksync import ClockMap
+from companion.pad.link import PadClock, PadPress, PadRebooted, PadVoid
+
+
+@dataclass(slots=True)
+class _Chain:
+    key: object  # (nonce, epoch) of the pad clock
+    ident: int
+    anchor_pad: int
+    anchor_host: int
+    lo: int
+    hi: int
 
 
 class PadBridge:
     def __init__(self, source_factory: Callable, port: str | None,
-                 host_clock: Callable[[], int] = time.monotonic_ns,
-                 max_uncertainty_ns: int = 5_000_000) -> None:
-        self.max_uncertainty_ns = max_uncertainty_ns
+                 host_clock: Callable[[], int] = time.monotonic_ns, *,
+                 chain_gap_ns: int = 3_000_000_000, max_stray_ns: int = 300_000,
+                 restart_quiet_ns: int = 500_000_000) -> None:
         self.queue = EventQueue()
         self.source = source_factory(port, self.queue.post)
         self.host_clock = host_clock
-        self.offset_ns: int | None = None
-        self.held_back: list[PressEvent] = []
+        self.chain_gap_ns = chain_gap_ns
+        self.max_stray_ns = max_stray_ns
+        self.restart_quiet_ns = restart_quiet_ns
+        self.map: ClockMap | None = None
+        self._chain: _Chain | None = None
+        self._ids = itertools.count(1)
+        self._dropped = 0
+        self.unmapped = 0  # presses that came without a clock to map them (never expected)
+        self.worst_uncertainty_ns = 0
 
     def start(self) -> None:
         self.source.start()
@@ -43,37 +72,66 @@ class PadBridge:
         self.source.stop()
 
     def drain(self) -> list:
-        """Pending items, pad presses shifted into host time.
-
-        A press that arrives before the clock sync is tight enough (``max_uncertainty_ns``)
-        is held back until the offset is known, never dropped.
-        """
+        """Pending items in order, pad presses mapped into host time."""
         out: list = []
         for item in self.queue.drain():
-            if isinstance(item, PressEvent):
-                self.held_back.append(item)
-                continue
-            if getattr(item, "state", "ready") != "ready" or type(item).__name__ == "PadRebooted":
-                self.offset_ns = None  # a new link or a new boot: a new offset
-            out.append(item)
-        if self.held_back and self.offset_ns is None and self._synced():
-            self.offset_ns = self.host_clock() - self.source.now_ns()
-        if self.held_back and self.offset_ns is not None:
-            out.extend(replace(e, t_ns=e.t_ns + self.offset_ns) for e in self.held_back)
-            self.held_back.clear()
+            if isinstance(item, PadClock):
+                self.map = item.map
+            elif isinstance(item, PressEvent):
+                mapped = self._map(item)
+                if mapped is not None:
+                    out.append(mapped)
+                else:
+                    self.unmapped += 1
+                    out.append(PadVoid("A slap pad press arrived before its clock sync and "
+                                       "was left out: any slap round in progress is void.",
+                                       "untimed"))
+            else:
+                if isinstance(item, PadRebooted):
+                    self.map = None
+                if getattr(item, "voids_round", False):
+                    self._chain = None
+                out.append(item)
+        if self.queue.dropped != self._dropped:
+            lost, self._dropped = self.queue.dropped - self._dropped, self.queue.dropped
+            self._chain = None
+            out.append(PadVoid(f"{lost} slap pad event(s) were dropped because they came "
+                               "faster than the screen could take them: any slap round in "
+                               "progress is void.", "flood"))
         return out
+
+    def _map(self, press: PressEvent) -> PressEvent | None:
+        mapping = self.map
+        if mapping is None:
+            return None
+        key = getattr(press, "clock", None)
+        pad = press.t_ns
+        fit = mapping.to_host(pad)
+        chain = self._chain
+        if chain is not None and chain.key == key and (
+                chain.lo - self.chain_gap_ns <= pad <= chain.hi + self.chain_gap_ns):
+            host = chain.anchor_host + (pad - chain.anchor_pad)
+            stray = abs(host - fit)
+            if stray > self.max_stray_ns and pad - chain.hi >= self.restart_quiet_ns:
+                chain = None  # strayed too far, and nothing of a round is left in flight
+        else:
+            chain = None
+        if chain is None:
+            chain = _Chain(key, next(self._ids), pad, fit, pad, pad)
+            self._chain = chain
+            host, stray = fit, 0
+        chain.lo, chain.hi = min(chain.lo, pad), max(chain.hi, pad)
+        uncertainty = mapping.uncertainty_at(pad) + stray
+        self.worst_uncertainty_ns = max(self.worst_uncertainty_ns, uncertainty)
+        return PadPress(press.seat, host, press.source, press.pressed,
+                        getattr(press, "resolution_ns", 0), uncertainty,
+                        ("pad", key, chain.ident))
 
     def set_lamp(self, seat: int, on: bool) -> None:
         """Light a seat's lamp on the pad (so the pad can mirror the box's lamps)."""
         self.source.set_lamp(seat, on)
 
-    def _synced(self) -> bool:
-        """The link's clock map is there and tight enough to fix the offset with."""
-        if self.source.now_ns() is None:
-            return False
-        uncertainty = getattr(self.source, "clock_uncertainty_ns", lambda: 0)()
-        return uncertainty is not None and uncertainty <= self.max_uncertainty_ns
-
     @property
     def resolution_ns(self) -> int:
+        """The pad's measured capture bound, never below the GPIO_IN scan's 0.1 ms."""
         return max(100_000, int(getattr(self.source, "resolution_ns", 0) or 0))

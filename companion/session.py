@@ -11,6 +11,12 @@ Undo deletes the last action from the log and steps back to the state before it.
 ``resume`` rebuilds a session from the log by replaying every action, which is also
 what happens after a power cut.
 
+The session does not keep every state (a long night would keep n of them): it keeps a
+checkpoint every ``CHECKPOINT_EVERY`` actions and the states since the last one. Undo
+steps back within those; past them it replays from the checkpoint before, reading those
+few actions back from the log. States share their histories (``PVec``), so a
+checkpoint costs little more than the entries added since the one before.
+
     log = GameLog(path)
     game = GameSession.start(log, get_rules("scorepad"), {"players": [...]})
     game.do({"type": "score", "seat": 1, "points": 3})
@@ -20,13 +26,21 @@ what happens after a power cut.
 
 from __future__ import annotations
 
+import gc
 import json
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from companion.errors import LogError, RuleError
 from companion.games import get_rules
 from companion.games.base import Rules
 from companion.store.gamelog import GameLog, dumps
+
+#: Actions between two kept states: undo replays at most this many actions.
+CHECKPOINT_EVERY = 64
+#: Entries of each growing list in the screens' snapshot (``GameSession.snapshot``).
+SCREEN_RECENT = 64
 
 
 def as_logged(action: Any) -> Any:
@@ -36,51 +50,120 @@ def as_logged(action: Any) -> Any:
     return json.loads(dumps(action))
 
 
-def replay(rules: Rules, setup: dict, actions: list[dict]) -> list[Any]:
-    """Every state from the initial one through each action: ``len(actions) + 1`` states.
+def logged_apply(rules: Rules):
+    """How to apply an action read back from our own game log: the engine's
+    ``apply_logged`` when it has one (it may trust what ``apply`` checked when the action
+    was played), else ``apply``."""
+    return getattr(rules, "apply_logged", rules.apply)
 
-    A stored action that the rules now reject is a ``LogError`` naming its position.
-    """
-    states = [rules.initial(setup)]
+
+def replay_states(rules: Rules, setup: dict, actions: Iterable[dict],
+                  logged: bool = False) -> Iterator[tuple[int, dict, Any]]:
+    """``(i, action, state after it)`` for each action, from the initial state. A stored
+    action that the rules now reject is a ``LogError`` naming its position. ``logged``:
+    the actions come from our own game log (see ``logged_apply``)."""
+    state = rules.initial(setup)
+    apply = logged_apply(rules) if logged else rules.apply
     for i, action in enumerate(actions, start=1):
         try:
-            states.append(rules.apply(states[-1], action))
+            state = apply(state, action)
         except RuleError as exc:
-            raise LogError(f"action {i} ({action.get('type')!r}) does not replay: {exc}") from exc
-    return states
+            raise LogError(f"action {i} ({action.get('type')!r}) does not replay: {exc}") \
+                from exc
+        yield i, action, state
+
+
+def final_state(rules: Rules, setup: dict, actions: Iterable[dict],
+                logged: bool = False) -> Any:
+    """The state after every action (the initial one when there is none)."""
+    last = None
+    with gc_paused():
+        for last in replay_states(rules, setup, actions, logged):  # noqa: B007
+            pass
+    return rules.initial(setup) if last is None else last[2]
+
+
+def replay(rules: Rules, setup: dict, actions: list[dict]) -> list[Any]:
+    """Every state from the initial one through each action: ``len(actions) + 1`` states.
+    For short games and tests; ``final_state`` keeps only the last one."""
+    return [rules.initial(setup)] + [s for _, _, s in replay_states(rules, setup, actions)]
+
+
+@contextmanager
+def gc_paused():
+    """Pause Python's cycle collector while a replay builds thousands of small objects.
+
+    Parsed actions and engine states hold no reference cycles (they are freed as soon as
+    nothing points at them), but each allocation burst wakes the collector, which walks
+    every young object again: a third of a long resume. Pausing it changes no result."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 class GameSession:
     """One open game. Owned by the UI thread; not thread-safe on purpose."""
 
     def __init__(self, log: GameLog, rules: Rules, game_id: int, setup: dict,
-                 actions: list[dict]) -> None:
+                 actions: Iterable[dict] = (), *, logged: bool = False) -> None:
+        """``actions``: the game's actions so far (``logged``: read from our own log)."""
         self.log, self.rules, self.game_id, self.setup = log, rules, game_id, setup
-        self._actions = list(actions)
-        self._states = replay(rules, setup, self._actions)
+        self._restart(rules.initial(setup))
+        with gc_paused():
+            for _, action, state in replay_states(rules, setup, actions, logged):
+                self._push(action, state)
+
+    def _restart(self, initial: Any) -> None:
+        self._n = 0
+        # _marks[k] is the state after k * CHECKPOINT_EVERY actions; _tail holds
+        # (action, state) for the actions after the last mark (1..CHECKPOINT_EVERY of
+        # them once anything happened; fewer only after undo).
+        self._marks: list[Any] = [initial]
+        self._tail: list[tuple[dict, Any]] = []
+
+    def _push(self, action: dict, state: Any) -> None:
+        if len(self._tail) == CHECKPOINT_EVERY:
+            self._marks.append(self._tail[-1][1])
+            self._tail = []
+        self._tail.append((action, state))
+        self._n += 1
 
     @classmethod
     def start(cls, log: GameLog, rules: Rules, setup: dict) -> GameSession:
         rules.initial(setup)  # a bad setup is refused before anything is written
         game_id = log.new_game(rules.NAME, setup)
-        return cls(log, rules, game_id, setup, [])
+        return cls(log, rules, game_id, setup)
 
     @classmethod
     def resume(cls, log: GameLog, game_id: int) -> GameSession:
+        """The game as its log replays, read row by row (only the newest actions stay in
+        memory; the state holds the rest)."""
         row = log.game(game_id)
-        return cls(log, get_rules(row.kind), game_id, row.setup, log.actions(game_id))
+        if getattr(row, "damaged", None):
+            raise LogError(row.damaged)
+        return cls(log, get_rules(row.kind), game_id, row.setup, log.iter_actions(game_id),
+                   logged=True)
 
     @property
     def state(self) -> Any:
-        return self._states[-1]
+        return self._tail[-1][1] if self._tail else self._marks[-1]
+
+    @property
+    def n_actions(self) -> int:
+        return self._n
 
     @property
     def actions(self) -> list[dict]:
-        return list(self._actions)
+        """Every action so far, as the log holds them (read back from it)."""
+        return self.log.actions(self.game_id)
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._actions)
+        return self._n > 0
 
     def do(self, action: dict) -> Any:
         """Apply, log, then show. Raises RuleError (nothing logged) for an illegal action.
@@ -91,32 +174,56 @@ class GameSession:
         action = as_logged(action)
         new_state = self.rules.apply(self.state, action)
         self.log.append(self.game_id, action)
-        self._actions.append(action)
-        self._states.append(new_state)
+        self._push(action, new_state)
         return new_state
 
     def undo(self) -> dict:
         """Remove the last action; returns it. RuleError when there is nothing to undo."""
-        if not self._actions:
+        if not self._n:
             raise RuleError("nothing to undo: this is the start of the game")
+        if not self._tail:
+            self._refill_tail()
         removed = self.log.undo(self.game_id)
-        if removed != self._actions[-1]:
+        if removed != self._tail[-1][0]:
             raise LogError("the game log and the screen disagree; restart to replay the log")
-        self._actions.pop()
-        self._states.pop()
+        self._tail.pop()
+        self._n -= 1
         return removed
+
+    def _refill_tail(self) -> None:
+        """Step back over a checkpoint: replay the actions after the one before it."""
+        self._marks.pop()  # the state now showing; rebuilt below as the tail's last
+        base = (len(self._marks) - 1) * CHECKPOINT_EVERY
+        apply = logged_apply(self.rules)
+        state, tail = self._marks[-1], []
+        for i, action in enumerate(self.log.iter_actions(self.game_id, base, self._n),
+                                   start=base + 1):
+            try:
+                state = apply(state, action)
+            except RuleError as exc:
+                raise LogError(f"action {i} ({action.get('type')!r}) does not replay: "
+                               f"{exc}") from exc
+            tail.append((action, state))
+        if len(tail) != self._n - base:
+            raise LogError("the game log and the screen disagree; restart to replay the log")
+        self._tail = tail
 
     def amend_setup(self, setup: dict) -> Any:
         """Change the setup while nothing has happened yet (checked by the rules first)."""
-        if self._actions:
+        if self._n:
             raise RuleError("the game has begun: its setup can no longer change")
         initial = self.rules.initial(setup)
         self.log.amend_setup(self.game_id, setup)
-        self.setup, self._states = setup, [initial]
+        self.setup = setup
+        self._restart(initial)
         return initial
 
     def finish(self, status: str = "finished") -> None:
         self.log.finish(self.game_id, status)
 
-    def snapshot(self) -> dict:
-        return self.rules.snapshot(self.state)
+    def snapshot(self, recent: int | None = SCREEN_RECENT) -> dict:
+        """The screens' picture of the state: each growing list (time log, rounds,
+        pick-ups) holds its newest ``recent`` entries, so drawing a screen costs the
+        same at the end of a long night as at its start. ``recent=None``: everything
+        (what export and statistics use)."""
+        return self.rules.snapshot(self.state, recent=recent)

@@ -8,6 +8,7 @@ it once: never a crash.
     cues = SoundCues(data_dir() / "sounds", muted=False)
     cues.play("slap")
     cues.muted = True
+    cues.volume = 0.5      # 0.0 .. 1.0; the spoken lines (companion.speech) have the same
 """
 
 from __future__ import annotations
@@ -40,29 +41,35 @@ CUES: dict[str, tuple[tuple[int, int], ...]] = {
 }
 
 
-def write_cue(path: Path, notes: tuple[tuple[int, int], ...]) -> None:
-    """Write a mono 16-bit WAV of the notes, with short fades so nothing clicks."""
+def synth(notes: tuple[tuple[int, int], ...], rate: int = RATE, level: float = 0.4) -> bytes:
+    """Mono 16-bit samples of the notes at ``rate``, with short fades so nothing clicks
+    (the spoken lines' tone uses it at the speech engine's rate)."""
     frames = bytearray()
     for freq, ms in notes:
-        n = int(RATE * ms / 1000)
-        fade = max(1, min(n // 4, int(RATE * 0.005)))
+        n = int(rate * ms / 1000)
+        fade = max(1, min(n // 4, int(rate * 0.005)))
         for i in range(n):
             env = min(1.0, i / fade, (n - i) / fade)
-            value = 0.4 * env * math.sin(2 * math.pi * freq * i / RATE) if freq else 0.0
+            value = level * env * math.sin(2 * math.pi * freq * i / rate) if freq else 0.0
             frames += struct.pack("<h", int(value * 32767))
+    return bytes(frames)
+
+
+def write_cue(path: Path, notes: tuple[tuple[int, int], ...]) -> None:
+    """Write a mono 16-bit WAV of the notes."""
     with wave.open(str(path), "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)
         w.setframerate(RATE)
-        w.writeframes(bytes(frames))
+        w.writeframes(synth(notes))
 
 
 class SoundCues:
     """Plays named cues unless muted; remembers what it played (for tests and doctor)."""
 
-    def __init__(self, folder: Path, muted: bool = False, loader=None) -> None:
-        self.folder, self.muted = Path(folder), muted
-        self.volume = 1.0  # 0..1, set from Settings
+    def __init__(self, folder: Path, muted: bool = False, loader=None,
+                 volume: float = 1.0) -> None:
+        self.folder, self.muted, self.volume = Path(folder), muted, volume
         self.played: list[str] = []
         self._loader = loader
         self._sounds: dict[str, object] = {}
@@ -94,8 +101,7 @@ class SoundCues:
                     raise RuntimeError("no audio backend could load it")
                 self._sounds[name] = sound
             sound.stop()
-            if hasattr(sound, "volume"):
-                sound.volume = self.volume
+            sound.volume = min(1.0, max(0.0, self.volume))
             sound.play()
             return True
         except Exception as exc:  # no audio device: keep the game going, silently

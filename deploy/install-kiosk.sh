@@ -35,7 +35,7 @@ UNIT=table-companion.service
 DEFAULT_DATA=/var/lib/table-companion
 GROUPS_WANTED=(gpio dialout video render input audio)
 PACKAGES=(cage xwayland python3-venv python3-lgpio libpam-systemd libgl1 libegl1
-          libgl1-mesa-dri libmtdev1)
+          libgl1-mesa-dri libmtdev1 espeak-ng)
 
 say() { printf 'install-kiosk: %s\n' "$*"; }
 stop() { printf 'install-kiosk: %s\n' "$*" >&2; exit 1; }
@@ -201,8 +201,17 @@ EOF
   install -m 0644 "$work/data-dir.conf" "$dropin/data-dir.conf"
 else
   rm -f "$dropin/data-dir.conf"
-  rmdir "$dropin" 2>/dev/null || true
 fi
+# Venue mode talks to an MQTT broker: only a config with a [venue] section gets internet
+# sockets; every other box keeps AF_UNIX and AF_NETLINK only.
+if grep -q '^[[:space:]]*\[venue\]' "$config"; then
+  install -d "$dropin"
+  install -m 0644 "$SRC/systemd/venue-network.conf" "$dropin/venue-network.conf"
+  say "venue mode: the kiosk may reach the broker (internet sockets allowed)"
+else
+  rm -f "$dropin/venue-network.conf"
+fi
+rmdir "$dropin" 2>/dev/null || true
 install -d "$T/etc/pam.d" "$T/etc/udev/rules.d" "$T/etc/systemd/system.conf.d"
 install -m 0644 "$SRC/deploy/table-companion.pam" "$T/etc/pam.d/table-companion"
 install -m 0644 "$SRC/systemd/99-slap-pad.rules" "$T/etc/udev/rules.d/99-slap-pad.rules"

@@ -15,8 +15,8 @@ set -euo pipefail
 
 role=${1:-run}
 # Mesa GL/EGL and mtdev for Kivy's window and touch; xclip for Kivy's clipboard;
-# python3-venv for .venv.
-run_pkgs=(libgl1 libegl1 libgl1-mesa-dri libmtdev1 xclip python3-venv)
+# python3-venv for .venv; espeak-ng for the spoken lines (the WAV tests use it too).
+run_pkgs=(libgl1 libegl1 libgl1-mesa-dri libmtdev1 xclip python3-venv espeak-ng)
 # Xvfb for real windows without a display (xwininfo from x11-utils: the window's real size
 # in the full-screen tests); systemd-analyze for the unit checks; strace for
 # the game log's fault injection (tests/faults); cage, xwayland and grim for the kiosk test

@@ -4,15 +4,16 @@ What it is for: deciding, from successive samples of all seat inputs, which seat
 pressed or released and when, and keeping each such report until the host acknowledges
 it. Pure (no I/O, time passed in) and MicroPython-compatible; runs unchanged on CPython.
 
-How to wire it: the main loop reads all seats at once (a bit mask, bit n-1 = seat n
-pressed) and, whenever the mask differs from ``state``, calls
-``sample(bits, now_us, gap_us)`` with the 64-bit microsecond time of that read and the
-time since the previous read. ``due(now_us)`` returns the reports to (re)send now;
-``ack(report_id)`` forgets one. A report is a list
-``[report_id, t_us, pressed_mask, released_mask, gap_us, last_sent_us]``.
+How to wire it: whenever the seats' levels (a bit mask, bit n-1 = seat n pressed) may
+have changed, the main loop calls ``sample(bits, t_ns, gap_ns)`` with the pad time of
+that sample in ns (the 64-bit timer, or the PIO edge capture's cycle count) and its
+capture bound: the edge happened within ``(t_ns - gap_ns, t_ns]``. ``due(now_ns)``
+returns the reports to (re)send now; ``ack(report_id)`` forgets one. A report is a list
+``[report_id, t_ns, pressed_mask, released_mask, gap_ns, last_sent_ns]``. All times are
+ns of the pad's clock.
 
 Debounce: the first edge of a pin is reported at once, stamped with the sample that saw
-it, and the pin is then ignored for ``holdoff_us`` (bounce and contact chatter land in
+it, and the pin is then ignored for ``holdoff_ns`` (bounce and contact chatter land in
 the hold-off). After the hold-off the pin is compared again, so a release (or a new
 press) that happened during it is reported then. Every seat that changes in one sample
 goes into one report with one time: no pin wins a tie.
@@ -27,21 +28,21 @@ REPORT_SENT = 5
 
 
 class Pad:
-    def __init__(self, seats, holdoff_us, capacity, resend_us):
+    def __init__(self, seats, holdoff_ns, capacity, resend_ns):
         if seats < 1 or seats > 8:
             raise ValueError("seats must be 1..8")
         self.seats = seats
         self.mask = (1 << seats) - 1
-        self.holdoff_us = holdoff_us
+        self.holdoff_ns = holdoff_ns
         self.capacity = capacity
-        self.resend_us = resend_us
+        self.resend_ns = resend_ns
         self.state = 0  # debounced mask: bit n-1 set while seat n is pressed
-        self.until = [0] * seats  # per seat: end of its hold-off (64-bit µs)
+        self.until = [0] * seats  # per seat: end of its hold-off (ns)
         self.queue = []  # unacknowledged reports, oldest first
         self.next_id = 1
         self.overflow = 0  # edges not reported because the queue was full
 
-    def sample(self, bits, now_us, gap_us):
+    def sample(self, bits, now_ns, gap_ns):
         """Take one sample of all seats; returns the new report, or None."""
         bits &= self.mask
         diff = bits ^ self.state
@@ -50,14 +51,17 @@ class Pad:
         pressed = 0
         released = 0
         until = self.until
+        holdoff = self.holdoff_ns
         m = 1
         for i in range(self.seats):
-            if diff & m and now_us >= until[i]:
+            # A hold-off is over when its time has come, or when the clock went back
+            # (a counter that wrapped must not freeze a seat until it comes round again).
+            if diff & m and (now_ns >= until[i] or now_ns < until[i] - holdoff):
                 if bits & m:
                     pressed |= m
                 else:
                     released |= m
-                until[i] = now_us + self.holdoff_us
+                until[i] = now_ns + self.holdoff_ns
             m <<= 1
         changed = pressed | released
         if not changed:
@@ -66,7 +70,7 @@ class Pad:
         if len(self.queue) >= self.capacity:
             self.overflow += 1
             return None
-        report = [self.next_id, now_us, pressed, released, gap_us, -1]
+        report = [self.next_id, now_ns, pressed, released, gap_ns, -1]
         self.next_id += 1
         self.queue.append(report)
         return report
@@ -80,14 +84,14 @@ class Pad:
                 return True
         return False
 
-    def due(self, now_us, limit):
-        """Reports never sent, or sent ``resend_us`` ago or more; marks them sent now."""
+    def due(self, now_ns, limit):
+        """Reports never sent, or sent ``resend_ns`` ago or more; marks them sent now."""
         out = []
         for report in self.queue:
             if len(out) >= limit:
                 break
             sent = report[REPORT_SENT]
-            if sent < 0 or now_us - sent >= self.resend_us:
-                report[REPORT_SENT] = now_us
+            if sent < 0 or now_ns - sent >= self.resend_ns:
+                report[REPORT_SENT] = now_ns
                 out.append(report)
         return out

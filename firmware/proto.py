@@ -12,7 +12,8 @@ takes whatever bytes arrived (any chunking, garbage included) and returns comple
 
 import struct
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+PRODUCT = b"SLAP"  # in every HELLO: this is the table companion's slap pad firmware
 SYNC = 0xA5
 MAX_PAYLOAD = 48
 OVERHEAD = 6  # SYNC, LEN, SEQ, TYPE before the payload; the CRC after it
@@ -36,9 +37,18 @@ ERR_STALE_NONCE = 3
 
 MAX_ACK_IDS = 8
 
-_HELLO = "<BBBBBBIHH"
-_PRESS = "<IIQBBH"
-_HB_REPLY = "<BQIQBBHH"
+# Chips in HELLO.
+CHIP_SIMULATED = 0
+CHIP_RP2040 = 1
+CHIP_RP2350 = 2
+# Capture methods in HELLO.
+CAPTURE_SCAN = 0
+CAPTURE_PIO = 1
+
+_HELLO = "<BB4sBBBBIBBIH"
+_PRESS = "<IIQQBBI"
+_HB_REPLY = "<BQIQBBHI"
+_U32 = 0xFFFFFFFF
 
 
 def _make_table():
@@ -126,21 +136,26 @@ def _u16(value):
     return value if value < 0xFFFF else 0xFFFF
 
 
-def hello(re, proto, fw, seats, nonce, scan_us, holdoff_us):
+def _u32(value):
+    return value if value < _U32 else _U32
+
+
+def hello(re, proto, fw, seats, nonce, chip, capture, capture_ns, holdoff_us):
     """HELLO payload; ``fw`` is a (major, minor, patch) tuple."""
-    return struct.pack(_HELLO, re & 0xFF, proto, fw[0], fw[1], fw[2], seats, nonce,
-                       _u16(scan_us), _u16(holdoff_us))
+    return struct.pack(_HELLO, re & 0xFF, proto, PRODUCT, fw[0], fw[1], fw[2], seats, nonce,
+                       chip, capture, _u32(capture_ns), _u16(holdoff_us))
 
 
-def press(nonce, report, t_us, pressed, released, gap_us):
-    """PRESS payload: one sample's edges, stamped with the 64-bit microsecond time."""
-    return struct.pack(_PRESS, nonce, report, t_us, pressed, released, _u16(gap_us))
+def press(nonce, report, t_ns, sent_ns, pressed, released, gap_ns):
+    """PRESS payload: one sample's edges, stamped in ns of the pad's 64-bit clock, and
+    the pad time at which this copy of the report is sent."""
+    return struct.pack(_PRESS, nonce, report, t_ns, sent_ns, pressed, released, _u32(gap_ns))
 
 
-def hb_reply(re, echo, nonce, t_us, pending, lamps, overflow, max_gap_us):
+def hb_reply(re, echo, nonce, t_ns, pending, lamps, overflow, max_gap_ns):
     """HB_REPLY payload: the host's echo, the pad's time and its health counters."""
-    return struct.pack(_HB_REPLY, re & 0xFF, echo, nonce, t_us, min(pending, 255), lamps,
-                       _u16(overflow), _u16(max_gap_us))
+    return struct.pack(_HB_REPLY, re & 0xFF, echo, nonce, t_ns, min(pending, 255), lamps,
+                       _u16(overflow), _u32(max_gap_ns))
 
 
 def lamps_ack(re, lamps):

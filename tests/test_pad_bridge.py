@@ -1,15 +1,19 @@
-"""Pad presses shifted into host time by one fixed offset: differences stay the pad's."""
+"""PadBridge: pad presses mapped into host time with the fit current in the stream, an
+honest uncertainty, and the pad's own differences kept within a burst."""
 
 from __future__ import annotations
 
-from companion.events import PressEvent
-from companion.pad.link import LinkStatus, PadRebooted
+from companion.events import EventQueue
+from companion.pad.clocksync import ClockMap
+from companion.pad.link import LinkStatus, PadClock, PadPress, PadRebooted, PadVoid
 from companion.pad_bridge import PadBridge
+
+BOOT = (0xABCD, 1)
 
 
 class FakeSource:
     def __init__(self, port, post):
-        self.post, self.pad_now, self.resolution_ns = post, None, 0
+        self.post, self.resolution_ns = post, 0
 
     def start(self):
         pass
@@ -17,62 +21,99 @@ class FakeSource:
     def stop(self):
         pass
 
-    def now_ns(self):
-        return self.pad_now
+
+def clock_map(offset, slope=1.0, bound=300_000, epoch=1):
+    """pad = host + offset (times ``slope``), bound ``bound`` everywhere near 0."""
+    return ClockMap(epoch=epoch, host_ref=0, pad_ref=offset, slope=slope, anchor_pad=offset,
+                    anchor_ns=bound, growth=0.0, inside_lo=0, inside_hi=0, inside_ns=bound,
+                    samples=10)
 
 
-def make(host=10_000_000_000):
-    clock = {"now": host}
-    bridge = PadBridge(FakeSource, None, host_clock=lambda: clock["now"])
-    return bridge, bridge.source, clock
+def press(seat, pad_ns, clock=BOOT, pressed=True):
+    return PadPress(seat, pad_ns, "pad", pressed, 100_000, 0, clock)
 
 
-def test_presses_wait_for_clock_sync_then_keep_their_differences():
-    bridge, src, clock = make()
-    src.post(PressEvent(1, 5_000_000, "pad"))
-    src.post(PressEvent(2, 5_000_137, "pad"))  # 137 ns after seat 1, in the pad's clock
-    assert bridge.drain() == []  # no sync yet: held back, not dropped
-    src.pad_now = 5_100_000
+def make():
+    bridge = PadBridge(FakeSource, None)
+    return bridge, bridge.source
+
+
+def test_a_press_before_any_clock_is_not_guessed():
+    bridge, src = make()
+    src.post(press(1, 5_000_000))
+    [void] = bridge.drain()
+    assert isinstance(void, PadVoid) and void.voids_round and "void" in void.text
+    assert bridge.unmapped == 1
+
+
+def test_each_press_maps_with_the_fit_current_at_its_place_in_the_stream():
+    bridge, src = make()
+    src.post(PadClock(clock_map(1_000_000_000)))
+    src.post(press(1, 1_005_000_000))
+    src.post(PadClock(clock_map(2_000_000_000, epoch=2)))  # a new fit (another epoch)
+    src.post(press(2, 2_007_000_000, clock=(0xABCD, 2)))
     a, b = bridge.drain()
-    assert a.t_ns == 5_000_000 + (clock["now"] - 5_100_000)
-    assert b.t_ns - a.t_ns == 137 and b.source == "pad"
+    assert (a.t_ns, b.t_ns) == (5_000_000, 7_000_000)
+    assert a.uncertainty_ns == b.uncertainty_ns == 300_000
+    assert a.clock != b.clock and a.resolution_ns == 100_000 and a.source == "pad"
 
 
-def test_offset_stays_fixed_while_the_link_is_up_and_is_retaken_after_a_reboot():
-    bridge, src, clock = make()
-    src.pad_now = 1_000
-    src.post(PressEvent(1, 900, "pad"))
-    (first,) = bridge.drain()
-    offset = bridge.offset_ns
-    clock["now"] += 777  # the clocks drift: the offset must not follow mid-link
-    src.pad_now = 1_500
-    src.post(PressEvent(2, 1_400, "pad"))
-    (second,) = bridge.drain()
-    assert second.t_ns - first.t_ns == 500 and bridge.offset_ns == offset
-    src.post(PadRebooted("the pad restarted"))
-    src.post(PressEvent(3, 10, "pad"))
-    src.pad_now = 20
+def test_a_burst_keeps_the_pads_own_differences_and_owns_up_to_the_stray():
+    bridge, src = make()
+    src.post(PadClock(clock_map(1_000_000_000)))
+    src.post(press(1, 1_005_000_000))
+    src.post(PadClock(clock_map(1_000_000_040)))  # the fit moved by 40 ns meanwhile
+    src.post(press(2, 1_005_000_137))  # 137 ns after seat 1, in the pad's clock
+    a, b = bridge.drain()
+    assert b.t_ns - a.t_ns == 137  # exactly as the pad measured
+    assert a.clock == b.clock
+    assert b.uncertainty_ns == 300_000 + 40  # the fit's bound plus how far the chain strays
+
+
+def test_a_crystal_60_ppm_fast_strays_and_the_chain_starts_over_after_a_pause():
+    bridge, src = make()
+    fast = clock_map(0, slope=1 + 60e-6)
+    src.post(PadClock(fast))
+    for k in range(5):  # mashing for 2 s, 0.5 s apart: one chain
+        src.post(press(1, k * 500_000_000))
+    *burst, = bridge.drain()
+    assert len({e.clock for e in burst}) == 1
+    stray = burst[-1].uncertainty_ns - 300_000
+    assert 110_000 < stray < 130_000  # 2 s of pad time at 60 ppm
+    src.post(press(2, 7_000_000_000))  # after a 5 s pause: a new chain, mapped by the fit
+    [after] = bridge.drain()
+    assert after.clock != burst[0].clock and after.uncertainty_ns == 300_000
+    assert after.t_ns == fast.to_host(7_000_000_000)
+
+
+def test_voids_pass_through_and_a_reboot_forgets_the_map():
+    bridge, src = make()
+    src.post(PadClock(clock_map(0)))
+    src.post(press(1, 10))
+    src.post(PadVoid("The slap pad's clock jumped", "clock_jump"))
+    src.post(LinkStatus("ready", "Slap pad ready"))
+    src.post(PadRebooted("The slap pad restarted", 1, 2))
+    src.post(press(2, 20))
     items = bridge.drain()
-    assert isinstance(items[0], PadRebooted)
-    assert items[1].t_ns == 10 + clock["now"] - 20
+    assert [type(i).__name__ for i in items] == ["PadPress", "PadVoid", "LinkStatus",
+                                                 "PadRebooted", "PadVoid"]
+    assert items[-1].reason == "untimed"
 
 
-def test_status_lines_pass_through_and_resolution_has_a_floor():
-    bridge, src, _ = make()
-    src.post(LinkStatus("lost", "Slap pad unplugged"))
-    assert bridge.drain() == [LinkStatus("lost", "Slap pad unplugged")]
+def test_an_overflowing_queue_voids_the_round():
+    bridge, src = make()
+    bridge.queue = EventQueue(maxsize=3)
+    src.post = bridge.queue.post
+    src.post(PadClock(clock_map(0)))
+    for k in range(10):
+        src.post(press(1, k))
+    items = bridge.drain()
+    assert isinstance(items[-1], PadVoid) and items[-1].reason == "flood"
+    assert "8 slap pad event(s) were dropped" in items[-1].text
+
+
+def test_resolution_has_the_scans_floor():
+    bridge, src = make()
     assert bridge.resolution_ns == 100_000
     src.resolution_ns = 250_000
     assert bridge.resolution_ns == 250_000
-
-
-def test_the_offset_waits_for_a_tight_clock_sync():
-    bridge, src, clock = make()
-    src.uncertainty = 40_000_000  # a slow first exchange: 40 ms either way
-    src.clock_uncertainty_ns = lambda: src.uncertainty
-    src.pad_now = 1_000
-    src.post(PressEvent(1, 900, "pad"))
-    assert bridge.drain() == [] and bridge.offset_ns is None  # held back, not guessed
-    src.uncertainty = 300_000
-    (event,) = bridge.drain()
-    assert event.t_ns == 900 + clock["now"] - 1_000

@@ -10,11 +10,16 @@ A rules engine is a module (or object) with:
 * ``apply(state, action: dict) -> State``: a *new* state, or ``RuleError`` naming why
   the action is illegal. Never mutates ``state``; never reads the clock or a random
   source: times and dice are fields of the action, so a log replays identically.
-* ``snapshot(state) -> dict``: a JSON-able picture of the state, for ``companion
-  replay --json``, export and tests.
+* ``snapshot(state, recent=None) -> dict``: a JSON-able picture of the state, for
+  ``companion replay --json``, export, statistics and tests. With ``recent=N`` it is the
+  screens' picture: each list that grows with the game (a time log, slap rounds,
+  pick-ups, scored rounds) holds only its newest N entries, so a snapshot costs what a
+  screen shows, not the whole night; counts and totals still cover the whole game.
 
-States are frozen dataclasses (tuples, not lists). Actions are plain dicts with a
-``"type"`` key, exactly what the game log stores.
+States are frozen dataclasses (tuples, not lists). A list that grows with every action
+is a ``companion.games.pvec.PVec``, which behaves like a tuple but adds an entry without
+copying the others: replay stays linear and earlier states share their history. Actions
+are plain dicts with a ``"type"`` key, exactly what the game log stores.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from companion.errors import RuleError
+from companion.games.pvec import PVec
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -40,7 +46,10 @@ class GameInfo:
     (the slap pad tool's log is played on the ``"slap"`` screen); a game with neither is
     played on the generic score screen ``"game"``. ``on_home`` puts a tile on the home
     screen and offers the game for resume; a tool's running log sets it False.
-    ``order`` is the tile's place, lowest first.
+    ``order`` is the tile's place, lowest first. ``version`` is the rules' version:
+    raise it when a change to the engine can change what an old log replays to (a rule
+    read differently, a snapshot field computed otherwise); History's stored summaries
+    of finished games are computed again for a new version.
     """
 
     name: str
@@ -50,6 +59,7 @@ class GameInfo:
     screen: str | None = None
     played_on: str | None = None
     on_home: bool = True
+    version: int = 1
 
     @property
     def screen_name(self) -> str:
@@ -68,7 +78,7 @@ class Rules(Protocol):
 
     def apply(self, state: Any, action: Mapping[str, Any]) -> Any: ...
 
-    def snapshot(self, state: Any) -> dict: ...
+    def snapshot(self, state: Any, recent: int | None = None) -> dict: ...
 
 
 def to_jsonable(value: Any) -> Any:
@@ -77,7 +87,7 @@ def to_jsonable(value: Any) -> Any:
         return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):
         return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, frozenset, set)):
+    if isinstance(value, (list, tuple, PVec, frozenset, set)):
         items = [to_jsonable(v) for v in value]
         return sorted(items, key=repr) if isinstance(value, (set, frozenset)) else items
     if hasattr(value, "value") and hasattr(value, "name") and type(value).__module__ != "builtins":

@@ -22,6 +22,7 @@ from typing import Any
 
 from companion.errors import RuleError
 from companion.games.base import GameInfo, Player, handler_for, players_from_setup, require
+from companion.games.evolve import replace
 
 GAME = GameInfo(
     name="professor_tempus",
@@ -231,7 +232,7 @@ def _round_start(state: State) -> bool:
 def _played(state: State, i: int, h: int, series: Series, card: Card) -> State:
     hands = state.hands[:i] + (state.hands[i] - 1,) + state.hands[i + 1:]
     holders = state.holders[:h] + (series,) + state.holders[h + 1:]
-    state = dataclasses.replace(state, hands=hands, holders=holders, seen=state.seen | {card.key},
+    state = replace(state, hands=hands, holders=holders, seen=state.seen | {card.key},
                                 turn=(i + 1) % len(state.players))
     if any(n > KEEP for n in hands):
         return state
@@ -240,7 +241,7 @@ def _played(state: State, i: int, h: int, series: Series, card: Card) -> State:
         for p in state.players
     )
     record = Round(state.round, state.count, state.players[state.first].seat, collected)
-    return dataclasses.replace(state, phase="scoring", holders=(None,) * HOLDERS,
+    return replace(state, phase="scoring", holders=(None,) * HOLDERS,
                                rounds=state.rounds + (record,))
 
 
@@ -274,7 +275,7 @@ def _play_on(state: State, action: Mapping[str, Any]) -> State:
     ok, why = can_play(series, card, state.players[i].seat)
     if not ok:
         raise RuleError(f"{_who(state, i)}: the {card.label} cannot go on holder {h}: {why}")
-    taken = dataclasses.replace(series, owner=state.players[i].seat, cards=series.cards + (card,))
+    taken = replace(series, owner=state.players[i].seat, cards=series.cards + (card,))
     return _played(state, i, h, taken, card)
 
 
@@ -287,7 +288,7 @@ def _tuck(state: State, action: Mapping[str, Any]) -> State:
         if others or None in state.holders:
             raise RuleError(f"{_who(state, i)}: tuck under an opponent's series, not your own")
     card = _card(state, action, i)
-    return _played(state, i, h, dataclasses.replace(series, tucked=series.tucked + (card,)), card)
+    return _played(state, i, h, replace(series, tucked=series.tucked + (card,)), card)
 
 
 def _hourglasses(state: State, action: Mapping[str, Any], record: Round) -> tuple[int, ...]:
@@ -323,19 +324,19 @@ def _score_round(state: State, action: Mapping[str, Any]) -> State:
         raise RuleError("no round is waiting for its count" if state.phase == "play"
                         else "the game is over")
     record = state.rounds[-1]
-    record = dataclasses.replace(record, hourglasses=_hourglasses(state, action, record))
-    state = dataclasses.replace(state, rounds=state.rounds[:-1] + (record,))
+    record = replace(record, hourglasses=_hourglasses(state, action, record))
+    state = replace(state, rounds=state.rounds[:-1] + (record,))
     n = len(state.players)
     need = n * state.deal.refill
     pile, count, seen = state.draw_pile, state.count, state.seen
     if pile < need:
         if not state.two_counts or count == 2:
-            return dataclasses.replace(state, phase="over")
+            return replace(state, phase="over")
         # first exhaustion in the variant: count 1 is closed; everything but the hands
         # is shuffled into a new draw pile
         pile, count, seen = DECK - n * KEEP, 2, frozenset()
     first = (state.first + 1) % n
-    return dataclasses.replace(state, phase="play", round=state.round + 1, count=count,
+    return replace(state, phase="play", round=state.round + 1, count=count,
                                first=first, turn=first, hands=(state.deal.per_hand,) * n,
                                draw_pile=pile - need, seen=seen)
 
@@ -346,8 +347,8 @@ def _correct_round(state: State, action: Mapping[str, Any]) -> State:
     if pos is None or state.rounds[pos].hourglasses is None:
         raise RuleError(f"round {number} has not been counted yet, so it cannot be corrected")
     record = state.rounds[pos]
-    record = dataclasses.replace(record, hourglasses=_hourglasses(state, action, record))
-    return dataclasses.replace(state, rounds=state.rounds[:pos] + (record,)
+    record = replace(record, hourglasses=_hourglasses(state, action, record))
+    return replace(state, rounds=state.rounds[:pos] + (record,)
                                + state.rounds[pos + 1:])
 
 
@@ -389,7 +390,9 @@ def _card_json(c: Card) -> dict:
     return dataclasses.asdict(c)
 
 
-def snapshot(state: State) -> dict:
+def snapshot(state: State, recent: int | None = None) -> dict:
+    """The whole state as JSON data. Nothing in it grows with the length of the game (a
+    deck's worth of cards, a dozen rounds), so ``recent`` changes nothing."""
     seats = [str(p.seat) for p in state.players]
     per_count = counts(state)
     totals = {s: sum(c[s] for c in per_count) for s in seats}

@@ -10,18 +10,13 @@ Actions:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import RuleError
-from companion.games.base import (
-    GameInfo,
-    Player,
-    action_type,
-    players_from_setup,
-    require,
-    to_jsonable,
-)
+from companion.games.base import GameInfo, Player, action_type, players_from_setup, require
+from companion.games.evolve import replace
+from companion.games.pvec import EMPTY, PVec, newest
 
 GAME = GameInfo(
     name="scorepad",
@@ -36,12 +31,13 @@ TITLE = GAME.title
 @dataclass(frozen=True, slots=True)
 class State:
     players: tuple[Player, ...]
-    rounds: tuple[tuple[tuple[int, int], ...], ...]  # closed rounds: ((seat, points), ...)
+    rounds: PVec  # closed rounds, each ((seat, points), ...)
     current: tuple[tuple[int, int], ...]  # the open round: (seat, points) per player
     finished: bool = False
+    closed: tuple[tuple[int, int], ...] = ()  # (seat, points of every closed round)
 
     def total(self, seat: int) -> int:
-        return sum(p for rnd in (*self.rounds, self.current) for s, p in rnd if s == seat)
+        return sum(p for rnd in (self.closed, self.current) for s, p in rnd if s == seat)
 
     def winners(self) -> tuple[int, ...]:
         best = max(self.total(p.seat) for p in self.players)
@@ -50,7 +46,8 @@ class State:
 
 def initial(setup: Mapping[str, Any]) -> State:
     players = players_from_setup(setup, 1, 8)
-    return State(players, (), tuple((p.seat, 0) for p in players))
+    zero = tuple((p.seat, 0) for p in players)
+    return State(players, EMPTY, zero, closed=zero)
 
 
 def apply(state: State, action: Mapping[str, Any]) -> State:
@@ -67,15 +64,23 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
         current = tuple((s, p + points if s == seat else p) for s, p in state.current)
         return replace(state, current=current)
     if kind == "end_round":
-        return replace(state, rounds=(*state.rounds, state.current),
+        closed = tuple((s, p + q) for (s, p), (_, q) in zip(state.closed, state.current,
+                                                              strict=True))
+        return replace(state, rounds=state.rounds.append(state.current), closed=closed,
                        current=tuple((p.seat, 0) for p in state.players))
     if kind == "finish":
         return replace(state, finished=True)
     raise RuleError(f"unknown action '{kind}' for the score pad")
 
 
-def snapshot(state: State) -> dict:
-    data = to_jsonable(state)
-    data["totals"] = {str(p.seat): state.total(p.seat) for p in state.players}
-    data["winners"] = list(state.winners()) if state.finished else []
-    return data
+def snapshot(state: State, recent: int | None = None) -> dict:
+    """Players, closed rounds (the newest ``recent`` of them when given), the open round,
+    totals over the whole game and, once finished, the winners."""
+    return {
+        "players": [{"name": p.name, "seat": p.seat} for p in state.players],
+        "rounds": [[list(pair) for pair in rnd] for rnd in newest(state.rounds, recent)],
+        "current": [list(pair) for pair in state.current],
+        "finished": state.finished,
+        "totals": {str(p.seat): state.total(p.seat) for p in state.players},
+        "winners": list(state.winners()) if state.finished else [],
+    }

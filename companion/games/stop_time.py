@@ -17,11 +17,15 @@ One action::
 ``"table"``: the verdict could not (too close to call, or several never slapped) and
 the table chose one of its ``candidates``; ``"false_alarm"``: the table said nobody
 should have slapped, the verdict is the ``false_alarm()`` one and the picker is one of
-its candidates (the last slapper). The verdict is read with ``Verdict.from_json`` and
-decided again from its own timestamps, so a log line that contradicts itself is refused.
+its candidates (the last slapper). ``apply`` reads the verdict with ``Verdict.from_json``
+and decides it again from its own timestamps, so a round that contradicts itself is
+refused when it is played or when an exported file is replayed. ``apply_logged`` is for
+the session's own log (resume, History): it checks the fields it records but trusts the
+decision ``apply`` already checked, which keeps a long night's resume fast.
 
 ``snapshot()`` lists the rounds, the pick-ups per player and each player's reaction
-times (delays after the first slap, with their median) for the statistics screen.
+times (delays after the first slap, with their median) for the statistics screen;
+``snapshot(state, recent=N)`` lists the newest N rounds only (what the slap screen shows).
 
 Wiring: the slap screen (``companion/ui/screens/slap.py``) starts a ``stop_time``
 session when used outside a Crazy Time game and ``act()``s one ``slap_round`` per round.
@@ -32,12 +36,19 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import CompanionError, RuleError
 from companion.games.base import GameInfo, Player, action_type, players_from_setup, require
+from companion.games.evolve import replace
+from companion.games.pvec import EMPTY, PVec, newest
 from companion.slap.verdict import CASE_FALSE_ALARM, CASE_SYNC, Verdict, decide
+
+try:  # a C JSON writer/reader for the verdicts a state keeps as text (json otherwise)
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - orjson is a dependency
+    _orjson = None
 
 GAME = GameInfo(
     name="stop_time",
@@ -56,7 +67,8 @@ DECISIONS = ("verdict", "false_alarm", "table")
 @dataclass(frozen=True, slots=True)
 class Round:
     """One recorded slap round. ``delays``: (seat, ms after the first slap) in slap order;
-    ``verdict`` is the arbiter's verdict as JSON text, kept verbatim."""
+    ``verdict`` is the arbiter's verdict as the action gave it, kept as compact JSON text
+    (a third of the memory of the parsed object; a snapshot parses the rounds it shows)."""
 
     n: int
     picker: int | None
@@ -71,28 +83,93 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class State:
-    players: tuple[Player, ...]
-    rounds: tuple[Round, ...] = ()
+    """The players and every recorded round (a ``PVec``: adding one copies nothing);
+    ``picks`` is how many times each seat picked up, aligned with ``players``."""
 
-    @property
-    def seats(self) -> tuple[int, ...]:
-        return tuple(p.seat for p in self.players)
+    players: tuple[Player, ...]
+    rounds: PVec = EMPTY
+    picks: tuple[int, ...] = ()
+    seats: tuple[int, ...] = ()  # the players' seats, in order
 
     def pickups(self, seat: int) -> int:
-        return sum(1 for r in self.rounds if r.picker == seat)
+        for p, n in zip(self.players, self.picks, strict=True):
+            if p.seat == seat:
+                return n
+        return 0
 
 
 def initial(setup: Mapping[str, Any]) -> State:
     if not isinstance(setup, Mapping):
         raise RuleError("setup must be an object with 'players'")
-    return State(players_from_setup(setup, lo=2, hi=8))
+    players = players_from_setup(setup, lo=2, hi=8)
+    return State(players, EMPTY, (0,) * len(players), tuple(p.seat for p in players))
 
 
 def apply(state: State, action: Mapping[str, Any]) -> State:
+    """The state after one slap round. The verdict is read with ``Verdict.from_json`` and
+    decided again from its own slap times: a verdict that contradicts itself is refused."""
+    data = _round_fields(action)
+    verdict = _read_verdict(state, data)
+    return _record(state, action, verdict, _delays(data["ranking"]), data)
+
+
+def apply_logged(state: State, action: Mapping[str, Any]) -> State:
+    """``apply`` for a round read back from our own game log, which ``apply`` accepted
+    when it was played: the verdict's own fields are checked (seats, picker, candidates)
+    but it is not decided again from its slap times, and it is kept as given, not
+    copied. That keeps a resume of thousands of rounds within a fraction of a second."""
+    data = _round_fields(action)
+    try:
+        facts = _Facts(data)
+        delays = _delays(data["ranking"])
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise RuleError(f"slap_round: the verdict is damaged ({exc!r})") from None
+    for label, group in (("slapped", facts.slappers), ("never slapped", facts.non_slappers),
+                         ("is a candidate", facts.candidates)):
+        _check_seats(state, label, group)
+    return _record(state, action, facts, delays, data)
+
+
+class _Facts:
+    """What a round record needs from a logged verdict, read without judging it."""
+
+    __slots__ = ("case", "picker", "candidates", "too_close", "non_slappers", "slappers")
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.case = data["case"]
+        self.picker = data["picker"]
+        self.candidates = _seats(data["candidates"])
+        self.too_close = data["too_close"]
+        self.non_slappers = _seats(data["non_slappers"])
+        if self.case not in (CASE_SYNC, CASE_FALSE_ALARM) or not isinstance(self.too_close,
+                                                                            bool):
+            raise ValueError("case / too_close")
+        if self.picker is not None and self.picker not in self.candidates:
+            raise ValueError("picker")
+        self.slappers = _seats([r["seat"] for r in data["ranking"]])
+
+
+def _seats(raw: Any) -> tuple[int, ...]:
+    if type(raw) is not list or any(type(s) is not int for s in raw):
+        raise TypeError(f"not a list of seats: {raw!r}")
+    return tuple(raw)
+
+
+def _round_fields(action: Mapping[str, Any]) -> Mapping[str, Any]:
     kind = action_type(action)
     if kind != "slap_round":
         raise RuleError(f"the slap pad has no action '{kind}' (known: slap_round)")
-    verdict = _read_verdict(state, require(action, "verdict", Mapping))
+    return require(action, "verdict", Mapping)
+
+
+def _delays(ranking: list) -> tuple[tuple[int, float], ...]:
+    """(seat, ms after the first slap) from a verdict's ranking, in slap order."""
+    first = ranking[0]["t_ns"] if ranking else 0
+    return tuple((r["seat"], round((r["t_ns"] - first) / 1e6, 3)) for r in ranking)
+
+
+def _record(state: State, action: Mapping[str, Any], verdict: Any,
+            delays: tuple[tuple[int, float], ...], data: Mapping[str, Any]) -> State:
     decision = require(action, "decision", str)
     if decision not in DECISIONS:
         raise RuleError(f"slap_round: unknown decision {decision!r} "
@@ -102,12 +179,38 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     picker = action["picker"]
     _check_picker(state, verdict, decision, picker)
     rnd = Round(n=len(state.rounds) + 1, picker=picker, decision=decision, case=verdict.case,
-                too_close=verdict.too_close, candidates=verdict.candidates,
-                non_slappers=verdict.non_slappers,
-                delays=tuple((e.seat, round(e.delay_first_ns / 1e6, 3))
-                             for e in verdict.ranking),
-                verdict=json.dumps(verdict.to_json(), sort_keys=True))
-    return replace(state, rounds=state.rounds + (rnd,))
+                too_close=verdict.too_close, candidates=tuple(verdict.candidates),
+                non_slappers=tuple(verdict.non_slappers),
+                delays=delays, verdict=_compact(data))
+    picks = state.picks
+    if picker is not None:
+        i = state.seats.index(picker)
+        picks = (*picks[:i], picks[i] + 1, *picks[i + 1:])
+    return replace(state, rounds=state.rounds.append(rnd), picks=picks)
+
+
+def _check_seats(state: State, label: str, group: tuple[int, ...]) -> None:
+    for seat in group:
+        if seat not in state.seats:
+            raise RuleError(f"slap_round: seat {seat} {label} but is not a player "
+                            f"(seats {', '.join(map(str, state.seats))})")
+
+
+def _compact(data: Mapping[str, Any]) -> str:
+    """A verdict as compact JSON text, keys sorted (the same text for equal verdicts)."""
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(data, option=_orjson.OPT_SORT_KEYS).decode()
+        except TypeError:
+            pass  # something orjson does not write (a huge int): json words the error
+    try:
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise RuleError(f"slap_round: the verdict is not JSON data ({exc})") from None
+
+
+def _parse(text: str) -> Any:
+    return _orjson.loads(text) if _orjson is not None else json.loads(text)
 
 
 def _read_verdict(state: State, data: Mapping[str, Any]) -> Verdict:
@@ -119,10 +222,7 @@ def _read_verdict(state: State, data: Mapping[str, Any]) -> Verdict:
     for label, group in (("slapped", verdict.slappers), ("never slapped", verdict.non_slappers),
                          ("was left out", verdict.excluded),
                          ("is a candidate", verdict.candidates)):
-        for seat in group:
-            if seat not in state.seats:
-                raise RuleError(f"slap_round: seat {seat} {label} but is not a player "
-                                f"(seats {', '.join(map(str, state.seats))})")
+        _check_seats(state, label, group)
     if len(set(seats)) != len(seats):
         raise RuleError("slap_round: a seat is both a slapper and a non-slapper")
     try:
@@ -168,27 +268,34 @@ def _check_picker(state: State, verdict: Verdict, decision: str, picker: Any) ->
 
 def reaction_ms(state: State) -> dict[str, dict[str, Any]]:
     """Per seat: every delay after the first slap (ms), how many, and their median."""
-    out: dict[str, dict[str, Any]] = {}
-    for seat in state.seats:
-        delays = [ms for r in state.rounds for s, ms in r.delays if s == seat]
-        out[str(seat)] = {"delays": delays, "count": len(delays),
-                          "median": statistics.median(delays) if delays else None}
-    return out
+    per_seat: dict[int, list[float]] = {seat: [] for seat in state.seats}
+    for r in state.rounds:
+        for s, ms in r.delays:
+            if s in per_seat:
+                per_seat[s].append(ms)
+    return {str(seat): {"delays": d, "count": len(d),
+                        "median": statistics.median(d) if d else None}
+            for seat, d in per_seat.items()}
 
 
-def snapshot(state: State) -> dict:
-    return {
+def snapshot(state: State, recent: int | None = None) -> dict:
+    """The rounds (only the newest ``recent`` when given: what the slap screen lists),
+    pick-ups per seat and, in the full snapshot, each seat's reaction times."""
+    out = {
         "game": NAME,
         "players": [{"name": p.name, "seat": p.seat} for p in state.players],
         "rounds": [{"n": r.n, "picker": r.picker, "decision": r.decision, "case": r.case,
                     "too_close": r.too_close, "candidates": list(r.candidates),
                     "non_slappers": list(r.non_slappers),
                     "ranking": [{"seat": s, "delay_ms": ms} for s, ms in r.delays],
-                    "verdict": json.loads(r.verdict)} for r in state.rounds],
-        "pickups": {str(p.seat): state.pickups(p.seat) for p in state.players},
-        "reaction_ms": reaction_ms(state),
+                    "verdict": _parse(r.verdict)}
+                   for r in newest(state.rounds, recent)],
+        "pickups": {str(p.seat): n for p, n in zip(state.players, state.picks, strict=True)},
     }
+    if recent is None:
+        out["reaction_ms"] = reaction_ms(state)
+    return out
 
 
-__all__ = ["NAME", "TITLE", "DECISIONS", "State", "Round", "initial", "apply", "snapshot",
-           "reaction_ms"]
+__all__ = ["NAME", "TITLE", "DECISIONS", "State", "Round", "initial", "apply", "apply_logged",
+           "snapshot", "reaction_ms"]

@@ -17,12 +17,14 @@ kept honest by the vectors, not by sharing code.
 
 from __future__ import annotations
 
+import binascii
 import struct
 from dataclasses import dataclass
 
 from companion.errors import LinkError
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+PRODUCT = b"SLAP"  # every HELLO of the table companion's slap pad firmware carries it
 SYNC = 0xA5
 MAX_PAYLOAD = 48
 OVERHEAD = 6
@@ -33,26 +35,19 @@ HELLO, PRESS, HB_REPLY, LAMPS_ACK, ERROR = 0x81, 0x82, 0x83, 0x84, 0x85
 ERR_UNKNOWN_TYPE, ERR_BAD_LENGTH, ERR_STALE_NONCE = 1, 2, 3
 ERROR_NAMES = {ERR_UNKNOWN_TYPE: "unknown type", ERR_BAD_LENGTH: "wrong payload length",
                ERR_STALE_NONCE: "ACK for another boot"}
-
-
-def _crc_table() -> tuple[int, ...]:
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021 if crc & 0x8000 else crc << 1) & 0xFFFF
-        table.append(crc)
-    return tuple(table)
-
-
-_TABLE = _crc_table()
+CHIP_SIMULATED, CHIP_RP2040, CHIP_RP2350 = 0, 1, 2
+CHIP_NAMES = {CHIP_SIMULATED: "simulated", CHIP_RP2040: "RP2040", CHIP_RP2350: "RP2350"}
+CAPTURE_SCAN, CAPTURE_PIO = 0, 1
+CAPTURE_NAMES = {CAPTURE_SCAN: "GPIO_IN scan", CAPTURE_PIO: "PIO edge capture"}
 
 
 def crc16(data: bytes, crc: int = 0xFFFF) -> int:
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final XOR)."""
-    for b in data:
-        crc = ((crc << 8) & 0xFF00) ^ _TABLE[(crc >> 8) ^ b]
-    return crc
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final XOR).
+
+    ``binascii.crc_hqx`` computes exactly this CRC in C; the firmware has its own table
+    version (MicroPython has no ``crc_hqx``), and both are checked against vectors.json.
+    """
+    return binascii.crc_hqx(data, crc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,27 +139,46 @@ class Lamps:
 
 @dataclass(frozen=True, slots=True)
 class Hello:
+    """The pad's answer to HELLO_REQ. Only ``re`` and ``proto`` are common to every
+    protocol version; a HELLO of another version is decoded that far (the rest is
+    zero) so the link can say which version the pad speaks."""
+
     re: int
     proto: int
+    product: bytes
     firmware: tuple[int, int, int]
     seats: int
     nonce: int
-    scan_us: int
+    chip: int
+    capture: int
+    capture_ns: int
     holdoff_us: int
 
     @property
     def firmware_text(self) -> str:
         return ".".join(str(v) for v in self.firmware)
 
+    @property
+    def chip_text(self) -> str:
+        return CHIP_NAMES.get(self.chip, f"chip {self.chip}")
+
+    @property
+    def capture_text(self) -> str:
+        return CAPTURE_NAMES.get(self.capture, f"capture {self.capture}")
+
 
 @dataclass(frozen=True, slots=True)
 class Press:
+    """One sample's edges: stamped ``t_ns`` on the pad clock, sent at ``sent_ns``, the
+    edge within ``(t_ns - gap_ns, t_ns]``."""
+
     nonce: int
     report: int
-    t_us: int
+    t_ns: int
+    sent_ns: int
     pressed: int
     released: int
-    gap_us: int
+    gap_ns: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,11 +186,11 @@ class HeartbeatReply:
     re: int
     echo: int
     nonce: int
-    t_us: int
+    t_ns: int
     pending: int
     lamps: int
     overflow: int
-    max_gap_us: int
+    max_gap_ns: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,21 +218,23 @@ _FIXED: dict[int, tuple[type, str]] = {
     HELLO_REQ: (HelloReq, "<B"),
     HEARTBEAT: (Heartbeat, "<Q"),
     LAMPS: (Lamps, "<B"),
-    PRESS: (Press, "<IIQBBH"),
-    HB_REPLY: (HeartbeatReply, "<BQIQBBHH"),
+    PRESS: (Press, "<IIQQBBI"),
+    HB_REPLY: (HeartbeatReply, "<BQIQBBHI"),
     LAMPS_ACK: (LampsAck, "<BB"),
     ERROR: (ErrorReply, "<BBB"),
 }
 _TYPE_OF = {cls: typ for typ, (cls, _) in _FIXED.items()} | {Hello: HELLO, Ack: ACK}
-_HELLO_FMT = "<BBBBBBIHH"
+_HELLO_FMT = "<BB4sBBBBIBBIH"
+_HELLO_V1_FMT = "<BBBBBBIHH"  # protocol 1 (firmware 1.x): read to name it, never used
 
 
 def encode(msg: Message) -> tuple[int, bytes]:
     """The (type, payload) of a message; LinkError for values that do not fit."""
     try:
         if isinstance(msg, Hello):
-            return HELLO, struct.pack(_HELLO_FMT, msg.re, msg.proto, *msg.firmware, msg.seats,
-                                      msg.nonce, msg.scan_us, msg.holdoff_us)
+            return HELLO, struct.pack(_HELLO_FMT, msg.re, msg.proto, msg.product,
+                                      *msg.firmware, msg.seats, msg.nonce, msg.chip,
+                                      msg.capture, msg.capture_ns, msg.holdoff_us)
         if isinstance(msg, Ack):
             if not 1 <= len(msg.reports) <= MAX_ACK_IDS:
                 raise LinkError(f"an ACK names 1..{MAX_ACK_IDS} reports, not {len(msg.reports)}")
@@ -240,11 +256,7 @@ def decode_message(frame: Frame) -> Message:
     """The message in a CRC-checked frame; LinkError names a malformed one."""
     typ, payload = frame.type, frame.payload
     if typ == HELLO:
-        if len(payload) != struct.calcsize(_HELLO_FMT):
-            raise LinkError(f"malformed HELLO: {len(payload)} payload bytes, expected 14")
-        re, proto, major, minor, patch, seats, nonce, scan, hold = struct.unpack(
-            _HELLO_FMT, payload)
-        return Hello(re, proto, (major, minor, patch), seats, nonce, scan, hold)
+        return _decode_hello(payload)
     if typ == ACK:
         n = len(payload)
         if n < 8 or n > 4 + 4 * MAX_ACK_IDS or n % 4:
@@ -258,3 +270,21 @@ def decode_message(frame: Frame) -> Message:
         raise LinkError(f"malformed {cls.__name__}: {len(payload)} payload bytes, "
                         f"expected {struct.calcsize(fmt)}")
     return cls(*struct.unpack(fmt, payload))
+
+
+def _decode_hello(payload: bytes) -> Hello:
+    n = len(payload)
+    if n >= 2 and payload[1] == 1 and n == struct.calcsize(_HELLO_V1_FMT):
+        re, proto, major, minor, patch, seats, nonce, scan_us, hold = struct.unpack(
+            _HELLO_V1_FMT, payload)
+        return Hello(re, proto, b"", (major, minor, patch), seats, nonce, CHIP_SIMULATED,
+                     CAPTURE_SCAN, scan_us * 1000, hold)
+    if n >= 2 and payload[1] != PROTOCOL_VERSION:
+        return Hello(payload[0], payload[1], b"", (0, 0, 0), 0, 0, 0, 0, 0, 0)
+    if n != struct.calcsize(_HELLO_FMT):
+        raise LinkError(f"malformed HELLO: {n} payload bytes, expected "
+                        f"{struct.calcsize(_HELLO_FMT)}")
+    re, proto, product, major, minor, patch, seats, nonce, chip, capture, capture_ns, hold = (
+        struct.unpack(_HELLO_FMT, payload))
+    return Hello(re, proto, product, (major, minor, patch), seats, nonce, chip, capture,
+                 capture_ns, hold)

@@ -10,10 +10,15 @@ the clock and the inputs, and moves bytes in and out.
 How to wire it::
 
     fw = load_firmware()                    # the firmware modules, imported once
-    hal = FakeHal(seats=8, start_us=0)
+    hal = FakeHal(seats=8, start_us=0)      # capture="pio": edges timed like seat_pio
     firmware = fw.core.Firmware(hal)
     hal.set_time(100); hal.set_seats(0b1); firmware.poll()
     frames = hal.take_tx()                  # list of frame bytes, one per write
+
+With ``capture="pio"`` the fake stands in for the PIO edge capture: ``set_seats(bits,
+at_ns=...)`` records the change at its exact pad time and ``read_edges()`` returns it
+stamped with the next sample of a ``PIO_SAMPLE_NS`` grid, as ``seat_pio`` would (the
+real program's timing is checked in the PIO emulator, tests/firmware/test_seat_pio.py).
 
 The firmware imports its siblings by bare name (``import proto``), as on the Pico;
 ``load_firmware`` loads them under private names (``_slapfw.proto`` ...) so they never
@@ -33,7 +38,11 @@ from companion.errors import LinkError
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[1] / "firmware"  # companion/firmware
 #: Load order: each module's bare-name imports are among the ones before it.
-FIRMWARE_MODULES = ("proto", "pad", "core")
+FIRMWARE_MODULES = ("proto", "pad", "edges", "core")
+#: FakeHal methods that are the simulator's side, not the hal interface.
+DRIVER_METHODS = ("set_time", "jump", "set_seats", "feed_rx", "take_tx")
+CAPTURES = ("scan", "pio")
+PIO_SAMPLE_NS = 56  # seat_pio at 125 MHz: 7 cycles of 8 ns
 
 _lock = threading.Lock()
 _loaded: SimpleNamespace | None = None
@@ -74,11 +83,21 @@ def load_firmware(directory: Path = FIRMWARE_DIR) -> SimpleNamespace:
 class FakeHal:
     """The hal of a virtual Pico. Same interface as ``firmware/hal.py``'s ``Hal``."""
 
-    def __init__(self, seats: int = 8, start_us: int = 0, rng: random.Random | None = None):
+    def __init__(self, seats: int = 8, start_us: int = 0, rng: random.Random | None = None,
+                 capture: str = "scan", sample_ns: int = PIO_SAMPLE_NS) -> None:
+        if capture not in CAPTURES:
+            raise LinkError(f"FakeHal capture must be one of {CAPTURES}, not {capture!r}")
         self.seats = seats
+        self.chip = 0  # proto.CHIP_SIMULATED
+        self.chip_name = "simulated"
+        self.capture = CAPTURES.index(capture)  # proto.CAPTURE_SCAN / CAPTURE_PIO
+        self.sample_ns = sample_ns if capture == "pio" else 0
         self._mask = (1 << seats) - 1
         self._now_us = start_us
+        self._start_ns = start_us * 1000
         self._seats = 0
+        self._changes: list[tuple[int, int]] = []  # pio: (t_ns, bits) not yet read
+        self._last_slot = -10
         self.lamps = 0
         self.lamp_writes = 0
         self._rx = bytearray()
@@ -103,6 +122,23 @@ class FakeHal:
     def read_seats(self) -> int:
         return self._seats & self._mask
 
+    def read_edges(self) -> list[tuple[int, int, int]] | None:
+        if not self.capture:
+            return None
+        now_ns, period = self._now_us * 1000, self.sample_ns
+        out = []
+        while self._changes:
+            at, bits = self._changes[0]
+            slot = max(-(-(at - self._start_ns) // period), self._last_slot + 2)
+            stamp = self._start_ns + slot * period
+            if stamp > now_ns:
+                break  # that sample has not been taken yet
+            self._changes.pop(0)
+            gap = 2 * period if slot - self._last_slot == 2 else period
+            self._last_slot = slot
+            out.append((bits, stamp, gap))
+        return out
+
     def set_lamps(self, mask: int) -> None:
         self.lamps = mask & self._mask
         self.lamp_writes += 1
@@ -120,15 +156,34 @@ class FakeHal:
     def random_u32(self) -> int:
         return self._rng.getrandbits(32)
 
+    def held_at_boot(self, seat: int) -> bool:
+        """True while seat ``seat``'s button is held (main.py's way back to the REPL)."""
+        return bool(self.read_seats() & (1 << (seat - 1)))
+
+    def reset(self) -> None:
+        """machine.reset() on the Pico; the simulator restarts the pad itself."""
+        self.resets = getattr(self, "resets", 0) + 1
+
     # --- the other side: the simulator or a test ----------------------------------------
     def set_time(self, now_us: int) -> None:
         if now_us < self._now_us:
             raise ValueError(f"the pad clock cannot go back ({now_us} < {self._now_us})")
         self._now_us = now_us
 
-    def set_seats(self, bits: int) -> None:
-        """Set the fake GPIO_IN: bit n-1 set = seat n's button closed."""
-        self._seats = bits & self._mask
+    def jump(self, now_us: int) -> None:
+        """Fault injection: the clock jumps to ``now_us`` (back or forward); so does the
+        PIO capture's time base, which runs from the same clock."""
+        self._start_ns += (now_us - self._now_us) * 1000
+        self._now_us = now_us
+
+    def set_seats(self, bits: int, at_ns: int | None = None) -> None:
+        """Set the fake GPIO_IN: bit n-1 set = seat n's button closed. With PIO capture
+        the change is timed at ``at_ns`` (default: now), to the nanosecond."""
+        bits &= self._mask
+        if self.capture and bits != self._seats:
+            at = self._now_us * 1000 if at_ns is None else at_ns
+            self._changes.append((at, bits))
+        self._seats = bits
 
     def feed_rx(self, data: bytes) -> None:
         """Bytes from the host, as if they had arrived over USB."""

@@ -8,94 +8,56 @@ bytes to write and the events to post. One thread owns a ``PadLink`` (``PadSourc
 How to wire it::
 
     link = PadLink()
-    link.opened("/dev/slap-pad", now_ns)           # the transport opened the port
+    link.opened("/dev/slap-pad", now_ns, "Pico, serial E661...")  # the port opened
     link.feed(data, now_ns)                         # bytes read; LinkError on a bad pad
     link.poll(now_ns)                               # timers; by link.next_deadline()
     port.write(link.take_output())
-    for event in link.take_events(): post(event)    # PressEvent, LinkStatus, PadRebooted
+    for event in link.take_events(): post(event)    # see below
     if link.reconnect_reason: close the port; link.closed(now_ns, link.reconnect_reason)
+
+Events: ``LinkStatus`` (the state and a sentence), ``PadClock`` (the clock map changed:
+pad presses after it map with it), ``PadPress`` (a press or release in the pad's clock),
+``PadRebooted`` and ``PadVoid`` (void a slap round in progress: the pad restarted, its
+clock jumped, it flooded, or presses could not be timed). Presses come out only after
+the ``PadClock`` they were checked against, so whoever maps them in stream order always
+has the right map.
 
 States (``LinkStatus.state``): ``searching`` (no pad yet), ``connecting`` (port open,
 shaking hands), ``ready``, ``lost`` (had a pad, lost it, looking again), ``failed`` (a
-pad answered but cannot be used, e.g. another protocol version; retried slowly).
+device answered but is not a usable slap pad; retried slowly).
 
-A pad reboot (a new nonce after another one) voids anything stamped in the old clock:
-``PadRebooted`` says so once, and the UI voids a slap round in progress.
+The handshake (only our firmware is the slap pad) is ``companion.pad.handshake``; the
+checks every press passes before it goes out (against the clock fit, floods) are
+``companion.pad.presscheck``; the events and timers, ``companion.pad.linkevents``.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass
 
 from companion.errors import LinkError
-from companion.events import SOURCE_PAD, PressEvent
+from companion.events import SOURCE_PAD
 from companion.pad import codec
-from companion.pad.clocksync import ClockMap, ClockSync
+from companion.pad.clocksync import JUMP, ClockMap, ClockSync
+from companion.pad.handshake import Handshake
+from companion.pad.linkevents import (
+    LinkStatus,
+    LinkTiming,
+    PadClock,
+    PadPress,
+    PadRebooted,
+    PadVoid,
+)
+from companion.pad.presscheck import DEDUP_WINDOW, PressIntake, SeenReports
+
+__all__ = ["DEDUP_WINDOW", "LINK_STATES", "SOURCE_PAD_PIO", "LinkStatus", "LinkTiming",
+           "PadClock", "PadLink", "PadPress", "PadRebooted", "PadVoid"]
 
 LINK_STATES = ("searching", "connecting", "ready", "lost", "failed")
-DEDUP_WINDOW = 1024
+SOURCE_PAD_PIO = "pad-pio"  # presses captured by the PIO program (sub-microsecond)
 
 
-@dataclass(frozen=True, slots=True)
-class LinkStatus:
-    """The pad link's state (one of ``LINK_STATES``) and a sentence for the screen."""
-
-    state: str
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class PadRebooted:
-    """The pad restarted: its clock and report numbers began again. Void the round."""
-
-    text: str
-    old_nonce: int = 0
-    new_nonce: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class LinkTiming:
-    """The link's timers, in host nanoseconds (tests shorten them)."""
-
-    hello_retry_ns: int = 200_000_000
-    hello_timeout_ns: int = 2_000_000_000
-    heartbeat_ns: int = 247_000_000  # not a round number: no beat against the pad's timers
-    lost_after_ns: int = 1_500_000_000
-    lamp_retry_ns: int = 200_000_000
-
-
-class _Seen:
-    """Report ids delivered for one boot: a set plus a low-water mark."""
-
-    def __init__(self) -> None:
-        self.ids: set[int] = set()
-        self.highest = 0
-
-    def add(self, report: int) -> bool:
-        """Record ``report``; False if it was delivered before."""
-        if report in self.ids or report <= self.highest - DEDUP_WINDOW:
-            return False
-        self.ids.add(report)
-        if report > self.highest:
-            self.highest = report
-            if len(self.ids) > 2 * DEDUP_WINDOW:
-                floor = self.highest - DEDUP_WINDOW
-                self.ids = {r for r in self.ids if r > floor}
-        return True
-
-
-def _seats(mask: int) -> Iterator[int]:
-    seat = 1
-    while mask:
-        if mask & 1:
-            yield seat
-        mask >>= 1
-        seat += 1
-
-
-class PadLink:
+class PadLink(Handshake, PressIntake):
     def __init__(self, timing: LinkTiming | None = None) -> None:
         self.timing = timing or LinkTiming()
         self.clock = ClockSync()
@@ -104,10 +66,11 @@ class PadLink:
         self.hello: codec.Hello | None = None
         self.reconnect_reason: str | None = None
         self.port = ""
+        self.device = ""  # the port and what USB says it is, for messages
         self.nonce: int | None = None  # the boot we know; survives reconnects
         self._shaken_nonce: int | None = None  # the boot of the last completed handshake
         self._silent_tries = 0  # handshakes in a row that got no HELLO
-        self._seen = _Seen()
+        self._seen = SeenReports()
         self._phase = "closed"  # closed / connecting / ready
         self._decoder = codec.FrameDecoder()
         self._out = bytearray()
@@ -120,19 +83,27 @@ class PadLink:
         self._gaps: deque[int] = deque(maxlen=64)
         self._pad_seq: int | None = None
         self._overflow = 0
+        self._heard = bytearray()  # raw bytes while shaking hands, to quote a stranger
+        self._unchecked: list[tuple[codec.Press, int]] = []  # (press, received at)
+        self._published: ClockMap | None = None
+        self._recent: deque[int] = deque()  # receive times of new reports (flood check)
+        self._flooding = False
         self._opened_ns = self._last_rx_ns = self._next_hello_ns = 0
-        self._next_hb_ns = self._next_lamp_ns = 0
+        self._next_hb_ns = self._next_lamp_ns = self._last_sync_ns = 0
         self.stats = {"frames": 0, "presses": 0, "duplicates": 0, "malformed": 0,
-                      "refused": 0, "lost_frames": 0, "stale": 0}
+                      "refused": 0, "lost_frames": 0, "stale": 0, "held": 0,
+                      "clock_jumps": 0, "untimed": 0, "flooded": 0}
 
     # ---- outside events -----------------------------------------------------------
-    def opened(self, port: str, now_ns: int) -> None:
-        """The transport opened ``port``: start the handshake."""
+    def opened(self, port: str, now_ns: int, description: str = "") -> None:
+        """The transport opened ``port`` (``description``: what USB says it is)."""
         self.port = port
+        self.device = f"{port} ({description})" if description else port
         self._phase = "connecting"
         self.reconnect_reason = None
         self._decoder = codec.FrameDecoder()
         self._out.clear()
+        self._heard.clear()
         self._seq = 0
         self._hello_seqs.clear()
         self._hb_sent.clear()
@@ -142,7 +113,7 @@ class PadLink:
         self._next_hello_ns = now_ns
         if self.state != "failed" and not self._silent_tries:
             # After a handshake timeout the status stays on that message while we retry.
-            self._status("connecting", f"Slap pad found on {port}: shaking hands.")
+            self._status("connecting", f"Slap pad found on {self.device}: shaking hands.")
         self.poll(now_ns)
 
     def closed(self, now_ns: int, reason: str) -> None:
@@ -155,7 +126,8 @@ class PadLink:
         if was == "ready" or self.hello is not None:
             self._status("lost", f"Slap pad lost: {reason}; reconnecting by itself.")
         else:
-            self._status("searching", f"Looking for the slap pad: {reason}.")
+            self._status("searching", f"Looking for the slap pad: {reason}; trying again by "
+                                      "itself.")
 
     def open_failed(self, reason: str) -> None:
         """An attempt to find or open the port failed; keep looking."""
@@ -173,7 +145,9 @@ class PadLink:
 
     # ---- bytes and timers -----------------------------------------------------------
     def feed(self, data: bytes, now_ns: int) -> None:
-        """Bytes read from the port. LinkError when the pad cannot be used."""
+        """Bytes read from the port. LinkError when the device cannot be used."""
+        if self._phase == "connecting" and data and len(self._heard) < 512:
+            self._heard += data[:512 - len(self._heard)]
         acks: list[int] = []
         for frame in self._decoder.feed(data):
             self.stats["frames"] += 1
@@ -199,8 +173,7 @@ class PadLink:
         if self._phase == "connecting":
             if now_ns - self._opened_ns >= t.hello_timeout_ns:
                 self._silent_tries += 1
-                self.reconnect_reason = (f"{self.port} did not answer as a slap pad within "
-                                         f"{t.hello_timeout_ns / 1e9:g} s; is the firmware on it?")
+                self.reconnect_reason = self._silence_text()
             elif now_ns >= self._next_hello_ns:
                 self._hello_seqs.add(self._seq)
                 self._send(codec.HelloReq(codec.PROTOCOL_VERSION))
@@ -208,6 +181,10 @@ class PadLink:
         elif self._phase == "ready":
             if now_ns - self._last_rx_ns >= t.lost_after_ns:
                 self.reconnect_reason = f"no answer for {t.lost_after_ns / 1e9:g} s"
+                return
+            if now_ns - self._last_sync_ns >= t.sync_lost_ns:
+                self.reconnect_reason = (f"the pad stopped answering clock-sync heartbeats "
+                                         f"for {t.sync_lost_ns / 1e9:g} s")
                 return
             if now_ns >= self._next_hb_ns:
                 self._hb_sent[self._seq] = now_ns
@@ -218,6 +195,8 @@ class PadLink:
             if self._lamps_want != self._lamps_have and now_ns >= self._next_lamp_ns:
                 self._send(codec.Lamps(self._lamps_want))
                 self._next_lamp_ns = now_ns + t.lamp_retry_ns
+            if self._unchecked:
+                self._check_waiting(now_ns)
 
     def next_deadline(self, now_ns: int) -> int:
         """The latest host time at which ``poll`` must run next."""
@@ -225,9 +204,12 @@ class PadLink:
         if self._phase == "connecting":
             return min(self._next_hello_ns, self._opened_ns + t.hello_timeout_ns)
         if self._phase == "ready":
-            due = min(self._next_hb_ns, self._last_rx_ns + t.lost_after_ns)
+            due = min(self._next_hb_ns, self._last_rx_ns + t.lost_after_ns,
+                      self._last_sync_ns + t.sync_lost_ns)
             if self._lamps_want != self._lamps_have:
                 due = min(due, self._next_lamp_ns)
+            if self._unchecked:
+                due = min(due, self._unchecked[0][1] + t.hold_ns)
             return due
         return now_ns + t.heartbeat_ns
 
@@ -250,10 +232,17 @@ class PadLink:
         return self.clock.snapshot() if self._phase == "ready" else None
 
     @property
+    def source(self) -> str:
+        """The press source name of this pad: ``pad`` (GPIO_IN scan) or ``pad-pio``."""
+        if self.hello is not None and self.hello.capture == codec.CAPTURE_PIO:
+            return SOURCE_PAD_PIO
+        return SOURCE_PAD
+
+    @property
     def resolution_ns(self) -> int:
-        """The honest capture bound: the worst recent scan gap, at least the nominal."""
-        nominal = self.hello.scan_us if self.hello else 0
-        return 1000 * max([nominal, *self._gaps])
+        """The honest capture bound: the worst recent gap, at least the nominal one."""
+        nominal = self.hello.capture_ns if self.hello else 0
+        return max([nominal, *self._gaps])
 
     @property
     def decoder(self) -> codec.FrameDecoder:
@@ -268,6 +257,9 @@ class PadLink:
         if (state, text) != (self.state, self.text):
             self.state, self.text = state, text
             self._events.append(LinkStatus(state, text))
+
+    def _void(self, reason: str, text: str) -> None:
+        self._events.append(PadVoid(text, reason))
 
     def _count_seq(self, seq: int) -> None:
         if self._pad_seq is not None:
@@ -286,20 +278,19 @@ class PadLink:
                 self.stats["duplicates"] += 1
                 return
             self.stats["presses"] += 1
-            self._gaps.append(msg.gap_us)
-            t_ns = msg.t_us * 1000
-            for seat in _seats(msg.pressed):
-                self._events.append(PressEvent(seat, t_ns, SOURCE_PAD, True))
-            for seat in _seats(msg.released):
-                self._events.append(PressEvent(seat, t_ns, SOURCE_PAD, False))
+            self._gaps.append(msg.gap_ns)
+            if self._flood(now_ns):
+                return
+            self._take(msg, now_ns)
         elif isinstance(msg, codec.HeartbeatReply):
             if self._phase != "ready" or msg.nonce != self.nonce:
                 self._other_boot(msg.nonce, now_ns)
                 return
+            self._last_sync_ns = now_ns
             sent = self._hb_sent.pop(msg.re, None)
             if sent is not None and sent == msg.echo:
-                self.clock.add(sent, now_ns, msg.t_us * 1000)
-            self._gaps.append(msg.max_gap_us)
+                self._sample(sent, now_ns, msg.t_ns)
+            self._gaps.append(msg.max_gap_ns)
             self._lamps_have = msg.lamps
             if msg.overflow != self._overflow:
                 self._overflow = msg.overflow
@@ -312,67 +303,18 @@ class PadLink:
             if msg.code == codec.ERR_STALE_NONCE:
                 self.stats["stale"] += 1
 
-    def _on_hello(self, hello: codec.Hello, now_ns: int) -> None:
-        if self._phase == "ready":
-            if hello.nonce != self.nonce:
-                self._other_boot(hello.nonce, now_ns)
-            return
-        if self._phase != "connecting" or hello.re not in self._hello_seqs:
-            return  # not an answer to this connection's HELLO_REQ
-        if hello.proto != codec.PROTOCOL_VERSION:
-            self._status("failed", f"The slap pad on {self.port} speaks protocol version "
-                                   f"{hello.proto} (firmware {hello.firmware_text}) but this "
-                                   f"companion speaks version {codec.PROTOCOL_VERSION}: copy "
-                                   "this companion's firmware/ folder onto the Pico "
-                                   "(see firmware/README.md).")
-            self.reconnect_reason = "protocol version mismatch"
-            raise LinkError(self.text)
-        if not 1 <= hello.seats <= 8:
-            self._status("failed", f"The slap pad on {self.port} reports {hello.seats} seats; "
-                                   "1 to 8 are possible.")
-            self.reconnect_reason = "bad seat count"
-            raise LinkError(self.text)
-        if hello.nonce != self.nonce:
-            self._adopt(hello.nonce)
-        same_boot = hello.nonce == self._shaken_nonce
-        self._shaken_nonce = hello.nonce
-        self.hello = hello
-        self._phase = "ready"
-        self._silent_tries = 0
-        self._last_rx_ns = now_ns
-        self._next_hb_ns = now_ns
-        self._next_lamp_ns = now_ns
-        self._status("ready", self._ready_text() + (" Reconnected to the same boot: no slap "
-                                                    "lost." if same_boot else ""))
-        self.poll(now_ns)
-
-    def _ready_text(self) -> str:
-        h = self.hello
-        assert h is not None
-        return (f"Slap pad ready on {self.port}: firmware {h.firmware_text}, {h.seats} seats, "
-                f"boot {h.nonce:08x}, resolution {self.resolution_ns / 1000:g} µs.")
-
-    def _adopt(self, nonce: int) -> None:
-        old = self.nonce
-        self.nonce = nonce
-        self._seen = _Seen()
-        self.clock.reset()
-        self._gaps.clear()
-        self._overflow = 0
-        if old is not None:
-            self._events.append(PadRebooted(
-                f"The slap pad restarted (boot {old:08x} -> {nonce:08x}), so its clock started "
-                "again: any slap round in progress is void; slap again when it is re-armed.",
-                old, nonce))
-
-    def _other_boot(self, nonce: int, now_ns: int) -> None:
-        """A report or reply from a boot other than the one we shook hands with."""
-        if self._phase != "ready" or nonce == self.nonce:
-            return  # still shaking hands: the pad resends once we are ready
-        self._adopt(nonce)
-        self._phase = "connecting"
-        self._opened_ns = now_ns
-        self._next_hello_ns = now_ns
-        self._hello_seqs.clear()
-        self._status("connecting", f"Slap pad on {self.port} restarted: shaking hands again.")
-        self.poll(now_ns)
+    # -- clock and presses --
+    def _sample(self, sent_ns: int, recv_ns: int, pad_ns: int) -> None:
+        outcome = self.clock.add(sent_ns, recv_ns, pad_ns)
+        if outcome == JUMP:
+            self.stats["clock_jumps"] += 1
+            self._seen = SeenReports()  # the report numbers may have started again too
+            self._void("clock_jump", "The slap pad's clock jumped (it may have restarted "
+                                     "without saying so): any slap round in progress is "
+                                     "void; slap again when it is re-armed.")
+        snap = self.clock.snapshot()
+        if snap is not None and snap is not self._published:
+            self._published = snap
+            self._events.append(PadClock(snap))
+        if self._unchecked:
+            self._check_waiting(recv_ns)

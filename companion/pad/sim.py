@@ -51,6 +51,10 @@ def _parser() -> argparse.ArgumentParser:
                                   "(kept across replugs)")
     p.add_argument("--scan-us", type=int, default=100, help="firmware scan period (µs)")
     p.add_argument("--start-us", type=int, default=0, help="pad clock at boot (µs)")
+    p.add_argument("--ppm", type=float, default=0.0,
+                   help="the pad's crystal runs this many ppm fast (negative: slow)")
+    p.add_argument("--capture", choices=("scan", "pio"), default="scan",
+                   help="edge capture: the GPIO_IN scan, or the PIO program's timing")
     p.add_argument("--corrupt", type=float, default=0.0, help="fraction of bytes corrupted")
     p.add_argument("--drop", type=float, default=0.0, help="fraction of pad frames dropped")
     p.add_argument("--dup", type=float, default=0.0, help="fraction of pad frames sent twice")
@@ -154,6 +158,8 @@ def _check(args: argparse.Namespace) -> str | None:
         rate = getattr(args, name)
         if not 0.0 <= rate <= 1.0:
             return f"--{name} {rate}: a fraction from 0 to 1"
+    if not -1000 <= args.ppm <= 1000:
+        return f"--ppm {args.ppm}: a crystal is within 1000 ppm"
     if args.duration is not None and args.duration <= 0:
         return f"--duration {args.duration}: must be more than 0 seconds"
     if args.link:
@@ -172,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         pad = VirtualPad(args.seats, scan_us=args.scan_us, start_us=args.start_us,
                          link=args.link, proto_version=args.protocol, seed=args.seed,
-                         corrupt_rate=args.corrupt, drop_rate=args.drop, dup_rate=args.dup)
+                         corrupt_rate=args.corrupt, drop_rate=args.drop, dup_rate=args.dup,
+                         ppm=args.ppm, capture=args.capture)
     except (CompanionError, OSError) as exc:
         print(f"pad-sim: cannot start: {exc}", file=sys.stderr)
         return 2
@@ -184,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     interactive = stdin_fd is not None and os.isatty(stdin_fd)
     console.say(f"virtual pad on {pad.path}"
                 + (f" (-> {pad.tty_path})" if args.link else "")
-                + f": {pad.seats} seats, boot {pad.nonce:08x}, scan {pad.scan_us} µs")
+                + f": {pad.seats} seats, boot {pad.nonce:08x}, scan {pad.scan_us} µs, "
+                f"{args.capture} capture, clock {args.ppm:+g} ppm")
     console.say(f"run the companion with: companion run --pad {pad.path}")
     console.say(KEYS_HELP)
     end = None if args.duration is None else time.monotonic() + args.duration

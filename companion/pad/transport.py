@@ -1,9 +1,12 @@
 """The pad's serial port: finding the Pico, opening it exclusively, noticing an unplug.
 
 What it is for: the I/O third of the Pico link, and nothing else (no protocol here).
-``find_pad_port()`` looks for the pad: the udev name ``/dev/slap-pad``
-(``systemd/99-slap-pad.rules``), then any USB serial port with the MicroPython VID:PID
+``pad_ports()`` lists where the pad may be: the udev name ``/dev/slap-pad``
+(``systemd/99-slap-pad.rules``), then every USB serial port with the MicroPython VID:PID
 ``2E8A:0005`` (preferring its ``/dev/serial/by-id/...`` name, which survives replugs).
+Any MicroPython board has that VID:PID, so the link only accepts one whose HELLO says it
+runs our firmware; ``SerialTransport.rotate()`` moves on to the next candidate after a
+device that was not the pad, so a second board on USB cannot hide the real one.
 ``SerialTransport`` opens it raw and exclusive (a second program gets a clear error
 instead of half the bytes), reads without blocking, and on any ``SerialException`` or
 ``OSError`` (a USB unplug; a closed pseudo-terminal looks the same) closes at once and
@@ -37,36 +40,71 @@ BY_ID_DIR = Path("/dev/serial/by-id")
 READ_CHUNK = 4096
 
 
-def find_pad_port(ports: Callable[[], Iterable] = list_ports.comports,
-                  stable: Iterable[str] = STABLE_NAMES, by_id_dir: Path = BY_ID_DIR
-                  ) -> str | None:
-    """The path of the slap pad, or None when no Pico is plugged in."""
-    for name in stable:
-        if os.path.exists(name):
-            return name
+def pad_ports(ports: Callable[[], Iterable] = list_ports.comports,
+              stable: Iterable[str] = STABLE_NAMES, by_id_dir: Path = BY_ID_DIR) -> list[str]:
+    """Every path where the slap pad may be, the likeliest first (no duplicates)."""
+    out: list[str] = [name for name in stable if os.path.exists(name)]
+    try:
+        links = sorted(by_id_dir.iterdir())
+    except OSError:
+        links = []
     for info in ports():
         if info.vid == PICO_VID and info.pid == PICO_PID:
             device = os.path.realpath(info.device)
-            try:
-                links = sorted(by_id_dir.iterdir())
-            except OSError:
-                links = []
-            for link in links:
-                if os.path.realpath(link) == device:
-                    return str(link)
-            return info.device
-    return None
+            named = [str(link) for link in links if os.path.realpath(link) == device]
+            out.append(named[0] if named else info.device)
+    seen: set[str] = set()
+    unique = []
+    for path in out:
+        real = os.path.realpath(path)
+        if real not in seen:
+            seen.add(real)
+            unique.append(path)
+    return unique
+
+
+def find_pad_port(ports: Callable[[], Iterable] = list_ports.comports,
+                  stable: Iterable[str] = STABLE_NAMES, by_id_dir: Path = BY_ID_DIR
+                  ) -> str | None:
+    """The likeliest path of the slap pad, or None when no Pico is plugged in."""
+    found = pad_ports(ports, stable, by_id_dir)
+    return found[0] if found else None
+
+
+def describe_port(path: str, ports: Callable[[], Iterable] = list_ports.comports) -> str:
+    """What USB says the device at ``path`` is, e.g. "Board in FS mode, USB 2E8A:0005,
+    serial E6614C..." (empty when it is not a USB device, such as a pseudo-terminal)."""
+    try:
+        real = os.path.realpath(path)
+        for info in ports():
+            if os.path.realpath(info.device) == real and info.vid is not None:
+                parts = [info.product or info.description or "USB serial device",
+                         f"USB {info.vid:04X}:{info.pid:04X}"]
+                if info.serial_number:
+                    parts.append(f"serial {info.serial_number}")
+                return ", ".join(parts)
+    except Exception:  # describing is a courtesy: never let it break opening the port
+        return ""
+    return ""
 
 
 class SerialTransport:
     def __init__(self, port: str | None = None, *,
-                 finder: Callable[[], str | None] = find_pad_port,
-                 serial_factory: Callable[..., serial.Serial] = serial.Serial) -> None:
+                 finder: Callable[[], str | list[str] | None] = pad_ports,
+                 serial_factory: Callable[..., serial.Serial] = serial.Serial,
+                 describer: Callable[[str], str] = describe_port) -> None:
         self.port = port
         self._finder = finder
         self._factory = serial_factory
+        self._describer = describer
         self._serial: serial.Serial | None = None
+        self._turn = 0
         self.path: str | None = None
+        self.description = ""
+
+    def rotate(self) -> None:
+        """The device just tried was not the pad: try the next candidate next time."""
+        self._turn += 1
 
     @property
     def is_open(self) -> bool:
@@ -74,7 +112,12 @@ class SerialTransport:
 
     def open(self) -> str:
         """Find (if no port was given) and open the pad; returns the path opened."""
-        path = self.port or self._finder()
+        if self.port:
+            path: str | None = self.port
+        else:
+            found = self._finder()
+            candidates = [found] if isinstance(found, str) else list(found or ())
+            path = candidates[self._turn % len(candidates)] if candidates else None
         if path is None:
             raise LinkError("no Pico on USB (VID:PID 2E8A:0005) and no /dev/slap-pad")
         try:
@@ -88,6 +131,7 @@ class SerialTransport:
                                 f"failed): {exc}") from exc
             raise LinkError(f"cannot open {path}: {exc}") from exc
         self.path = path
+        self.description = self._describer(path)
         return path
 
     def fileno(self) -> int:

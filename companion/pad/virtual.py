@@ -15,10 +15,15 @@ How to wire it::
         pad.wait(0.002)                               # until host bytes or 2 ms pass
     pad.close()
 
-Time: the pad clock is ``start_us`` at boot plus the host's monotonic time since then
-(``clock_us()``); ``step(now_us)`` runs one firmware scan every ``scan_us`` up to
-``now_us``, so a press scheduled at ``at_us`` is stamped with the first scan at or after
-it, as on the Pico. A test may pass its own ``now_us`` and never look at real time.
+Time: the pad clock is ``start_us`` at boot plus the host's monotonic time since then,
+running ``ppm`` parts per million fast (negative: slow), like a real crystal
+(``clock_us()``); ``set_ppm()`` changes the rate and ``step_clock(delta_us)`` steps the
+clock (back or forward, without a new boot: a fault a real pad should never show).
+``step(now_us)`` runs one firmware scan every ``scan_us`` up to ``now_us``, so a press
+scheduled at ``at_us`` is stamped with the first scan at or after it, as on the Pico
+(``capture="pio"``: with the next ``PIO_SAMPLE_NS`` sample, as ``seat_pio`` would;
+``stamp_ns()`` says which). A test may pass its own ``now_us`` and never look at real
+time, or inject ``clock``.
 
 Faults (attributes, change them any time): ``corrupt_rate`` (each byte, both
 directions, XORed with a random non-zero value), ``drop_rate`` and ``dup_rate`` (whole
@@ -45,7 +50,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from companion.errors import LinkError
-from companion.pad.fakehal import FakeHal, load_firmware
+from companion.pad.fakehal import CAPTURES, PIO_SAMPLE_NS, FakeHal, load_firmware
 
 PRESS_TYPE = 0x82
 
@@ -55,9 +60,14 @@ class VirtualPad:
                  link: str | os.PathLike[str] | None = None, proto_version: int | None = None,
                  seed: int | None = None, clock: Callable[[], int] = time.monotonic_ns,
                  corrupt_rate: float = 0.0, drop_rate: float = 0.0, dup_rate: float = 0.0,
-                 service_every: int = 4) -> None:
+                 service_every: int = 4, ppm: float = 0.0, capture: str = "scan") -> None:
         if not 1 <= seats <= 8:
             raise LinkError(f"a virtual pad has 1..8 seats, not {seats}")
+        if capture not in CAPTURES:
+            raise LinkError(f"a virtual pad captures by {' or '.join(CAPTURES)}, not "
+                            f"{capture!r}")
+        self.capture = capture
+        self._rate = 1.0 + ppm * 1e-6
         self.fw = load_firmware()
         self.seats = seats
         self.scan_us = scan_us
@@ -104,8 +114,32 @@ class VirtualPad:
         return self.hal.now_us()
 
     def clock_us(self) -> int:
-        """The pad clock now, following the host's monotonic clock since boot."""
-        return self._base_us + (self._clock() - self._mono0) // 1000
+        """The pad clock now: the host's monotonic clock since boot, ``ppm`` off."""
+        return self._base_us + int((self._clock() - self._mono0) * self._rate) // 1000
+
+    @property
+    def ppm(self) -> float:
+        return (self._rate - 1.0) * 1e6
+
+    def set_ppm(self, ppm: float) -> None:
+        """The crystal's rate changes from now on (temperature, another crystal)."""
+        self._base_us, self._mono0 = self.clock_us(), self._clock()
+        self._rate = 1.0 + ppm * 1e-6
+
+    def step_clock(self, delta_us: int) -> None:
+        """Fault injection: the pad's clock jumps by ``delta_us`` (negative: back) with no
+        new boot and no new HELLO: a counter that wrapped, a reset the host missed."""
+        now = self.clock_us()
+        self._base_us, self._mono0 = now + delta_us, self._clock()
+        self.hal.jump(max(0, self.hal.now_us() + delta_us))
+        self._next_scan_us = self._base_us + self.scan_us
+
+    def stamp_ns(self, at_us: int) -> int:
+        """The pad time (ns) the firmware will stamp an edge at ``at_us`` with."""
+        if self.capture == "scan":
+            return self.stamp_for(at_us) * 1000
+        start, period = self._boot_us * 1000, PIO_SAMPLE_NS
+        return start + -(-(at_us * 1000 - start) // period) * period
 
     def fileno(self) -> int:
         return self._master
@@ -117,7 +151,9 @@ class VirtualPad:
         return nxt if at_us <= nxt else nxt + -(-(at_us - nxt) // self.scan_us) * self.scan_us
 
     def _boot(self, start_us: int) -> None:
-        self.hal = FakeHal(self.seats, start_us, rng=random.Random(self._rng.getrandbits(64)))
+        self.hal = FakeHal(self.seats, start_us, rng=random.Random(self._rng.getrandbits(64)),
+                           capture=self.capture)
+        self._boot_us = start_us
         self.firmware = self.fw.core.Firmware(self.hal, proto_version=self.proto_version,
                                               service_every=self.service_every)
         self.hal.set_seats(self._inputs)
@@ -179,9 +215,11 @@ class VirtualPad:
         while t <= now:
             if schedule and schedule[0][0] <= t:
                 while schedule and schedule[0][0] <= t:
-                    _, _, seat, pressed = heapq.heappop(schedule)
+                    at, _, seat, pressed = heapq.heappop(schedule)
                     bit = 1 << (seat - 1)
                     self._inputs = (self._inputs | bit) if pressed else (self._inputs & ~bit)
+                    if self.capture == "pio":  # timed to the nanosecond, not the scan
+                        hal.set_seats(self._inputs, at_ns=at * 1000)
                 hal.set_seats(self._inputs)
             hal.set_time(t)
             poll()

@@ -2,8 +2,9 @@
 
 ``SlapArbiter`` (pure state machine) turns seat-button ``PressEvent``s into one
 ``Verdict`` per round; ``decide()`` and ``false_alarm()`` are the pure rules it uses,
-callable on their own by the Pico pad link or a log replay. Wiring and timing rules are
-in ``companion.slap.arbiter`` and ``docs/slap-timing.md``.
+callable on their own by the Pico pad link or a log replay; ``companion.slap.chatter``
+tells a chattering switch from a hand. Wiring and timing rules are in
+``companion.slap.arbiter`` and ``docs/slap-timing.md``.
 """
 
 from companion.slap.arbiter import (
@@ -19,6 +20,7 @@ from companion.slap.verdict import (
     RankEntry,
     Verdict,
     decide,
+    decide_trusted,
     false_alarm,
 )
 
@@ -33,5 +35,6 @@ __all__ = [
     "SlapArbiter",
     "Verdict",
     "decide",
+    "decide_trusted",
     "false_alarm",
 ]

@@ -11,6 +11,8 @@ the table settles it with one tap.
 
 Wiring: ``SlapArbiter`` (``companion.slap.arbiter``) calls ``decide()`` when a round
 closes; the Pico pad link or a log replay can call it directly with the same inputs.
+``decide_trusted()`` is the same decision without the input checks, for the arbiter,
+whose inputs are checked already (it must stay cheap: ``bench/slap_arbiter.py``).
 ``false_alarm()`` answers the rulebook's "several players slapped when they should not
 have": among those who slapped, the last one picks up. ``Verdict.to_json()`` is what
 the game log stores inside a ``"slap_round"`` action; ``Verdict.from_json()`` reads it
@@ -20,8 +22,7 @@ back (``LogError`` if it is malformed). See ``docs/slap-timing.md``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.errors import ConfigError, LogError, RuleError
 
@@ -39,9 +40,9 @@ def _ms(ns: int) -> float:
     return round(ns / 1_000_000, 3)
 
 
-@dataclass(frozen=True, slots=True)
-class RankEntry:
-    """One slapper in a round: when they slapped and how long after the first / previous."""
+class RankEntry(NamedTuple):
+    """One slapper in a round: when they slapped and how long after the first / previous.
+    (A named tuple: a round builds several per verdict, and it must stay cheap.)"""
 
     seat: int
     t_ns: int
@@ -49,9 +50,8 @@ class RankEntry:
     delay_prev_ns: int
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """The outcome of one slap round.
+class Verdict(NamedTuple):
+    """The outcome of one slap round (an immutable named tuple: one per round, cheap).
 
     ``ranking``: slappers in slap order (ties in timestamp ordered by seat number).
     ``non_slappers``: seats in play that never slapped; they rank last together.
@@ -250,6 +250,42 @@ def decide(slaps: Mapping[int, int], seats: Iterable[int], resolution_ns: int, s
     return Verdict(ranking=ranking, non_slappers=non_slappers, picker=picker,
                    candidates=candidates, too_close=too_close, resolution_ns=resolution_ns,
                    source=source, excluded=tuple(sorted(left_out)), case=case)
+
+
+def decide_trusted(slaps: Mapping[int, int], seats: tuple[int, ...], resolution_ns: int,
+                   source: str, excluded: tuple[int, ...] = ()) -> Verdict:
+    """``decide()`` for inputs known to be valid: ``seats`` sorted and distinct, every
+    slap from a seat in play and not in the sorted ``excluded``; whole ns throughout."""
+    order = sorted([(t, s) for s, t in slaps.items()])
+    ranking: tuple[RankEntry, ...] = ()
+    if order:
+        first = prev = order[0][0]
+        new = tuple.__new__
+        entries = []
+        for t, seat in order:
+            entries.append(new(RankEntry, (seat, t, t - first, t - prev)))
+            prev = t
+        ranking = tuple(entries)
+    if len(slaps) + len(excluded) < len(seats):
+        non_slappers = tuple(s for s in seats if s not in slaps and s not in excluded)
+    else:
+        non_slappers = ()
+    too_close = False
+    if non_slappers:
+        candidates = non_slappers
+    elif order:
+        last = order[-1][0] - (resolution_ns if resolution_ns > 0 else 1)
+        if len(order) < 2 or order[-2][0] <= last:
+            candidates = (order[-1][1],)
+        else:
+            candidates = tuple(sorted(s for t, s in order if t > last))
+            too_close = True
+    else:
+        candidates = ()
+    return tuple.__new__(Verdict, (ranking, non_slappers,
+                                   candidates[0] if len(candidates) == 1 else None,
+                                   candidates, too_close, resolution_ns, source, excluded,
+                                   CASE_SYNC))
 
 
 def false_alarm(verdict: Verdict) -> Verdict:

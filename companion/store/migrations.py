@@ -109,11 +109,29 @@ def _m4_venue_outbox(db: sqlite3.Connection) -> None:
     )
 
 
+def _m5_summaries(db: sqlite3.Connection) -> None:
+    """History's line for each finished game, computed once: replaying a long game takes
+    a while, and History lists thirty of them. ``made_with`` names what the summary was
+    computed from (engine version, summary form, when the game was finished, how many
+    actions): a summary whose ``made_with`` no longer matches is computed again."""
+    _run(
+        db,
+        """
+        CREATE TABLE summaries (
+            game_id   INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            made_with TEXT NOT NULL,
+            summary   TEXT NOT NULL
+        );
+        """
+    )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "games, actions and settings", _m1_initial),
     (2, "player roster", _m2_players),
     (3, "a checksum per action and per setup", _m3_checksums),
     (4, "venue outbox", _m4_venue_outbox),  # issue 16: venue mode
+    (5, "History summaries of finished games", _m5_summaries),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -43,10 +43,13 @@ from companion.games import get_rules, info
 from companion.palette import rgba
 from companion.session import GameSession
 from companion.sound import SoundCues
+from companion.speech import Line, Voice
 from companion.store.gamelog import GameLog
 from companion.table import Table
 from companion.ui import storage_problem, theme
+from companion.ui.frame_pacer import IDLE_FPS, FramePacer
 from companion.ui.outcome import is_over
+from companion.ui.presenters.spoken_games import action_line
 from companion.ui.screen_list import screens
 from companion.watchdog import Watchdog
 
@@ -61,6 +64,15 @@ def describe(action: dict, setup: dict) -> str:
     names = {p.get("seat"): p.get("name") for p in setup.get("players", [])}
     seat = action.get("seat")
     return f"{words} ({names[seat]})" if seat in names else words
+
+
+def last_action(session: GameSession) -> dict:
+    """The game's last action, from the session's recent states when it has them (no
+    read of the whole log once per action), else from the log."""
+    tail = getattr(session, "_tail", None)
+    if tail:
+        return tail[-1][0]
+    return session.actions[-1]
 
 
 def load_kv(py_file: str) -> None:
@@ -135,6 +147,11 @@ class Question(FloatLayout):
 
 
 class CompanionApp(App):
+    #: The frame rate while nothing moves (None: always full rate); see ``FramePacer``.
+    idle_fps: float | None = IDLE_FPS
+    #: False: a frame on every turn of Kivy's loop, unpaced. Only for tests, which pump
+    #: the loop by hand (with the interrupt clock, the kiosk's loop would never sleep).
+    frame_pacing = True
     muted = BooleanProperty(False)
     status = StringProperty("")
     status_error = BooleanProperty(False)
@@ -143,7 +160,8 @@ class CompanionApp(App):
     title = "Table companion"
 
     def __init__(self, config, game_log: GameLog, table: Table, cues: SoundCues,
-                 pad=None, watchdog: Watchdog | None = None, **kwargs) -> None:
+                 pad=None, watchdog: Watchdog | None = None, voice: Voice | None = None,
+                 **kwargs) -> None:
         super().__init__(**kwargs)
         self.cfg, self.log, self.table, self.cues, self.pad = config, game_log, table, cues, pad
         self.watchdog = watchdog or Watchdog(None)
@@ -152,6 +170,9 @@ class CompanionApp(App):
             cues.volume = max(0.0, min(1.0, float(game_log.get_setting("volume", 100)) / 100))
         except (TypeError, ValueError):
             cues.volume = 1.0
+        self.voice = voice or Voice()  # records lines only, unless the kiosk gives a real one
+        self.voice.muted = self.muted
+        self._unsaid: list[Line] = []  # handed to the voice once their frame is on screen
         self.session: GameSession | None = None
         self.pending_game: str | None = None  # the game the player setup is for
         self._history: list[str] = []
@@ -182,11 +203,22 @@ class CompanionApp(App):
         # strong references: ids are weak proxies, and ``is`` must see the widgets
         self.layer, self.banner = root.ids.holder.__self__, root.ids.banner.__self__
         self.layer.add_widget(self.sm, index=len(self.layer.children))  # under the banner
-        Window.bind(on_key_down=self._on_key_down, on_key_up=self._on_key_up)
         from companion.ui.widgets import TableKeyboard
 
         Window.set_vkeyboard_class(TableKeyboard)  # keys of 56 px at least
-        Clock.schedule_interval(self._frame, 0)
+        Window.bind(on_key_down=self._on_key_down, on_key_up=self._on_key_up,
+                    on_flip=self._after_flip)
+        self.pacer = FramePacer(Clock, frame=self._frame, wanted=self._frames_wanted,
+                                idle_fps=self.idle_fps)
+        if self.frame_pacing:
+            self.pacer.start()
+            for source in (self.table, self.pad):  # presses arrive on other threads
+                queue = getattr(source, "queue", None)
+                if queue is not None:
+                    queue.on_post = self.pacer.wake
+            Window.bind(on_touch_down=self._on_touch)
+        else:
+            Clock.schedule_interval(self._frame, 0)
         Clock.schedule_once(lambda _dt: self.watchdog.ready(), 0)  # after the first frame
         if self.log.recovered:
             self.say(self.log.recovered, seconds=30)
@@ -201,6 +233,7 @@ class CompanionApp(App):
         if self.pad is not None:
             self.pad.stop()
         self.table.lamps.all_off()
+        self.voice.close()
 
     # -- navigation ----------------------------------------------------------------
 
@@ -246,7 +279,7 @@ class CompanionApp(App):
         if session is None:
             return
         try:
-            if not session.actions:
+            if not session.n_actions:
                 self.log.delete_untouched(session.game_id)
                 self.session = None
             elif is_over(session.rules.NAME, session.snapshot()):
@@ -306,10 +339,12 @@ class CompanionApp(App):
 
         A recorded action is confirmed with ``cue`` (a short tap by default; None for
         screens that play their own); a refused one is said in red with the error cue.
+        What the table should hear about it is said aloud (``spoken_games``).
         """
         if self.session is None:
             self.say("No game in progress", error=True)
             return False
+        before = self.session.state
         try:
             self.session.do(action)
         except CompanionError as exc:
@@ -320,7 +355,17 @@ class CompanionApp(App):
         if cue:
             self.play(cue)
         self.refresh()
+        self._speak_action(before, action)
         return True
+
+    def _speak_action(self, before, action: dict) -> None:
+        session = self.session
+        try:
+            line = action_line(session.rules, before, action, session.state)
+        except Exception:  # noqa: BLE001 - a sentence must never cost the table its action
+            log.exception("no spoken line for %r", action.get("type"))
+            return
+        self.speak(line)
 
     def amend_setup(self, setup: dict) -> bool:
         """Change the game's setup before anything has happened (a setup screen)."""
@@ -353,7 +398,7 @@ class CompanionApp(App):
         session = self.session
         if session is None or not session.can_undo:
             return "Undo"
-        return f"Undo: {describe(session.actions[-1], session.setup)}"
+        return f"Undo: {describe(last_action(session), session.setup)}"
 
     def end_game(self, status: str = "finished", ask: bool = True) -> bool:
         """Close the game in progress; it is then no longer offered for resume.
@@ -384,10 +429,25 @@ class CompanionApp(App):
     def play(self, cue: str) -> None:
         self.cues.play(cue)
 
+    def speak(self, line: Line | None) -> None:
+        """Say a line aloud (``companion.ui.presenters.spoken``); returns at once.
+
+        The line goes to the voice right after this frame is on screen, so starting the
+        speech engine never delays what the frame shows (``bench/speech.py``).
+        """
+        if line is not None:
+            self._unsaid.append(line)
+
+    def _after_flip(self, *_args) -> None:
+        lines, self._unsaid = self._unsaid, []
+        for line in lines:
+            self.voice.say(line)
+
     def toggle_mute(self) -> None:
-        self.muted = not self.muted
-        self.cues.muted = self.muted
-        self.log.set_setting("muted", self.muted)
+        muted = not self.muted
+        self.cues.muted = self.voice.muted = muted  # before anything bound to app.muted runs
+        self.muted = muted
+        self.log.set_setting("muted", muted)
 
     def say(self, text: str, error: bool = False, seconds: float = 6) -> None:
         """A line in the status bar, for a few seconds; a refusal also in the banner
@@ -465,7 +525,7 @@ class CompanionApp(App):
             if not self.clock_note:
                 self.clock_watch = None
         session = self.session
-        undo_key = (session.game_id, len(session._actions)) if session is not None else None
+        undo_key = (session.game_id, session.n_actions) if session is not None else None
         if undo_key != getattr(self, "_undo_key", None):
             self._undo_key = undo_key
             self.undo_text = self.undo_label()
@@ -476,10 +536,23 @@ class CompanionApp(App):
             for s in self.cfg.seats
         ]
 
+    def _frames_wanted(self) -> bool:
+        """Whether the current screen needs every frame now: it says so with
+        ``frames_wanted()``; a screen with ``on_frame`` and no such method always does."""
+        screen = self.sm.current_screen
+        wanted = getattr(screen, "frames_wanted", None)
+        if wanted is not None:
+            return bool(wanted())
+        return hasattr(screen, "on_frame")
+
+    def _on_touch(self, *_args) -> bool:
+        self.pacer.poke()
+        return False
+
     def _pad_notice(self, screen, notice) -> None:
         """A link status or a pad reboot: say it; a reboot voids the slap round."""
         text = getattr(notice, "text", str(notice))
-        if type(notice).__name__ == "PadRebooted":
+        if getattr(notice, "voids_round", False):  # the pad restarted, its clock jumped...
             self.say(text, error=True, seconds=15)
             void = getattr(screen, "void_round", None)
             if void is not None:

@@ -1,5 +1,6 @@
 """Prepare Kivy before its first import: no argv parsing, config and logs in our folder,
-an 800x480 window, Escape does not quit the kiosk, an on-screen keyboard in the kiosk.
+an 800x480 window, Escape does not quit the kiosk, an on-screen keyboard in the kiosk,
+and the interruptible clock the frame pacer needs.
 
 Touch comes from one input provider only: Kivy's ``mouse`` provider, fed by SDL's pointer
 events. Under cage (the kiosk's compositor) the compositor owns the touchscreen and hands
@@ -73,6 +74,9 @@ def prepare(kivy_home: Path, fullscreen: bool = False, compositor: bool = False)
     # The kiosk has a touchscreen and no keyboard: name fields and law texts get Kivy's
     # on-screen keyboard, docked at the bottom. A laptop keeps its own keyboard.
     Config.set("kivy", "keyboard_mode", "systemanddock" if fullscreen else "system")
+    # A clock whose sleep a press from another thread can cut short: the app idles at a
+    # low frame rate and still handles a press on the next frame (ui/frame_pacer.py).
+    Config.set("kivy", "kivy_clock", "interrupt")
 
 
 def one_touch_provider(config) -> None:

@@ -119,6 +119,19 @@ def test_a_second_install_keeps_the_config_and_the_added_settings(stage_copy):
     assert mode(stage_copy / "srv" / "table-companion") == 0o700
 
 
+def test_only_a_venue_config_gets_internet_sockets(staged, stage_copy):
+    dropin = stage_copy / "etc" / "systemd" / "system" / f"{UNIT}.d" / "venue-network.conf"
+    assert not (staged / dropin.relative_to(stage_copy)).exists()
+    unit = (staged / "etc" / "systemd" / "system" / UNIT).read_text()
+    assert "AF_INET" not in unit.split("RestrictAddressFamilies=", 1)[1].splitlines()[0]
+    config = stage_copy / "etc" / "table-companion" / "config.toml"
+    config.write_text(config.read_text() + '\n[venue]\nhost = "venue.local"\ntable = "One"\n')
+    result = install_kiosk(stage_copy)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "AF_INET AF_INET6" in dropin.read_text()
+    assert exposure(stage_copy) <= 4.5
+
+
 def refusal(tmp_path: Path, os_release: str, model: str) -> subprocess.CompletedProcess:
     fake_os, fake_model = tmp_path / "os-release", tmp_path / "model"
     fake_os.write_text(os_release)

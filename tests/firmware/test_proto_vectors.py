@@ -13,11 +13,12 @@ proto = load_firmware().proto
 
 PACKERS = {
     0x81: lambda f: proto.hello(f["re"], f["proto"], tuple(f["firmware"]), f["seats"],
-                                f["nonce"], f["scan_us"], f["holdoff_us"]),
-    0x82: lambda f: proto.press(f["nonce"], f["report"], f["t_us"], f["pressed"],
-                                f["released"], f["gap_us"]),
-    0x83: lambda f: proto.hb_reply(f["re"], f["echo"], f["nonce"], f["t_us"], f["pending"],
-                                   f["lamps"], f["overflow"], f["max_gap_us"]),
+                                f["nonce"], f["chip"], f["capture"], f["capture_ns"],
+                                f["holdoff_us"]),
+    0x82: lambda f: proto.press(f["nonce"], f["report"], f["t_ns"], f["sent_ns"],
+                                f["pressed"], f["released"], f["gap_ns"]),
+    0x83: lambda f: proto.hb_reply(f["re"], f["echo"], f["nonce"], f["t_ns"], f["pending"],
+                                   f["lamps"], f["overflow"], f["max_gap_ns"]),
     0x84: lambda f: proto.lamps_ack(f["re"], f["lamps"]),
     0x85: lambda f: proto.error(f["re"], f["type"], f["code"]),
 }
@@ -79,6 +80,22 @@ def test_oversized_payload_refused():
         proto.frame(0, 0x81, bytes(proto.MAX_PAYLOAD + 1))
 
 
-def test_u16_fields_saturate():
-    payload = proto.press(1, 2, 3, 1, 0, 70_000)
-    assert payload[-2:] == b"\xff\xff"
+def test_gap_fields_saturate():
+    assert proto.press(1, 2, 3, 4, 1, 0, 2**33)[-4:] == b"\xff\xff\xff\xff"
+    assert proto.hb_reply(1, 2, 3, 4, 300, 0, 70_000, 2**40)[-8:] == (
+        b"\xff\x00\xff\xff" + b"\xff\xff\xff\xff")
+
+
+def test_hello_names_our_firmware():
+    payload = proto.hello(0, 2, (2, 0, 0), 8, 1, proto.CHIP_RP2350, proto.CAPTURE_PIO, 47, 20000)
+    assert payload[2:6] == proto.PRODUCT == b"SLAP"
+
+
+def test_firmware_crc_is_binascii_crc_hqx():
+    import binascii
+    import random
+
+    rng = random.Random(5)
+    for n in (0, 1, 7, 48, 300):
+        data = bytes(rng.randrange(256) for _ in range(n))
+        assert proto.crc16(data) == binascii.crc_hqx(data, 0xFFFF)

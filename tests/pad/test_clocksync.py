@@ -1,28 +1,46 @@
-"""ClockSync: smallest-round-trip filtering and the forgetting linear fit."""
+"""ClockSync: offset and rate fitted from heartbeats, an honest bound, jumps caught."""
+
+from __future__ import annotations
 
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from companion.pad.clocksync import ClockSync
+from companion.pad.clocksync import ACCEPTED, DELAYED, INVALID, JUMP, ClockSync
 
-DRIFT = 50e-6  # the pad's crystal runs 50 ppm fast
-OFFSET = 7_000_000_000_000  # pad clock minus host clock, ns
-
-
-def pad_time(host_ns):
-    return OFFSET + round(host_ns * (1 + DRIFT))
+OFFSET = 7_000_000_000_000  # pad clock minus host clock at host 0, ns
 
 
-def feed(sync, rng, n, period_ns=250_000_000, start_ns=10**12, spikes=0.0):
-    host = start_ns
-    for _ in range(n):
-        rtt = rng.randint(150_000, 400_000)
-        if rng.random() < spikes:
-            rtt += rng.randint(5_000_000, 50_000_000)  # a delayed reply
-        stamp_at = host + rng.randint(0, rtt)  # the pad stamps somewhere in the trip
-        sync.add(host, host + rtt, pad_time(stamp_at))
-        host += period_ns
+class Crystal:
+    """A pad clock ``ppm`` off the host's: pad = offset + (1 + ppm) * host."""
+
+    def __init__(self, ppm, offset=OFFSET):
+        self.rate, self.offset = 1 + ppm * 1e-6, offset
+
+    def pad(self, host):
+        return self.offset + round(host * self.rate)
+
+    def host(self, pad):
+        return (pad - self.offset) / self.rate
+
+
+def beat(sync, crystal, host, rng, rtt_lo=150_000, rtt_hi=600_000, spike=0.0):
+    """One heartbeat sent at ``host``: returns (outcome, pad time stamped, host truth)."""
+    rtt = rng.randint(rtt_lo, rtt_hi)
+    if rng.random() < spike:
+        rtt += rng.randint(5_000_000, 80_000_000)  # a reply stuck behind something
+    at = host + rng.randint(0, rtt)  # the pad reads its clock somewhere in the trip
+    pad = crystal.pad(at)
+    return sync.add(host, host + rtt, pad), pad, at
+
+
+def run(sync, crystal, rng, seconds, start=10**12, period=247_000_000, **kw):
+    host = start
+    for _ in range(int(seconds * 1e9 / period)):
+        beat(sync, crystal, host, rng, **kw)
+        host += period
     return host
 
 
@@ -30,72 +48,131 @@ def test_nothing_before_the_first_sample():
     assert ClockSync().snapshot() is None
 
 
-def test_maps_host_to_pad_within_the_round_trip():
+def test_offset_and_rate_follow_a_fast_crystal():
+    crystal = Crystal(+50)
     sync = ClockSync()
-    rng = random.Random(1)
-    host = feed(sync, rng, 80)
-    mapping = sync.snapshot()
+    host = run(sync, crystal, random.Random(1), 300)
+    snap = sync.snapshot()
+    assert snap.slope == pytest.approx(1 + 50e-6, abs=2e-6)
     for ahead in (0, 100_000_000, 1_000_000_000):
-        err = mapping.to_pad(host + ahead) - pad_time(host + ahead)
-        assert abs(err) < 200_000, err
-    assert mapping.slope == pytest.approx(1 + DRIFT, abs=20e-6)
-    assert abs(mapping.to_host(pad_time(host)) - host) < 200_000
+        pad = crystal.pad(host + ahead)
+        assert abs(snap.to_host(pad) - (host + ahead)) < 300_000
+        assert abs(snap.to_pad(host + ahead) - pad) < 300_000
+    assert snap.uncertainty_at(crystal.pad(host)) < 600_000  # about half a round trip
 
 
-def test_delayed_replies_are_discarded():
+@settings(max_examples=40, deadline=None)
+@given(ppm=st.floats(-120, 120), seed=st.integers(0, 10**6), seconds=st.integers(1, 200),
+       spike=st.sampled_from([0.0, 0.05, 0.3]), rtt_hi=st.sampled_from([300_000, 3_000_000]))
+def test_the_bound_is_honest(ppm, seed, seconds, spike, rtt_hi):
+    """Wherever a pad time is mapped (at a sample, between samples, up to 1 s past the
+    last one, or well back), the truth is within the bound the map claims."""
+    rng = random.Random(seed)
+    crystal = Crystal(ppm, offset=rng.randint(0, 2**50))
     sync = ClockSync()
-    rng = random.Random(2)
-    host = feed(sync, rng, 80, spikes=0.3)
-    assert sync.rejected > 10
-    err = sync.snapshot().to_pad(host) - pad_time(host)
-    assert abs(err) < 300_000, err
+    host = 10**12
+    truths = []
+    for _ in range(int(seconds * 4)):
+        outcome, pad, at = beat(sync, crystal, host, rng, rtt_hi=rtt_hi, spike=spike)
+        assert outcome != JUMP
+        truths.append((pad, at))
+        host += 247_000_000
+    snap = sync.snapshot()
+    probes = truths[-40:] + [(crystal.pad(host + d), host + d)
+                             for d in (0, 50_000_000, 1_000_000_000)]
+    probes += [(crystal.pad(host - d), host - d) for d in (3_000_000_000, 30_000_000_000)]
+    for pad, truth in probes:
+        err = abs(snap.to_host(pad) - truth)
+        assert err <= snap.uncertainty_at(pad), (err, snap.uncertainty_at(pad), snap)
 
 
-def test_slope_is_one_until_the_samples_span_enough_time():
-    sync = ClockSync(min_span_ns=2_000_000_000)
-    feed(sync, random.Random(3), 5)  # 1 s of samples
-    assert sync.snapshot().slope == 1.0
+def test_delayed_replies_are_discarded_and_do_not_pull_the_fit():
+    crystal = Crystal(-30)
+    sync = ClockSync()
+    host = run(sync, crystal, random.Random(2), 60, spike=0.3)
+    assert sync.rejected > 20
+    snap = sync.snapshot()
+    assert abs(snap.to_host(crystal.pad(host)) - host) < 400_000
 
 
-def test_slope_is_limited_to_a_crystal():
-    sync = ClockSync(max_ppm=1000)
+def test_a_slow_first_exchange_counts_for_little():
+    crystal = Crystal(0)
+    sync = ClockSync()
+    sync.add(0, 180_000_000, crystal.pad(0))  # the reply came 180 ms late
+    assert sync.snapshot().uncertainty_ns == 90_000_000  # and the bound says so
+    sync.add(1_000_000_000, 1_001_000_000, crystal.pad(1_000_500_000))
+    snap = sync.snapshot()
+    assert abs(snap.to_host(crystal.pad(2_000_000_000)) - 2_000_000_000) < 1_000_000
+    assert snap.uncertainty_ns <= 1_000_000
+
+
+def test_before_the_samples_span_two_seconds_the_rate_is_unknown_and_the_bound_grows():
+    sync = ClockSync()
+    crystal = Crystal(0)
+    sync.add(0, 200_000, crystal.pad(100_000))
+    snap = sync.snapshot()
+    assert snap.slope == 1.0
+    near, far = snap.uncertainty_at(crystal.pad(0)), snap.uncertainty_at(crystal.pad(10**9))
+    assert far - near >= 990_000  # 1 s away: a crystal may be 1000 ppm off
+
+
+@pytest.mark.parametrize("step_ns, why", [
+    (-7_000_000_000_000, "the pad restarted without a new HELLO: its clock is back near 0"),
+    (-(2**32) * 1000, "a 32-bit microsecond counter wrapped"),
+    (50_000_000, "the clock stepped 50 ms forward"),
+    (-20_000_000, "the clock stepped 20 ms back"),
+])
+def test_a_clock_that_jumps_starts_a_new_fit(step_ns, why):
+    crystal = Crystal(20)
+    rng = random.Random(3)
+    sync = ClockSync()
+    host = run(sync, crystal, rng, 30)
+    epoch = sync.snapshot().epoch
+    crystal.offset += step_ns
+    outcome, _, _ = beat(sync, crystal, host, rng)
+    assert outcome == JUMP, why
+    assert sync.snapshot().epoch == epoch + 1 and sync.jumps == 1
+    host = run(sync, crystal, rng, 10, start=host + 247_000_000)
+    snap = sync.snapshot()
+    assert abs(snap.to_host(crystal.pad(host)) - host) <= snap.uncertainty_at(crystal.pad(host))
+
+
+def test_steps_within_the_bound_are_not_jumps():
+    crystal = Crystal(0)
+    rng = random.Random(4)
+    sync = ClockSync()
+    host = run(sync, crystal, rng, 30)
+    crystal.offset += 50_000  # 50 µs: inside the round trip, nothing to tell
+    assert beat(sync, crystal, host, rng)[0] == ACCEPTED
+
+
+def test_a_clock_that_is_no_crystal_keeps_jumping():
+    sync = ClockSync()
+    outcomes = []
     host = 0
-    for k in range(40):  # a "pad" running 5 % fast: not a crystal
-        sync.add(host, host + 200_000, round((host + 100_000) * 1.05) + k)
+    for _ in range(40):  # a "pad" running 5 % fast
+        outcomes.append(sync.add(host, host + 200_000, round((host + 100_000) * 1.05)))
         host += 250_000_000
-    assert sync.snapshot().slope == pytest.approx(1.001)
+    assert outcomes.count(JUMP) > 10
 
 
-def test_negative_round_trip_is_rejected_and_reset_forgets():
+def test_negative_round_trip_is_invalid_and_reset_forgets():
     sync = ClockSync()
-    assert sync.add(1000, 500, 0) is False
-    assert sync.add(0, 200_000, 5) is True
+    assert sync.add(1000, 500, 0) == INVALID
+    assert sync.add(0, 200_000, 5) == ACCEPTED
+    epoch = sync.epoch
     sync.reset()
-    assert sync.snapshot() is None and sync.samples == 0
+    assert sync.snapshot() is None and sync.samples == 0 and sync.epoch == epoch + 1
 
 
 def test_a_slower_path_is_relearned():
+    crystal = Crystal(0)
     sync = ClockSync()
     host = 0
     for _ in range(20):
-        sync.add(host, host + 100_000, pad_time(host + 50_000))
+        sync.add(host, host + 100_000, crystal.pad(host + 50_000))
         host += 250_000_000
-    accepted = [sync.add(host + k * 250_000_000, host + k * 250_000_000 + 3_000_000,
-                         pad_time(host + k * 250_000_000 + 1_500_000)) for k in range(300)]
-    assert not accepted[0]
-    assert accepted[-1], "the smallest round trip must be forgotten slowly"
-
-
-def test_a_much_tighter_sample_restarts_a_fit_that_began_with_a_slow_exchange():
-    from companion.pad.clocksync import ClockSync
-
-    sync = ClockSync()
-    true_offset = 5_000_000_000  # pad = host + offset
-    # A slow first exchange: the reply came 180 ms late, the pad answered at once.
-    sync.add(0, 180_000_000, 0 + true_offset)
-    assert abs(sync.snapshot().to_pad(0) - true_offset) > 80_000_000
-    assert sync.snapshot().uncertainty_ns == 90_000_000
-    sync.add(1_000_000_000, 1_001_000_000, 1_000_500_000 + true_offset)
-    snap = sync.snapshot()
-    assert abs(snap.to_pad(2_000_000_000) - (2_000_000_000 + true_offset)) < 1_000_000
-    assert snap.uncertainty_ns == 500_000
+    outcomes = [sync.add(host + k * 250_000_000, host + k * 250_000_000 + 3_000_000,
+                         crystal.pad(host + k * 250_000_000 + 1_500_000)) for k in range(300)]
+    assert outcomes[0] == DELAYED
+    assert outcomes[-1] == ACCEPTED, "the smallest round trip must be forgotten slowly"

@@ -16,8 +16,9 @@ VECTORS = json.loads((Path(__file__).parents[2] / "firmware" / "vectors.json").r
 
 def _msg_from_fields(typ, f):
     if typ == codec.HELLO:
-        return codec.Hello(f["re"], f["proto"], tuple(f["firmware"]), f["seats"], f["nonce"],
-                           f["scan_us"], f["holdoff_us"])
+        return codec.Hello(f["re"], f["proto"], f["product"].encode(), tuple(f["firmware"]),
+                           f["seats"], f["nonce"], f["chip"], f["capture"], f["capture_ns"],
+                           f["holdoff_us"])
     if typ == codec.ACK:
         return codec.Ack(f["nonce"], tuple(f["reports"]))
     cls = {codec.HELLO_REQ: codec.HelloReq, codec.HEARTBEAT: codec.Heartbeat,
@@ -70,7 +71,7 @@ def test_malformed_messages_raise_link_error(vec):
 
 
 def test_malformed_names_the_type_and_length():
-    with pytest.raises(LinkError, match=r"malformed Press: 3 payload bytes, expected 20"):
+    with pytest.raises(LinkError, match=r"malformed Press: 3 payload bytes, expected 30"):
         codec.decode_message(codec.Frame(1, codec.PRESS, b"abc"))
 
 

@@ -115,7 +115,7 @@ def test_protocol_mismatch_tells_the_table_what_to_do(end_to_end):
     rig = end_to_end(seats=2, proto_version=9)
     assert rig.drive(lambda: rig.source.status.state == "failed")
     text = rig.source.status.text
-    assert "protocol version 9" in text and "speaks version 1" in text
+    assert "protocol version 9" in text and "speaks version 2" in text
     assert "firmware/" in text
 
 

@@ -12,7 +12,7 @@ def test_handshake_reaches_ready(loopback):
     rig = loopback()
     assert rig.run(50, until=lambda: rig.link.ready)
     assert [s.state for s in rig.statuses()] == ["connecting", "ready"]
-    assert "firmware 1.0.0, 4 seats" in rig.statuses()[-1].text
+    assert "firmware 2.0.0 on simulated, 4 seats, GPIO_IN scan" in rig.statuses()[-1].text
     assert rig.link.nonce == rig.fw.nonce
 
 
@@ -28,7 +28,7 @@ def test_silent_device_is_given_up_with_a_message(loopback):
     rig = loopback()
     rig.connected = False
     rig.run(2100)
-    assert "did not answer as a slap pad" in rig.link.reconnect_reason
+    assert "/dev/loop did not answer as the slap pad" in rig.link.reconnect_reason
     assert "firmware" in rig.link.reconnect_reason
 
 
@@ -47,11 +47,11 @@ def test_retrying_a_silent_device_does_not_flicker_the_status(loopback):
 
 
 def test_protocol_version_mismatch_is_a_clear_link_error(loopback):
-    rig = loopback(proto_version=2)
+    rig = loopback(proto_version=3)
     with pytest.raises(LinkError) as err:
         rig.run(100)
     text = str(err.value)
-    assert "protocol version 2" in text and "speaks version 1" in text
+    assert "protocol version 3" in text and "speaks version 2" in text
     assert "/dev/loop" in text and "firmware/" in text
     assert rig.link.state == "failed"
     assert rig.link.reconnect_reason == "protocol version mismatch"
@@ -182,8 +182,8 @@ def test_hello_answering_another_request_is_ignored():
     link = PadLink()
     link.opened("/dev/x", 0)
     link.take_output()
-    hello = codec.Hello(re=99, proto=1, firmware=(1, 0, 0), seats=4, nonce=5, scan_us=100,
-                        holdoff_us=20000)
+    hello = codec.Hello(re=99, proto=2, product=b"SLAP", firmware=(2, 0, 0), seats=4, nonce=5,
+                        chip=1, capture=1, capture_ns=56, holdoff_us=20000)
     link.feed(codec.encode_message(0, hello), 1)
     assert not link.ready
 
@@ -191,3 +191,83 @@ def test_hello_answering_another_request_is_ignored():
 def test_lamp_seat_is_checked():
     with pytest.raises(LinkError, match="1..8"):
         PadLink().set_lamp(9, True)
+
+
+# ---- only our firmware is the slap pad (a Pico running anything else is left alone) ----
+
+def _answer(link, hello):
+    link.opened("/dev/ttyACM1", 0, "Board in FS mode, USB 2E8A:0005, serial E661")
+    link.take_output()
+    link.feed(codec.encode_message(0, hello), 1_000_000)
+
+
+def test_a_board_that_answers_as_another_product_is_refused_naming_the_device():
+    link = PadLink()
+    hello = codec.Hello(re=0, proto=codec.PROTOCOL_VERSION, product=b"XYZ1", firmware=(1, 0, 0),
+                        seats=4, nonce=5, chip=1, capture=0, capture_ns=100, holdoff_us=1)
+    with pytest.raises(LinkError) as err:
+        _answer(link, hello)
+    text = str(err.value)
+    assert "/dev/ttyACM1 (Board in FS mode, USB 2E8A:0005, serial E661)" in text
+    assert "XYZ1" in text and "not the table companion's slap pad" in text
+    assert link.state == "failed" and not link.ready
+
+
+def test_an_old_firmware_is_named_by_its_protocol_version():
+    link = PadLink()
+    link.opened("/dev/ttyACM0", 0)
+    link.take_output()
+    v1 = bytes((0, 1, 1, 0, 0, 8)) + (0x1A2B3C4D).to_bytes(4, "little") + bytes((100, 0, 32, 78))
+    with pytest.raises(LinkError, match=r"speaks protocol version 1 \(firmware 1.0.0\)"):
+        link.feed(codec.encode_frame(0, codec.HELLO, v1), 1)
+
+
+def test_a_micropython_board_at_its_repl_is_named_and_quoted():
+    link = PadLink(LinkTiming(hello_timeout_ns=1_000_000_000))
+    link.opened("/dev/ttyACM2", 0, "Board in FS mode, USB 2E8A:0005")
+    link.take_output()
+    link.feed(b"raw REPL; CTRL-B to exit\r\n>OK\x04Traceback (most recent call last):\r\n"
+              b"SyntaxError: invalid syntax\r\n>", 10_000_000)
+    link.poll(1_100_000_000)
+    reason = link.reconnect_reason
+    assert reason.startswith("/dev/ttyACM2 (Board in FS mode, USB 2E8A:0005) did not answer")
+    assert "raw REPL; CTRL-B to exit" in reason and "slap pad firmware" in reason
+
+
+def test_the_ready_line_names_chip_and_capture():
+    link = PadLink()
+    hello = codec.Hello(re=0, proto=codec.PROTOCOL_VERSION, product=codec.PRODUCT,
+                        firmware=(2, 0, 0), seats=8, nonce=7, chip=codec.CHIP_RP2350,
+                        capture=codec.CAPTURE_PIO, capture_ns=47, holdoff_us=20000)
+    _answer(link, hello)
+    assert link.ready and link.source == "pad-pio" and link.resolution_ns == 47
+    assert "on RP2350, 8 seats, PIO edge capture" in link.text and "resolution 47 ns" in link.text
+
+
+def test_a_press_waiting_for_a_tight_fit_is_delivered_not_dropped_after_seconds():
+    """Checked against the moment it arrived, not the moment it is looked at again: a
+    press that waited for a better fit longer than a frame may take to arrive is still
+    placed (with its honest, larger bound), not thrown away as a clock jump."""
+    from companion.pad.link import PadPress, PadVoid
+
+    timing = LinkTiming(lost_after_ns=10**10, sync_lost_ns=10**10, hold_ns=3 * 10**9)
+    link = PadLink(timing)
+    link.opened("/dev/x", 0)
+    link.take_output()
+    nonce, pad0 = 0xABC, 10**12
+    link.feed(codec.encode_message(0, codec.Hello(0, codec.PROTOCOL_VERSION, codec.PRODUCT,
+                                                  (2, 0, 0), 4, nonce, 0, 1, 56, 20000)), 1)
+    hb_seq = next(iter(link._hb_sent))  # the heartbeat sent on becoming ready
+    sent = link._hb_sent[hb_seq]
+    # A slow reply: 10 ms round trip, so the fit is only good to about 5 ms.
+    link.feed(codec.encode_message(1, codec.HeartbeatReply(hb_seq, sent, nonce, pad0 + 5_000_000,
+                                                           0, 0, 0, 56)), sent + 10_000_000)
+    link.feed(codec.encode_message(2, codec.Press(nonce, 1, pad0 + 20_000_000, pad0 + 20_100_000,
+                                                  0b10, 0, 56)), 21_000_000)
+    assert not [e for e in link.take_events() if isinstance(e, PadPress)]  # waiting
+    link.poll(2_500_000_000)
+    link.poll(3_100_000_000)
+    events = link.take_events()
+    [press] = [e for e in events if isinstance(e, PadPress)]
+    assert press.seat == 2 and press.t_ns == pad0 + 20_000_000
+    assert not [e for e in events if isinstance(e, PadVoid)]

@@ -97,3 +97,35 @@ def test_backoff_doubles_to_a_limit_and_resets():
     assert [backoff.next() for _ in range(5)] == [0.05, 0.1, 0.2, 0.3, 0.3]
     backoff.reset()
     assert backoff.next() == 0.05
+
+
+def test_every_micropython_board_is_a_candidate_and_rotate_moves_on(tmp_path):
+    from companion.pad.transport import pad_ports
+
+    a, b = tmp_path / "ttyACM0", tmp_path / "ttyACM1"
+    a.touch()
+    b.touch()
+    ports = [port(str(a)), port("/dev/ttyUSB0", vid=0x0403, pid=0x6001), port(str(b))]
+    found = pad_ports(lambda: ports, [str(tmp_path / "absent")], tmp_path / "no")
+    assert found == [str(a), str(b)]
+    opened = []
+    transport = SerialTransport(None, finder=lambda: found,
+                                serial_factory=lambda path, **kw: opened.append(path) or
+                                SimpleNamespace(close=lambda: None), describer=lambda p: "")
+    transport.open()
+    transport.close()
+    transport.rotate()  # that one was not the pad
+    transport.open()
+    assert opened == [str(a), str(b)]
+
+
+def test_a_port_is_described_by_what_usb_says(tmp_path):
+    from companion.pad.transport import describe_port
+
+    dev = tmp_path / "ttyACM0"
+    dev.touch()
+    info = SimpleNamespace(device=str(dev), vid=0x2E8A, pid=0x0005, serial_number="E6614C",
+                           product="Board in FS mode", description="Board CDC")
+    assert describe_port(str(dev), lambda: [info]) == (
+        "Board in FS mode, USB 2E8A:0005, serial E6614C")
+    assert describe_port("/dev/pts/7", lambda: [info]) == ""

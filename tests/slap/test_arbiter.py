@@ -348,6 +348,11 @@ def test_any_arrival_order_gives_the_true_verdict(rnd, random):
         for e in order:
             arb.feed(e)
         assert arb.poll(events[-1].t_ns + TIMEOUT + SETTLE) == want
+        batched = SlapArbiter(seats)  # one frame's batch at a time
+        batched.arm(arm)
+        for k in range(0, len(order), 7):
+            batched.feed_many(order[k:k + 7])
+        assert batched.poll(events[-1].t_ns + TIMEOUT + SETTLE) == want
     bound = DEFAULT_RESOLUTION_NS[src]
     rank = {s: i for i, s in enumerate(want.slappers)}
     for a in truth:
@@ -379,3 +384,58 @@ def test_held_press_learnt_after_the_arm_is_still_held():
     verdict, notices = play([ev(3, -500), ev(1, 100), ev(2, 150)])
     assert (verdict.picker, verdict.excluded) == (2, (3,))
     assert "false_slap" in kinds(notices)
+
+
+# -- honest bounds with presses mapped from another clock ------------------------------
+
+def pad(seat, ms, unsure_ns=300_000, clock=("pad", 1), resolution_ns=56, pressed=True):
+    from companion.pad.link import PadPress
+
+    return PadPress(seat, round(ms * MS), "pad-pio", pressed, resolution_ns, unsure_ns, clock)
+
+
+def test_a_pad_only_round_keeps_the_pads_own_resolution():
+    verdict, _ = play([pad(1, 100), pad(2, 100.0003), pad(3, 100.0006)])
+    # 300 ns apart: ordered, because one clock needs no sync margin (bound 112 ns).
+    assert verdict.picker == 3 and verdict.resolution_ns == 112 and verdict.source == "pad-pio"
+
+
+def test_mixed_clocks_widen_the_bound_by_the_sync_uncertainty():
+    # GPIO seat 1 at 100 ms; pad seat 2 at 101.2 ms with a 300 µs sync bound:
+    # 1 ms (gpio) + 112 ns (pad-pio) + 300 µs (sync) = 1.300112 ms > 1.2 ms: too close.
+    verdict, _ = play([ev(1, 100), pad(2, 101.2)], seats=(1, 2))
+    assert verdict.too_close and verdict.resolution_ns == 1_300_112
+    assert verdict.source == "gpio+pad-pio"
+    verdict, _ = play([ev(1, 100), pad(2, 101.4)], seats=(1, 2))
+    assert verdict.picker == 2
+
+
+def test_two_pad_chains_are_two_clocks():
+    verdict, _ = play([pad(1, 100, clock=("pad", 1)), pad(2, 100.5, clock=("pad", 2))],
+                      seats=(1, 2))
+    assert verdict.too_close and verdict.resolution_ns == 112 + 2 * 300_000
+
+
+def test_a_press_s_own_capture_bound_widens_its_source():
+    verdict, _ = play([pad(1, 100, resolution_ns=400_000), pad(2, 100.3)], seats=(1, 2))
+    assert verdict.too_close and verdict.resolution_ns == 400_000
+
+
+def test_a_slap_that_may_have_come_before_the_arm_is_left_out():
+    verdict, notices = play([pad(1, 0.2, unsure_ns=500_000), pad(2, 100), pad(3, 150)])
+    assert verdict.excluded == (1,) and verdict.picker == 3
+    assert "unsure_start" in kinds(notices)
+    verdict, _ = play([pad(1, 0.6, unsure_ns=500_000), pad(2, 100), pad(3, 150)])
+    assert verdict.excluded == ()
+
+
+@settings(deadline=None, max_examples=150)
+@given(st.dictionaries(st.integers(1, 8), st.integers(0, 10**12), max_size=8),
+       st.integers(0, 5_000_000), st.sets(st.integers(1, 8), max_size=3))
+def test_decide_trusted_is_decide(slaps, bound, excluded):
+    from companion.slap import decide_trusted
+
+    excluded = tuple(sorted(excluded - set(slaps)))
+    seats = tuple(sorted(set(slaps) | set(excluded) | {1, 2}))
+    assert decide_trusted(slaps, seats, bound, "gpio", excluded) == decide(
+        slaps, seats, bound, "gpio", excluded=excluded)

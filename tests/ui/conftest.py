@@ -167,6 +167,7 @@ def ui(tmp_path_factory, artifacts):
     data = tmp_path_factory.mktemp("data")
     app = CompanionApp(cfg, GameLog(data / "games.sqlite3"), Table.from_config(cfg, "keyboard"),
                        SoundCues(data / "sounds", loader=SilentLoader()))
+    app.frame_pacing = False  # frames are pumped by hand here (the pacer has its own tests)
     app._run_prepare()
     driver = UiDriver(app, artifacts)
     driver.pump(5)

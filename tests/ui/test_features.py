@@ -83,13 +83,14 @@ def test_settings_volume_brightness_and_a_safe_switch_off(ui):
         ui.pump()
     screen = ui.app.sm.current_screen
     before = screen.volume
-    minus = next(w for w in screen.walk() if getattr(w, "text", "") == "-")
+    minus = next(w for w in screen.walk() if getattr(w, "text", "") == "Softer")
     ui.tap(minus, after_s=0.1)
     ui.tap(minus, after_s=0.1)  # a counter: both fast taps count
     assert screen.volume == max(0, before - 20)
     assert ui.app.log.get_setting("volume") == screen.volume
     assert ui.app.cues.volume == pytest.approx(screen.volume / 100)
-    ui.find("no adjustable backlight")  # no /sys/class/backlight here: said plainly
+    ui.tap(ui.find("No adjustable backlight"))  # no /sys/class/backlight here
+    assert "no adjustable backlight" in ui.app.banner_text  # said plainly, whole
     ui.screenshot("settings")
     ui.tap(ui.find("Switch off"))
     ui.find("Switch the box off?")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from companion.games import get_rules
 from companion.session import GameSession
 from companion.ui.presenters.history import summarise, win_table, winners_of
@@ -53,3 +55,42 @@ def test_a_game_that_cannot_replay_is_listed_with_the_reason(game_log):
     gid = game_log.new_game("chess", {"players": PLAYERS})
     summary = summarise(game_log.game(gid), None, "unknown game kind 'chess'")
     assert summary.result == "Cannot replay: unknown game kind 'chess'"
+
+
+def test_finished_games_are_summed_up_once_and_kept(game_log, monkeypatch):
+    import companion.ui.presenters.history as history
+
+    play_scorepad(game_log, [(1, 5), (2, 3)])
+    play_scorepad(game_log, [(2, 7)])
+    live = GameSession.start(game_log, get_rules("scorepad"), {"players": PLAYERS})
+    live.do({"type": "score", "seat": 1, "points": 4})
+    first = history.recent_summaries(game_log, 30, live=live)
+    assert [(g.game_id, g.result) for g in first] == [
+        (3, "In progress (1 actions)"), (2, "Won by Bo"), (1, "Won by Ann")]
+    assert set(game_log.summaries([1, 2, 3])) == {1, 2}  # only finished games are kept
+
+    def no_replay(*_args, **_kwargs):
+        raise AssertionError("a kept summary was replayed again")
+
+    monkeypatch.setattr(history, "final_state", no_replay)
+    again = history.recent_summaries(game_log, 30, live=live)  # the live game: no replay
+    assert again == first
+    assert history.recent_summaries(game_log, 1, live=live) == first[:1]
+
+    monkeypatch.setattr(history, "SUMMARY_FORM", history.SUMMARY_FORM + 1)  # a new form
+    with pytest.raises(AssertionError, match="replayed again"):
+        history.recent_summaries(game_log, 30, live=live)
+
+
+def test_a_reopened_game_finished_again_is_summed_up_again(game_log):
+    from companion.ui.presenters.history import recent_summaries
+
+    game = play_scorepad(game_log, [(1, 5)])
+    assert recent_summaries(game_log, 30)[0].winners == ("Ann",)
+    game_log.finish(game.game_id, "open")
+    game.undo()  # the finish
+    game.undo()  # Ann's 5
+    game.do({"type": "score", "seat": 2, "points": 1})
+    game.do({"type": "finish"})
+    game_log.finish(game.game_id)
+    assert recent_summaries(game_log, 30)[0].winners == ("Bo",)

@@ -122,7 +122,7 @@ def test_running_timer_is_restored_from_the_settings_store(ui, timer, played):
     ui.tap(ui.find("2 min"))
     ui.tap(ui.find("Start"))
     ui.press_seat("2")
-    stored = ui.app.log.get_setting("timer")
+    stored = ui.app.log.get_setting("timer")["board"]
     assert stored["countdown"]["status"] == "running"
     assert stored["countdown"]["ready"] == [2]
     ui.tap(ui.find("< Back"))
@@ -139,7 +139,8 @@ def test_running_timer_is_restored_from_the_settings_store(ui, timer, played):
     changed = dict(stored, countdown=dict(stored["countdown"], duration_ns=30 * S,
                                           warning_ns=5 * S, status="paused",
                                           started_ns=None, elapsed_ns=3 * S))
-    ui.app.log.set_setting("timer", changed)
+    ui.app.log.set_setting("timer", {"board": changed, "boot": timer.boot_id(),
+                                     "saved_ns": timer.clock()})
     enter_timer(ui)
     assert timer.big == "0:27"
     assert ui.find("Resume").disabled is False
@@ -230,3 +231,29 @@ def test_game_clock_digits_fit_for_many_seats(ui, timer, n, least_px):
     ui.screenshot(f"timer_game_clock_{n}_seats")
     ui.tap(ui.find("Reset"))
     ui.tap(ui.find("Countdown"))
+
+
+def test_a_running_timer_keeps_going_when_the_app_restarts_on_the_same_boot(ui, timer):
+    ui.tap(ui.find("30 s"))
+    ui.tap(ui.find("Start"))
+    timer.clock.advance(10)
+    ui.goto_home()  # leaving and coming back restores the board from the log
+    enter_timer(ui)
+    ui.pump(2)
+    assert timer.board.status() == "running" and timer.big == "0:20"
+
+
+def test_after_the_pi_restarted_a_running_timer_comes_back_paused(ui, timer):
+    ui.tap(ui.find("30 s"))
+    ui.tap(ui.find("Start"))
+    timer.clock.advance(10)
+    timer.board, _ = timer.board.press(1, timer.clock())  # seat 1 ready: saved 10 s in
+    timer._save()
+    timer.boot_id = lambda: "another-boot"
+    timer.clock = FakeClock()  # the new boot's monotonic clock starts near zero
+    ui.goto_home()
+    enter_timer(ui)
+    ui.pump(2)
+    assert timer.board.status() == "paused"
+    assert timer.big == "0:20"  # the 10 s before the last save count; nothing after
+    assert "paused" in ui.app.status

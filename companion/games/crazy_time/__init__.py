@@ -21,7 +21,7 @@ The action list and the rule readings are in ``docs/crazy-time.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import RuleError
@@ -37,6 +37,8 @@ from companion.games.crazy_time.records import (
     read_verdict,
     result_json,
 )
+from companion.games.evolve import replace
+from companion.games.pvec import EMPTY, PVec, newest
 
 GAME = GameInfo(
     name="crazy_time",
@@ -66,6 +68,15 @@ def deal_size(n_players: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class State:
+    """A whole game. ``pickups``, ``guesses`` and ``tick_tocks`` grow all night
+    (``PVec``: adding one copies nothing). The fields after ``grand_master`` are kept
+    alongside so that no question the referee or a screen asks walks the whole night:
+    ``picked[r][i]`` / ``ticked[r][i]`` count the pick-ups / "Tick, Tock" calls of the
+    player at index ``i`` in round ``r + 1``, ``removed[i]`` the cards their correct
+    guesses took out, ``opened`` maps a law to the number of the newest pick-up that opens
+    a guess for it, ``last_guess`` maps (seat, law) to the pick-ups recorded when that
+    seat last guessed it, ``correct`` lists the laws guessed correctly."""
+
     players: tuple[Player, ...]
     deal: int
     first_dealer: int
@@ -76,12 +87,18 @@ class State:
     notice: str  # what the table must do now, in words
     reveal_first: tuple[int, ...] = ()  # before play: these round winners turn up a card
     laws: tuple[Law, ...] = STANDING_LAWS
-    pickups: tuple[Pickup, ...] = ()
-    guesses: tuple[Guess, ...] = ()
-    tick_tocks: tuple[TickTock, ...] = ()
+    pickups: PVec = EMPTY
+    guesses: PVec = EMPTY
+    tick_tocks: PVec = EMPTY
     results: tuple[RoundResult, ...] = ()
     piles: tuple[tuple[int, int], ...] = ()  # (seat, cards) as last told this round
     grand_master: int | None = None
+    picked: tuple[tuple[int, ...], ...] = ()
+    ticked: tuple[tuple[int, ...], ...] = ()
+    removed: tuple[int, ...] = ()
+    opened: tuple[tuple[str, int], ...] = ()
+    last_guess: tuple[tuple[tuple[int, str], int], ...] = ()
+    correct: tuple[str, ...] = ()
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -101,7 +118,37 @@ class State:
         return tuple(law.absent for law in self.laws if law.absent is not None)
 
     def guessed(self, law_name: str) -> bool:
-        return any(g.correct and g.law == law_name for g in self.guesses)
+        return law_name in self.correct
+
+    def index(self, seat: int) -> int:
+        """The position of ``seat`` in ``players`` (and in the counts kept per player)."""
+        for i, p in enumerate(self.players):
+            if p.seat == seat:
+                return i
+        raise RuleError(f"seat {seat} is not in this game")
+
+    def pickup_count(self, seat: int, rnd: int | None = None) -> int:
+        """Pick-ups of ``seat`` in round ``rnd`` (None: the whole game)."""
+        i = self.index(seat)
+        if rnd is None:
+            return sum(row[i] for row in self.picked)
+        return self.picked[rnd - 1][i] if 1 <= rnd <= len(self.picked) else 0
+
+    def tick_tock_count(self, seat: int, rnd: int) -> int:
+        i = self.index(seat)
+        return self.ticked[rnd - 1][i] if 1 <= rnd <= len(self.ticked) else 0
+
+    def cards_removed(self, seat: int) -> int:
+        return self.removed[self.index(seat)]
+
+    def round_pickups(self) -> tuple[Pickup, ...]:
+        """The pick-ups of the round being played, oldest first (the newest entries)."""
+        out = []
+        for p in reversed(self.pickups):
+            if p.round != self.round:
+                break
+            out.append(p)
+        return tuple(reversed(out))
 
     def can_guess(self, seat: int, law: Law) -> bool:
         """Whether ``seat`` may now make a proposal for ``law`` (see ``_guess``)."""
@@ -109,9 +156,8 @@ class State:
             return False
         if self.guessed(law.name):
             return False
-        since = max((g.after_pickups for g in self.guesses
-                     if g.seat == seat and g.law == law.name), default=0)
-        return any(p.law == law.name and p.opens_guess for p in self.pickups[since:])
+        since = dict(self.last_guess).get((seat, law.name), 0)
+        return dict(self.opened).get(law.name, 0) > since
 
 
 # --------------------------------------------------------------------------- setup
@@ -126,8 +172,10 @@ def initial(setup: Mapping[str, Any]) -> State:
     first = setup.get("first_dealer", players[0].seat)
     if isinstance(first, bool) or not isinstance(first, int) or first not in seats:
         raise RuleError(f"first_dealer {first!r} is not a seat in this game {list(seats)}")
+    zeros = (0,) * len(players)
     state = State(players=players, deal=deal_size(len(players)), first_dealer=first,
-                  round=1, phase=PLAYING, dealer=first, lead=first, notice="")
+                  round=1, phase=PLAYING, dealer=first, lead=first, notice="",
+                  picked=(zeros,) * ROUNDS, ticked=(zeros,) * ROUNDS, removed=zeros)
     return replace(state, notice=_round_start_notice(state))
 
 
@@ -275,8 +323,23 @@ def _record_pickup(state: State, action: Mapping[str, Any], seat: int, reason: s
     notice = (f"{state.name(seat)} picks up ({why}): collect every discard pile, keep up to "
               f"{PICKUP_KEEPS} under the draw pile, box the rest. Any law in effect is "
               f"cancelled. {state.name(seat)} restarts the count at 1 o'clock.")
-    return replace(state, pickups=state.pickups + (pickup,), piles=piles, lead=seat,
-                   notice=notice)
+    opened = state.opened
+    if pickup.opens_guess:
+        opened = _put(opened, pickup.law, pickup.n)
+    return replace(state, pickups=state.pickups.append(pickup), piles=piles, lead=seat,
+                   notice=notice, picked=_bump(state.picked, state.round - 1,
+                                               state.index(seat)), opened=opened)
+
+
+def _bump(grid: tuple[tuple[int, ...], ...], r: int, i: int, by: int = 1) -> tuple:
+    """``grid`` with ``grid[r][i]`` raised by ``by``."""
+    row = grid[r]
+    return (*grid[:r], (*row[:i], row[i] + by, *row[i + 1:]), *grid[r + 1:])
+
+
+def _put(pairs: tuple, key: Any, value: Any) -> tuple:
+    """A small (key, value) table with ``key`` set to ``value``."""
+    return (*((k, v) for k, v in pairs if k != key), (key, value))
 
 
 def _reason(action: Mapping[str, Any], default: str | None = None) -> str:
@@ -369,14 +432,19 @@ def _guess(state: State, action: Mapping[str, Any]) -> State:
     else:
         notice = (f"{state.name(seat)}'s guess for {law.name!r} is wrong; they may try again "
                   "after the next pick-up because of it.")
-    after = replace(state, guesses=state.guesses + (guess,), piles=piles, notice=notice)
+    i = state.index(seat)
+    after = replace(state, guesses=state.guesses.append(guess), piles=piles, notice=notice,
+                    last_guess=_put(state.last_guess, (seat, law.name), len(state.pickups)),
+                    correct=state.correct + (law.name,) if correct else state.correct,
+                    removed=_bump((state.removed,), 0, i, guess.removed)[0])
     return _win(after, seat, "guess") if emptied else after
 
 
 def _tick_tock(state: State, action: Mapping[str, Any]) -> State:
     _in_play(state, "tick_tock")
     seat = _seat(state, action, "seat")
-    return replace(state, tick_tocks=state.tick_tocks + (TickTock(state.round, seat),))
+    return replace(state, tick_tocks=state.tick_tocks.append(TickTock(state.round, seat)),
+                   ticked=_bump(state.ticked, state.round - 1, state.index(seat)))
 
 
 _HANDLERS = {
@@ -395,14 +463,9 @@ _HANDLERS = {
 
 def pickups_per_round(state: State) -> list[dict]:
     """Pick-ups per player for every round begun: ``[{"round", "by_seat": {seat: n}}]``."""
-    out = []
-    for rnd in range(1, state.round + 1):
-        by_seat = {str(s): 0 for s in state.seats}
-        for p in state.pickups:
-            if p.round == rnd:
-                by_seat[str(p.seat)] += 1
-        out.append({"round": rnd, "by_seat": by_seat})
-    return out
+    return [{"round": rnd, "by_seat": {str(s): n for s, n in zip(state.seats, row,
+                                                                 strict=True)}}
+            for rnd, row in enumerate(state.picked[:state.round], start=1)]
 
 
 def slap_delays(state: State) -> dict[str, list]:
@@ -414,9 +477,11 @@ def slap_delays(state: State) -> dict[str, list]:
     return out
 
 
-def snapshot(state: State) -> dict:
-    """The whole game as JSON data, secrets included (export/statistics, not the screen)."""
-    return {
+def snapshot(state: State, recent: int | None = None) -> dict:
+    """The whole game as JSON data, secrets included (export/statistics, not the screen).
+    With ``recent``: the newest ``recent`` pick-ups, guesses and "Tick, Tock" calls, and
+    no slap statistics."""
+    out = {
         "game": NAME,
         "players": [{"name": p.name, "seat": p.seat} for p in state.players],
         "deal": state.deal,
@@ -431,15 +496,18 @@ def snapshot(state: State) -> dict:
                   "creator": x.creator, "absent": x.absent, "from_round": x.from_round,
                   "guessed": state.guessed(x.name)} for x in state.laws],
         "left_room": list(state.left_room()),
-        "pickups": [pickup_json(p) for p in state.pickups],
-        "guesses": [guess_json(g) for g in state.guesses],
-        "tick_tocks": [{"round": t.round, "seat": t.seat} for t in state.tick_tocks],
+        "pickups": [pickup_json(p) for p in newest(state.pickups, recent)],
+        "guesses": [guess_json(g) for g in newest(state.guesses, recent)],
+        "tick_tocks": [{"round": t.round, "seat": t.seat}
+                       for t in newest(state.tick_tocks, recent)],
         "results": [result_json(r) for r in state.results],
         "piles": {str(s): c for s, c in state.piles},
         "grand_master": state.grand_master,
         "pickups_per_round": pickups_per_round(state),
-        "slap_delays": slap_delays(state),
     }
+    if recent is None:
+        out["slap_delays"] = slap_delays(state)
+    return out
 
 
 __all__ = ["NAME", "TITLE", "ROUNDS", "REASONS", "State", "Pickup", "Guess", "RoundResult",

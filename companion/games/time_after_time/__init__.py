@@ -28,6 +28,7 @@ from typing import Any
 
 from companion.errors import CompanionError, RuleError
 from companion.games.base import GameInfo, Player, handler_for, players_from_setup, require
+from companion.games.evolve import replace
 from companion.games.time_after_time.rows import (  # noqa: F401 - re-exported for screens
     COPIES,
     FIRST_HOUR,
@@ -118,13 +119,13 @@ def _who(s: SeatState) -> str:
 
 def _replace(state: State, i: int, seat: SeatState, **changes: Any) -> State:
     seats = state.seats[:i] + (seat,) + state.seats[i + 1:]
-    return dataclasses.replace(state, seats=seats, **changes)
+    return replace(state, seats=seats, **changes)
 
 
 def _maybe_win(state: State, i: int) -> State:
     s = state.seats[i]
     if s.ghosts == 0 and is_complete(s.row):
-        return dataclasses.replace(state, over=True, result="win", winners=(s.player.seat,))
+        return replace(state, over=True, result="win", winners=(s.player.seat,))
     return state
 
 
@@ -140,7 +141,7 @@ def _place(state: State, action: Mapping[str, Any]) -> State:
         raise RuleError(f"{_who(s)}: both {hour_label(hour)} cards are already in rows or in "
                         "the box")
     row = s.row[:slot] + (hour,) + s.row[slot + 1:]
-    return _maybe_win(_replace(state, i, dataclasses.replace(s, row=row)), i)
+    return _maybe_win(_replace(state, i, replace(s, row=row)), i)
 
 
 def _ghost(state: State, action: Mapping[str, Any]) -> State:
@@ -160,8 +161,8 @@ def _ghost(state: State, action: Mapping[str, Any]) -> State:
                             f"not from {_who(giver)}")
         if giver.ghosts == 0:
             raise RuleError(f"{_who(giver)} holds no ghost to give")
-        state = _replace(state, g, dataclasses.replace(giver, ghosts=giver.ghosts - 1))
-        state = _replace(state, i, dataclasses.replace(s, ghosts=s.ghosts + 1))
+        state = _replace(state, g, replace(giver, ghosts=giver.ghosts - 1))
+        state = _replace(state, i, replace(s, ghosts=s.ghosts + 1))
         return _maybe_win(state, g)
     if delta == -1 and s.ghosts == 0:
         raise RuleError(f"{_who(s)} holds no ghost")
@@ -169,7 +170,7 @@ def _ghost(state: State, action: Mapping[str, Any]) -> State:
     if delta == 1 and held >= state.deal.ghosts:
         raise RuleError(f"{_who(s)}: this game has {state.deal.ghosts} ghost(s), all already "
                         "in hands (use 'from' to pass one on)")
-    return _maybe_win(_replace(state, i, dataclasses.replace(s, ghosts=s.ghosts + delta)), i)
+    return _maybe_win(_replace(state, i, replace(s, ghosts=s.ghosts + delta)), i)
 
 
 def _draw_pile(state: State, action: Mapping[str, Any]) -> State:
@@ -179,7 +180,7 @@ def _draw_pile(state: State, action: Mapping[str, Any]) -> State:
         raise RuleError(f"{who}draw at least one card from the pile, not {count}")
     if count > state.draw_pile:
         raise RuleError(f"{who}the draw pile holds {state.draw_pile} card(s), not {count}")
-    return dataclasses.replace(state, draw_pile=state.draw_pile - count)
+    return replace(state, draw_pile=state.draw_pile - count)
 
 
 def _discard(state: State, action: Mapping[str, Any]) -> State:
@@ -195,7 +196,7 @@ def _discard(state: State, action: Mapping[str, Any]) -> State:
         if slots:
             raise RuleError(f"{_who(other)} could still place {hour_label(hour)} "
                             f"({slot_name(slots[0])}): the card stays in play")
-    return dataclasses.replace(state, discarded=state.discarded + (hour,))
+    return replace(state, discarded=state.discarded + (hour,))
 
 
 def _moves(action: Mapping[str, Any]) -> list[tuple[int, int]]:
@@ -237,7 +238,7 @@ def _emergency(state: State, action: Mapping[str, Any]) -> State:
     bad = [p for p in check_row(row) if p.kind != "stuck"]
     if bad:
         raise RuleError(f"{_who(s)}: that move breaks the row: {bad[0]}")
-    new = dataclasses.replace(s, row=tuple(row), emergency_moves=s.emergency_moves + 1)
+    new = replace(s, row=tuple(row), emergency_moves=s.emergency_moves + 1)
     return _replace(state, i, new)
 
 
@@ -251,8 +252,8 @@ def _hand_empty(state: State, action: Mapping[str, Any]) -> State:
         raise RuleError(f"{_who(s)} still holds {s.ghosts} ghost(s), so the hand is not empty")
     won = _maybe_win(state, i)
     if won.over:
-        return dataclasses.replace(won, ended_by=s.player.seat)
-    return dataclasses.replace(state, over=True, result="tie", ended_by=s.player.seat)
+        return replace(won, ended_by=s.player.seat)
+    return replace(state, over=True, result="tie", ended_by=s.player.seat)
 
 
 _ACTIONS = {
@@ -273,7 +274,9 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     return handler(state, action)
 
 
-def snapshot(state: State) -> dict:
+def snapshot(state: State, recent: int | None = None) -> dict:
+    """The whole state as JSON data. Nothing in it grows with the length of the game
+    (rows of seven, at most 34 time cards in the box), so ``recent`` changes nothing."""
     gone = unavailable_hours(state)
     names = {s.player.seat: s.player.name for s in state.seats}
     return {

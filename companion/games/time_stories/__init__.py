@@ -23,12 +23,13 @@ fields, and the rule readings are in ``docs/time-stories.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from companion.dice import captain_cost
 from companion.errors import RuleError
 from companion.games.base import GameInfo, handler_for, players_from_setup, to_jsonable
+from companion.games.evolve import replace
+from companion.games.pvec import PVec, newest
 from companion.games.time_stories import action_test as at
 from companion.games.time_stories.action_odds import RollOdds, roll_odds
 from companion.games.time_stories.model import (
@@ -87,7 +88,8 @@ def initial(setup: Mapping[str, Any]) -> State:
     if not isinstance(roc, bool):
         raise RuleError("setup 'riposte_on_clear' must be true or false")
     chars = parse_characters(setup["characters"], players) if setup.get("characters") else ()
-    state = State(players, mission.strip(), tu, roc, (Run(1, tu),), tu, characters=chars)
+    state = State(players, mission.strip(), tu, roc, PVec((Run(1, tu),)), tu, characters=chars,
+                  run_starts=PVec((0,)))
     return note(state, "run", f"run 1 of {mission.strip()} starts with {tu} TU")
 
 
@@ -101,7 +103,9 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     return handler(state, action)
 
 
-def snapshot(state: State) -> dict:
+def snapshot(state: State, recent: int | None = None) -> dict:
+    """Everything the screens draw. With ``recent``, the log and the list of runs hold
+    their newest ``recent`` entries; the burn-down is always the current run's."""
     return {
         "game": NAME,
         "mission": state.mission,
@@ -116,8 +120,9 @@ def snapshot(state: State) -> dict:
         "location": state.location,
         "location_red": state.location_red,
         "riposte_on_clear": state.riposte_on_clear,
-        "runs": to_jsonable(state.runs),
-        "log": [to_jsonable(e) | {"text": e.text} for e in state.log],
+        "runs": to_jsonable(newest(state.runs, recent)),
+        "log": [to_jsonable(e) | {"text": e.text} for e in newest(state.log, recent)],
+        "run_begun": state.run_begun,
         "burndown": [list(p) for p in burndown(state)],
         "characters": [
             {"name": c.name, "seat": c.seat, "life": c.life, "max_life": c.max_life,
@@ -142,11 +147,13 @@ def snapshot(state: State) -> dict:
 def burndown(state: State, run: int | None = None) -> tuple[tuple[int, int], ...]:
     """(turn, TU left at the end of that turn) for a run (default: the current one)."""
     number = state.run.number if run is None else run
-    starting = next((r.starting_tu for r in state.runs if r.number == number), None)
-    if starting is None:
+    if isinstance(number, bool) or not isinstance(number, int) \
+            or not 1 <= number <= len(state.runs):
         raise RuleError(f"there is no run {number}")
-    points = {0: starting}
-    for e in state.log:
+    first = state.run_starts[number - 1]
+    last = state.run_starts[number] if number < len(state.run_starts) else len(state.log)
+    points = {0: state.runs[number - 1].starting_tu}
+    for e in state.log[first:last]:
         if e.run == number and e.amount:
             points[e.turn] = e.tu_after
     return tuple(sorted(points.items()))
@@ -227,8 +234,9 @@ def _start_run(state: State, action: Mapping[str, Any]) -> State:
     else:
         chars = tuple(replace(c, life=c.max_life, tu_at_death=None) for c in state.characters)
     number = state.run.number + 1
-    state = replace(state, runs=state.runs + (Run(number, tu),), tu=tu, turn=0, location=None,
-                    location_red=False, tests=(), last_roll=None, abandoned=())
+    state = replace(state, runs=state.runs.append(Run(number, tu)), tu=tu, turn=0,
+                    location=None, location_red=False, tests=(), last_roll=None, abandoned=(),
+                    run_starts=state.run_starts.append(len(state.log)), run_begun=False)
     state = note(state, "run", f"run {number} starts with {tu} TU")
     return _cast(state, chars)
 
@@ -253,9 +261,7 @@ def _cast(state: State, chars: tuple[Character, ...]) -> State:
 
 
 def _set_characters(state: State, action: Mapping[str, Any]) -> State:
-    started = [e for e in state.log if e.run == state.run.number
-               and e.kind not in ("run", "cast", "item")]
-    if started or state.tests:
+    if state.run_begun or state.tests:
         raise RuleError("characters are chosen at the start of a run, before any time is "
                         "spent or test is started; choose them again with the next run")
     return _cast(state, parse_characters(action.get("characters"), state.players))

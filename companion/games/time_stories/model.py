@@ -21,11 +21,13 @@ this module. What lives here:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import RuleError
 from companion.games.base import Player, require
+from companion.games.evolve import replace
+from companion.games.pvec import EMPTY, PVec
 from companion.games.time_stories import action_test as at
 
 DEFAULT_TU = 25
@@ -35,6 +37,8 @@ RED_DEPARTURE_TU = 2
 MAX_CHARACTERS = 4
 MAX_LIFE = 20
 OUTCOMES = ("successful", "failed_time", "failed_deaths")
+#: Log lines that do not begin a run: characters may still be chosen after them.
+QUIET_KINDS = ("run", "cast", "item")
 _OUTCOME_TEXT = {
     "successful": "mission successful",
     "failed_time": "mission failed: time ran out",
@@ -113,11 +117,16 @@ class RollRecord:
 
 @dataclass(frozen=True, slots=True)
 class State:
+    """The mission so far. ``runs``, ``log`` and ``run_starts`` grow all night, so they
+    are ``PVec``s (adding a line copies nothing). ``run_starts[k]`` is where run k + 1's
+    lines begin in ``log``; ``run_begun`` says the current run has more than quiet lines
+    (``QUIET_KINDS``): time, damage or a test, after which characters are fixed."""
+
     players: tuple[Player, ...]
     mission: str
     default_tu: int
     riposte_on_clear: bool
-    runs: tuple[Run, ...]
+    runs: PVec
     tu: int
     turn: int = 0
     location: str | None = None
@@ -126,10 +135,12 @@ class State:
     items: tuple[Item, ...] = ()
     tests: tuple[at.Test, ...] = ()
     last_roll: RollRecord | None = None
-    log: tuple[LogEntry, ...] = ()
+    log: PVec = EMPTY
     #: (space, turn) of tests abandoned after a roll in that turn: trying one again
     #: needs a new turn, as continuing it would.
     abandoned: tuple[tuple[str, int], ...] = ()
+    run_starts: PVec = EMPTY
+    run_begun: bool = False
 
     @property
     def run(self) -> Run:
@@ -191,7 +202,8 @@ def note(state: State, kind: str, reason: str, before: int | None = None,
     tu0 = state.tu if before is None else before
     entry = LogEntry(state.run.number, state.turn, tu0, state.tu, tu0 - state.tu,
                      tu0 - state.tu if asked is None else asked, kind, reason)
-    return replace(state, log=state.log + (entry,))
+    return replace(state, log=state.log.append(entry),
+                   run_begun=state.run_begun or kind not in QUIET_KINDS)
 
 
 def parse_characters(raw: Any, players: tuple[Player, ...]) -> tuple[Character, ...]:
@@ -232,8 +244,8 @@ def parse_characters(raw: Any, players: tuple[Player, ...]) -> tuple[Character, 
 
 # ----------------------------------------------------------------- time, life, runs
 def end_run(state: State, outcome: str, why: str) -> State:
-    runs = state.runs[:-1] + (replace(state.run, outcome=outcome),)
-    state = replace(state, runs=runs, tests=())
+    state = replace(state, runs=state.runs.set(-1, replace(state.run, outcome=outcome)),
+                    tests=())
     state = note(state, "run", f"run {state.run.number} ends, {_OUTCOME_TEXT[outcome]} ({why})")
     if outcome != "successful":
         back = [i.name for i in state.items if not i.agency]

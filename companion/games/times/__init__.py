@@ -22,12 +22,12 @@ and ``legal_starts``; the choice timer is ``companion.timer.Countdown``.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import RuleError
 from companion.games.base import GameInfo, handler_for, players_from_setup, require
+from companion.games.evolve import replace
 from companion.games.times.cards import DECK_SIZE, HAND_SIZE, PlayOutcome, parse_card, resolve_play
 from companion.games.times.score import (
     CANCELLED,
@@ -155,17 +155,17 @@ def _play(state: State, action: Mapping[str, Any]) -> State:
     res = resolve_play(cards)
     cancelled = tuple((s, cards[s].code) for s in res.cancelled)
     took_back = tuple(Result(s, c, CANCELLED, None, TOOK_BACK) for s, c in cancelled)
-    base = dataclasses.replace(state, played=(), cancelled=cancelled, turns=(), board=(),
+    base = replace(state, played=(), cancelled=cancelled, turns=(), board=(),
                                results=took_back, same_event=False)
     if res.outcome == PlayOutcome.ALL_CANCELLED:
         streak = state.cancel_streak + 1
         if streak >= ABORT_AFTER:
-            return dataclasses.replace(
+            return replace(
                 base, cancel_streak=0, redeals=state.redeals + 1,
                 hands=(HAND_SIZE,) * len(state.players),
                 notice=f"all cards cancelled {ABORT_AFTER} times in a row: the round is "
                        "dealt again, six cards each; same event")
-        return dataclasses.replace(
+        return replace(
             base, cancel_streak=streak,
             notice=f"all cards cancelled ({streak} of {ABORT_AFTER}): play again, same event")
     if res.outcome == PlayOutcome.LONE_CARD:
@@ -173,13 +173,13 @@ def _play(state: State, action: Mapping[str, Any]) -> State:
         i = index_of(state, seat)
         hands = state.hands[:i] + (state.hands[i] - 1,) + state.hands[i + 1:]
         lone = Result(seat, cards[seat].code, LONE, None, DISCARDED, hand_change=-1)
-        return dataclasses.replace(
+        return replace(
             base, phase=EVALUATED, cancel_streak=0, hands=hands, same_event=True,
             results=(lone, *base.results),
             notice=f"only {name_of(state, seat)}'s card stands: it is discarded; "
                    "everyone plays again, same event")
     played = tuple((s, cards[s].code) for s in res.active)
-    return dataclasses.replace(
+    return replace(
         base, phase=TURNS, cancel_streak=0, played=played, results=(),
         notice=f"{name_of(state, played[0][0])} begins with {played[0][1]}")
 
@@ -188,10 +188,10 @@ def _after_turn(state: State, turn: Turn) -> State:
     turns = (*state.turns, turn)
     board = (*state.board, *turn.markers)
     if len(turns) == len(state.played):
-        return dataclasses.replace(state, turns=turns, board=board, phase=REVEAL,
+        return replace(state, turns=turns, board=board, phase=REVEAL,
                                    notice="everyone has had their turn: reveal the year")
     seat, code = state.played[len(turns)]
-    return dataclasses.replace(state, turns=turns, board=board,
+    return replace(state, turns=turns, board=board,
                                notice=f"{name_of(state, seat)}'s turn with {code}")
 
 
@@ -241,7 +241,7 @@ def _reveal(state: State, action: Mapping[str, Any]) -> State:
     change = {r.seat: r.hand_change for r in results}
     hands = tuple(n + change.get(p.seat, 0) for p, n in zip(state.players, state.hands,
                                                               strict=True))
-    return dataclasses.replace(state, phase=EVALUATED, results=results, hands=hands,
+    return replace(state, phase=EVALUATED, results=results, hands=hands,
                                notice=f"the year was {year}")
 
 
@@ -251,14 +251,14 @@ def _end_round(state: State, event: int) -> State:
     record = RoundRecord(state.round, state.hands, points, totals)
     winners = tuple(p.seat for p, t in zip(state.players, totals, strict=True)
                     if t >= state.target)
-    done = dataclasses.replace(state, scores=totals, history=(*state.history, record),
+    done = replace(state, scores=totals, history=state.history.append(record),
                                played=(), cancelled=(), turns=(), board=(),
                                same_event=False, cancel_streak=0)
     if winners:
         names = ", ".join(name_of(state, s) for s in winners)
-        return dataclasses.replace(done, phase=OVER, winners=winners,
+        return replace(done, phase=OVER, winners=winners,
                                    notice=f"round {state.round} scored; {names} won")
-    return dataclasses.replace(done, phase=PLAY, round=state.round + 1, event=event,
+    return replace(done, phase=PLAY, round=state.round + 1, event=event,
                                hands=(HAND_SIZE,) * len(state.players),
                                notice=f"round {state.round} scored; round {state.round + 1}: "
                                       "six new cards each, read a new event")
@@ -270,7 +270,7 @@ def _next_event(state: State, action: Mapping[str, Any]) -> State:
     if min(state.hands) <= 1:
         return _end_round(state, state.event + 1)
     event = state.event if state.same_event else state.event + 1
-    return dataclasses.replace(state, phase=PLAY, event=event, played=(), cancelled=(),
+    return replace(state, phase=PLAY, event=event, played=(), cancelled=(),
                                turns=(), board=(), same_event=False,
                                notice="same event: play again" if state.same_event
                                else "read the next event")
@@ -287,7 +287,7 @@ def _override(state: State, action: Mapping[str, Any]) -> State:
     if not fields:
         raise RuleError("an override sets 'hand' and/or 'score'")
     i = index_of(state, seat)
-    hands, scores, log = list(state.hands), list(state.scores), list(state.overrides)
+    hands, scores, log = list(state.hands), list(state.scores), state.overrides
     for field, values, lo, hi in (("hand", hands, 1, DECK_SIZE), ("score", scores, 0, 99)):
         if field not in fields:
             continue
@@ -295,10 +295,11 @@ def _override(state: State, action: Mapping[str, Any]) -> State:
         if not lo <= value <= hi:
             raise RuleError(f"override for seat {seat}: '{field}' must be {lo}..{hi}, "
                             f"not {value}")
-        log.append(Override(state.round, state.event, seat, field, values[i], value, reason))
+        log = log.append(Override(state.round, state.event, seat, field, values[i], value,
+                                  reason))
         values[i] = value
-    new = dataclasses.replace(state, hands=tuple(hands), scores=tuple(scores),
-                              overrides=tuple(log),
+    new = replace(state, hands=tuple(hands), scores=tuple(scores),
+                              overrides=log,
                               notice=f"override for {name_of(state, seat)}: {reason}")
     if state.phase == PLAY and min(new.hands) <= 1:
         return _end_round(new, state.event)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from companion.errors import RuleError
 from companion.games.base import Player, to_jsonable
+from companion.games.pvec import EMPTY, PVec, newest
 from companion.games.times.cards import Card, parse_card
 from companion.games.times.score import Result
 from companion.games.times.table import (
@@ -91,8 +92,8 @@ class State:
     board: Board = ()
     results: tuple[Result, ...] = ()
     same_event: bool = False
-    history: tuple[RoundRecord, ...] = ()
-    overrides: tuple[Override, ...] = ()
+    history: PVec = EMPTY  # scored rounds; grows all night, so a PVec
+    overrides: PVec = EMPTY
     winners: tuple[int, ...] = ()
     notice: str = ""
 
@@ -176,7 +177,9 @@ def _marker_json(m: Marker) -> dict:
             "seat": m.seat, "forced": m.forced}
 
 
-def snapshot(state: State) -> dict:
+def snapshot(state: State, recent: int | None = None) -> dict:
+    """The JSON picture (docs/times-rulings.md); with ``recent``, the scored rounds and
+    the overrides hold their newest ``recent`` entries."""
     turn = whose_turn(state)
     options = None
     if turn is not None:
@@ -205,8 +208,8 @@ def snapshot(state: State) -> dict:
         "history": [{"round": r.round, "seats": [
             {"seat": s, "hand": h, "points": p, "total": t}
             for s, h, p, t in zip(seats, r.hands, r.points, r.totals, strict=True)]}
-            for r in state.history],
-        "overrides": [to_jsonable(o) for o in state.overrides],
+            for r in newest(state.history, recent)],
+        "overrides": [to_jsonable(o) for o in newest(state.overrides, recent)],
         "winners": list(state.winners),
         "notice": state.notice,
     }

@@ -55,7 +55,7 @@ def view(state: State, viewer_seat: int | None) -> dict[str, Any]:
         "reveal_first": [who(s) for s in state.reveal_first],
         "players": [_player(state, p.seat, viewer) for p in state.players],
         "laws": [_law(state, law, viewer) for law in state.laws],
-        "pickups": [_pickup(state, p, scrub) for p in state.pickups if p.round == state.round],
+        "pickups": [_pickup(state, p, scrub) for p in state.round_pickups()],
         "pickup_grid": _grid(state),
         "guesses_open": [{"seat": law.absent, "name": state.name(law.absent), "law": law.name}
                          for law in state.laws
@@ -68,7 +68,6 @@ def view(state: State, viewer_seat: int | None) -> dict[str, Any]:
 
 
 def _player(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
-    this_round = [p for p in state.pickups if p.seat == seat and p.round == state.round]
     left_for = next((law.name for law in state.laws if law.absent == seat), None)
     piles = dict(state.piles)
     return {
@@ -77,14 +76,13 @@ def _player(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
         "is_viewer": seat == viewer,
         "is_dealer": seat == state.dealer,
         "is_lead": seat == state.lead and state.phase == PLAYING,
-        "pickups_round": len(this_round),
-        "pickups_total": sum(1 for p in state.pickups if p.seat == seat),
+        "pickups_round": state.pickup_count(seat, state.round),
+        "pickups_total": state.pickup_count(seat),
         "rounds_won": sum(1 for r in state.results if r.seat == seat),
         "left_room_for": left_for,
-        "cards_removed": sum(g.removed for g in state.guesses if g.seat == seat),
+        "cards_removed": state.cards_removed(seat),
         "pile_told": piles.get(seat),
-        "tick_tocks_round": sum(1 for t in state.tick_tocks
-                                if t.seat == seat and t.round == state.round),
+        "tick_tocks_round": state.tick_tock_count(seat, state.round),
         "reveal_first": seat in state.reveal_first,
         "grand_master": seat == state.grand_master,
     }
@@ -126,8 +124,7 @@ def _grid(state: State) -> dict[str, Any]:
     rounds = list(range(1, state.round + 1))
     rows = []
     for pl in state.players:
-        counts = [sum(1 for p in state.pickups if p.seat == pl.seat and p.round == r)
-                  for r in rounds]
+        counts = [state.pickup_count(pl.seat, r) for r in rounds]
         rows.append({"seat": pl.seat, "name": pl.name, "counts": counts})
     return {"rounds": rounds, "rows": rows}
 

@@ -1,21 +1,37 @@
 """Game-night history and statistics, as plain data for the history screen.
 
-Every game in the log is replayed (the log is the truth) and summed up in one line:
+Every game in the log is summed up in one line from its replay (the log is the truth):
 what was played, by whom, when, and how it ended. Across games: wins and games played
 per player name, and slap reaction times (the delay after the first slap, from the slap
 pad and Crazy Time's slap rounds).
 
-    rows = [summarise(row, snapshot_or_error) for row in log.games()]
-    table = win_table(rows)
+A finished game never changes, so its outcome (winners, reaction times) is computed
+once and kept in the game log (``GameLog.keep_summary``); it is computed again when the
+engine's version, the form of the summary, or the game itself (finished again after a
+reopen) differs from what it was made with. Open games are replayed each time, except
+the one being played, whose state is already in memory.
+
+    games = recent_summaries(log, 30, live=app.session)   # newest first
+    table = win_table(games)
 """
 
 from __future__ import annotations
 
+import logging
 import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
+from companion.errors import CompanionError, LogError
+from companion.games import get_rules, info
+from companion.session import final_state
 from companion.ui.presenters.home import title_of, when
+
+log = logging.getLogger(__name__)
+
+#: The form of a kept outcome; raise it when ``outcome_of`` changes what it keeps.
+SUMMARY_FORM = 1
 
 
 @dataclass(frozen=True)
@@ -68,14 +84,24 @@ def reactions_of(kind: str, snapshot: dict) -> dict[str, tuple[float, ...]]:
             for s, d in per_seat.items() if d and int(s) in names}
 
 
-def summarise(row, snapshot: dict | None, error: str = "") -> GameSummary:
-    """One game from the log (``GameRow``) and the snapshot its replay gave."""
+def outcome_of(kind: str, snapshot: dict) -> dict[str, Any]:
+    """What History keeps of a replayed game: its winners and slap delays (JSON data)."""
+    return {"winners": winners_of(kind, snapshot),
+            "reactions": {name: list(ds) for name, ds in reactions_of(kind, snapshot).items()}}
+
+
+def summarise(row, snapshot: dict | None, error: str = "",
+              outcome: dict[str, Any] | None = None) -> GameSummary:
+    """One game from the log (``GameRow``) and the snapshot its replay gave (or the
+    ``outcome_of`` that snapshot, as kept)."""
     players = tuple(p.get("name", "?") for p in row.setup.get("players", []))
     base = dict(game_id=row.id, kind=row.kind, title=title_of(row.kind), players=players,
                 started=when(row.started_at), status=row.status, actions=row.n_actions)
-    if snapshot is None:
+    if snapshot is None and outcome is None:
         return GameSummary(**base, result=f"Cannot replay: {error}")
-    winners = tuple(winners_of(row.kind, snapshot))
+    if outcome is None:
+        outcome = outcome_of(row.kind, snapshot)
+    winners = tuple(outcome["winners"])
     if winners:
         result = ("Won by " if len(winners) == 1 else "Won together by ") + " and ".join(winners)
     elif row.status == "open":
@@ -83,7 +109,49 @@ def summarise(row, snapshot: dict | None, error: str = "") -> GameSummary:
     else:
         result = "Finished" if row.status == "finished" else "Abandoned"
     return GameSummary(**base, winners=winners, result=result,
-                       reactions=reactions_of(row.kind, snapshot))
+                       reactions={name: tuple(ds) for name, ds in outcome["reactions"].items()})
+
+
+def made_with(row) -> str:
+    """What a kept outcome of ``row`` depends on: engine version, summary form, when the
+    game was finished (a reopened game finished again is another game) and its length."""
+    game = info(row.kind)
+    return (f"{row.kind} v{game.version if game else '?'}/form {SUMMARY_FORM}/"
+            f"{row.finished_at}/{row.n_actions}")
+
+
+def recent_summaries(game_log, limit: int, live=None) -> list[GameSummary]:
+    """The newest ``limit`` games of ``game_log``, newest first, summed up. Finished
+    games use their kept outcome (computed and kept the first time); ``live`` is the
+    session being played, whose state needs no replay."""
+    rows = game_log.recent_games(limit)
+    kept = game_log.summaries([r.id for r in rows if r.status != "open"])
+    out = []
+    for row in rows:
+        key = made_with(row)
+        if row.status != "open" and row.id in kept and kept[row.id][0] == key:
+            out.append(summarise(row, None, outcome=kept[row.id][1]))
+            continue
+        try:
+            if getattr(row, "damaged", None):
+                raise LogError(row.damaged)
+            rules = get_rules(row.kind)
+            if live is not None and live.game_id == row.id:
+                state = live.state
+            else:
+                state = final_state(rules, row.setup, game_log.iter_actions(row.id),
+                                    logged=True)
+            outcome = outcome_of(row.kind, rules.snapshot(state))
+        except CompanionError as exc:
+            out.append(summarise(row, None, str(exc)))
+            continue
+        if row.status != "open":
+            try:
+                game_log.keep_summary(row.id, key, outcome)
+            except CompanionError as exc:  # a full disk: History still shows it
+                log.warning("could not keep the summary of game %s: %s", row.id, exc)
+        out.append(summarise(row, None, outcome=outcome))
+    return out
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ PHASES = (IDLE, ARMED, OPEN, VERDICT)
 
 #: Notice kinds worth a line in the status bar (the rest is bounce or shown elsewhere).
 SHOWN_NOTICES = ("false_slap", "held", "stuck", "mash", "late", "flood", "unknown_seat",
-                 "unknown_source", "backwards", "invalid")
+                 "unknown_source", "backwards", "invalid", "chatter", "unsure_start")
 # Room a mark takes on the axis, in fractions of its length: its disc (either side of its
 # x) and its delay label beside it. Marks whose room overlaps go on another row; when no
 # row has room, the mark keeps its disc and drops its label (the list beside says it).

@@ -77,8 +77,11 @@ class SetupDraft:
 # ----------------------------------------------------------------- when to set up
 def nothing_happened(snap: dict) -> bool:
     """The engine still takes ``set_characters``: no time, damage or test in this run."""
-    started = [e for e in snap["log"]
-               if e["run"] == snap["run"] and e["kind"] not in QUIET_KINDS]
+    if "run_begun" in snap:  # the engine says so (the screens' log holds the newest lines)
+        started = snap["run_begun"]
+    else:
+        started = any(e["run"] == snap["run"] and e["kind"] not in QUIET_KINDS
+                      for e in snap["log"])
     return snap["running"] and not started and not snap["tests"]
 
 

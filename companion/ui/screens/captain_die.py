@@ -20,6 +20,7 @@ from kivy.uix.screenmanager import Screen
 from companion import dice
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
+from companion.ui.presenters.spoken import die_line
 from companion.ui.widgets import TapToggle  # noqa: F401  (the kv rule uses it)
 
 load_kv(__file__)
@@ -61,6 +62,10 @@ class CaptainDieScreen(Screen):
         self.cost_text, self.tu_text = "Rolling...", ""
         app.play("dice")
 
+    def frames_wanted(self) -> bool:
+        """Every frame while the die rolls (the app idles otherwise)."""
+        return self.anim is not None
+
     def on_frame(self, now_ns: int) -> None:
         if self.anim is None:
             return
@@ -75,6 +80,7 @@ class CaptainDieScreen(Screen):
         app = App.get_running_app()
         app.log.set_setting(SETTING, p.push_history(self.history(), face, red))
         self.refresh()
+        app.speak(die_line(face, red))
 
     def enter_face(self) -> None:
         """The table rolled its own die: ask which face, and show its cost."""

@@ -326,6 +326,10 @@ class CrazyTimeScreen(Screen):
 
         self._ask("ticktock", "Who is slow to play?", self._seats(v), start)
 
+    def frames_wanted(self) -> bool:
+        """Every frame while the "Tick, Tock" metronome runs (the app idles otherwise)."""
+        return self.metro is not None
+
     def on_frame(self, now_ns: int) -> None:
         m = self.metro
         if m is None:

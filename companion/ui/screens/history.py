@@ -1,8 +1,9 @@
 """History: every game night in the log, who won, statistics, and export.
 
-Games are replayed from the log to sum them up (the log is the truth); an open game can
-be resumed from here. 'Export' writes the whole log as JSON Lines and CSV beside the
-database (``exports/``), the same files ``companion export`` writes.
+Games are summed up from their replay (the log is the truth; a finished game's summary is
+kept, see ``presenters.history``); an open game can be resumed from here. 'Export' writes
+the whole log as JSON Lines and CSV beside the database (``exports/``), the same files
+``companion export`` writes.
 """
 
 from __future__ import annotations
@@ -22,7 +23,12 @@ from companion.games import get_rules
 from companion.session import replay
 from companion.store.export import export_csv, export_jsonl
 from companion.ui.app import load_kv
-from companion.ui.presenters.history import PlayerStats, score_sheet, summarise, win_table
+from companion.ui.presenters.history import (
+    PlayerStats,
+    recent_summaries,
+    score_sheet,
+    win_table,
+)
 from companion.ui.widgets import BigButton, BodyLabel, TapButton
 
 load_kv(__file__)
@@ -111,16 +117,9 @@ class HistoryScreen(Screen):
         self.refresh()
 
     def summaries(self):
-        log = App.get_running_app().log
-        out = []
-        for row in reversed(log.games()[-SHOWN_GAMES:]):
-            try:
-                rules = get_rules(row.kind)
-                state = replay(rules, row.setup, log.actions(row.id))[-1]
-                out.append(summarise(row, rules.snapshot(state)))
-            except CompanionError as exc:
-                out.append(summarise(row, None, str(exc)))
-        return out
+        """The newest games, newest first; finished ones from their kept summaries."""
+        app = App.get_running_app()
+        return recent_summaries(app.log, SHOWN_GAMES, live=app.session)
 
     def refresh(self) -> None:
         app = App.get_running_app()

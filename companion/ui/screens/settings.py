@@ -1,8 +1,8 @@
-"""Settings: sound and its volume, screen brightness, full screen, switching off.
+"""Settings: sound and its volume, screen brightness, full screen, switching off, and
+the voice (``voice_panel.py``).
 
 Remembered in the game log's settings table (``muted``, ``volume``, ``fullscreen``).
 The box-side work (backlight, poweroff) is in ``companion.ui.presenters.settings``.
-The empty box ``ids.voice`` is kept for a voice section.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from kivy.uix.screenmanager import Screen
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import settings as box
+from companion.ui.screens.voice_panel import VoicePanel  # noqa: F401  (settings.kv uses it)
 
 load_kv(__file__)
 
@@ -32,6 +33,7 @@ class SettingsScreen(Screen):
             self.brightness, self.brightness_note = -1, box.NO_BACKLIGHT
         else:
             self.brightness, self.brightness_note = self.light.percent(), ""
+        self.ids.voice.refresh()  # e.g. the voice found no audio output since last time
 
     def change_volume(self, delta: int) -> None:
         app = App.get_running_app()
@@ -39,6 +41,11 @@ class SettingsScreen(Screen):
         app.cues.volume = self.volume / 100
         app.log.set_setting("volume", self.volume)
         app.play("tap")
+
+    def explain_brightness(self) -> None:
+        """A tap on "No backlight": the whole sentence."""
+        if self.light is None:
+            App.get_running_app().tell(box.NO_BACKLIGHT)
 
     def change_brightness(self, delta: int) -> None:
         if self.light is None:

@@ -34,6 +34,7 @@ from companion.slap.arbiter import SlapArbiter
 from companion.slap.verdict import false_alarm
 from companion.ui.app import load_kv
 from companion.ui.presenters import slap as sp
+from companion.ui.presenters.spoken import slap_line, spoken_names
 from companion.ui.screens.slap_widgets import (  # noqa: F401  (kv rules use them)
     WHITE,
     RoundRow,
@@ -168,6 +169,11 @@ class SlapScreen(Screen):
         elif self.phase == sp.VERDICT and self.view is not None and self.view.can_record:
             self.record()
 
+    def frames_wanted(self) -> bool:
+        """Every frame while a round is armed or open: its verdict shows on the frame
+        after it closes (the app idles otherwise; a slap wakes it at once)."""
+        return self.arbiter is not None and self.phase in (sp.ARMED, sp.OPEN)
+
     def on_frame(self, now_ns: int) -> None:
         if self.arbiter is None:
             return
@@ -177,9 +183,11 @@ class SlapScreen(Screen):
             self.verdict = self.shown = verdict
             self.chosen = None
             self.phase = sp.VERDICT
-            App.get_running_app().play("verdict" if verdict.certain else "too_close")
+            app = App.get_running_app()
+            app.play("verdict" if verdict.certain else "too_close")
             self._blink()
             self._show()
+            app.speak(slap_line(verdict, spoken_names(self._names(app))))
 
     def _notices(self, notices) -> None:
         if not notices:
@@ -205,9 +213,11 @@ class SlapScreen(Screen):
         if self.verdict is None or not self.verdict.ranking:
             return
         self.shown, self.chosen = false_alarm(self.verdict), None
-        App.get_running_app().play("verdict" if self.shown.certain else "too_close")
+        app = App.get_running_app()
+        app.play("verdict" if self.shown.certain else "too_close")
         self._blink()
         self._show()
+        app.speak(slap_line(self.shown, spoken_names(self._names(app))))
 
     def choose(self, seat: int) -> None:
         if self.shown is not None and seat in self.shown.candidates:

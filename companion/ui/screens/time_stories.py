@@ -259,6 +259,10 @@ class TimeStoriesScreen(Screen):
         self.die_caption = "Rolling..."
         app.play("dice")
 
+    def frames_wanted(self) -> bool:
+        """Every frame while the Time Captain die rolls (the app idles otherwise)."""
+        return self.anim is not None
+
     def on_frame(self, now_ns: int) -> None:
         if self.anim is None:
             return

@@ -89,7 +89,7 @@ class SetupPanel(Panel):
             return
         if self.draft is None:
             app = App.get_running_app()
-            self.draft = s.new_draft(snap, fresh=not app.session.actions)
+            self.draft = s.new_draft(snap, fresh=not app.session.n_actions)
         self.page = max(0, min(self.page, self.draft.pages - 1))
         sheet = self.draft.sheet_at(self.page)
         if sheet is None:

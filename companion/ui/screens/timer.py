@@ -9,10 +9,12 @@ seat's bank highlighted. Seat buttons are "ready" (countdown) or "my turn is ove
 on the screen does what its button does.
 
 All the logic is ``companion.ui.presenters.timer.TimerBoard``; this screen only feeds
-it taps and presses with the time from ``self.clock`` (wall-clock ns, default
-``time.time_ns``; tests replace it), plays the sounds it returns with ``app.play``,
-stores it in the settings (key ``"timer"``) after every change and restores it from
-there on every entry, so a timer survives a restart and counts the outage.
+it taps and presses with the time from ``self.clock`` (monotonic ns from
+``companion.bootclock``, so an NTP jump changes no countdown; tests replace it), plays
+the sounds it returns with ``app.play``, stores it in the settings (key ``"timer"``,
+with the boot it was saved under) after every change and restores it from there on
+every entry: the app restarting keeps a running timer going; after the Pi itself
+restarted it comes back paused as of its last save.
 ``on_frame`` only polls and redraws.
 
 Another screen (Times) starts a card choice with ``open_choice(seats, return_to)``
@@ -24,7 +26,6 @@ box restarts) goes on when they choose with the timer again.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 
 from kivy.app import App
@@ -40,10 +41,12 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 
+from companion import bootclock
 from companion.events import CAPTAIN_SEAT
 from companion.palette import default_colour, rgba
-from companion.timer import TimerError
+from companion.timer import RUNNING, TimerError
 from companion.ui.app import load_kv
+from companion.ui.presenters.spoken import spoken_names, timer_line
 from companion.ui.presenters.timer import (
     CLOCK,
     COUNTDOWN,
@@ -90,8 +93,10 @@ class TimerScreen(Screen):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        #: Wall-clock ns for the timer's own time; tests put a fake clock here.
-        self.clock: Callable[[], int] = time.time_ns
+        #: Monotonic ns for the timer's own time (``companion.bootclock``), so an NTP jump
+        #: changes no countdown; tests put a fake clock here, and a fake boot id.
+        self.clock: Callable[[], int] = bootclock.now_ns
+        self.boot_id: Callable[[], str] = bootclock.boot_id
         self.board: TimerBoard | None = None
         self._for_choice = False
         self._shown: tuple = ()
@@ -129,24 +134,45 @@ class TimerScreen(Screen):
         data = app.log.get_setting(SETTING)
         if data is not None:
             try:
-                return TimerBoard.from_json(data)
+                return self._from_stored(data)
             except TimerError as exc:
                 log.warning("stored timer ignored: %s", exc)
                 app.say("The stored timer could not be read; it starts afresh.", error=True)
         return TimerBoard.fresh(app.table.seats)
 
+    def _from_stored(self, data) -> TimerBoard:
+        """The stored board; one saved under another boot (a power cut, a restart of the
+        Pi) comes back paused as of its last save, since its times were on that boot's
+        monotonic clock. An older entry without a boot id is treated the same way."""
+        if not isinstance(data, dict) or "board" not in data:
+            data = {"board": data, "boot": None, "saved_ns": None}
+        board = TimerBoard.from_json(data["board"])
+        if data.get("boot") == self.boot_id() and data.get("boot") is not None:
+            return board
+        if board.status() == RUNNING:
+            saved = data.get("saved_ns")
+            board = board.pause(saved if isinstance(saved, int) else 0)
+            self._app().say("The box restarted while the timer ran: it is paused. Tap the "
+                            "captain button to go on.", seconds=15)
+        return board
+
     def _save(self) -> None:
-        self._app().log.set_setting(SETTING, self.board.to_json())
+        self._app().log.set_setting(SETTING, {"board": self.board.to_json(),
+                                              "boot": self.boot_id(),
+                                              "saved_ns": self.clock()})
 
     def _change(self, board: TimerBoard, sounds: tuple[str, ...] = ()) -> None:
         """Take a new board: store it first, then sound and show it."""
         if board is self.board and not sounds:
             return
-        self.board = board
+        before, self.board = self.board, board
         self._save()
         for cue in sounds:
             self._app().play(cue)
         self.refresh()
+        session = self._app().session
+        names = spoken_names(session.setup.get("players", [])) if session is not None else {}
+        self._app().speak(timer_line(before, board, names))
 
     # -- entering and leaving -----------------------------------------------------------
 
@@ -218,6 +244,10 @@ class TimerScreen(Screen):
             self._change(board.reset())
 
     # -- once per frame -----------------------------------------------------------------
+
+    def frames_wanted(self) -> bool:
+        """Every frame while a countdown or game clock runs (the app idles otherwise)."""
+        return self.board is not None
 
     def on_frame(self, _now_ns: int) -> None:
         """Poll the timer on its own (wall) clock; go back when a choice is over."""

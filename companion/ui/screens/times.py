@@ -35,7 +35,7 @@ from kivy.utils import escape_markup
 
 from companion.games import times
 from companion.palette import default_colour, rgba, text_rgba
-from companion.ui.app import load_kv
+from companion.ui.app import last_action, load_kv
 from companion.ui.presenters import times as view
 from companion.ui.screens.times_panels import (
     CardKey,
@@ -129,7 +129,7 @@ class TimesScreen(Screen):
             self.heading = "No Times game in progress"
             self.ids.body.clear_widgets()
             return
-        n = len(session.actions)
+        n = session.n_actions
         if session.game_id != self._game:
             self._game, self._n_actions = session.game_id, n
             self.choices, self._last_choices, self.selected = {}, {}, None
@@ -137,11 +137,12 @@ class TimesScreen(Screen):
             self.seen_rounds, self.show_track = len(state.history), False
         elif n > self._n_actions:
             self.pending, self.entry = [], view.YearEntry()
-            if session.actions[-1].get("type") == "play":
+            last = last_action(session)
+            if last.get("type") == "play":
                 self._last_choices, self.choices, self.selected = self.choices, {}, None
             if state.phase == times.OVER:
                 self._app().play("win")
-            elif session.actions[-1].get("type") == "reveal_year":
+            elif last.get("type") == "reveal_year":
                 self._app().play("verdict")
         elif n < self._n_actions:
             self.pending, self.entry = [], view.YearEntry()
@@ -386,7 +387,9 @@ class TimesScreen(Screen):
         body.add_widget(self._track_points)
         bar = self.ids.phase_actions
         if state.phase == times.OVER:
-            bar.add_widget(_button("End game", self._app().end_game, main=True))
+            # The rules have ended the game: closing it loses nothing, so no second tap.
+            bar.add_widget(_button("End game", lambda: self._app().end_game(ask=False),
+                                   main=True))
         else:
             bar.add_widget(_button("Continue", self.close_track, main=True))
         self._update_track(state)

@@ -1,0 +1,117 @@
+"""The pad link's handshake: who is on the other end of the port, and which boot.
+
+What it is for: a mixin of ``PadLink`` (its state lives there). A device is taken for the
+slap pad only when it answers a HELLO_REQ of this connection with a HELLO of our
+protocol version that carries our product tag; any other answer fails with a sentence
+naming the device (the port and what USB says it is), and silence is reported with the
+device's first printed words (another MicroPython board answers with its REPL). A new
+boot nonce means the pad restarted: everything stamped in its old clock is void.
+"""
+
+from __future__ import annotations
+
+from companion.errors import LinkError
+from companion.pad import codec
+from companion.pad.linkevents import PadRebooted
+from companion.pad.presscheck import SeenReports
+
+
+def _printable(data: bytes, limit: int = 100) -> str:
+    """What a device printed, as one readable line (for messages): its first words,
+    where a board's banner or prompt is."""
+    text = " ".join("".join(chr(b) if 32 <= b < 127 else " " for b in data).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+class Handshake:
+    """``PadLink``'s handshake and boot tracking (a mixin: see the module docstring)."""
+
+    def _silence_text(self) -> str:
+        said = _printable(bytes(self._heard))
+        text = (f"{self.device} did not answer as the slap pad within "
+                f"{self.timing.hello_timeout_ns / 1e9:g} s")
+        if said:
+            text += f" (it printed: {said!r})"
+        return text + ("; is the table companion's slap pad firmware on it? "
+                       "(see firmware/README.md)")
+
+    def _on_hello(self, hello: codec.Hello, now_ns: int) -> None:
+        if self._phase == "ready":
+            if hello.nonce != self.nonce:
+                self._other_boot(hello.nonce, now_ns)
+            return
+        if self._phase != "connecting" or hello.re not in self._hello_seqs:
+            return  # not an answer to this connection's HELLO_REQ
+        if hello.proto != codec.PROTOCOL_VERSION:
+            self._status("failed", f"The slap pad on {self.device} speaks protocol version "
+                                   f"{hello.proto} (firmware {hello.firmware_text}) but this "
+                                   f"companion speaks version {codec.PROTOCOL_VERSION}: copy "
+                                   "this companion's firmware/ folder onto the Pico "
+                                   "(see firmware/README.md).")
+            self.reconnect_reason = "protocol version mismatch"
+            raise LinkError(self.text)
+        if hello.product != codec.PRODUCT:
+            self._status("failed", f"The device on {self.device} answered in the slap pad's "
+                                   f"protocol but calls itself {hello.product!r}, not the "
+                                   f"table companion's slap pad ({codec.PRODUCT!r}); it is "
+                                   "left alone. Flash firmware/ onto the pad (see "
+                                   "firmware/README.md) or unplug the other board.")
+            self.reconnect_reason = "not the slap pad firmware"
+            raise LinkError(self.text)
+        if not 1 <= hello.seats <= 8:
+            self._status("failed", f"The slap pad on {self.device} reports {hello.seats} "
+                                   "seats; 1 to 8 are possible.")
+            self.reconnect_reason = "bad seat count"
+            raise LinkError(self.text)
+        if hello.nonce != self.nonce:
+            self._adopt(hello.nonce)
+        same_boot = hello.nonce == self._shaken_nonce
+        self._shaken_nonce = hello.nonce
+        self.hello = hello
+        self._phase = "ready"
+        self._silent_tries = 0
+        self._last_rx_ns = self._last_sync_ns = now_ns
+        self._next_hb_ns = now_ns
+        self._next_lamp_ns = now_ns
+        self._status("ready", self._ready_text() + (" Reconnected to the same boot: no slap "
+                                                    "lost." if same_boot else ""))
+        self.poll(now_ns)
+
+    def _ready_text(self) -> str:
+        h = self.hello
+        assert h is not None
+        res = self.resolution_ns
+        res_text = f"{res / 1000:g} µs" if res >= 1000 else f"{res} ns"
+        return (f"Slap pad ready on {self.port}: firmware {h.firmware_text} on "
+                f"{h.chip_text}, {h.seats} seats, {h.capture_text}, boot {h.nonce:08x}, "
+                f"resolution {res_text}.")
+
+    def _adopt(self, nonce: int) -> None:
+        old = self.nonce
+        self.nonce = nonce
+        self._seen = SeenReports()
+        self.clock.reset()
+        self._gaps.clear()
+        self._overflow = 0
+        self._recent.clear()
+        self._flooding = False
+        if self._unchecked:
+            self.stats["untimed"] += len(self._unchecked)
+            self._unchecked = []  # stamped in the old boot's clock: nothing to map them with
+        if old is not None:
+            self._events.append(PadRebooted(
+                f"The slap pad restarted (boot {old:08x} -> {nonce:08x}), so its clock started "
+                "again: any slap round in progress is void; slap again when it is re-armed.",
+                old, nonce))
+
+    def _other_boot(self, nonce: int, now_ns: int) -> None:
+        """A report or reply from a boot other than the one we shook hands with."""
+        if self._phase != "ready" or nonce == self.nonce:
+            return  # still shaking hands: the pad resends once we are ready
+        self._adopt(nonce)
+        self._phase = "connecting"
+        self._opened_ns = now_ns
+        self._next_hello_ns = now_ns
+        self._hello_seqs.clear()
+        self._status("connecting", f"Slap pad on {self.port} restarted: shaking hands again.")
+        self.poll(now_ns)

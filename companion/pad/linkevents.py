@@ -1,0 +1,82 @@
+"""What the pad link hands its owner, and the timers it runs by.
+
+What it is for: the immutable events ``PadLink`` emits (``PadSource`` posts them to the
+UI's queue, ``PadBridge`` maps the presses into host time) and ``LinkTiming``, the link's
+timers and limits. Import them from ``companion.pad.link`` or ``companion.pad``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from companion.events import PressEvent
+from companion.pad.clocksync import ClockMap
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStatus:
+    """The pad link's state (one of ``LINK_STATES``) and a sentence for the screen."""
+
+    state: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class PadRebooted:
+    """The pad restarted: its clock and report numbers began again. Void the round."""
+
+    text: str
+    old_nonce: int = 0
+    new_nonce: int = 0
+    voids_round: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class PadVoid:
+    """The pad's presses cannot be judged honestly for now (``reason``: ``clock_jump``,
+    ``flood``, ``untimed``): void a round in progress, show ``text``."""
+
+    text: str
+    reason: str
+    voids_round: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class PadClock:
+    """The link's clock map changed; pad presses after this event map with it."""
+
+    map: ClockMap
+
+
+@dataclass(frozen=True, slots=True)
+class PadPress(PressEvent):
+    """A ``PressEvent`` with what the arbiter needs to be honest about it.
+
+    ``resolution_ns``: the capture bound of this stamp (the edge happened within it
+    before ``t_ns``). ``uncertainty_ns``: how far ``t_ns`` may be from the true time of
+    the clock the round is judged in (0 in the pad's own clock; the clock sync's bound
+    once ``PadBridge`` has mapped it into host time). ``clock``: stamps with the same
+    value differ exactly as the pad measured them (no sync error between them).
+    """
+
+    resolution_ns: int = 0
+    uncertainty_ns: int = 0
+    clock: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class LinkTiming:
+    """The link's timers and limits, in host nanoseconds (tests shorten them)."""
+
+    hello_retry_ns: int = 200_000_000
+    hello_timeout_ns: int = 2_000_000_000
+    heartbeat_ns: int = 247_000_000  # not a round number: no beat against the pad's timers
+    lost_after_ns: int = 1_500_000_000
+    sync_lost_ns: int = 3_000_000_000  # no heartbeat reply for this long: reconnect
+    lamp_retry_ns: int = 200_000_000
+    max_uncertainty_ns: int = 2_000_000  # presses wait for a fit at least this tight ...
+    hold_ns: int = 3_000_000_000  # ... but no longer than this
+    max_delivery_ns: int = 2_000_000_000  # a PRESS is read within this of being sent
+    max_report_age_ns: int = 600_000_000_000  # a report older than its send by more: bogus
+    flood_per_s: int = 500  # new reports in one second beyond what hands can make
