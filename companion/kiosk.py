@@ -54,7 +54,11 @@ def _start(config: Config, pad_port: str | None, fullscreen: bool, compositor: b
         raise ConfigError(f"{config.path}: {exc}") from exc
     try:
         from companion.paths import data_dir, kivy_home, log_path
-        from companion.ui.kivy_env import prepare
+        from companion.ui.kivy_env import display_problem, prepare
+
+        problem = display_problem()
+        if problem:  # say so and stop, rather than wait on a window nobody sees
+            raise CompanionError(problem)
 
         prepare(kivy_home(), fullscreen, compositor)
         return _run(config, table, data_dir(), log_path(), pad_port)

@@ -66,6 +66,12 @@ class GameRow:
     status: str
     n_actions: int
     damaged: str | None = None
+    last_at: str | None = None  # when its last action was logged (None: none yet)
+
+    @property
+    def played_at(self) -> str:
+        """When the game was last played: its last action, or its start."""
+        return self.last_at or self.started_at
 
 
 class GameLog:
@@ -366,8 +372,27 @@ class GameLog:
             "WHERE g.id IN (SELECT id FROM games ORDER BY id DESC LIMIT ?)", (limit,))))
 
     def open_games(self) -> list[GameRow]:
-        """Unfinished games, newest first: what the home screen offers to resume."""
-        return list(reversed(self._games("WHERE g.status = 'open'", ())))
+        """Unfinished games, the one played last first: what the home screen offers to
+        resume (a game resumed from History and played on comes first, however old)."""
+        rows = self._games("WHERE g.status = 'open'", ())
+        return sorted(rows, key=lambda r: (r.played_at, r.id), reverse=True)
+
+    def delete_untouched(self, game_id: int) -> bool:
+        """Remove a game that has no action yet (a setup left before play began), so it
+        is neither listed nor counted; True when it was removed. A game with actions is
+        never deleted here: it is history (finish it as "abandoned" instead)."""
+
+        def write() -> bool:
+            (n,) = self.db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?",
+                                   (game_id,)).fetchone()
+            if n:
+                return False
+            self._note("games", "id = ?", (game_id,))
+            cur = self.db.execute("DELETE FROM games WHERE id = ? AND status = 'open'",
+                                  (game_id,))
+            return cur.rowcount > 0
+
+        return self._tx(write)
 
     def _games(self, where: str, args: tuple) -> list[GameRow]:
         """Games as listed; a game whose stored setup is damaged is listed with an empty
@@ -378,13 +403,15 @@ class GameLog:
             # seq runs 1..n without gaps (append takes the next, undo the last), so the
             # largest is the count, read from the index instead of counting every row (a
             # gap is damage, which reading the actions names)
-            " (SELECT COALESCE(MAX(seq), 0) FROM actions a WHERE a.game_id = g.id)"
+            " (SELECT COALESCE(MAX(seq), 0) FROM actions a WHERE a.game_id = g.id),"
+            # the last action's time, from the same index: when the game was last played
+            " (SELECT a.at FROM actions a WHERE a.game_id = g.id ORDER BY a.seq DESC LIMIT 1)"
             + (", g.crc" if self._has_crc else "") +
             f" FROM games g {where} ORDER BY g.id",
             args,
         )
         out = []
-        for gid, kind, text, started, finished, status, n, *crc in rows:
+        for gid, kind, text, started, finished, status, n, last_at, *crc in rows:
             damaged = None
             try:
                 if crc and crc[0] != setup_crc(gid, kind, started, text):
@@ -396,7 +423,7 @@ class GameLog:
                 damaged = str(exc)
                 setup = {"damaged": damaged}
             out.append(GameRow(gid, str(kind), setup, str(started), finished, str(status), n,
-                               damaged))
+                               damaged, last_at))
         return out
 
     def _read(self, sql: str, args: tuple = ()) -> list[tuple]:

@@ -7,7 +7,15 @@ it drains the table's press events and hands each to the current screen's
 place state changes, so no lock is needed anywhere.
 
 Screens are named; ``navigate(name)`` is the one way to move between them and ``back()``
-returns along the way you came.
+returns along the way you came. Every change of screen turns the seat lamps off and
+clears the banner, so nothing lit or said for one screen lingers on the next.
+
+Messages: ``say`` puts a line in the status bar; a refusal (``error=True``) also shows in
+the banner at the top of the screen, where the table looks, until the next recorded
+action or a tap on it. ``tell`` shows a message that needs the table's action in the
+banner until it is tapped away (or the screen changes, or the next action is recorded);
+``ask`` puts a question with big answer buttons over the screen (ending a game, putting
+an open game aside).
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.textinput import TextInput
 from kivy.uix.vkeyboard import VKeyboard
@@ -38,7 +47,7 @@ from companion.sound import SoundCues
 from companion.speech import Line, Voice
 from companion.store.gamelog import GameLog
 from companion.table import Table
-from companion.ui import storage_problem
+from companion.ui import storage_problem, theme
 from companion.ui.frame_pacer import IDLE_FPS, FramePacer
 from companion.ui.presenters.spoken_games import action_line
 from companion.ui.screen_list import screens
@@ -47,7 +56,6 @@ from companion.watchdog import Watchdog
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
 
-END_CONFIRM_S = 4.0
 
 
 def describe(action: dict, setup: dict) -> str:
@@ -58,6 +66,15 @@ def describe(action: dict, setup: dict) -> str:
     return f"{words} ({names[seat]})" if seat in names else words
 
 
+def last_action(session: GameSession) -> dict:
+    """The game's last action, from the session's recent states when it has them (no
+    read of the whole log once per action), else from the log."""
+    tail = getattr(session, "_tail", None)
+    if tail:
+        return tail[-1][0]
+    return session.actions[-1]
+
+
 def load_kv(py_file: str) -> None:
     """Load the ``.kv`` file that sits beside a screen's ``.py`` file (once)."""
     path = str(Path(py_file).with_suffix(".kv"))
@@ -66,9 +83,67 @@ def load_kv(py_file: str) -> None:
 
 
 class Root(BoxLayout):
-    """The screen manager above a status bar of lamp dots and messages."""
+    """The screen manager (under the banner and any question) above a status bar of lamp
+    dots and messages."""
 
     lamp_colours = ListProperty([])
+
+
+class Layer(FloatLayout):
+    """Where the screens, the banner and a question lie on top of each other."""
+
+
+class Banner(BoxLayout):
+    """A message at the top of the screen: a refusal (red) or something the table must
+    do (amber). A tap on it puts it away; when empty it is invisible and takes no taps."""
+
+    text = StringProperty("")
+    kind = StringProperty("")  # "refusal" or "notice"
+
+    def on_touch_down(self, touch):
+        if not self.text or not self.collide_point(*touch.pos):
+            return False
+        self.text = ""
+        return True
+
+
+class Question(FloatLayout):
+    """A question over the whole screen with one big button per answer; nothing under
+    it takes a tap until it is answered."""
+
+    text = StringProperty("")
+
+    def __init__(self, text: str, answers, **kwargs) -> None:
+        super().__init__(**kwargs)
+        from companion.ui.widgets import BigButton
+
+        self.text = text
+        for label, fn, tint in answers:
+            b = BigButton(text=label, tint=tint or theme.BUTTON, halign="center")
+            b.bind(size=lambda w, size: setattr(w, "text_size", (size[0] - 12, None)))
+            b.bind(on_release=lambda _w, f=fn: self.answer(f))
+            self.ids.answers.add_widget(b)
+
+    def answer(self, fn) -> None:
+        app = App.get_running_app()
+        if app.question is self:
+            app.question = None
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+        if fn is not None:
+            fn()
+
+    def on_touch_down(self, touch):
+        super().on_touch_down(touch)
+        return True
+
+    def on_touch_move(self, touch):
+        super().on_touch_move(touch)
+        return True
+
+    def on_touch_up(self, touch):
+        super().on_touch_up(touch)
+        return True
 
 
 class CompanionApp(App):
@@ -80,6 +155,8 @@ class CompanionApp(App):
     muted = BooleanProperty(False)
     status = StringProperty("")
     status_error = BooleanProperty(False)
+    undo_text = StringProperty("Undo")  # what Undo would take back, for every Undo button
+    clock_note = StringProperty("")  # "Timer running": a clock that goes on off its screen
     title = "Table companion"
 
     def __init__(self, config, game_log: GameLog, table: Table, cues: SoundCues,
@@ -89,6 +166,10 @@ class CompanionApp(App):
         self.cfg, self.log, self.table, self.cues, self.pad = config, game_log, table, cues, pad
         self.watchdog = watchdog or Watchdog(None)
         self.muted = cues.muted
+        try:
+            cues.volume = max(0.0, min(1.0, float(game_log.get_setting("volume", 100)) / 100))
+        except (TypeError, ValueError):
+            cues.volume = 1.0
         self.voice = voice or Voice()  # records lines only, unless the kiosk gives a real one
         self.voice.muted = self.muted
         self._unsaid: list[Line] = []  # handed to the voice once their frame is on screen
@@ -96,7 +177,8 @@ class CompanionApp(App):
         self.pending_game: str | None = None  # the game the player setup is for
         self._history: list[str] = []
         self._status_until = 0.0
-        self._end_asked_until = 0.0
+        self.question: Question | None = None
+        self.clock_watch = None  # () -> clock_note, while a timer runs off its screen
 
     # -- building ------------------------------------------------------------------
 
@@ -117,7 +199,13 @@ class CompanionApp(App):
         # so the home screen lists the tools that are now there.
         self.sm.current_screen.dispatch("on_pre_enter")
         root = Root()
-        root.ids.holder.add_widget(self.sm)
+        self.sm.pos_hint = {"x": 0, "y": 0}
+        # strong references: ids are weak proxies, and ``is`` must see the widgets
+        self.layer, self.banner = root.ids.holder.__self__, root.ids.banner.__self__
+        self.layer.add_widget(self.sm, index=len(self.layer.children))  # under the banner
+        from companion.ui.widgets import TableKeyboard
+
+        Window.set_vkeyboard_class(TableKeyboard)  # keys of 56 px at least
         Window.bind(on_key_down=self._on_key_down, on_key_up=self._on_key_up,
                     on_flip=self._after_flip)
         self.pacer = FramePacer(Clock, frame=self._frame, wanted=self._frames_wanted,
@@ -136,6 +224,11 @@ class CompanionApp(App):
             self.say(self.log.recovered, seconds=30)
         return root
 
+    def on_start(self) -> None:
+        from companion.ui.kivy_env import fill_display
+
+        fill_display()
+
     def on_stop(self) -> None:
         if self.pad is not None:
             self.pad.stop()
@@ -153,15 +246,48 @@ class CompanionApp(App):
             return
         if self.sm.current != name:
             self._history.append(self.sm.current)
-            self.sm.current = name
+            self.switch(name)
 
     def back(self) -> None:
         target = self._history.pop() if self._history else "home"
-        self.sm.current = target
+        if target == "home":
+            self._history.clear()
+            self._leave_game()
+        self.switch(target)
 
     def home(self) -> None:
         self._history.clear()
-        self.sm.current = "home"
+        self._leave_game()
+        self.switch("home")
+
+    def switch(self, name: str) -> None:
+        """Show screen ``name``: what the last screen lit or said does not follow."""
+        self.table.lamps.all_off()
+        self.clear_banner()
+        self._close_question()
+        if name == "home":
+            self.status, self.status_error = "", False
+        if self.sm.current == name:  # shown again: let it read the log afresh
+            self.sm.current_screen.dispatch("on_pre_enter")
+            return
+        self.sm.current = name
+
+    def _leave_game(self) -> None:
+        """Going home: a game nobody played yet leaves no trace (a setup backed out
+        of), and a game that is over is closed, so neither is offered for resume."""
+        session = self.session
+        if session is None:
+            return
+        try:
+            if not session.n_actions:
+                self.log.delete_untouched(session.game_id)
+                self.session = None
+            elif is_over(session.rules, session.state):
+                session.finish("finished")
+                self.session = None
+        except CompanionError as exc:
+            self.say(str(exc), error=True)
+            storage_problem.tell(exc)
 
     # -- the game in progress --------------------------------------------------------
 
@@ -169,6 +295,17 @@ class CompanionApp(App):
         """From the home screen: set up the players for a new game of ``kind``."""
         self.pending_game = kind
         self.navigate("players")
+
+    def abandon_game(self, game_id: int) -> None:
+        """Close an open game for good without a result ("abandoned": not counted)."""
+        try:
+            self.log.finish(game_id, "abandoned")
+        except CompanionError as exc:
+            self.say(str(exc), error=True)
+            storage_problem.tell(exc)
+            return
+        if self.session is not None and self.session.game_id == game_id:
+            self.session = None
 
     def start_game(self, kind: str, setup: dict) -> bool:
         try:
@@ -194,7 +331,8 @@ class CompanionApp(App):
         game = info(self.session.rules.NAME)
         screen = game.screen_name if game is not None else "game"
         self._history = ["home"]
-        self.sm.current = screen if self.sm.has_screen(screen) else "game"
+        self.undo_text = self.undo_label()
+        self.switch(screen if self.sm.has_screen(screen) else "game")
 
     def act(self, action: dict, cue: str | None = "tap") -> bool:
         """Apply an action to the game in progress: logged first, then shown.
@@ -218,6 +356,7 @@ class CompanionApp(App):
             self.say(str(exc), error=True)
             storage_problem.tell(exc)  # a failed SD card: full-screen, with what to do
             return False
+        self.clear_banner()
         if cue:
             self.play(cue)
         self.refresh()
@@ -254,26 +393,32 @@ class CompanionApp(App):
             self.say(str(exc), error=True)
             storage_problem.tell(exc)
             return False
+        self.clear_banner()
         self.say(f"Undone: {describe(removed, self.session.setup)}")
         self.refresh()
         return True
 
+    def undo_label(self) -> str:
+        """The Undo button's words: what it would take back ("Undo: pickup (Dan)")."""
+        session = self.session
+        if session is None or not session.can_undo:
+            return "Undo"
+        return f"Undo: {describe(last_action(session), session.setup)}"
+
     def end_game(self, status: str = "finished", ask: bool = True) -> bool:
         """Close the game in progress; it is then no longer offered for resume.
 
-        With ``ask`` (what an "End game" button does), the first tap only asks and a
-        second tap within a few seconds ends it, so one stray tap never ends a game; a
-        game its rules have already ended (``is_over``) has nothing left to lose and ends
-        at once. Returns True when the game was ended.
+        With ``ask`` (what an "End game" button does) a question over the screen asks
+        first, so one stray tap never ends a game; a game its rules have already ended
+        (``is_over``) has nothing left to lose and ends at once. Returns True when the
+        game was ended.
         """
-        now = time.monotonic()
-        over = self.session is not None and is_over(self.session.rules, self.session.state)
-        if ask and self.session is not None and not over and now > self._end_asked_until:
-            self._end_asked_until = now + END_CONFIRM_S
-            self.say("Tap End game again to end this game; it can then no longer be "
-                     "resumed.", seconds=END_CONFIRM_S)
+        if ask and self.session is not None and not is_over(self.session.rules,
+                                                             self.session.state):
+            self.ask("End this game? It can then no longer be resumed.",
+                     [("Keep playing", None, None),
+                      ("End the game", lambda: self.end_game(status, ask=False), theme.ALARM)])
             return False
-        self._end_asked_until = 0.0
         if self.session is not None:
             self.session.finish(status)
             self.session = None
@@ -281,6 +426,7 @@ class CompanionApp(App):
         return True
 
     def refresh(self) -> None:
+        self.undo_text = self.undo_label()
         screen = self.sm.current_screen
         if hasattr(screen, "refresh"):
             screen.refresh()
@@ -311,13 +457,58 @@ class CompanionApp(App):
         self.log.set_setting("muted", muted)
 
     def say(self, text: str, error: bool = False, seconds: float = 6) -> None:
-        """A line in the status bar, for a few seconds (errors with a sound)."""
+        """A line in the status bar, for a few seconds; a refusal also in the banner
+        (with a sound) until the next recorded action or a tap on it."""
         self.status = text
         self.status_error = error
         self._status_until = time.monotonic() + seconds
         if error:
             log.info("refused: %s", text)
+            self._banner(text, "refusal")
             self.play("error")
+
+    def tell(self, text: str) -> None:
+        """A message the table must act on, in the banner at the top of the screen; it
+        stays until tapped away, the next recorded action, or a change of screen."""
+        self._banner(text, "notice")
+
+    def _banner(self, text: str, kind: str) -> None:
+        banner = getattr(self, "banner", None)
+        if banner is not None:
+            banner.kind, banner.text = kind, text
+
+    def clear_banner(self) -> None:
+        banner = getattr(self, "banner", None)
+        if banner is not None:
+            banner.text = ""
+
+    @property
+    def banner_text(self) -> str:
+        banner = getattr(self, "banner", None)
+        return banner.text if banner is not None else ""
+
+    def ask(self, text: str, answers) -> None:
+        """A question over the screen: ``answers`` are ``(label, fn or None, tint or
+        None)``; the tapped answer closes it and calls its ``fn``."""
+        self._close_question()
+        self.question = Question(text, answers)
+        self.lay(self.question)
+
+    def lay(self, widget) -> None:
+        """Lay a sheet or question over exactly the screen area (not the status bar);
+        it goes with the next change of screen."""
+        widget.size_hint, widget.pos_hint = (1, 1), {"x": 0, "y": 0}
+        self.layer.add_widget(widget)
+
+    def _close_question(self) -> None:
+        """Take away a question and any sheet a screen laid over the layer."""
+        self.question = None
+        layer = getattr(self, "layer", None)
+        if layer is None:
+            return
+        for w in list(layer.children):
+            if w is not self.sm and w is not self.banner:
+                layer.remove_widget(w)
 
     # -- the frame loop: the one place state changes -------------------------------------
 
@@ -335,10 +526,20 @@ class CompanionApp(App):
         if tick is not None:
             tick(self.table.now_ns())
         self.watchdog.ping(time.monotonic())
+        watch = getattr(self, "clock_watch", None)
+        if watch is not None:
+            self.clock_note = watch()
+            if not self.clock_note:
+                self.clock_watch = None
+        session = self.session
+        undo_key = (session.game_id, session.n_actions) if session is not None else None
+        if undo_key != getattr(self, "_undo_key", None):
+            self._undo_key = undo_key
+            self.undo_text = self.undo_label()
         if self.status and time.monotonic() > self._status_until:
             self.status, self.status_error = "", False
         self.root.lamp_colours = [
-            rgba(s.colour) if self.table.lamps.state(s.seat) else (0.25, 0.25, 0.25, 1)
+            rgba(s.colour) if self.table.lamps.state(s.seat) else theme.LAMP_OFF
             for s in self.cfg.seats
         ]
 

@@ -30,6 +30,27 @@ WIDTH, HEIGHT = 800, 480
 PROBESYSFS_KEY = "%(name)s"
 
 
+def display_problem(environ=None, dri: Path = Path("/dev/dri")) -> str | None:
+    """Why no window could be seen here, as a sentence; None when there is a display.
+
+    Without X (``DISPLAY``), Wayland (``WAYLAND_DISPLAY``), a video driver chosen by hand
+    (``SDL_VIDEODRIVER``) or a graphics card to draw on directly (``/dev/dri``: the Pi's
+    kiosk without a desktop), SDL falls back to an off-screen window nobody can see, and
+    the companion would wait there for taps that never come.
+    """
+    env = os.environ if environ is None else environ
+    if any(env.get(k) for k in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")):
+        return None
+    try:
+        if any(p.name.startswith("card") for p in dri.iterdir()):
+            return None
+    except OSError:
+        pass
+    return ("There is no display here (no DISPLAY or WAYLAND_DISPLAY, no graphics card "
+            "under /dev/dri): start the companion on the box's screen, under a desktop, "
+            "or with xvfb-run to try it without one.")
+
+
 def prepare(kivy_home: Path, fullscreen: bool = False, compositor: bool = False) -> None:
     os.environ["KIVY_NO_ARGS"] = "1"
     os.environ.setdefault("KIVY_HOME", str(kivy_home))
@@ -39,6 +60,10 @@ def prepare(kivy_home: Path, fullscreen: bool = False, compositor: bool = False)
 
     Config.set("graphics", "width", str(WIDTH))
     Config.set("graphics", "height", str(HEIGHT))
+    # Full screen takes the display's own size (800x480, 1024x600, 1280x720 ...): once the
+    # window exists, fill_display sizes it to the display (SDL alone leaves it at 800x480
+    # where no window manager enlarges it). Under the kiosk's compositor, cage itself
+    # sizes the borderless, resizable window to the output.
     Config.set("graphics", "resizable", "1" if compositor else "0")
     Config.set("graphics", "borderless", "1" if compositor else "0")
     Config.set("graphics", "fullscreen", "auto" if fullscreen and not compositor else "0")
@@ -59,3 +84,27 @@ def one_touch_provider(config) -> None:
     for key, _ in list(config.items("input")):
         config.remove_option("input", key)
     config.set("input", "mouse", "mouse,disable_multitouch")
+
+
+def fill_display() -> None:
+    """Once the window exists: make a full-screen window cover the whole display.
+
+    SDL's "auto" full screen asks the window manager to enlarge the window; with none
+    (a bare X server, some kiosk compositors) the window stays 800x480 while Kivy lays
+    out for the display's size, and the right and bottom are cut off. So the window is
+    sized to the display itself, borderless at its top-left corner. Does nothing unless
+    ``prepare(..., fullscreen=True)`` asked for full screen.
+    """
+    from kivy.base import EventLoop
+    from kivy.config import Config
+    from kivy.core.window import Window
+
+    if Config.get("graphics", "fullscreen") != "auto":
+        return
+    size = tuple(Window.system_size)  # the display's size, as SDL reports it
+    Window.fullscreen = False
+    EventLoop.idle()  # let SDL leave its full-screen request before resizing
+    Window.borderless = True
+    Window.size = size
+    Window.left, Window.top = 0, 0
+

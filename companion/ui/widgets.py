@@ -1,6 +1,11 @@
 """Shared widgets with table-sized text: see widgets.kv for their look.
 
-Sizes follow the brief: text at least 28 px, touch targets at least 64 px.
+Sizes follow the brief: text at least 28 px, touch targets at least 64 px (the numbers
+live in ``companion.ui.theme``). Every button here goes through the one-tap guard
+(``companion.ui.taps``); counters are ``CounterButton`` (fast repeats all count).
+
+A button's colour is its ``tint``: the pressed and disabled looks are derived from it,
+so a coloured button (Start, Resume) keeps its colour after being pressed.
 """
 
 from __future__ import annotations
@@ -16,17 +21,50 @@ from kivy.properties import (
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.togglebutton import ToggleButton
+from kivy.uix.vkeyboard import VKeyboard
 from kivy.uix.widget import Widget
+
+from companion.ui import theme
+from companion.ui.taps import OneTap
 
 TEXT_PX = 28
 TOUCH_PX = 64
 
 
-class BigButton(Button):
-    """A button at least 64 px high with 28 px text."""
+class TapButton(OneTap, Button):
+    """A plain Kivy button behind the one-tap guard (styled by its own kv rule)."""
 
 
-class Tile(Button):
+class TapToggle(OneTap, ToggleButton):
+    """A toggle button behind the one-tap guard."""
+
+
+class BigButton(OneTap, Button):
+    """A button at least 64 px high with 28 px text, in the colour ``tint``."""
+
+    tint = ColorProperty(theme.BUTTON)
+
+    def __init__(self, **kwargs) -> None:
+        if "background_color" in kwargs:  # the colour is the tint; the state shades it
+            kwargs["tint"] = kwargs.pop("background_color")
+        super().__init__(**kwargs)
+
+
+class UndoButton(BigButton):
+    """Undo, saying what it would take back ("Undo: pickup (Dan)", from
+    ``app.undo_text``); the words shrink to fit the button, never spill."""
+
+
+class CounterButton(BigButton):
+    """A +/- or digit key: every tap counts, however fast (no one-tap guard)."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("repeat_ok", True)
+        super().__init__(**kwargs)
+
+
+class Tile(OneTap, Button):
     """A home-screen tile: a title and a line under it."""
 
     subtitle = StringProperty("")
@@ -72,3 +110,98 @@ class LampDots(Widget):
             for i, colour in enumerate(self.colours):
                 Color(*colour)
                 Ellipse(pos=(self.x + 30 * i, self.center_y - 12), size=(24, 24))
+
+
+class TableKeyboard(VKeyboard):
+    """The on-screen keyboard docked at the bottom of the kiosk, with keys at least
+    ``theme.KEY_MIN`` (56 px) high at any screen width: docked, it is as wide as the
+    window and exactly tall enough for its rows (Kivy's own scales a 700x200 keyboard
+    to the width, which gives 40 px keys on 800x480). The app slides the screen up so the
+    field being typed in stays above it (``CompanionApp._keep_field_above_keyboard``)."""
+
+    def key_height(self) -> float:
+        """The height of one row of keys on the screen, in px."""
+        rows = self.available_layouts[self.layout]["rows"]
+        mtop, _r, mbottom, _l = self.margin_hint
+        return self.height * self.scale * (1 - mtop - mbottom) / rows
+
+    def _fit(self, win) -> None:
+        rows = self.available_layouts[self.layout]["rows"]
+        mtop, _r, mbottom, _l = self.margin_hint
+        self.size = (win.width, (theme.KEY_MIN + 2) * rows / (1 - mtop - mbottom))
+
+    def setup_mode_dock(self, *args) -> None:
+        win = self.get_parent_window()
+        if win is not None:
+            self._fit(win)
+        super().setup_mode_dock(*args)  # scale = window width / width = 1
+
+    def _update_dock_mode(self, win, *args) -> None:
+        self._fit(win)
+        self.scale = 1.0
+        self.pos = 0, 0
+
+
+class NumberPad(BoxLayout):
+    """A number typed on big keys, over the screen: ``title``, the digits so far, 0-9,
+    erase, Cancel and OK. ``on_done(value)`` gets the number once OK is tapped (within
+    ``lo``..``hi``; outside, the pad says so and waits). Laid on the app's layer by
+    ``NumberPad.open(...)``; it takes every tap until closed."""
+
+    title = StringProperty("")
+    digits = StringProperty("")
+    note = StringProperty("")
+
+    def __init__(self, title: str, on_done, lo: int = 0, hi: int = 999,
+                 value: int | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.title, self._done, self.lo, self.hi = title, on_done, lo, hi
+        self.digits = "" if value is None else str(value)
+        self.fresh = value is not None  # the first digit replaces the shown value
+        for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "Erase", "0", "OK"):
+            b = CounterButton(text=key, font_size=theme.HEADING if key.isdigit() else theme.TEXT,
+                              height=theme.TOUCH)
+            if key == "OK":
+                b.tint, b.repeat_ok = theme.MAIN, False
+            b.bind(on_release=lambda _w, k=key: self.press(k))
+            self.ids.pad_keys.add_widget(b)
+
+    @classmethod
+    def open(cls, app, title: str, on_done, lo: int = 0, hi: int = 999,
+             value: int | None = None) -> NumberPad:
+        pad = cls(title, on_done, lo, hi, value)
+        app.lay(pad)
+        return pad
+
+    def press(self, key: str) -> None:
+        if key == "OK":
+            self.ok()
+        elif key == "Erase":
+            self.digits, self.fresh = self.digits[:-1], False
+        elif len(self.digits) < len(str(self.hi)) or self.fresh:
+            self.digits = key if self.fresh else (self.digits + key).lstrip("0") or "0"
+            self.fresh = False
+        self.note = ""
+
+    def ok(self) -> None:
+        if not self.digits:
+            self.note = "Type a number first."
+            return
+        value = int(self.digits)
+        if not self.lo <= value <= self.hi:
+            self.note = f"{value} is not possible here: {self.lo} to {self.hi}."
+            return
+        self.close()
+        self._done(value)
+
+    def close(self) -> None:
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+
+    def on_touch_down(self, touch):
+        super().on_touch_down(touch)
+        return True
+
+    def on_touch_up(self, touch):
+        super().on_touch_up(touch)
+        return True

@@ -10,9 +10,23 @@ from __future__ import annotations
 import pytest
 
 
+class TapClock:
+    """The one-tap guard's clock in tests: a person's pace, set by the driver."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 class UiDriver:
     def __init__(self, app, shots_dir):
         self.app, self.shots_dir = app, shots_dir
+        from companion.ui.taps import GUARD
+
+        self.clock = TapClock()
+        GUARD.clock = self.clock
 
     def pump(self, frames: int = 3) -> None:
         from kivy.base import EventLoop
@@ -20,15 +34,47 @@ class UiDriver:
         for _ in range(frames):
             EventLoop.idle()
 
-    def tap(self, widget) -> None:
+    def tap(self, widget, after_s: float = 1.0) -> None:
+        """A tap at the widget's centre, ``after_s`` seconds after the last one (a
+        person's pace by default; a double tap is two taps 0.1 s apart)."""
         from kivy.tests.common import UnitTestTouch
 
+        self.clock.now += after_s
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         self.pump(1)
         touch.touch_up()
         self.pump(2)
+
+    def tap_at(self, x: float, y: float, after_s: float = 1.0) -> None:
+        """A tap at a window position (whatever lies there now gets it)."""
+        from kivy.tests.common import UnitTestTouch
+
+        self.clock.now += after_s
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        self.pump(1)
+        touch.touch_up()
+        self.pump(2)
+
+    def double_tap(self, widget, gap_s: float = 0.1) -> None:
+        """One finger tapping twice on the same spot, ``gap_s`` apart."""
+        x, y = widget.to_window(*widget.center)
+        self.tap_at(x, y)
+        self.tap_at(x, y, after_s=gap_s)
+
+    def buttons(self):
+        """Every visible button-like widget of the current screen: {text: window pos}."""
+        from kivy.uix.behaviors import ButtonBehavior
+
+        out = {}
+        for w in self.app.sm.current_screen.walk():
+            if isinstance(w, ButtonBehavior) and w.get_root_window() is not None \
+                    and w.opacity > 0 and w.width > 0:
+                out.setdefault(str(getattr(w, "text", "")) or type(w).__name__,
+                               tuple(round(v) for v in w.to_window(*w.pos)))
+        return out
 
     def find(self, text: str, kind=None):
         """The first visible widget whose text contains ``text``."""
@@ -67,6 +113,8 @@ class UiDriver:
     def goto_home(self) -> None:
         """Back to a clean start: no game, no button held, lamps off, home screen."""
         self.app.session = None
+        self.app._close_question()
+        self.app.clear_banner()
         self.app.table.release_all()
         self.app.table.drain()
         self.app.table.lamps.all_off()

@@ -9,6 +9,8 @@ pytestmark = pytest.mark.window
 
 def test_home_to_player_setup_and_back(ui):
     ui.goto_home()
+    ui.app.log.db.execute("UPDATE games SET status = 'finished' WHERE status = 'open'")
+    ui.app.home()
     path, colours = ui.screenshot("home")
     assert path.exists() and colours > 8, "the home screen rendered blank"
     ui.find("Crazy Time")  # every game has a tile
@@ -28,6 +30,9 @@ def test_score_pad_game_with_seat_buttons_undo_and_resume(ui):
     ui.goto_home()
     ui.app.choose_game("scorepad")
     ui.pump()
+    for seat, row in ui.app.sm.current_screen.rows.items():
+        row.name_input.text = {1: "Ann", 2: "Bo", 3: "Cy", 4: "Di"}.get(seat, "")
+        row.toggle.state = "down" if seat <= 4 else "normal"
     ui.tap(ui.find("Start"))
     assert ui.app.sm.current == "game", ui.app.status
     game_id = ui.app.session.game_id
@@ -75,7 +80,7 @@ def test_home_settings_and_sound_answer_taps_with_and_without_a_resume_banner(ui
     ui.app.home()
     ui.app.sm.current_screen.dispatch("on_pre_enter")
     ui.pump()
-    assert ui.app.sm.current_screen.resume_text == ""
+    assert ui.app.sm.current_screen.resume_text.startswith("No unfinished game")
     before = ui.app.muted
     ui.tap(ui.find("Sound"))
     assert ui.app.muted is not before
@@ -85,6 +90,7 @@ def test_home_settings_and_sound_answer_taps_with_and_without_a_resume_banner(ui
     ui.app.back()
     ui.app.start_game("scorepad", {"players": [{"name": "Ann", "seat": 1},
                                                {"name": "Bo", "seat": 2}]})
+    ui.app.act({"type": "score", "seat": 1, "points": 1})
     ui.app.home()
     ui.pump()
     assert ui.app.sm.current_screen.resume_text.startswith("Resume Score pad")
@@ -99,8 +105,12 @@ def test_end_game_asks_before_it_ends_a_game(ui):
     game_id = ui.app.session.game_id
     ui.pump()
     ui.tap(ui.find("End game"))
-    assert ui.app.sm.current == "game" and "Tap End game again" in ui.app.status
+    assert ui.app.sm.current == "game" and ui.app.question is not None
+    assert "End this game?" in ui.find("End this game?").text  # over the screen, whole
+    ui.tap(ui.find("Keep playing"))
+    assert ui.app.question is None and ui.app.session.game_id == game_id
     ui.tap(ui.find("End game"))
+    ui.tap(ui.find("End the game"))
     assert ui.app.sm.current == "home" and ui.app.session is None
     assert ui.app.log.game(game_id).status == "finished"
 
@@ -121,6 +131,34 @@ def test_the_docked_keyboard_never_covers_the_field_being_typed_in(ui):
         ui.pump(3)
         field_bottom = low.name_input.to_window(low.name_input.x, low.name_input.y)[1]
         assert ui.app.root.y > 0 and field_bottom >= keyboard.top
+    finally:
+        low.name_input.focus = False
+        Window.remove_widget(keyboard)
+    ui.pump(3)
+    assert ui.app.root.y == 0
+
+
+def test_the_kiosk_keyboard_has_keys_of_56_px_and_leaves_the_field_in_sight(ui):
+    from kivy.core.window import Window
+
+    from companion.ui.widgets import TableKeyboard
+
+    ui.goto_home()
+    ui.app.choose_game("scorepad")
+    ui.pump()
+    rows = ui.app.sm.current_screen.rows
+    low = min(rows.values(), key=lambda r: r.name_input.to_window(0, r.name_input.y)[1])
+    keyboard = TableKeyboard()
+    Window.add_widget(keyboard)
+    keyboard.setup_mode_dock()
+    try:
+        assert keyboard.key_height() >= 56
+        assert keyboard.width * keyboard.scale == Window.width
+        low.name_input.focus = True
+        ui.pump(3)
+        bottom = low.name_input.to_window(low.name_input.x, low.name_input.y)[1]
+        top = low.name_input.to_window(low.name_input.x, low.name_input.top)[1]
+        assert bottom >= keyboard.top and top <= Window.height, "the field is in sight"
     finally:
         low.name_input.focus = False
         Window.remove_widget(keyboard)

@@ -35,11 +35,28 @@ def test_setup_from_rows_checks_the_player_count_for_the_game():
                                                {"name": "Bo", "seat": 2}]}
 
 
-def test_blank_names_become_seat_names_and_duplicates_are_refused():
-    setup, _ = setup_from_rows("scorepad", [row(1), row(2, "Bo")])
-    assert setup["players"][0]["name"] == "Seat 1"
+def test_blank_names_are_refused_in_a_sentence_and_duplicates_keep_their_case():
+    setup, why = setup_from_rows("scorepad", [row(1), row(2, "Bo")])
+    assert setup is None
+    assert why == "Seat 1 is in play but has no name: type one, or tap Out if nobody sits there."
     setup, why = setup_from_rows("scorepad", [row(1, "Bo"), row(2, "bo")])
-    assert setup is None and "both called 'bo'" in why
+    assert setup is None and "Seats 1 and 2 are both called bo" in why
+    setup, why = setup_from_rows("scorepad", [row(1, "McKay"), row(2, "MCKAY")])
+    assert "MCKAY" in why  # the name as typed, never lower-cased
+    setup, _ = setup_from_rows("scorepad", [row(1, "  Ann   Lee "), row(2, "Bo")])
+    assert setup["players"][0]["name"] == "Ann Lee"
+
+
+def test_resume_offers_the_game_played_last_not_the_one_started_last():
+    setup = {"players": [{"name": "Ann", "seat": 1}, {"name": "Bo", "seat": 2}]}
+    old = GameRow(1, "time_stories", setup, "2026-01-01T19:00:00+00:00", None, "open", 9,
+                  last_at="2026-01-02T22:30:00+00:00")
+    new = GameRow(2, "scorepad", setup, "2026-01-02T20:00:00+00:00", None, "open", 1,
+                  last_at="2026-01-02T20:01:00+00:00")
+    offer = resume_offer([new, old])
+    assert offer.game_id == 1
+    assert offer.text.startswith("Resume T.I.M.E Stories with Ann and Bo, last played ")
+    assert offer.text.endswith("(1 more open)")
 
 
 def test_default_rows_remember_who_sat_where(config):

@@ -56,10 +56,10 @@ def test_holder_lines_and_strip_lines():
     assert (hs[0]["text"], hs[0]["next"]) == ("down 5 red", "next: red")
     assert (hs[1]["text"], hs[1]["next"]) == ("free", "")
     strip = view.players(state)
-    assert [p["detail"] for p in strip] == ["5 cards · 0 pts", "6 cards · 0 pts",
-                                            "6 cards · 0 pts"]
-    assert view.players(game(4))[0]["detail"] == "0 pts · 6c"  # narrower cells
-    assert view.players(game(5))[0]["detail"] == "0 pts"
+    assert [p["detail"] for p in strip] == ["5 cards · 0 points", "6 cards · 0 points",
+                                            "6 cards · 0 points"]
+    assert view.players(game(4))[0]["detail"] == "0 points"  # narrower cells: words only
+    assert view.players(game(5))[0]["detail"] == "0 points"
 
 
 def test_totals_show_both_counts_in_the_variant():
@@ -70,14 +70,14 @@ def test_totals_show_both_counts_in_the_variant():
     assert table[0]["values"] == {1: 3, 2: 8, 3: 3, 4: 1, 5: 0}
     assert table[1]["values"] == {1: 0, 2: 0, 3: 5, 4: 2, 5: 1}
     assert table[2]["values"] == {1: 3, 2: 8, 3: 8, 4: 3, 5: 1}
-    assert view.points(state, 3) == "3+5 pts"
-    assert view.players(state)[2]["detail"] == "3+5 pts"
+    assert view.points(state, 3) == "3+5 points"
+    assert view.players(state)[2]["detail"] == "3+5 points"
     assert view.round_title(state, 3) == "Round 3 (count 2)"
     # without the variant: one total, no count lines
     plain = game(3)
     assert [line["label"] for line in view.score_table(plain)] == ["Total"]
-    assert view.points(plain, 1) == "0 pts"
-    assert view.points(five_player_game(1), 2) == "4 pts"  # count 2 not begun yet
+    assert view.points(plain, 1) == "0 points"
+    assert view.points(five_player_game(1), 2) == "4 points"  # count 2 not begun yet
 
 
 def test_correct_an_earlier_round():

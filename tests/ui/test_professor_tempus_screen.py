@@ -106,7 +106,7 @@ def test_round_count_and_running_totals(ui):
         "type": "score_round", "hourglasses": {"1": 0, "2": 0, "3": 4}}
     snap = ui.app.session.snapshot()
     assert snap["totals"] == {"1": 0, "2": 0, "3": 4} and snap["round"] == 2
-    ui.find("4 pts")
+    ui.find("4 points")
     ui.find("Mickael's turn")  # the next round starts left of the previous first player
 
 
@@ -133,7 +133,7 @@ def test_holder_and_strip_text_sizes(ui):
     holder = ui.find("down 5 red")
     assert holder.font_size >= 28 and "[size=22]next: red" in holder.text
     assert holder.height >= 64 and screen.ids.players.height >= 64
-    detail = ui.find("5 cards · 0 pts")
+    detail = ui.find("5 cards · 0 points")
     assert detail.font_size == 22  # the secondary line
     cell = detail.parent
     assert cell.name == "Arthur" and cell.children[1].font_size >= 28
@@ -157,7 +157,7 @@ def test_five_player_variant_to_the_winners_then_a_correction(ui):
         assert ui.app.act({"type": "score_round", "hourglasses": score})
         if k == 2:
             ui.pump()
-            ui.find("3+5 pts")  # Louisa: count 1 + count 2 in the strip
+            ui.find("3+5 points")  # Louisa: count 1 + count 2 in the strip
             ui.screenshot("professor_tempus_five_players")
     state = ui.app.session.state
     assert state.phase == "over"

@@ -168,3 +168,16 @@ def test_digit_size_fits_the_cell_and_stays_big_for_a_times_table():
     assert digits_px("10:00", 190, 150) < digits_px("5:00", 190, 150)
     assert digits_px("10:00", 40, 40) == 48  # never below the floor
     assert [clock_columns(n) for n in (1, 2, 4, 5, 6, 7, 8)] == [1, 2, 2, 3, 3, 4, 4]
+
+
+def test_a_length_of_the_tables_own_and_the_sign_that_a_timer_runs_on():
+    from companion.ui.presenters.timer import running_note
+
+    board = TimerBoard.fresh((1, 2))
+    longer = next(c for c in controls(board) if c.label.startswith("+15 s"))
+    assert longer.key == f"length:{75 * S}"
+    custom = board.preset(75 * S)
+    labels = [c.label for c in controls(custom)]
+    assert "+15 s (1:15)" in labels and "-15 s" in labels
+    assert running_note(custom, T0) == ""
+    assert running_note(custom.start(T0), T0 + 5 * S) == "Timer running: 1:10 left"

@@ -50,7 +50,7 @@ class GameSummary:
     @property
     def line(self) -> str:
         who = ", ".join(self.players)
-        return f"{self.title} ({self.started}): {who}. {self.result}"
+        return f"#{self.game_id} {self.title} ({self.started}): {who}. {self.result}"
 
 
 def _names(snapshot: dict) -> dict[int, str]:
@@ -173,6 +173,8 @@ def win_table(games: Iterable[GameSummary]) -> list[PlayerStats]:
     delays: dict[str, list[float]] = {}
     shown: dict[str, str] = {}
     for g in games:
+        if g.status == "abandoned":  # given up without a result: not a game played
+            continue
         for name in g.players:
             key = name.lower()
             shown.setdefault(key, name)
@@ -185,3 +187,45 @@ def win_table(games: Iterable[GameSummary]) -> list[PlayerStats]:
                          statistics.median(delays[k]) if delays.get(k) else None)
              for k in played]
     return sorted(stats, key=lambda s: (-s.won, -s.win_rate, s.name.lower()))
+
+
+def describe_action(action: dict, names: dict[int, str]) -> str:
+    """An action in a few words: "pickup: Dan (slap)", "score: Ann +3", "stay"."""
+    words = str(action.get("type", "action")).replace("_", " ")
+    seat = action.get("seat")
+    who = names.get(seat) if isinstance(seat, int) else None
+    details = []
+    if who:
+        details.append(who)
+    for key in ("points", "delta"):
+        if isinstance(action.get(key), int):
+            details.append(f"{action[key]:+d}")
+    for key in ("reason", "law", "name", "die", "year", "hour"):
+        value = action.get(key)
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            details.append(str(value).replace("_", " "))
+    return f"{words}: " + ", ".join(details) if details else words
+
+
+def score_sheet(summary: GameSummary, setup: dict, snapshot: dict | None,
+                rows: list[tuple[int, str, dict]]) -> list[str]:
+    """A game as a person reads it afterwards: who played, the totals where the game
+    keeps them, the result, then every action with its time."""
+    names = {int(p["seat"]): str(p.get("name", "?")) for p in setup.get("players", [])
+             if isinstance(p, dict) and isinstance(p.get("seat"), int)}
+    out = [f"{summary.title}, game #{summary.game_id}, started {summary.started}",
+           "Players: " + ", ".join(f"{n} (seat {s})" for s, n in sorted(names.items())),
+           summary.result]
+    totals = (snapshot or {}).get("totals")
+    if isinstance(totals, dict) and totals:
+        out.append("Totals: " + ", ".join(f"{names.get(int(s), s)} {v}"
+                                          for s, v in sorted(totals.items(),
+                                                             key=lambda kv: -_num(kv[1]))))
+    out.append(f"{len(rows)} actions:")
+    for seq, at, action in rows:
+        out.append(f"{seq}. {when(at)}  {describe_action(action, names)}")
+    return out
+
+
+def _num(value) -> float:
+    return float(value) if isinstance(value, (int, float)) else 0.0

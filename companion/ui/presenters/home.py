@@ -34,18 +34,43 @@ def title_of(kind: str) -> str:
     return game.title if game is not None else kind.replace("_", " ").title()
 
 
-def resume_offer(open_games: list[GameRow]) -> ResumeOffer | None:
-    """The newest unfinished game as one sentence, or None when there is none."""
-    offered = [g for g in open_games if (game := info(g.kind)) is not None and game.on_home]
-    if not offered:
-        return None
-    g = offered[0]
-    names = [p.get("name", "?") for p in g.setup.get("players", [])]
+def offered(open_games: list[GameRow]) -> list[GameRow]:
+    """The open games Home offers, the one played last first (a tool's running log,
+    such as the slap pad's, is not a game to resume)."""
+    rows = [g for g in open_games if (game := info(g.kind)) is not None and game.on_home]
+    return sorted(rows, key=lambda g: (g.played_at, g.id), reverse=True)
+
+
+def players_text(g: GameRow, most: int = 8) -> str:
+    """"Ann, Bo and Cy" (more than ``most``: "Ann, Bo, Cy and 5 more")."""
+    names = [str(p.get("name", "?")) for p in g.setup.get("players", [])]
+    if len(names) > most:
+        return ", ".join(names[:most - 1]) + f" and {len(names) - most + 1} more"
     if len(names) > 1:
-        who = ", ".join(names[:-1]) + " and " + names[-1]
-    else:
-        who = names[0] if names else "nobody"
-    return ResumeOffer(g.id, f"Resume {title_of(g.kind)} with {who}, started {when(g.started_at)}?")
+        return ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if names else "nobody"
+
+
+def open_line(g: GameRow) -> str:
+    """One open game in the list: "Crazy Time with Ann and Bo: 12 actions, last played
+    today 21:40 (started 20:15)"."""
+    n = g.n_actions
+    done = f"{n} action{'s' if n != 1 else ''}" if n else "not begun"
+    played = f"last played {when(g.played_at)}" if g.last_at else f"started {when(g.started_at)}"
+    return f"{title_of(g.kind)} with {players_text(g)}: {done}, {played}"
+
+
+def resume_offer(open_games: list[GameRow]) -> ResumeOffer | None:
+    """The open game played last, as one sentence, or None when there is none."""
+    rows = offered(open_games)
+    if not rows:
+        return None
+    g = rows[0]
+    moment = (f"last played {when(g.played_at)}" if g.last_at
+              else f"started {when(g.started_at)}")
+    more = f" ({len(rows) - 1} more open)" if len(rows) > 1 else ""
+    return ResumeOffer(g.id, f"Resume {title_of(g.kind)} with {players_text(g, 4)}, "
+                             f"{moment}?{more}")
 
 
 def when(iso: str) -> str:

@@ -12,6 +12,33 @@ from companion.config import Config
 from companion.games import info
 from companion.palette import rgba
 
+#: Games whose engine takes who begins: (setup key, the button's words).
+FIRST_PLAYER: dict[str, tuple[str, str]] = {
+    "crazy_time": ("first_dealer", "Deals first"),
+    "professor_tempus": ("first_seat", "Plays first"),
+}
+
+
+def first_choice(kind: str, rows: list[SeatRow], current: int | None) -> int | None:
+    """The seat that begins: ``current`` while it is still in play, else the first seat
+    in play (None for a game that does not ask)."""
+    if kind not in FIRST_PLAYER:
+        return None
+    playing = [r.seat for r in rows if r.in_play]
+    if current in playing:
+        return current
+    return playing[0] if playing else None
+
+
+def next_first(rows: list[SeatRow], current: int | None) -> int | None:
+    """The next seat in play after ``current`` (wrapping): a tap on "Deals first"."""
+    playing = [r.seat for r in rows if r.in_play]
+    if not playing:
+        return None
+    if current not in playing:
+        return playing[0]
+    return playing[(playing.index(current) + 1) % len(playing)]
+
 
 @dataclass(frozen=True)
 class SeatRow:
@@ -32,8 +59,10 @@ def default_rows(config: Config, known: list[tuple[str, int | None]] = ()) -> li
             for s in config.seats]
 
 
-def setup_from_rows(kind: str, rows: list[SeatRow]) -> tuple[dict | None, str]:
-    """``(setup, "")`` when the table is ready for ``kind``; ``(None, why)`` otherwise."""
+def setup_from_rows(kind: str, rows: list[SeatRow],
+                    first: int | None = None) -> tuple[dict | None, str]:
+    """``(setup, "")`` when the table is ready for ``kind``; ``(None, why)`` otherwise.
+    ``first``: the seat that deals or plays first, for the games that ask."""
     game = info(kind)
     lo, hi = game.players if game is not None else (1, 8)  # the rulebook's, from the engine
     playing = [r for r in rows if r.in_play]
@@ -41,12 +70,20 @@ def setup_from_rows(kind: str, rows: list[SeatRow]) -> tuple[dict | None, str]:
         return None, f"This game takes {lo} to {hi} players; {len(playing)} seats are in play."
     players = []
     for r in playing:
-        name = r.name.strip() or f"Seat {r.seat}"
+        name = " ".join(r.name.split())
+        if not name:
+            return None, (f"Seat {r.seat} is in play but has no name: type one, or tap "
+                          f"Out if nobody sits there.")
         if len(name) > 20:
             return None, f"Seat {r.seat}: the name is too long (20 letters at most)."
         players.append({"name": name, "seat": r.seat})
-    names = [p["name"].lower() for p in players]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        return None, f"Two seats are both called {dupes[0]!r}."
-    return {"players": players}, ""
+    seen: dict[str, dict] = {}
+    for p in players:
+        twin = seen.setdefault(p["name"].casefold(), p)
+        if twin is not p:
+            return None, (f"Seats {twin['seat']} and {p['seat']} are both called "
+                          f"{p['name']}: give one of them another name.")
+    setup: dict = {"players": players}
+    if kind in FIRST_PLAYER and first in {p["seat"] for p in players}:
+        setup[FIRST_PLAYER[kind][0]] = first
+    return setup, ""

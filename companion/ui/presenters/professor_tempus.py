@@ -48,9 +48,10 @@ def name_of(state: pt.State, seat: int) -> str:
 def header(state: pt.State) -> str:
     snap = pt.snapshot(state)
     count = f" (count {state.count})" if state.two_counts else ""
-    last = "  last round" if snap["last_round"] else ""
-    return (f"Round {state.round}{count}   pile {state.draw_pile}   "
-            f"refills {snap['refills_left']}{last}")
+    last = " · last round" if snap["last_round"] else ""
+    left = snap["refills_left"]
+    refills = f"{left} refill{'s' if left != 1 else ''} left" if left else "no refill left"
+    return f"Round {state.round}{count} · pile {state.draw_pile}\n{refills}{last}"
 
 
 def turn_text(state: pt.State) -> str:
@@ -62,26 +63,29 @@ def turn_text(state: pt.State) -> str:
 
 
 def points(state: pt.State, seat: int) -> str:
-    """A seat's score for the strip: "7 pts", or "3+4 pts" once the variant's count 2
-    has begun (count 1 + count 2)."""
+    """A seat's score for the strip: "7 points", or "3+4 points" once the variant's
+    count 2 has begun (count 1 + count 2)."""
     per_count = pt.counts(state)
     key = str(seat)
     if state.two_counts and len(per_count) == 2:
-        return f"{per_count[0][key]}+{per_count[1][key]} pts"
-    return f"{sum(c[key] for c in per_count)} pts"
+        return f"{per_count[0][key]}+{per_count[1][key]} points"
+    total = sum(c[key] for c in per_count)
+    return f"{total} point{'s' if total != 1 else ''}"
 
 
 def players(state: pt.State) -> list[dict]:
     """Per player: seat, name, cards in hand, total hourglasses, whether on turn, and
-    the two lines to show (``name``; ``detail``, the secondary line: with five players
-    a cell is 160 px wide, so it holds the score alone)."""
+    the two lines to show (``name``; ``detail``, the secondary line in words: with four
+    or five players a cell is too narrow for both, so it holds the score alone and the
+    cards are in the scores panel)."""
     totals = pt.snapshot(state)["totals"]
     on = turn_seat(state)
     width = len(state.players)  # the narrower the cell, the shorter the detail line
     out = []
     for p, n in zip(state.players, state.hands, strict=True):
         pts = points(state, p.seat)
-        detail = pts if width == 5 else f"{pts} · {n}c" if width == 4 else f"{n} cards · {pts}"
+        cards = f"{n} card{'s' if n != 1 else ''}"
+        detail = pts if width >= 4 else f"{cards} · {pts}"
         out.append({"seat": p.seat, "name": p.name, "hand": n, "total": totals[str(p.seat)],
                     "on_turn": p.seat == on, "detail": detail,
                     "text": f"{p.name}\n{detail}"})

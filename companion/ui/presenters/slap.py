@@ -112,9 +112,11 @@ def fmt_ms(ms: float) -> str:
     return f"+{ms:.1f} ms" if ms < 1000 else f"+{ms:.0f} ms"
 
 
-def seat_list(seats: Sequence[int], joiner: str = "or") -> str:
-    """"seat 3", "seat 3 or seat 5", "seat 2, seat 3 or seat 5"."""
-    words = [f"seat {s}" for s in seats]
+def seat_list(seats: Sequence[int], joiner: str = "or",
+              names: Mapping[int, str] | None = None) -> str:
+    """"Ann", "Ann or Bob", "Ann, Bob or Cara" (a seat nobody named: "seat 3")."""
+    names = names or {}
+    words = [names.get(s) or f"seat {s}" for s in seats]
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + f" {joiner} " + words[-1]
@@ -220,9 +222,10 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
         if verdict.too_close:
             why = (f"Within {verdict.resolution_ns / 1e6:g} ms: closer than the buttons "
                    "can tell apart.")
-            return SlapView(headline=f"Too close to call: {seat_list(cands)} — tap who "
-                            "picks up", detail=why, **base)
-        return SlapView(headline=f"{seat_list(cands, 'and').capitalize()} never slapped — "
+            return SlapView(headline=f"Too close to call: {seat_list(cands, names=names)} "
+                            "— tap who picks up", detail=why, **base)
+        who = seat_list(cands, "and", names)
+        return SlapView(headline=f"{who[:1].upper()}{who[1:]} never slapped — "
                         "tap who picks up", detail="Several players never slapped.", **base)
     seat, how = picked
     who = names.get(seat, f"Seat {seat}")

@@ -51,6 +51,8 @@ BANKS_NS: tuple[int, ...] = tuple(m * 60 * NS_PER_S for m in (1, 3, 5, 10))
 INCREMENTS_NS: tuple[int, ...] = tuple(s * NS_PER_S for s in (0, 5, 10, 30))
 #: How long "Reveal!" stays up before a choice timer goes back to the game's screen.
 RETURN_AFTER_NS = 2 * NS_PER_S
+#: A countdown of the table's own length: steps of 15 s, from 5 s to 30 min.
+STEP_NS, MIN_CUSTOM_NS, MAX_CUSTOM_NS = 15 * NS_PER_S, 5 * NS_PER_S, 30 * 60 * NS_PER_S
 #: Digit size limits for the game-clock banks, in px.
 MAX_DIGITS_PX, MIN_DIGITS_PX = 120, 48
 
@@ -375,6 +377,28 @@ def controls(board: TimerBoard, seats_fixed: bool = False) -> tuple[Control, ...
         return (*modes, Control("bank", f"Bank {short(board.bank_ns)}"),
                 Control("increment", f"+{short(board.increment_ns)}"), seats,
                 Control("start", "Start"))
-    presets = tuple(Control(f"preset:{ns}", label, selected=board.countdown.duration_ns == ns)
+    now = board.countdown.duration_ns
+    presets = tuple(Control(f"preset:{ns}", label, selected=now == ns)
                     for label, ns in PRESETS_NS)
-    return (*modes, *presets, seats, Control("start", "Start"))
+    custom = now not in {ns for _label, ns in PRESETS_NS}
+    # a length of the table's own: 15 s shorter / longer (5 s to 30 min)
+    shorter = Control(f"length:{max(MIN_CUSTOM_NS, now - STEP_NS)}", "-15 s",
+                      enabled=now > MIN_CUSTOM_NS, selected=False)
+    longer = Control(f"length:{min(MAX_CUSTOM_NS, now + STEP_NS)}",
+                     f"+15 s ({short(now)})" if custom else "+15 s",
+                     enabled=now < MAX_CUSTOM_NS, selected=custom)
+    return (*modes, *presets, shorter, longer, seats, Control("start", "Start"))
+
+
+def running_note(board: TimerBoard, now_ns: int) -> str:
+    """What the status bar says about a timer still going off its screen ("" when it
+    is not going): the sign that a clock runs on after Back."""
+    if board.mode == CLOCK:
+        clock = board.clock
+        if clock is None or clock.status != RUNNING:
+            return ""
+        left = fmt(clock.remaining(clock.active, now_ns))
+        return f"Game clock running: seat {clock.active} {left}"
+    if board.countdown.status != RUNNING:
+        return ""
+    return f"Timer running: {fmt(board.countdown.remaining(now_ns))} left"

@@ -21,6 +21,7 @@ from companion import dice
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
 from companion.ui.presenters.spoken import die_line
+from companion.ui.widgets import TapToggle  # noqa: F401  (the kv rule uses it)
 
 load_kv(__file__)
 
@@ -30,6 +31,7 @@ SETTING = "captain_die.history"
 class CaptainDieScreen(Screen):
     face_text = StringProperty("?")
     cost_text = StringProperty("Tap the die or press the captain button")
+    tu_text = StringProperty("")  # "2 TU": the big number the table reads
     history_text = StringProperty("")
     red = BooleanProperty(False)
     rolling = BooleanProperty(False)
@@ -57,7 +59,7 @@ class CaptainDieScreen(Screen):
         start = app.table.now_ns() if now_ns is None else now_ns
         self.anim = p.DieAnimation(face=face, start_ns=start)
         self._anim_red, self.rolling = self.red, True
-        self.cost_text = "Rolling..."
+        self.cost_text, self.tu_text = "Rolling...", ""
         app.play("dice")
 
     def frames_wanted(self) -> bool:
@@ -74,10 +76,30 @@ class CaptainDieScreen(Screen):
         red = self._anim_red
         self.anim, self.rolling = None, False
         self.cost_text = p.captain_text(face, red)
+        self.tu_text = f"{p.captain_total(face, red)} TU"
         app = App.get_running_app()
         app.log.set_setting(SETTING, p.push_history(self.history(), face, red))
         self.refresh()
         app.speak(die_line(face, red))
+
+    def enter_face(self) -> None:
+        """The table rolled its own die: ask which face, and show its cost."""
+        if self.anim is not None:
+            return
+        red = self.red
+
+        def show(face):
+            self.face_text = str(face)
+            self.cost_text = p.captain_text(face, red)
+            self.tu_text = f"{p.captain_total(face, red)} TU"
+            app = App.get_running_app()
+            app.log.set_setting(SETTING, p.push_history(self.history(), face, red))
+            self.refresh()
+
+        App.get_running_app().ask(
+            "Which face does your die show?",
+            [(str(f), (lambda f=f: show(f)), None) for f in range(1, 7)]
+            + [("Cancel", None, None)])
 
     def on_press_event(self, event) -> None:
         if event.pressed and event.seat == 0:

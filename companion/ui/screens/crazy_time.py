@@ -21,7 +21,7 @@ metronome is driven by ``on_frame(now_ns)``; the panels are in ``crazy_time_pane
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.properties import ColorProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -57,10 +57,13 @@ class LineRow(BoxLayout):
     colour = ColorProperty(GREY)
     text = StringProperty("")
     font_size = NumericProperty(28)
+    wrap = BooleanProperty(False)  # the newest line wraps on two lines; older ones shorten
 
 
 class CrazyBoard(BoxLayout):
     facts = StringProperty("")
+    dealer_line = StringProperty("")  # "Dealer: Ann"
+    deal_line = StringProperty("")  # "15 cards each"
     notice = StringProperty("")
     notice_more = StringProperty("")
     won = StringProperty("")
@@ -68,6 +71,14 @@ class CrazyBoard(BoxLayout):
     lead_seat = NumericProperty(0)
     lead_colour = ColorProperty(GREY)
     lead_name = StringProperty("")
+
+
+#: The board's buttons, in their fixed places (a button that does not apply now is
+#: disabled, never taken away, so nothing moves under a finger).
+BOARD_BUTTONS = (("Stop Time!", "stop_time"), ("Temporal flaw", "accuse"),
+                 ("Mistakes", "mistakes"), ("Tick, Tock", "tick_tock"),
+                 ("Round won", "round_won"), ("Guess a law", "guess"),
+                 ("Laws", "read_laws"), ("Undo", "undo"))
 
 
 class CrazyTimeScreen(Screen):
@@ -79,6 +90,22 @@ class CrazyTimeScreen(Screen):
         self.panel = None
         self.flow: str | None = None
         self.metro: dict | None = None  # {"seat", "start", "beat"} while counting
+        self.buttons: dict[str, BigButton] = {}
+        grid = self.board_w.ids.buttons
+        for text, method in BOARD_BUTTONS:
+            btn = BigButton(text=text, halign="center", valign="middle", height=64,
+                            on_release=lambda *_, m=method: getattr(self, m)())
+            # wrapped on two lines at most (a long Undo text is cut with "…" first)
+            btn.bind(size=lambda b, size: setattr(b, "text_size", (size[0] - 8, None)),
+                     text=lambda b, text: setattr(b, "font_size", 28 if len(text) <= 14
+                                                  else 22))
+            if text == "Stop Time!":
+                btn.tint = (0.78, 0.16, 0.12, 1)
+            self.buttons[method] = btn
+            grid.add_widget(btn)
+
+    def undo(self) -> None:
+        App.get_running_app().undo()
 
     # -- plumbing ----------------------------------------------------------------------
 
@@ -154,36 +181,27 @@ class CrazyTimeScreen(Screen):
         app = App.get_running_app()
         w = self.board_w
         w.facts = b.facts.replace("  ·  ", "\n")  # two lines under the buttons
+        w.dealer_line, _, w.deal_line = b.facts.partition("  ·  ")
         w.notice, w.notice_more, w.won = b.notice, b.notice_more, b.won
         w.laws = "  ·  ".join(escape_markup(name) + (f"[size=22] ({since})[/size]" if since else "")
                               for name, since in b.law_parts)
         w.lead_seat = b.lead.seat if b.lead else 0
         w.lead_colour = self._colour(b.lead.seat) if b.lead else GREY
         w.lead_name = b.lead.text if b.lead else ""
-        rows = w.ids.pickups
-        rows.clear_widgets()
-        for i, line in enumerate(reversed(b.pickups)):  # the newest large, older ones 24 px
-            rows.add_widget(LineRow(seat=line.seat, colour=self._colour(line.seat),
-                                    text=line.text, font_size=28 if i == 0 else 24))
-        if not b.pickups:
-            rows.add_widget(LineRow(text="No pick-ups yet this round"))
-        grid = w.ids.buttons
-        grid.clear_widgets()
-        buttons = [("Stop Time!", self.stop_time), ("Temporal flaw", self.accuse),
-                   ("Mistakes", self.mistakes), ("Tick, Tock", self.tick_tock),
-                   ("Round won", self.round_won)]
-        if b.can_guess:
-            buttons.append(("Guess a law", self.guess))
-        buttons += [("Laws", self.read_laws), ("Undo", app.undo)]
-        for text, fn in buttons:
-            btn = BigButton(text=text, on_release=lambda *_, f=fn: f(), halign="center",
-                            text_size=(150, None), height=66)
-            if text == "Stop Time!":
-                btn.background_color = (0.78, 0.16, 0.12, 1)
-            if text == "Undo":
-                btn.disabled = not (app.session and app.session.can_undo)
-            grid.add_widget(btn)
-        if w.parent is not self.ids.stage:
+        # RecycleView data: one dict per pick-up, the newest first and large; an action
+        # changes the list of dicts, not the widget tree.
+        w.ids.pickups.data = [
+            {"seat": line.seat, "colour": self._colour(line.seat), "text": line.text,
+             "font_size": 28 if i == 0 else 24, "wrap": i == 0,
+             "row_size": (None, 84 if i == 0 else 46)}
+            for i, line in enumerate(reversed(b.pickups))
+        ] or [{"seat": 0, "colour": GREY, "text": "No pick-ups yet this round",
+               "font_size": 24, "wrap": False, "row_size": (None, 46)}]
+        self.buttons["guess"].disabled = not b.can_guess
+        self.buttons["undo"].disabled = not (app.session and app.session.can_undo)
+        words = app.undo_label()
+        self.buttons["undo"].text = words if len(words) <= 24 else words[:23] + "…"
+        if w.parent is None or w.parent.__self__ is not self.ids.stage.__self__:
             self.ids.stage.clear_widgets()
             self.ids.stage.add_widget(w)
 
@@ -362,8 +380,8 @@ class CrazyTimeScreen(Screen):
             if App.get_running_app().act({"type": "new_law", "name": name, "when": when,
                                           "what": what, "creator": nl["creator"],
                                           "absent": absent}):
-                App.get_running_app().say(f"Call {gone} back and tell them the name: "
-                                          f"{' '.join(name.split())}", seconds=20)
+                App.get_running_app().tell(f"Call {gone} back and tell them the new "
+                                           f"law's name: {' '.join(name.split())}")
 
         self._open("wizard", NewLawPanel(title, record, lambda: self.wizard(v)))
 

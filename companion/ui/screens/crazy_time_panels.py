@@ -29,6 +29,7 @@ from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
 from companion.ui.app import load_kv
+from companion.ui.taps import OneTap
 from companion.ui.widgets import BigButton
 
 load_kv(__file__)
@@ -37,7 +38,7 @@ load_kv(__file__)
 Option = tuple[str, object, int, tuple]
 
 
-class SeatOption(ButtonBehavior, BoxLayout):
+class SeatOption(OneTap, ButtonBehavior, BoxLayout):
     """A seat's badge and name, as one big button (``selected`` rings it)."""
 
     seat = NumericProperty(0)

@@ -18,7 +18,7 @@ from kivy.utils import escape_markup
 from companion.palette import rgba
 from companion.ui.app import load_kv
 from companion.ui.presenters.home import title_of
-from companion.ui.widgets import BigButton, BodyLabel, SeatBadge
+from companion.ui.widgets import BigButton, BodyLabel, CounterButton, NumberPad, SeatBadge
 
 load_kv(__file__)
 
@@ -27,15 +27,23 @@ class GameScreen(Screen):
     heading = StringProperty("")
     summary = StringProperty("")
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._built_for: tuple | None = None  # (game id, seats) the rows were built for
+        self._totals: dict[int, BodyLabel] = {}
+
     def on_pre_enter(self, *_args) -> None:
         self.refresh()
 
     def refresh(self) -> None:
+        """Update the totals in place; rows are built once per game (fast + taps land
+        on the same buttons, so every one counts)."""
         app = App.get_running_app()
         box = self.ids.rows
-        box.clear_widgets()
         self.ids.undo.disabled = not (app.session and app.session.can_undo)
         if app.session is None:
+            box.clear_widgets()
+            self._built_for = None
             self.heading, self.summary = "No game", ""
             return
         snap = app.session.snapshot()
@@ -46,17 +54,38 @@ class GameScreen(Screen):
             self.summary = "\n".join(f"{k}: {json.dumps(v)[:60]}" for k, v in snap.items())
             return
         self.summary = ""
-        for p in app.session.state.players:
-            row = BoxLayout(size_hint_y=None, height=70, spacing=8)
-            row.add_widget(SeatBadge(seat=p.seat, colour=rgba(colours.get(p.seat, "grey")),
-                                     pos_hint={"center_y": 0.5}))
-            row.add_widget(BodyLabel(text=f"{escape_markup(p.name)}: [b]{totals[str(p.seat)]}[/b]",
-                                     markup=True, font_size=30))
-            for delta in (-1, 1, 5):
-                b = BigButton(text=f"{delta:+d}", size_hint_x=None, width=90)
-                b.bind(on_release=lambda _w, s=p.seat, d=delta: self.score(s, d))
-                row.add_widget(b)
-            box.add_widget(row)
+        players = app.session.state.players
+        key = (app.session.game_id, tuple(p.seat for p in players))
+        if key != self._built_for:
+            self._built_for = key
+            box.clear_widgets()
+            self._totals = {}
+            for p in players:
+                row = BoxLayout(size_hint_y=None, height=70, spacing=8)
+                row.add_widget(SeatBadge(seat=p.seat,
+                                         colour=rgba(colours.get(p.seat, "grey")),
+                                         pos_hint={"center_y": 0.5}))
+                label = BodyLabel(markup=True, font_size=30, shorten=True,
+                                  text_size=(None, None))
+                label.bind(size=lambda w, size: setattr(w, "text_size", size))
+                self._totals[p.seat] = label
+                row.add_widget(label)
+                for delta in (-1, 1, 5):
+                    b = CounterButton(text=f"{delta:+d}", size_hint_x=None, width=90)
+                    b.bind(on_release=lambda _w, s=p.seat, d=delta: self.score(s, d))
+                    row.add_widget(b)
+                typed = BigButton(text="+ N", size_hint_x=None, width=90)
+                typed.bind(on_release=lambda _w, s=p.seat, n=p.name: self.type_points(s, n))
+                row.add_widget(typed)
+                box.add_widget(row)
+        for p in players:
+            self._totals[p.seat].text = (f"{escape_markup(p.name)}: "
+                                         f"[b]{totals[str(p.seat)]}[/b]")
+
+    def type_points(self, seat: int, name: str) -> None:
+        """Points typed on the number pad (a score of 37 is not 37 taps)."""
+        app = App.get_running_app()
+        NumberPad.open(app, f"Points for {name}", lambda n: self.score(seat, n), 1, 999)
 
     def score(self, seat: int, points: int) -> None:
         app = App.get_running_app()

@@ -18,10 +18,18 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from companion.errors import CompanionError
+from companion.games import get_rules
+from companion.session import replay
 from companion.store.export import export_csv, export_jsonl
 from companion.ui.app import load_kv
-from companion.ui.presenters.history import PlayerStats, recent_summaries, win_table
-from companion.ui.widgets import BigButton, BodyLabel
+from companion.ui.presenters.history import (
+    PlayerStats,
+    recent_summaries,
+    score_sheet,
+    win_table,
+)
+from companion.ui.widgets import BigButton, BodyLabel, TapButton
 
 load_kv(__file__)
 
@@ -86,6 +94,22 @@ class WinsChart(Widget):
                                   valign="middle"))
 
 
+class ScoreSheet(BoxLayout):
+    """One game's sheet over the History screen (it takes every tap until closed)."""
+
+    def on_touch_down(self, touch):
+        super().on_touch_down(touch)
+        return True
+
+    def on_touch_up(self, touch):
+        super().on_touch_up(touch)
+        return True
+
+    def close(self) -> None:
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+
+
 class HistoryScreen(Screen):
     message = StringProperty("")
 
@@ -106,16 +130,38 @@ class HistoryScreen(Screen):
             box.add_widget(BodyLabel(text="No games yet.", size_hint_y=None, height=64))
         for g in games:
             row = BoxLayout(size_hint_y=None, height=76, spacing=6)
-            line = BodyLabel(text=g.line, font_size=22, shorten=False)
+            # the whole line is a button: a tap opens the game's score sheet
+            line = TapButton(text=g.line + "  [Sheet]", font_size=22, halign="left",
+                             valign="middle", background_normal="",
+                             background_color=(0.12, 0.13, 0.17, 1))
+            line.bind(width=lambda w, width: setattr(w, "text_size", (width - 12, None)))
             # a game of 8 long names takes 4 lines: the row grows instead of spilling over
-            line.bind(texture_size=lambda w, ts, r=row: setattr(r, "height", max(76, ts[1] + 8)))
+            line.bind(texture_size=lambda w, ts, r=row: setattr(r, "height", max(76, ts[1] + 12)))
+            line.bind(on_release=lambda _w, s=g: self.show_sheet(s))
             row.add_widget(line)
             if g.status == "open":
-                b = BigButton(text="Resume", size_hint_x=None, width=130)
+                b = BigButton(text="Resume", size_hint_x=None, width=130,
+                              tint=(0.0, 0.62, 0.45, 1))
                 b.bind(on_release=lambda _w, gid=g.game_id: app.resume_game(gid))
                 row.add_widget(b)
             box.add_widget(row)
         self.ids.chart.show(win_table(games))
+
+    def show_sheet(self, summary) -> None:
+        """The game's score sheet over the screen: totals, result, every action."""
+        app = App.get_running_app()
+        row = app.log.game(summary.game_id)
+        try:
+            actions = app.log.action_rows(summary.game_id)
+            rules = get_rules(row.kind)
+            snap = rules.snapshot(replay(rules, row.setup, [a for _s, _t, a in actions])[-1])
+        except CompanionError as exc:
+            actions, snap = [], None
+            app.say(f"Game {summary.game_id} cannot be replayed: {exc}", error=True)
+        sheet = ScoreSheet()
+        sheet.ids.lines.data = [{"text": line} for line in
+                                score_sheet(summary, row.setup, snap, actions)]
+        app.lay(sheet)
 
     def export(self) -> None:
         app = App.get_running_app()

@@ -14,12 +14,18 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
-from kivy.uix.togglebutton import ToggleButton
 
 from companion.ui.app import load_kv
 from companion.ui.presenters.home import title_of
-from companion.ui.presenters.players import SeatRow, default_rows, setup_from_rows
-from companion.ui.widgets import SeatBadge
+from companion.ui.presenters.players import (
+    FIRST_PLAYER,
+    SeatRow,
+    default_rows,
+    first_choice,
+    next_first,
+    setup_from_rows,
+)
+from companion.ui.widgets import SeatBadge, TapToggle
 
 load_kv(__file__)
 
@@ -31,12 +37,12 @@ class SeatRowWidget(BoxLayout):
         super().__init__(size_hint_y=None, height=72, spacing=6, padding=(4, 4), **kwargs)
         self.row = row
         self.add_widget(SeatBadge(seat=row.seat, colour=row.rgba, pos_hint={"center_y": 0.5}))
-        self.name_input = TextInput(text=row.name, hint_text=f"Seat {row.seat}", multiline=False,
-                                    font_size=28, write_tab=False)
+        self.name_input = TextInput(text=row.name, hint_text=f"Name at seat {row.seat}",
+                                    multiline=False, font_size=28, write_tab=False)
         self.add_widget(self.name_input)
-        self.toggle = ToggleButton(text="In" if row.in_play else "Out", font_size=26,
-                                   size_hint_x=None, width=84,
-                                   state="down" if row.in_play else "normal")
+        self.toggle = TapToggle(text="In" if row.in_play else "Out", font_size=26,
+                                size_hint_x=None, width=84,
+                                state="down" if row.in_play else "normal")
         self.toggle.bind(state=self._on_toggle)
         self.add_widget(self.toggle)
 
@@ -50,19 +56,27 @@ class SeatRowWidget(BoxLayout):
 class PlayersScreen(Screen):
     heading = StringProperty("Players")
     message = StringProperty("")
+    first_text = StringProperty("")  # "Deals first: Ann" (empty: the game does not ask)
+
+    HINT = "Type names, tap In/Out, or press your seat button to join."
 
     def on_pre_enter(self, *_args) -> None:
         app = App.get_running_app()
         self.heading = f"Players: {title_of(app.pending_game or 'scorepad')}"
-        self.message = "Type names, tap In/Out, or press your seat button to join."
+        self.message = self.HINT
+        self.problem = False
         rows = default_rows(app.cfg, app.log.known_players())
         self.ids.left.clear_widgets()
         self.ids.right.clear_widgets()
         self.rows: dict[int, SeatRowWidget] = {}
         for i, row in enumerate(rows):
             w = SeatRowWidget(row)
+            w.name_input.bind(text=self._edited)
+            w.toggle.bind(state=self._edited)
             self.rows[row.seat] = w
             (self.ids.left if i < (len(rows) + 1) // 2 else self.ids.right).add_widget(w)
+        self.first = None
+        self._show_first()
 
     def on_press_event(self, event) -> None:
         """A seat button pressed during setup puts that seat in play."""
@@ -70,15 +84,40 @@ class PlayersScreen(Screen):
         if w is not None and event.pressed:
             w.toggle.state = "down"
 
+    def _edited(self, *_args) -> None:
+        """A problem shown for the old names goes once it is fixed (or says the next)."""
+        self._show_first()
+        if not getattr(self, "problem", False):
+            return
+        kind = App.get_running_app().pending_game or "scorepad"
+        setup, why = setup_from_rows(kind, self.current_rows())
+        self.message = self.HINT if setup is not None else why
+        self.problem = setup is None
+
+    def _show_first(self) -> None:
+        kind = App.get_running_app().pending_game or "scorepad"
+        rows = self.current_rows() if getattr(self, "rows", None) else []
+        self.first = first_choice(kind, rows, getattr(self, "first", None))
+        if self.first is None:
+            self.first_text = ""
+            return
+        name = next((r.name.strip() for r in rows if r.seat == self.first), "")
+        self.first_text = f"{FIRST_PLAYER[kind][1]}: {name or f'seat {self.first}'}"
+
+    def next_first(self) -> None:
+        """"Deals first" / "Plays first": the next player in play takes it."""
+        self.first = next_first(self.current_rows(), getattr(self, "first", None))
+        self._show_first()
+
     def current_rows(self) -> list[SeatRow]:
         return [w.value() for w in self.rows.values()]
 
     def start(self) -> None:
         app = App.get_running_app()
         kind = app.pending_game or "scorepad"
-        setup, why = setup_from_rows(kind, self.current_rows())
+        setup, why = setup_from_rows(kind, self.current_rows(), getattr(self, "first", None))
         if setup is None:
-            self.message = why
-            app.play("error")
+            self.message, self.problem = why, True
+            app.say(why, error=True)
             return
         app.start_game(kind, setup)

@@ -29,7 +29,8 @@ from companion.games import professor_tempus as pt
 from companion.palette import rgba, text_rgba
 from companion.ui.app import load_kv
 from companion.ui.presenters import professor_tempus as view
-from companion.ui.widgets import BigButton, SeatBadge
+from companion.ui.taps import OneTap
+from companion.ui.widgets import BigButton, NumberPad, SeatBadge, TapButton
 
 load_kv(__file__)
 
@@ -48,7 +49,7 @@ def _button(text, on_release, selected=False, enabled=True, colour=None, **kw):
     return b
 
 
-class PtStripCell(ButtonBehavior, BoxLayout):
+class PtStripCell(OneTap, ButtonBehavior, BoxLayout):
     """A player in the strip: the name (28 px) over the detail line (22 px, secondary);
     tapping it opens the scores."""
 
@@ -176,14 +177,19 @@ class ProfessorTempusScreen(Screen):
                                  pos_hint={"center_y": 0.5}))
         text = escape_markup(r["text"]) + (f"\n[size=22][color=d9d9d9]{r['detail']}[/color][/size]"
                             if r.get("detail") else "")
-        label = Label(text=text, font_size=28, markup=True, halign="left", valign="middle")
-        label.bind(size=lambda w, s: setattr(w, "text_size", s))
+        label = TapButton(text=text, font_size=28, markup=True, halign="left",
+                          valign="middle", background_normal="",
+                          background_color=(0.12, 0.13, 0.17, 1))
+        label.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, s[1])))
+        # a tap on the count types it on a number pad (a big count is many "+" taps)
+        label.bind(on_release=lambda _w, r=r: self.type_count(r, bump))
         row.add_widget(label)
         row.add_widget(_button("−", lambda s=r["seat"]: bump(s, -1),
-                               enabled=r["can_minus"], size_hint_x=None, width=72))
+                               enabled=r["can_minus"], size_hint_x=None, width=72,
+                               repeat_ok=True))
         plus = _button("+", lambda s=r["seat"], ok=r["can_plus"], why=r["why_not_plus"]:
                        bump(s, 1) if ok else App.get_running_app().say(why, error=True),
-                       size_hint_x=None, width=72)
+                       size_hint_x=None, width=72, repeat_ok=True)
         if not r["can_plus"]:
             plus.color = (0.55, 0.55, 0.55, 1)
             plus.background_color = (0.16, 0.17, 0.21, 1)
@@ -299,6 +305,19 @@ class ProfessorTempusScreen(Screen):
         state = self._state()
         self.entries = view.bump(self.entries, view.score_limits(state), seat, delta)
         self.refresh()
+
+    def type_count(self, r: dict, bump) -> None:
+        """Type a player's hourglasses on the number pad (0 to their cap)."""
+        top = r.get("max", 0)
+        if not top:
+            App.get_running_app().say(r["why_not_plus"], error=True)
+            return
+
+        def done(value):
+            bump(r["seat"], value - r["value"])
+
+        NumberPad.open(App.get_running_app(), f"Hourglasses for {r['name']} (0 to {top})",
+                       done, 0, top, r["value"])
 
     def toggle_scores(self) -> None:
         self.scores_open, self.fixing = not self.scores_open, None

@@ -1,20 +1,62 @@
-"""Settings: sound, full screen and the voice, remembered in the game log's settings table."""
+"""Settings: sound and its volume, screen brightness, full screen, switching off, and
+the voice (``voice_panel.py``).
+
+Remembered in the game log's settings table (``muted``, ``volume``, ``fullscreen``).
+The box-side work (backlight, poweroff) is in ``companion.ui.presenters.settings``.
+"""
 
 from __future__ import annotations
 
 from kivy.app import App
 from kivy.core.window import Window
+from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion.ui import theme
 from companion.ui.app import load_kv
+from companion.ui.presenters import settings as box
 from companion.ui.screens.voice_panel import VoicePanel  # noqa: F401  (settings.kv uses it)
 
 load_kv(__file__)
 
 
 class SettingsScreen(Screen):
+    volume = NumericProperty(100)
+    brightness = NumericProperty(-1)  # -1: no adjustable backlight
+    brightness_note = StringProperty("")
+
     def on_pre_enter(self, *_args) -> None:
+        app = App.get_running_app()
+        self.volume = int(app.log.get_setting("volume", 100))
+        self.light = box.find_backlight()
+        if self.light is None:
+            self.brightness, self.brightness_note = -1, box.NO_BACKLIGHT
+        else:
+            self.brightness, self.brightness_note = self.light.percent(), ""
         self.ids.voice.refresh()  # e.g. the voice found no audio output since last time
+
+    def change_volume(self, delta: int) -> None:
+        app = App.get_running_app()
+        self.volume = box.step(self.volume, delta)
+        app.cues.volume = self.volume / 100
+        app.log.set_setting("volume", self.volume)
+        app.play("tap")
+
+    def explain_brightness(self) -> None:
+        """A tap on "No backlight": the whole sentence."""
+        if self.light is None:
+            App.get_running_app().tell(box.NO_BACKLIGHT)
+
+    def change_brightness(self, delta: int) -> None:
+        if self.light is None:
+            App.get_running_app().say(box.NO_BACKLIGHT, error=True)
+            return
+        wanted = box.step(self.brightness, delta, 10, 100)
+        problem = self.light.set_percent(wanted)
+        if problem:
+            App.get_running_app().say(problem, error=True)
+            return
+        self.brightness = self.light.percent()
 
     def toggle_fullscreen(self) -> None:
         app = App.get_running_app()
@@ -22,3 +64,13 @@ class SettingsScreen(Screen):
         app.log.set_setting("fullscreen", full)
         Window.fullscreen = "auto" if full else False
         self.ids.full.text = "Full screen: on" if full else "Full screen: off"
+
+    def shut_down(self) -> None:
+        app = App.get_running_app()
+
+        def off():
+            app.tell(box.shut_down(app.table.simulated))
+
+        app.ask("Switch the box off? Every game is saved; an open game can be resumed "
+                "after the next start.",
+                [("Cancel", None, None), ("Switch off", off, theme.ALARM)])

@@ -67,6 +67,7 @@ class SlapScreen(Screen):
         self.shown = None  # the verdict on screen (the false-alarm one after that tap)
         self.chosen: int | None = None
         self.arm_on_enter, self.arm_at = False, None
+        self.for_game = False  # opened by the Crazy Time board for its round
         self.tools = ToolSessions()
         self.view: sp.SlapView | None = None
         self.face = StopFace()
@@ -86,12 +87,18 @@ class SlapScreen(Screen):
             screen.arm(at_ns)
             return
         screen.arm_on_enter, screen.arm_at = True, at_ns
+        screen.for_game = True
         app.navigate("slap")
 
     def on_pre_enter(self, *_args) -> None:
         app = App.get_running_app()
         session = app.session
-        if session is not None and session.rules.NAME == "crazy_time":
+        for_game, self.for_game = self.for_game, False
+        # Crazy Time's own slap round only when its board opened this screen while a
+        # round is being played; the Home tile is the stand-alone tool with its own log
+        # (a game between rounds, waiting for its new law, can take no pick-up).
+        if (for_game and session is not None and session.rules.NAME == "crazy_time"
+                and session.state.phase == "playing"):
             self.mode = "crazy"
             seats = tuple(p.seat for p in session.state.players)
         else:
@@ -282,8 +289,9 @@ class SlapScreen(Screen):
 
     @staticmethod
     def _names(app) -> dict[int, str]:
+        """Players' names by seat (the slap pad's own log names seats only: none)."""
         players = getattr(app.session.state, "players", ()) if app.session else ()
-        return {p.seat: p.name for p in players}
+        return {p.seat: p.name for p in players if p.name != f"Seat {p.seat}"}
 
     def _show(self) -> None:
         app = App.get_running_app()
@@ -317,28 +325,40 @@ class SlapScreen(Screen):
         self.picture.redraw()
         stage.add_widget(self.picture)
 
+    def _round_buttons(self) -> list:
+        """False alarm | Cancel / Discard | Record: built once, always in these places
+        while a round is on (a button that does not apply is disabled, not removed)."""
+        if not hasattr(self, "_buttons"):
+            self._buttons = [
+                BigButton(text="False alarm", on_release=lambda *_: self.call_false_alarm()),
+                BigButton(text="Cancel round", size_hint_x=0.8,
+                          on_release=lambda *_: self.cancel()),
+                BigButton(text="Record", tint=(0.0, 0.45, 0.70, 1),
+                          on_release=lambda *_: self.record())]
+        return self._buttons
+
     def _actions(self, view: sp.SlapView, colours) -> None:
         row = self.ids.actions
-        row.clear_widgets()
-        row.spacing = 2 if view.phase == sp.IDLE else 6
         if view.phase == sp.IDLE and self.mode == "tool":
+            row.clear_widgets()
+            row.spacing = 2
             for s in sorted(colours):
                 chip = SeatChip(seat=s, colour=rgba(colours[s]), lit=s in self.seats,
                                 pos_hint={"center_y": 0.5})
                 chip.bind(on_release=lambda _w, seat=s: self.toggle_seat(seat))
                 row.add_widget(chip)
-        elif view.phase in (sp.ARMED, sp.OPEN):
-            row.add_widget(BigButton(text="Cancel round", on_release=lambda *_: self.cancel()))
-        elif view.phase == sp.VERDICT:
-            if view.can_false_alarm:
-                row.add_widget(BigButton(text="False alarm",
-                                         on_release=lambda *_: self.call_false_alarm()))
-            row.add_widget(BigButton(text="Discard", size_hint_x=0.6,
-                                     on_release=lambda *_: self.cancel()))
-            rec = BigButton(text="Record", disabled=not view.can_record,
-                            background_color=(0.0, 0.45, 0.70, 1),
-                            on_release=lambda *_: self.record())
-            row.add_widget(rec)
+            return
+        false_alarm, cancel, record = self._round_buttons()
+        if row.children != [record, cancel, false_alarm]:
+            row.clear_widgets()
+            row.spacing = 6
+            for b in (false_alarm, cancel, record):
+                row.add_widget(b)
+        verdict = view.phase == sp.VERDICT
+        false_alarm.disabled = not (verdict and view.can_false_alarm)
+        cancel.text = "Discard" if verdict else "Cancel round"
+        cancel.disabled = view.phase == sp.IDLE
+        record.disabled = not (verdict and view.can_record)
 
     def _side(self, view: sp.SlapView, colours, app) -> None:
         box = self.ids.side

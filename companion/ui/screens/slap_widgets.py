@@ -10,6 +10,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
+from companion.ui.taps import OneTap
 from companion.ui.widgets import SeatBadge
 
 WHITE = (1, 1, 1, 1)
@@ -21,11 +22,11 @@ def _text(canvas_text: str, size: int, bold: bool = False):
     return label.texture
 
 
-class StopFace(ButtonBehavior, Widget):
+class StopFace(OneTap, ButtonBehavior, Widget):
     """The big round "STOP TIME" face that arms the round."""
 
 
-class SeatChip(ButtonBehavior, SeatBadge):
+class SeatChip(OneTap, ButtonBehavior, SeatBadge):
     """A tappable 64 px seat disc with its number (a candidate, or a seat in/out)."""
 
 

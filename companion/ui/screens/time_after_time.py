@@ -15,9 +15,10 @@ lights) "is a ghost still in your hand?"; their own seat button is yes (play goe
 the "No ghost" button is no (they win); every other control waits. A won game is
 closed in the log by the session and no longer offered for resume.
 
-Layout for up to 4 rows of 64 px on the 800×480 screen: a 36 px line with the prompt and
-the pile, the rows, one band of 64 px (the 17 hours, the emergency buttons or the result)
-and the 64 px button bar with Back and Undo.
+Layout for up to 4 rows of 64 px on the 800×480 screen: a 44 px title bar with the
+game's name, the prompt and the pile, the rows, one band of 64 px (the 17 hours, the
+emergency buttons, the ghost question or the result) and the 64 px button bar with Back
+and Undo.
 """
 
 from __future__ import annotations
@@ -26,13 +27,12 @@ from kivy.app import App
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, OptionProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.button import Button
 from kivy.uix.screenmanager import Screen
 
 from companion.palette import rgba
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_after_time as view
-from companion.ui.widgets import SeatBadge
+from companion.ui.widgets import SeatBadge, TapButton
 
 load_kv(__file__)
 
@@ -126,7 +126,7 @@ class TimeAfterTimeScreen(Screen):
         badge = SeatBadge(seat=row["seat"], colour=rgba(app.cfg.seat(row["seat"]).colour),
                           pos_hint={"center_y": 0.5})
         box.add_widget(badge)
-        name = Button(text=row["label"], markup=True, font_size=28, shorten=True,
+        name = TapButton(text=row["label"], markup=True, font_size=28, shorten=True,
                       disabled=self.pick.emergency and not row["selected"],
                       background_normal="",
                       background_color=SELECTED if row["selected"] else (0.12, 0.13, 0.17, 1))
@@ -187,7 +187,9 @@ class TimeAfterTimeScreen(Screen):
             app.say(reason, error=True)
             return False
         if app.act(action):
-            self.pick = view.Pick(seat=seat)
+            # Nobody is chosen after a card is laid: the next card cannot land in this
+            # row by mistake; the next player taps their name or presses their button.
+            self.pick = view.Pick()
             self.refresh()
             return True
         return False

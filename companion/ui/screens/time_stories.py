@@ -54,6 +54,9 @@ from companion.ui.screens import time_stories_setup as setup_panel
 
 load_kv(__file__)
 
+#: log lines kept in the scrolling list under the burn-down chart
+LOG_ROWS = 60
+
 #: panels that show a finished run themselves (the rest give way to the next-run panel)
 RUN_OVER_AWARE = (panels.NextRunPanel, panels.DiceTestPanel, items.ItemsPanel)
 
@@ -94,8 +97,9 @@ class TimeStoriesScreen(Screen):
     tu_text = StringProperty("")
     run_line = StringProperty("")
     log_text = StringProperty("")
+    log_rows = ListProperty([])  # the time log, newest first (a RecycleView's rows)
     die_text = StringProperty("-")
-    die_caption = StringProperty("Captain die")
+    die_caption = StringProperty("")
     red = BooleanProperty(False)
     rolling = BooleanProperty(False)
     running = BooleanProperty(True)
@@ -129,11 +133,12 @@ class TimeStoriesScreen(Screen):
         if snap is None:
             self.heading, self.tu_text, self.run_line, self.log_text = "No game", "", "", ""
             return
-        v = p.mission_view(snap)
+        v = p.mission_view(snap, lines=LOG_ROWS)
         self.heading = f"T.I.M.E Stories: {v.mission}"
         self.tu_text = str(v.tu)
         self.run_line = v.run_line
-        self.log_text = "\n".join(v.log_lines)
+        self.log_text = "\n".join(v.log_lines[-p.LOG_LINES:])
+        self.log_rows = list(reversed(v.log_lines))
         self.running = v.running
         self.starting_tu = v.starting_tu
         self.chart = p.chart_points(snap["burndown"], v.starting_tu)
@@ -269,6 +274,28 @@ class TimeStoriesScreen(Screen):
             if self.panel is not None and not isinstance(self.panel, panels.NextRunPanel):
                 self.show_mission()
             self.roll_captain()
+
+    def enter_face(self) -> None:
+        """The table rolled its own die: ask which face it shows and spend for it."""
+        snap = self.snapshot()
+        if snap is None or self.anim is not None or self.blocked():
+            return
+        if not snap["running"]:
+            App.get_running_app().say("The run is over: start the next run first",
+                                      error=True)
+            return
+        red = self.red
+
+        def travel(face):
+            self.die_text = str(face)
+            self.die_caption = p.captain_text(face, red)
+            if self.act({"type": "travel", "die": face, "red": red}):
+                self.red = False
+
+        App.get_running_app().ask(
+            "Which face does the Time Captain die show?",
+            [(str(f), (lambda f=f: travel(f)), None) for f in range(1, 7)]
+            + [("Cancel", None, None)])
 
     def stay(self) -> None:
         if not self.blocked():

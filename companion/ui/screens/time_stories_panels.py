@@ -15,7 +15,7 @@ from kivy.app import App
 from kivy.properties import ObjectProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.togglebutton import ToggleButton
+from kivy.uix.togglebutton import ToggleButton  # noqa: F401  (the type _toggle returns)
 from kivy.utils import escape_markup
 
 from companion import dice
@@ -23,7 +23,7 @@ from companion.palette import rgba
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
 from companion.ui.presenters import time_stories_setup as setup
-from companion.ui.widgets import BigButton, BodyLabel, SeatBadge
+from companion.ui.widgets import BigButton, BodyLabel, SeatBadge, TapToggle
 
 load_kv(__file__)
 
@@ -51,14 +51,25 @@ def _row(*widgets, height=72) -> BoxLayout:
 
 
 def _toggle(text, down, action, width=None, font=None) -> ToggleButton:
-    t = ToggleButton(text=text, font_size=26, state="down" if down else "normal",
-                     size_hint_y=None, height=64)
+    """A choice button; a long name is cut to its button ("Ranged Com…"), never spilt."""
+    t = TapToggle(text=text, font_size=26, state="down" if down else "normal",
+                  size_hint_y=None, height=64, halign="center", valign="middle",
+                  shorten=True, shorten_from="right")
+    t.bind(size=lambda w, size: setattr(w, "text_size", (size[0] - 8, size[1])))
     if font:
         t.font_name = font
     if width:
         t.size_hint_x, t.width = None, width
     t.bind(on_release=lambda *_: action())
     return t
+
+
+def _heading(text: str) -> BodyLabel:
+    """A row's heading, at its left (the rows keep their height: nothing scrolls away)."""
+    label = BodyLabel(text=text, font_size=22, bold=True, size_hint_x=None, width=132,
+                      color=(1, 0.85, 0.4, 1), halign="left", valign="middle")
+    label.bind(size=lambda w, size: setattr(w, "text_size", size))
+    return label
 
 
 class Panel(BoxLayout):
@@ -141,7 +152,7 @@ class CorrectPanel(Panel):
         box.add_widget(BodyLabel(text=f"TU {snap['tu']}  change: [b]{self.delta:+d}[/b]"
                                  f"  ->  {max(0, snap['tu'] + self.delta)}",
                                  markup=True, size_hint_y=None, height=56, font_size=34))
-        box.add_widget(_row(*[_button(f"{d:+d}", lambda d=d: self.step(d))
+        box.add_widget(_row(*[_button(f"{d:+d}", lambda d=d: self.step(d), repeat_ok=True)
                               for d in (-5, -1, 1, 5)]))
         box.add_widget(_row(*[_toggle(r, r == self.reason, lambda r=r: self.pick(r))
                               for r in self.REASONS]))
@@ -188,8 +199,10 @@ class CharactersPanel(Panel):
             badge = SeatBadge(seat=c["seat"], colour=rgba(colours.get(c["seat"], "grey")),
                               pos_hint={"center_y": 0.5})
             box.add_widget(_row(badge, name, life,
-                                _button("-", lambda n=c["name"]: self.life(n, -1), 70),
-                                _button("+", lambda n=c["name"]: self.life(n, 1), 70),
+                                _button("-", lambda n=c["name"]: self.life(n, -1), 70,
+                                        repeat_ok=True),
+                                _button("+", lambda n=c["name"]: self.life(n, 1), 70,
+                                        repeat_ok=True),
                                 height=76))
         if setup.nothing_happened(snap):
             words = ("No characters yet." if not snap["characters"] else
@@ -248,19 +261,22 @@ class DiceTestPanel(Panel):
         traits = sorted({k for c in alive for k in c["characteristics"]})
         if self.characteristic not in traits:
             self.characteristic = traits[0] if traits else None
-        box.add_widget(_row(*[_toggle(s, s == self.space, lambda s=s: self.set("space", s))
+        box.add_widget(_row(_heading("Space"),
+                            *[_toggle(s, s == self.space, lambda s=s: self.set("space", s))
                               for s in SPACES], height=64))
         lock = _toggle("Locked" if self.locked else "Unlocked", self.locked,
                        lambda: self.set("locked", not self.locked), width=150)
-        box.add_widget(_row(*[_toggle(t, t == self.characteristic,
+        box.add_widget(_row(_heading("Tested"), *[_toggle(t, t == self.characteristic,
                                       lambda t=t: self.set("characteristic", t))
                               for t in traits], lock, height=64))
-        box.add_widget(_row(*[_toggle(c["name"], c["name"] in self.who,
+        box.add_widget(_row(_heading("Who rolls"), *[_toggle(c["name"], c["name"] in self.who,
                                       lambda n=c["name"]: self.pick(n)) for c in alive],
                             height=64))
         adds = [_button(f"{p.SHIELD_LOOK[k][0]} {k}", lambda k=k: self.add_shield(k),
-                        font_name=SYMBOL_FONT) for k in ("blank", "skull", "heart", "tu")]
-        box.add_widget(_row(*adds, _button("Clear", lambda: self.set("shields", []), 110),
+                        font_name=SYMBOL_FONT, repeat_ok=True)
+                for k in ("blank", "skull", "heart", "tu")]
+        box.add_widget(_row(_heading("Shields, in order"), *adds,
+                            _button("Clear", lambda: self.set("shields", []), 110),
                             height=64))
         if self.offer is not None:
             self.footer(_button("Stay (1 TU) and start", self.start_paid),
@@ -289,9 +305,11 @@ class DiceTestPanel(Panel):
                 box.add_widget(BodyLabel(text=line, size_hint_y=None, height=40))
             box.add_widget(_row(BodyLabel(text=f"Turn to hit: {self.turn_to_hit}"),
                                 _button("-", lambda: self.set("turn_to_hit",
-                                                              max(0, self.turn_to_hit - 1)), 80),
+                                                              max(0, self.turn_to_hit - 1)), 80,
+                                        repeat_ok=True),
                                 _button("+", lambda: self.set("turn_to_hit",
-                                                              self.turn_to_hit + 1), 80)))
+                                                              self.turn_to_hit + 1), 80,
+                                        repeat_ok=True)))
             self.footer(_button(f"Roll {t['dice']} dice", lambda: self.roll(t)))
         else:
             self._continue_footer(t)

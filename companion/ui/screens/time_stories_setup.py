@@ -66,7 +66,8 @@ def _name_label(text: str) -> Label:
 
 
 def _step_button(text: str, action, width: int = ROW, height: int = ROW) -> BigButton:
-    b = BigButton(text=text, font_size=36, size_hint_x=None, width=width, height=height)
+    b = BigButton(text=text, font_size=36, size_hint_x=None, width=width, height=height,
+                  repeat_ok=True)  # a stepper: every fast tap counts
     b.bind(on_release=lambda *_: action())
     return b
 
@@ -88,7 +89,7 @@ class SetupPanel(Panel):
             return
         if self.draft is None:
             app = App.get_running_app()
-            self.draft = s.new_draft(snap, fresh=not app.session.actions)
+            self.draft = s.new_draft(snap, fresh=not app.session.n_actions)
         self.page = max(0, min(self.page, self.draft.pages - 1))
         sheet = self.draft.sheet_at(self.page)
         if sheet is None:

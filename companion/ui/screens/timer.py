@@ -55,22 +55,25 @@ from companion.ui.presenters.timer import (
     controls,
     countdown_view,
     digits_px,
+    running_note,
 )
+from companion.ui.taps import OneTap
 from companion.ui.widgets import BigButton
 
 log = logging.getLogger(__name__)
 SETTING = "timer"
 
 
-class SeatLamp(ButtonBehavior, BoxLayout):
-    """A seat's badge and its "ready" word; tapping it is that seat's button."""
+class SeatLamp(OneTap, ButtonBehavior, BoxLayout):
+    """A seat's badge, the player's name and "ready"; tapping it is that seat's button."""
 
+    name = StringProperty("")
     seat = NumericProperty(0)
     colour = ColorProperty((1, 1, 1, 1))
     lit = BooleanProperty(False)
 
 
-class BankCell(ButtonBehavior, FloatLayout):
+class BankCell(OneTap, ButtonBehavior, FloatLayout):
     """One seat's time bank on the game clock; tapping it is that seat's button."""
 
     seat = NumericProperty(0)
@@ -113,6 +116,12 @@ class TimerScreen(Screen):
         if session is None:
             return None
         return tuple(int(p["seat"]) for p in session.setup.get("players", []))
+
+    def _name(self, seat: int) -> str:
+        """The player at ``seat`` in the game in progress ("" when none)."""
+        session = self._app().session
+        players = session.setup.get("players", []) if session is not None else []
+        return next((str(p.get("name", "")) for p in players if p.get("seat") == seat), "")
 
     def _colour(self, seat: int):
         try:
@@ -174,6 +183,8 @@ class TimerScreen(Screen):
         self._save()
 
     def on_pre_enter(self, *_args) -> None:
+        self._app().clock_watch = None
+        self._app().clock_note = ""
         self.board = self._restore()
         if self.board.return_to is not None and not self._for_choice:
             self.board = self.board.returned()  # opened as a tool: no going back on Reveal
@@ -187,6 +198,10 @@ class TimerScreen(Screen):
 
     def on_leave(self, *_args) -> None:
         self._app().table.lamps.all_off()
+        board = self.board
+        if board is not None and running_note(board, self.clock()):
+            # the clock goes on: the status bar keeps saying so until it stops
+            self._app().clock_watch = lambda: running_note(board, self.clock())
 
     # -- input --------------------------------------------------------------------------
 
@@ -205,7 +220,7 @@ class TimerScreen(Screen):
 
     def control(self, key: str) -> None:
         board, now = self.board, self.clock()
-        if key.startswith("preset:"):
+        if key.startswith(("preset:", "length:")):
             self._change(board.preset(int(key.split(":", 1)[1])))
         elif key == "mode_countdown":
             self._change(board.set_mode(COUNTDOWN))
@@ -272,7 +287,7 @@ class TimerScreen(Screen):
         for c in row:
             b = BigButton(text=c.label, disabled=not c.enabled, size_hint_x=len(c.label) + 2)
             if c.selected:
-                b.background_color = (0.0, 0.45, 0.70, 1)
+                b.tint = (0.0, 0.45, 0.70, 1)
             b.bind(on_release=lambda _w, key=c.key: self.control(key))
             bar.add_widget(b)
 
@@ -288,7 +303,7 @@ class TimerScreen(Screen):
     def _countdown_panel(self):
         panel = CountdownPanel(screen=self)
         for seat in self.board.countdown.seats:
-            lamp = SeatLamp(seat=seat, colour=self._colour(seat))
+            lamp = SeatLamp(seat=seat, colour=self._colour(seat), name=self._name(seat))
             lamp.bind(on_release=lambda _w, s=seat: self.tap_seat(s))
             self._lamps[seat] = lamp
             panel.ids.lamps.add_widget(lamp)

@@ -35,7 +35,7 @@ from kivy.utils import escape_markup
 
 from companion.games import times
 from companion.palette import default_colour, rgba, text_rgba
-from companion.ui.app import load_kv
+from companion.ui.app import last_action, load_kv
 from companion.ui.presenters import times as view
 from companion.ui.screens.times_panels import (
     CardKey,
@@ -54,11 +54,22 @@ load_kv(__file__)
 
 
 def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> BigButton:
-    b = BigButton(text=text, disabled=not enabled)
+    b = BigButton(text=text, disabled=not enabled, halign="center", valign="middle",
+                  font_size=28 if len(text) <= 14 else 24)
+    b.bind(size=lambda w, size: setattr(w, "text_size", (size[0] - 8, size[1])))
     if main:
-        b.background_color = (0.0, 0.45, 0.70, 1)
+        b.tint = (0.0, 0.45, 0.70, 1)
     b.bind(on_release=lambda _w: on_tap())
     return b
+
+
+def _prompt(text: str) -> BodyLabel:
+    """The instruction line: whole sentences on up to two lines, never cut mid-way."""
+    label = BodyLabel(text=text, font_size=22, size_hint_y=None, height=28,
+                      valign="middle")
+    label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+               texture_size=lambda w, size: setattr(w, "height", max(28, size[1])))
+    return label
 
 
 class TimesScreen(Screen):
@@ -76,6 +87,7 @@ class TimesScreen(Screen):
         self.overlay = None
         self._game: int | None = None
         self._n_actions = 0
+        self.track_picture = TrackPicture()
 
     # -- the game -------------------------------------------------------------------
 
@@ -117,7 +129,7 @@ class TimesScreen(Screen):
             self.heading = "No Times game in progress"
             self.ids.body.clear_widgets()
             return
-        n = len(session.actions)
+        n = session.n_actions
         if session.game_id != self._game:
             self._game, self._n_actions = session.game_id, n
             self.choices, self._last_choices, self.selected = {}, {}, None
@@ -125,11 +137,12 @@ class TimesScreen(Screen):
             self.seen_rounds, self.show_track = len(state.history), False
         elif n > self._n_actions:
             self.pending, self.entry = [], view.YearEntry()
-            if session.actions[-1].get("type") == "play":
+            last = last_action(session)
+            if last.get("type") == "play":
                 self._last_choices, self.choices, self.selected = self.choices, {}, None
             if state.phase == times.OVER:
                 self._app().play("win")
-            elif session.actions[-1].get("type") == "reveal_year":
+            elif last.get("type") == "reveal_year":
                 self._app().play("verdict")
         elif n < self._n_actions:
             self.pending, self.entry = [], view.YearEntry()
@@ -144,17 +157,22 @@ class TimesScreen(Screen):
         if state is None:
             return
         self.heading = view.title(state)
-        chips = self.ids.chips
-        chips.clear_widgets()
-        for chip in view.chips(state):
-            chips.add_widget(HandChip(seat=chip.seat, colour=self.colour(chip.seat),
-                                      hand=chip.hand, turn=chip.turn))
-        self.ids.undo.disabled = not self._app().session.can_undo
+        self._chips(state)
+        app = self._app()
+        self.ids.undo.disabled = not app.session.can_undo
+        if state.phase == times.OVER or self.show_track or len(state.history) > self.seen_rounds:
+            if self._track_shown(state):
+                self._update_track(state)  # the same picture: only what changed
+            else:
+                self.ids.body.clear_widgets()
+                self.ids.phase_actions.clear_widgets()
+                self._draw_track(state)
+            self._lamps(state)
+            return
+        self._track_key = None
         self.ids.body.clear_widgets()
         self.ids.phase_actions.clear_widgets()
-        if state.phase == times.OVER or self.show_track or len(state.history) > self.seen_rounds:
-            self._draw_track(state)
-        elif state.phase == times.PLAY:
+        if state.phase == times.PLAY:
             self._draw_play(state)
         elif state.phase == times.TURNS:
             self._draw_turns(state)
@@ -188,8 +206,7 @@ class TimesScreen(Screen):
             pick.bind(on_release=lambda _w, s=seat: self.select(s))
             picks.add_widget(pick)
         body.add_widget(picks)
-        body.add_widget(BodyLabel(text=view.play_prompt(state, self.choices, self.selected),
-                                  font_size=24, size_hint_y=None, height=28, shorten=True))
+        body.add_widget(_prompt(view.play_prompt(state, self.choices, self.selected)))
         grid = GridLayout(cols=3, spacing=4)
         order = [c + s for s in ("5", "3", "1") for c in ("pink", "blue", "yellow")]
         chosen = self.choices.get(self.selected)
@@ -256,18 +273,18 @@ class TimesScreen(Screen):
                               halign="right", valign="middle", text_size=(220, None),
                               color=(0.85, 0.85, 0.9, 1)))
         body.add_widget(line)
-        body.add_widget(BodyLabel(text=turn.prompt, font_size=22, size_hint_y=None,
-                                  height=28, shorten=True))
+        body.add_widget(_prompt(turn.prompt))
         table = TimeTable()
         table.show(view.lanes(state, self.pending), self.colours(state), self.tap_space)
         body.add_widget(table)
         bar = self.ids.phase_actions
-        if turn.may_doubt:
-            bar.add_widget(_button(f"Doubt {turn.doubt_target}", self.doubt))
-        if turn.may_join:
-            bar.add_widget(_button(f"Join doubt on {turn.doubt_target}", self.join_doubt))
-        if self.pending:
-            bar.add_widget(_button("Lay again", self.clear_pending))
+        # three places, always: a choice that does not apply now is disabled, so the
+        # buttons never shift when a doubt becomes possible or a marker is tapped
+        bar.add_widget(_button(f"Doubt {turn.doubt_target}" if turn.may_doubt else "Doubt",
+                               self.doubt, turn.may_doubt))
+        bar.add_widget(_button(f"Join doubt on {turn.doubt_target}" if turn.may_join
+                               else "Join doubt", self.join_doubt, turn.may_join))
+        bar.add_widget(_button("Lay again", self.clear_pending, bool(self.pending)))
 
     def tap_space(self, _column: str, space: int) -> None:
         state = self._state()
@@ -338,22 +355,36 @@ class TimesScreen(Screen):
 
     # -- the scoring track -----------------------------------------------------------------
 
+    def _chips(self, state: times.State) -> None:
+        """The header's hand counts: built once per table, then only updated."""
+        chips = self.ids.chips
+        data = view.chips(state)
+        seats = tuple(c.seat for c in data)
+        if tuple(getattr(w, "seat", None) for w in reversed(chips.children)) != seats:
+            chips.clear_widgets()
+            for chip in data:
+                chips.add_widget(HandChip(seat=chip.seat, colour=self.colour(chip.seat)))
+        for w, chip in zip(reversed(chips.children), data, strict=True):
+            w.hand, w.turn = chip.hand, chip.turn
+
+    def _track_shown(self, state: times.State) -> bool:
+        key = (self._app().session.game_id, state.phase == times.OVER,
+               tuple(p.seat for p in state.players))
+        shown = getattr(self, "_track_key", None) == key and \
+            self.track_picture.parent is not None
+        self._track_key = key
+        return shown
+
     def _draw_track(self, state: times.State) -> None:
-        track = view.track_view(state)
         body = self.ids.body
-        won = view.winners_text(state)
-        heading = won or (f"Round {track.round} scored" if track.round else "Scoring track")
-        body.add_widget(Label(text=heading, font_size=36, bold=True, size_hint_y=None,
-                              height=46, color=(0.55, 0.95, 0.55, 1) if won else (1, 1, 1, 1)))
-        picture = TrackPicture()
-        picture.show(track, self.colours(state))
+        self._track_heading = Label(font_size=36, bold=True, size_hint_y=None, height=46)
+        body.add_widget(self._track_heading)
+        picture = self.track_picture  # one picture, kept: an update redraws its canvas
+        if picture.parent is not None:
+            picture.parent.remove_widget(picture)
         body.add_widget(picture)
-        row = BoxLayout(size_hint_y=None, height=56, spacing=6)
-        for seat, points, total in track.points:
-            row.add_widget(SeatBadge(seat=seat, colour=self.colour(seat), size=(48, 48),
-                                     pos_hint={"center_y": 0.5}))
-            row.add_widget(Label(text=f"+{points} = {total}", font_size=28, bold=True))
-        body.add_widget(row)
+        self._track_points = BoxLayout(size_hint_y=None, height=56, spacing=6)
+        body.add_widget(self._track_points)
         bar = self.ids.phase_actions
         if state.phase == times.OVER:
             # The rules have ended the game: closing it loses nothing, so no second tap.
@@ -361,6 +392,27 @@ class TimesScreen(Screen):
                                    main=True))
         else:
             bar.add_widget(_button("Continue", self.close_track, main=True))
+        self._update_track(state)
+
+    def _update_track(self, state: times.State) -> None:
+        """The heading, the picture and the points of the track, changed in place."""
+        track = view.track_view(state)
+        won = view.winners_text(state)
+        heading = self._track_heading
+        heading.text = won or (f"Round {track.round} scored" if track.round
+                               else "Scoring track")
+        heading.color = (0.55, 0.95, 0.55, 1) if won else (1, 1, 1, 1)
+        self.track_picture.show(track, self.colours(state))
+        row = self._track_points
+        if len(row.children) != 2 * len(track.points):
+            row.clear_widgets()
+            for seat, _points, _total in track.points:
+                row.add_widget(SeatBadge(seat=seat, colour=self.colour(seat), size=(48, 48),
+                                         pos_hint={"center_y": 0.5}))
+                row.add_widget(Label(font_size=28, bold=True))
+        labels = [w for w in reversed(row.children) if isinstance(w, Label)]
+        for label, (_seat, points, total) in zip(labels, track.points, strict=True):
+            label.text = f"+{points} = {total}"
 
     def close_track(self) -> None:
         state = self._state()

@@ -22,7 +22,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from kivy.app import App
-from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import (
+    ClearBuffers,
+    ClearColor,
+    Color,
+    Ellipse,
+    Fbo,
+    InstructionGroup,
+    Line,
+    Rectangle,
+)
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
@@ -48,7 +59,8 @@ from companion.ui.presenters.times import (
     override_action,
     stacks,
 )
-from companion.ui.widgets import BigButton, SeatBadge
+from companion.ui.taps import OneTap
+from companion.ui.widgets import BigButton
 
 Colours = Mapping[int, tuple[float, float, float, float]]
 
@@ -62,7 +74,7 @@ class HandChip(BoxLayout):
     turn = BooleanProperty(False)
 
 
-class PlayerPick(ButtonBehavior, BoxLayout):
+class PlayerPick(OneTap, ButtonBehavior, BoxLayout):
     """A player in the card entry: badge, name and the card chosen so far."""
 
     seat = NumericProperty(0)
@@ -73,14 +85,14 @@ class PlayerPick(ButtonBehavior, BoxLayout):
     selected = BooleanProperty(False)
 
 
-class CardKey(Button):
+class CardKey(OneTap, Button):
     """One of the nine TIMES cards, in its colour with its name."""
 
     fill = ColorProperty((1, 1, 1, 1))
     chosen = BooleanProperty(False)
 
 
-class SpaceButton(Button):
+class SpaceButton(OneTap, Button):
     """One space of a Time Table column; enabled only where a marker may start."""
 
 
@@ -152,13 +164,14 @@ class YearPad(BoxLayout):
         grid = self.ids.digit_keys
         grid.clear_widgets()
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "Erase", "0", "OK"):
-            b = BigButton(text=key, font_size=34 if key.isdigit() else 28, height=68)
+            b = BigButton(text=key, font_size=34 if key.isdigit() else 28, height=68,
+                          repeat_ok=key.isdigit())  # "1 9 9 9": every fast digit counts
             if key.isdigit():
                 b.bind(on_release=lambda _w, d=int(key): on_digit(d))
             elif key == "Erase":
                 b.bind(on_release=lambda _w: on_erase())
             else:
-                b.background_color = (0.0, 0.45, 0.70, 1)
+                b.tint = (0.0, 0.45, 0.70, 1)
                 b.bind(on_release=lambda _w: on_ok())
                 self.bind(ready=lambda _w, ok, btn=b: setattr(btn, "disabled", not ok))
                 b.disabled = not self.ready
@@ -176,51 +189,111 @@ class OutcomeRow(BoxLayout):
 
 
 class TrackPicture(Widget):
-    """The scoring track: spaces 0..target, start and target marked, badges on spaces."""
+    """The scoring track: spaces 0..target, start and target marked, badges on spaces.
+
+    Drawn on the canvas only (no child widgets): numbers and seat digits are textures
+    made once and kept, so a track of 100 spaces costs the same to update as one of 16.
+    A change of size, place or view asks for one redraw in the next frame.
+    """
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._view: TrackView | None = None
         self._colours: Colours = {}
-        self.bind(pos=self._draw, size=self._draw)
+        self._spaces_for: tuple | None = None  # (size, pos, target) the spaces are for
+        self._spaces = InstructionGroup()  # the track: redrawn when its size changes
+        self._badges = InstructionGroup()  # who stands where: redrawn at each update
+        self.canvas.before.add(self._spaces)
+        self.canvas.before.add(self._badges)
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        self.bind(pos=self._redraw, size=self._redraw)
 
     def show(self, view: TrackView, colours: Colours) -> None:
         self._view, self._colours = view, colours
-        self._draw()
+        self._redraw()
+
+    def _geometry(self, view: TrackView) -> tuple[float, float, float, float]:
+        n = view.target + 1
+        cell = min(60.0, (self.width - 8) / n)
+        return cell, cell - 4, self.center_x - cell * n / 2, self.y + 4
 
     def _draw(self, *_args) -> None:
         view = self._view
         if view is None:
             return
-        self.canvas.before.clear()
-        self.clear_widgets()
-        n = view.target + 1
-        cell = min(60.0, (self.width - 8) / n)
-        box = cell - 4
-        left = self.center_x - cell * n / 2
-        base = self.y + 4
-        with self.canvas.before:
-            for space in range(n):
-                x = left + space * cell
-                Color(0.16, 0.17, 0.22, 1)
-                RoundedRectangle(pos=(x, base), size=(box, box), radius=[6])
-                edge = ((0.95, 0.80, 0.20, 1) if space == 0 else
-                        (0.90, 0.25, 0.20, 1) if space == view.target else (0.4, 0.4, 0.45, 1))
-                Color(*edge)
-                Line(rounded_rectangle=(x, base, box, box, 6),
-                     width=2.5 if space in (0, view.target) else 1)
-        for space in range(n):
-            self.add_widget(Label(text=str(space), font_size=22, color=(0.85, 0.85, 0.9, 1),
-                                  pos=(left + space * cell, base), size=(box, box)))
+        key = (tuple(self.size), tuple(self.pos), view.target)
+        if key != self._spaces_for:
+            self._spaces_for = key
+            self._draw_spaces(view)
+        self._draw_badges(view)
+
+    def _draw_spaces(self, view: TrackView) -> None:
+        """The track's spaces, painted once into a texture (an Fbo): each frame then
+        draws one rectangle, however long the track."""
+        self._spaces.clear()
+        if self.width < 1 or self.height < 1:
+            return
+        fbo = Fbo(size=(int(self.width), int(self.height)))
+        with fbo:
+            ClearColor(0, 0, 0, 0)
+            ClearBuffers()
+        group = InstructionGroup()
+        fbo.add(group)
+        cell, box, left, base = self._geometry(view)
+        left, base = left - self.x, base - self.y  # the Fbo's own coordinates
+        number_px = 22 if box >= 30 else 16 if box >= 18 else 12
+        for space in range(view.target + 1):
+            x = left + space * cell
+            # plain rectangles: a hundred rounded ones cost the GL far more
+            edge = ((0.95, 0.80, 0.20, 1) if space == 0 else
+                    (0.90, 0.25, 0.20, 1) if space == view.target else (0.4, 0.4, 0.45, 1))
+            rim = 3 if space in (0, view.target) else 1
+            group.add(Color(*edge))
+            group.add(Rectangle(pos=(x, base), size=(box, box)))
+            group.add(Color(0.16, 0.17, 0.22, 1))
+            group.add(Rectangle(pos=(x + rim, base + rim), size=(box - 2 * rim, box - 2 * rim)))
+            tex = _texture(str(space), number_px, False)
+            group.add(Color(0.85, 0.85, 0.9, 1))
+            group.add(Rectangle(texture=tex, size=tex.size,
+                                pos=(x + (box - tex.width) / 2, base + (box - tex.height) / 2)))
+        fbo.draw()
+        self._fbo = fbo
+        self._spaces.add(Color(1, 1, 1, 1))
+        self._spaces.add(Rectangle(texture=fbo.texture, pos=self.pos, size=fbo.size))
+
+    def _draw_badges(self, view: TrackView) -> None:
+        group = self._badges
+        group.clear()
+        cell, box, left, base = self._geometry(view)
         piles = stacks(view)
         tallest = max((len(p) for p in piles.values()), default=1)
         badge = min(52.0, box + 8, (self.height - box - 12) / max(tallest, 1))
         for space, seats in piles.items():
-            x = left + space * cell + box / 2 - badge / 2
+            cx = left + space * cell + box / 2
             for level, seat in enumerate(seats):
-                self.add_widget(SeatBadge(seat=seat, colour=self._colours.get(seat, (1, 1, 1, 1)),
-                                          size=(badge, badge),
-                                          pos=(x, base + box + 6 + level * badge)))
+                cy = base + box + 6 + level * badge + badge / 2
+                group.add(Color(*self._colours.get(seat, (1, 1, 1, 1))))
+                group.add(Ellipse(pos=(cx - badge / 2, cy - badge / 2), size=(badge, badge)))
+                group.add(Color(1, 1, 1, 1))
+                group.add(Line(circle=(cx, cy, badge / 2), width=1.5))
+                tex = _texture(str(seat), max(12, int(badge * 0.5)), True)
+                group.add(Color(0, 0, 0, 1))
+                group.add(Rectangle(texture=tex, size=tex.size,
+                                    pos=(cx - tex.width / 2, cy - tex.height / 2)))
+
+
+_TEXTURES: dict[tuple[str, int, bool], object] = {}
+
+
+def _texture(text: str, px: int, bold: bool):
+    """A text's texture, made once and kept (the track redraws without new labels)."""
+    key = (text, px, bold)
+    tex = _TEXTURES.get(key)
+    if tex is None:
+        label = CoreLabel(text=text, font_size=px, bold=bold)
+        label.refresh()
+        tex = _TEXTURES[key] = label.texture
+    return tex
 
 
 class Overlay(FloatLayout):
@@ -312,10 +385,12 @@ class OverrideDialog(Overlay):
         for field, text in (("hand", "Hand"), ("score", "Score")):
             row.add_widget(self._choice(text, self.field == field,
                                         lambda f=field: self.set_field(f)))
-        row.add_widget(self._choice("-", False, lambda: self.step(-1), self.seat is not None))
+        row.add_widget(self._choice("-", False, lambda: self.step(-1), self.seat is not None,
+                                    repeat_ok=True))
         row.add_widget(Label(text=str(self.value) if self.seat is not None else "-",
                              font_size=40, bold=True))
-        row.add_widget(self._choice("+", False, lambda: self.step(+1), self.seat is not None))
+        row.add_widget(self._choice("+", False, lambda: self.step(+1), self.seat is not None,
+                                    repeat_ok=True))
         panel.add_widget(row)
         reasons = BoxLayout(size_hint_y=None, height=72, spacing=4)
         for reason in OVERRIDE_REASONS:
@@ -328,15 +403,16 @@ class OverrideDialog(Overlay):
         end = BoxLayout(size_hint_y=None, height=72, spacing=6)
         end.add_widget(self._choice("Cancel", False, self.screen.close_overlay))
         save = self._choice("Save override", False, self.save)
-        save.background_color = (0.0, 0.45, 0.70, 1)
+        save.tint = (0.0, 0.45, 0.70, 1)
         end.add_widget(save)
         panel.add_widget(end)
 
     @staticmethod
-    def _choice(text: str, selected: bool, on_tap, enabled: bool = True) -> BigButton:
-        b = BigButton(text=text, disabled=not enabled)
+    def _choice(text: str, selected: bool, on_tap, enabled: bool = True,
+                repeat_ok: bool = False) -> BigButton:
+        b = BigButton(text=text, disabled=not enabled, repeat_ok=repeat_ok)
         if selected:
-            b.background_color = (0.0, 0.45, 0.70, 1)
+            b.tint = (0.0, 0.45, 0.70, 1)
         b.bind(on_release=lambda _w: on_tap())
         return b
 

@@ -1,0 +1,59 @@
+"""The one place for the screen's colours and sizes.
+
+Screens and ``.kv`` rules take their colours and sizes from here instead of writing
+literals, so the look changes in one file and the same layouts fill 800×480, 1024×600
+and 1280×720. Sizes are in ``dp`` (density-independent pixels) and text in ``sp``; on the
+7" touchscreen and under Xvfb one dp is one pixel, so the numbers read as the brief's
+pixels: text at least 28, secondary lines 22, touch targets at least 64 high.
+
+In a ``.kv`` file: ``#:import theme companion.ui.theme`` then ``font_size: theme.TEXT``.
+Importing this module does not open a window (``kivy.metrics`` only reads the density).
+"""
+
+from __future__ import annotations
+
+from kivy.metrics import dp, sp
+
+# -- colours (RGBA floats) -------------------------------------------------------------
+
+BACKGROUND = (0.06, 0.07, 0.09, 1)
+BAR = (0.10, 0.11, 0.15, 1)  # top bars and the status bar
+PANEL = (0.14, 0.15, 0.20, 1)
+BUTTON = (0.22, 0.24, 0.30, 1)
+TILE = (0.17, 0.19, 0.25, 1)
+GO = (0.0, 0.62, 0.45, 1)  # start, resume: the way forward
+MAIN = (0.0, 0.45, 0.70, 1)  # the screen's main action
+ALARM = (0.78, 0.16, 0.12, 1)  # Stop Time, danger
+DANGER = (0.62, 0.12, 0.10, 1)  # a refusal's background
+NOTICE = (0.45, 0.33, 0.05, 1)  # a message that needs the table's action
+TEXT_COLOUR = (0.92, 0.92, 0.92, 1)
+DIM_TEXT = (0.85, 0.85, 0.85, 1)
+NEWS = (1, 0.85, 0.4, 1)  # the status line's news, notices on a board
+LAMP_OFF = (0.25, 0.25, 0.25, 1)
+
+
+def pressed(rgba) -> tuple[float, float, float, float]:
+    """A button's colour while a finger is on it: lighter, so the press is seen."""
+    r, g, b, a = rgba
+    return (min(1.0, r + 0.13), min(1.0, g + 0.14), min(1.0, b + 0.18), a)
+
+
+def dimmed(rgba) -> tuple[float, float, float, float]:
+    """A disabled button's colour: the same hue, plainly not available."""
+    r, g, b, a = rgba
+    return (r * 0.55, g * 0.55, b * 0.55, a)
+
+
+# -- sizes -----------------------------------------------------------------------------
+
+TEXT = sp(28)  # anything read from across the table
+SMALL = sp(22)  # secondary lines only
+HEADING = sp(34)
+TOUCH = dp(64)  # the smallest touch target
+BUTTON_H = dp(72)
+BAR_H = dp(72)  # a screen's top bar
+STATUS_H = dp(36)
+BACK_W = dp(136)  # a top bar's Back button and its margin: the banner leaves it free
+BANNER_TEXT = sp(26)
+GAP = dp(6)
+KEY_MIN = dp(56)  # on-screen keyboard keys
