@@ -9,17 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.config import Config
+from companion.games import info
 from companion.palette import rgba
-
-#: Player counts each game accepts (the rulebooks').
-PLAYER_RANGE: dict[str, tuple[int, int]] = {
-    "crazy_time": (4, 7),
-    "time_stories": (1, 4),
-    "times": (2, 5),
-    "time_after_time": (2, 4),
-    "professor_tempus": (2, 5),
-    "scorepad": (1, 8),
-}
 
 
 @dataclass(frozen=True)
@@ -43,7 +34,8 @@ def default_rows(config: Config, known: list[tuple[str, int | None]] = ()) -> li
 
 def setup_from_rows(kind: str, rows: list[SeatRow]) -> tuple[dict | None, str]:
     """``(setup, "")`` when the table is ready for ``kind``; ``(None, why)`` otherwise."""
-    lo, hi = PLAYER_RANGE.get(kind, (1, 8))
+    game = info(kind)
+    lo, hi = game.players if game is not None else (1, 8)  # the rulebook's, from the engine
     playing = [r for r in rows if r.in_play]
     if not lo <= len(playing) <= hi:
         return None, f"This game takes {lo} to {hi} players; {len(playing)} seats are in play."
