@@ -64,8 +64,7 @@ def replay_states(rules: Rules, setup: dict, actions: Iterable[dict],
                   logged: bool = False) -> Iterator[tuple[int, dict, Any]]:
     """``(i, action, state after it)`` for each action, from the initial state. A stored
     action that the rules now reject (refused or malformed) is a ``LogError`` naming its
-    position. ``logged``:
-    the actions come from our own game log (see ``logged_apply``)."""
+    position. ``logged``: the actions come from our own game log (see ``logged_apply``)."""
     state = rules.initial(setup)
     apply = logged_apply(rules) if logged else rules.apply
     for i, action in enumerate(actions, start=1):
@@ -232,8 +231,11 @@ class GameSession:
         return initial
 
     def finish(self, status: str = "finished") -> None:
-        """Close the game in the log; a game its rules ended is finished already."""
-        if status == "finished" and is_over(self.rules, self.state):
+        """Close the game in the log. A game the rules already closed (``is_over`` marks
+        it finished in ``do``) is not closed a second time: its log, and the venue's
+        outbox, hold one "finished" for it."""
+        if status == "finished" and is_over(self.rules, self.state) \
+                and self.log.game(self.game_id).status == "finished":
             return
         self.log.finish(self.game_id, status)
 

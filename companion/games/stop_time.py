@@ -59,6 +59,7 @@ GAME = GameInfo(
     played_on="slap",
     on_home=False,
     players=(2, 8),
+    version=2,  # issue 15 changed its rules: History summaries are computed again
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -174,6 +175,8 @@ def _delays(ranking: list) -> tuple[tuple[int, float], ...]:
 
 def _record(state: State, action: Mapping[str, Any], verdict: Any,
             delays: tuple[tuple[int, float], ...], data: Mapping[str, Any]) -> State:
+    """Check the picker and the decision against the verdict (``check_picker``: the
+    same refusals on both paths) and add the round, keeping the pick-up counts."""
     decision = require(action, "decision", str)
     if decision not in DECISIONS:
         raise MalformedAction(f"slap_round: unknown decision {decision!r} "

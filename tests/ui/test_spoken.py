@@ -253,6 +253,7 @@ def test_professor_tempus_count_and_winner():
 def test_time_after_time_win_and_tie():
     setup = {"players": players("Chloé", "LUCAS")}
     row = [7, 9, 11, 13, 14, 16, 22]
+    # a complete row first asks whether a ghost is still in hand (issue 15): the answer wins
     lines = said("time_after_time", setup,
                  *[{"type": "place", "seat": 2, "slot": i, "hour": h} for i, h in enumerate(row)],
                  {"type": "ghost_answer", "seat": 2, "holds_ghost": False})

@@ -32,9 +32,11 @@ from companion.games.crazy_time.fields import (
     NEW_LAW,
     OVER,
     PLAYING,
+    bump,
     count_field,
     in_play,
     optional,
+    put_pair,
     seat_field,
     text_field,
 )
@@ -45,10 +47,8 @@ from companion.games.crazy_time.records import (
     Pickup,
     RoundResult,
     TickTock,
-    bump,
     guess_json,
     pickup_json,
-    put_pair,
     result_json,
 )
 from companion.games.evolve import replace

@@ -63,3 +63,15 @@ def in_play(state: Any) -> None:
         raise RuleError("crazy_time.law_first", "Round {round} is over: record the new law "
                         "before round {next} starts.", round=state.round,
                         next=state.round + 1)
+
+
+def bump(grid: tuple[tuple[int, ...], ...], r: int, i: int, by: int = 1) -> tuple:
+    """``grid`` with ``grid[r][i]`` raised by ``by`` (the per-round counts a state keeps
+    alongside its histories: pick-ups, "Tick, Tock" calls, cards removed)."""
+    row = grid[r]
+    return (*grid[:r], (*row[:i], row[i] + by, *row[i + 1:]), *grid[r + 1:])
+
+
+def put_pair(pairs: tuple, key: Any, value: Any) -> tuple:
+    """A small (key, value) table with ``key`` set to ``value``."""
+    return (*((k, v) for k, v in pairs if k != key), (key, value))

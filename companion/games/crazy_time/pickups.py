@@ -27,15 +27,17 @@ from typing import Any
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import require
 from companion.games.crazy_time.fields import (
+    bump,
     check_seat,
     count_field,
     in_play,
     optional,
+    put_pair,
     seat_field,
     text_field,
 )
 from companion.games.crazy_time.laws import find_law
-from companion.games.crazy_time.records import Pickup, bump, put_pair
+from companion.games.crazy_time.records import Pickup
 from companion.games.evolve import replace
 from companion.games.slap_verdicts import check_picker, read_verdict
 from companion.slap.verdict import CASE_FALSE_ALARM, Verdict

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,13 +95,3 @@ def guess_json(g: Guess) -> dict:
 def result_json(r: RoundResult) -> dict:
     return {"round": r.round, "seat": r.seat, "dealer": r.dealer, "how": r.how}
 
-
-def bump(grid: tuple[tuple[int, ...], ...], r: int, i: int, by: int = 1) -> tuple:
-    """``grid`` with ``grid[r][i]`` raised by ``by`` (the counts kept per round and player)."""
-    row = grid[r]
-    return (*grid[:r], (*row[:i], row[i] + by, *row[i + 1:]), *grid[r + 1:])
-
-
-def put_pair(pairs: tuple, key: Any, value: Any) -> tuple:
-    """A small (key, value) table with ``key`` set to ``value``."""
-    return (*((k, v) for k, v in pairs if k != key), (key, value))
