@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Protocol
 
-from companion.errors import RuleError
+from companion.errors import MalformedAction
 
 SIDES = 6
 MAX_DICE = 100
@@ -50,7 +50,7 @@ def roll(n: int, rng: Rng | None = None) -> tuple[int, ...]:
 def captain_cost(face: int) -> int:
     """Time units shown by a Time Captain die face: 1 -> 1, 2..5 -> 2, 6 -> 3."""
     if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= SIDES:
-        raise RuleError(f"a Time Captain die shows 1 to 6, not {face!r}")
+        raise MalformedAction(f"a Time Captain die shows 1 to 6, not {face!r}")
     if face == 1:
         return 1
     if face == 6:

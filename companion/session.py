@@ -9,7 +9,9 @@
 
 Undo deletes the last action from the log and steps back to the state before it.
 ``resume`` rebuilds a session from the log by replaying every action, which is also
-what happens after a power cut.
+what happens after a power cut. When the rules say the game is over (an engine's
+``is_over(state)``: a winner, a tie), the log marks it finished at once, so it is no
+longer offered for resume; undoing the action that ended it opens it again.
 
 The session does not keep every state (a long night would keep n of them): it keeps a
 checkpoint every ``CHECKPOINT_EVERY`` actions and the states since the last one. Undo
@@ -32,9 +34,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from companion.errors import LogError, RuleError
+from companion.errors import LogError, MalformedAction, RuleError
 from companion.games import get_rules
-from companion.games.base import Rules
+from companion.games.base import Rules, is_over
 from companion.store.gamelog import GameLog, dumps
 
 #: Actions between two kept states: undo replays at most this many actions.
@@ -46,7 +48,7 @@ SCREEN_RECENT = 64
 def as_logged(action: Any) -> Any:
     """The action exactly as the game log stores and returns it (JSON round trip)."""
     if not isinstance(action, dict):
-        raise RuleError(f"an action must be an object, not {type(action).__name__}")
+        raise MalformedAction(f"an action must be an object, not {type(action).__name__}")
     return json.loads(dumps(action))
 
 
@@ -60,14 +62,14 @@ def logged_apply(rules: Rules):
 def replay_states(rules: Rules, setup: dict, actions: Iterable[dict],
                   logged: bool = False) -> Iterator[tuple[int, dict, Any]]:
     """``(i, action, state after it)`` for each action, from the initial state. A stored
-    action that the rules now reject is a ``LogError`` naming its position. ``logged``:
-    the actions come from our own game log (see ``logged_apply``)."""
+    action that the rules now reject (refused or malformed) is a ``LogError`` naming its
+    position. ``logged``: the actions come from our own game log (see ``logged_apply``)."""
     state = rules.initial(setup)
     apply = logged_apply(rules) if logged else rules.apply
     for i, action in enumerate(actions, start=1):
         try:
             state = apply(state, action)
-        except RuleError as exc:
+        except (RuleError, MalformedAction) as exc:
             raise LogError(f"action {i} ({action.get('type')!r}) does not replay: {exc}") \
                 from exc
         yield i, action, state
@@ -166,21 +168,29 @@ class GameSession:
         return self._n > 0
 
     def do(self, action: dict) -> Any:
-        """Apply, log, then show. Raises RuleError (nothing logged) for an illegal action.
+        """Apply, log, then show. Raises RuleError (nothing logged) for an illegal action,
+        MalformedAction for one that is not well formed.
 
         The action is applied as the log will give it back (plain JSON: lists, not
         tuples), so the live state is exactly what a replay produces.
         """
         action = as_logged(action)
         new_state = self.rules.apply(self.state, action)
+        if is_over(self.rules, self.state):  # a correction after the end: open it again
+            self.log.finish(self.game_id, "open")
         self.log.append(self.game_id, action)
         self._push(action, new_state)
+        if is_over(self.rules, new_state):
+            self.log.finish(self.game_id, "finished")
         return new_state
 
     def undo(self) -> dict:
         """Remove the last action; returns it. RuleError when there is nothing to undo."""
         if not self._n:
-            raise RuleError("nothing to undo: this is the start of the game")
+            raise RuleError("session.nothing_to_undo", "Nothing to undo: this is the start of "
+                            "the game.")
+        if is_over(self.rules, self.state):  # the rules ended it: open it again first
+            self.log.finish(self.game_id, "open")
         if not self._tail:
             self._refill_tail()
         removed = self.log.undo(self.game_id)
@@ -200,7 +210,7 @@ class GameSession:
                                    start=base + 1):
             try:
                 state = apply(state, action)
-            except RuleError as exc:
+            except (RuleError, MalformedAction) as exc:
                 raise LogError(f"action {i} ({action.get('type')!r}) does not replay: "
                                f"{exc}") from exc
             tail.append((action, state))
@@ -211,7 +221,8 @@ class GameSession:
     def amend_setup(self, setup: dict) -> Any:
         """Change the setup while nothing has happened yet (checked by the rules first)."""
         if self._n:
-            raise RuleError("the game has begun: its setup can no longer change")
+            raise RuleError("session.setup_fixed", "The game has begun: its setup can no "
+                            "longer change.")
         initial = self.rules.initial(setup)
         self.log.amend_setup(self.game_id, setup)
         self.setup = setup
@@ -219,6 +230,12 @@ class GameSession:
         return initial
 
     def finish(self, status: str = "finished") -> None:
+        """Close the game in the log. A game the rules already closed (``is_over`` marks
+        it finished in ``do``) is not closed a second time: its log, and the venue's
+        outbox, hold one "finished" for it."""
+        if status == "finished" and is_over(self.rules, self.state) \
+                and self.log.game(self.game_id).status == "finished":
+            return
         self.log.finish(self.game_id, status)
 
     def snapshot(self, recent: int | None = SCREEN_RECENT) -> dict:

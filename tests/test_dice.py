@@ -6,7 +6,7 @@ import secrets
 import pytest
 
 from companion import dice
-from companion.errors import RuleError
+from companion.errors import MalformedAction
 
 # A p-value this small from a fair die happens about once in a million runs.
 P_THRESHOLD = 1e-6
@@ -22,7 +22,7 @@ def test_captain_cost_follows_the_rulebook_table(face, cost):
 
 @pytest.mark.parametrize("face", [0, 7, -1, True, 2.0, "6", None])
 def test_captain_cost_rejects_what_is_not_a_face(face):
-    with pytest.raises(RuleError, match="1 to 6"):
+    with pytest.raises(MalformedAction, match="1 to 6"):
         dice.captain_cost(face)
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.errors import LogError, RuleError, StorageError
+from companion.errors import CompanionError, LogError, RuleError, StorageError
 from companion.games import get_rules
 from companion.session import GameSession
 from companion.store.gamelog import GameLog
@@ -20,7 +20,7 @@ SCOREPAD = get_rules("scorepad")
 def test_illegal_action_is_not_logged(game_log):
     game = GameSession.start(game_log, SCOREPAD, SETUP)
     game.do({"type": "score", "seat": 1, "points": 4})
-    with pytest.raises(RuleError, match="seat 7 is not in this game"):
+    with pytest.raises(RuleError, match="Nobody plays at seat 7 in this game"):
         game.do({"type": "score", "seat": 7, "points": 1})
     assert game_log.actions(game.game_id) == [{"type": "score", "seat": 1, "points": 4}]
     assert game.state.total(1) == 4
@@ -37,7 +37,7 @@ def test_undo_steps_back_and_refuses_past_the_start(game_log):
     game.do({"type": "score", "seat": 2, "points": 5})
     assert game.undo() == {"type": "score", "seat": 2, "points": 5}
     assert game.state.total(2) == 0
-    with pytest.raises(RuleError, match="nothing to undo"):
+    with pytest.raises(RuleError, match="Nothing to undo"):
         game.undo()
 
 
@@ -64,7 +64,7 @@ def test_resume_equals_live_state(tmp_path_factory, ops):
     log = GameLog(tmp_path_factory.mktemp("log") / "g.sqlite3")
     game = GameSession.start(log, SCOREPAD, SETUP)
     for op in ops:
-        with contextlib.suppress(RuleError):
+        with contextlib.suppress(CompanionError):
             game.undo() if op == "undo" else game.do(op)
     resumed = GameSession.resume(log, game.game_id)
     assert resumed.state == game.state
@@ -108,3 +108,34 @@ def test_setup_can_change_only_before_the_first_action(game_log):
         game.amend_setup(SETUP)
     with pytest.raises(LogError, match="has begun"):
         game_log.amend_setup(game.game_id, SETUP)
+
+
+def test_a_won_game_is_finished_in_the_log_and_undo_opens_it_again(game_log):
+    tat = get_rules("time_after_time")
+    game = GameSession.start(game_log, tat, SETUP)
+    for slot, hour in [(3, 12), (5, 17), (0, 8), (1, 9), (2, 10), (4, 14), (6, 20)]:
+        game.do({"type": "place", "seat": 1, "slot": slot, "hour": hour})
+    assert [g.id for g in game_log.open_games()] == [game.game_id]  # she is asked first
+    game.do({"type": "ghost_answer", "seat": 1, "holds_ghost": False})
+    assert game_log.open_games() == [] and game_log.game(game.game_id).status == "finished"
+    game.undo()  # a wrong answer: the game is open again, and resumable
+    assert [g.id for g in game_log.open_games()] == [game.game_id]
+    assert GameSession.resume(game_log, game.game_id).state.asking == 1
+
+
+def test_the_score_pad_stays_open_until_its_finish(game_log):
+    game = GameSession.start(game_log, SCOREPAD, SETUP)
+    game.do({"type": "score", "seat": 1, "points": 4})
+    assert [g.id for g in game_log.open_games()] == [game.game_id]
+    game.do({"type": "finish"})
+    assert game_log.open_games() == []
+
+
+def test_a_game_ended_again_after_an_undo_is_finished_again(game_log):
+    game = GameSession.start(game_log, SCOREPAD, SETUP)
+    game.do({"type": "finish"})
+    assert game_log.open_games() == []
+    game.undo()
+    game.do({"type": "score", "seat": 2, "points": 1})
+    game.do({"type": "finish"})
+    assert game_log.game(game.game_id).status == "finished" and len(game.actions) == 2

@@ -7,14 +7,20 @@ A rules engine is a module (or object) with:
   ``TITLE``, what the home screen shows: both taken from ``GAME``.
 * ``initial(setup: dict) -> State``: the state before any action. ``setup`` is JSON
   data: at least ``{"players": [{"name": "Ann", "seat": 1}, ...]}`` plus game options.
-* ``apply(state, action: dict) -> State``: a *new* state, or ``RuleError`` naming why
-  the action is illegal. Never mutates ``state``; never reads the clock or a random
-  source: times and dice are fields of the action, so a log replays identically.
+* ``apply(state, action: dict) -> State``: a *new* state, or a ``RuleError`` (a code,
+  its fields and a sentence for the table, written where the rule is) when the rules do
+  not allow the action, or a ``MalformedAction`` when it is not well formed (missing
+  key, wrong type, unknown kind: a bug in whoever built it). Never mutates ``state``;
+  never reads the clock or a random source: times and dice are fields of the action,
+  so a log replays identically. ``check(rules, state, action)`` is the dry run screens
+  use to ask whether an action is allowed.
 * ``snapshot(state, recent=None) -> dict``: a JSON-able picture of the state, for
   ``companion replay --json``, export, statistics and tests. With ``recent=N`` it is the
   screens' picture: each list that grows with the game (a time log, slap rounds,
   pick-ups, scored rounds) holds only its newest N entries, so a snapshot costs what a
   screen shows, not the whole night; counts and totals still cover the whole game.
+* optionally ``is_over(state) -> bool``: the game has ended by its rules (see
+  ``is_over`` below); the session then closes it in the log.
 
 States are frozen dataclasses (tuples, not lists). A list that grows with every action
 is a ``companion.games.pvec.PVec``, which behaves like a tuple but adds an entry without
@@ -25,10 +31,10 @@ are plain dicts with a ``"type"`` key, exactly what the game log stores.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from companion.errors import RuleError
+from companion.errors import MalformedAction, RuleError
 from companion.games.pvec import PVec
 
 
@@ -49,7 +55,8 @@ class GameInfo:
     ``order`` is the tile's place, lowest first. ``version`` is the rules' version:
     raise it when a change to the engine can change what an old log replays to (a rule
     read differently, a snapshot field computed otherwise); History's stored summaries
-    of finished games are computed again for a new version.
+    of finished games are computed again for a new version. ``players`` is the range of player
+    counts the rulebook allows (the players screen checks it before the engine does).
     """
 
     name: str
@@ -60,6 +67,7 @@ class GameInfo:
     played_on: str | None = None
     on_home: bool = True
     version: int = 1
+    players: tuple[int, int] = (1, 8)
 
     @property
     def screen_name(self) -> str:
@@ -96,35 +104,67 @@ def to_jsonable(value: Any) -> Any:
 
 
 def action_type(action: Mapping[str, Any]) -> str:
-    """The action's ``type``, or a RuleError naming what is missing."""
+    """The action's ``type``, or a MalformedAction naming what is missing."""
     if not isinstance(action, Mapping):
-        raise RuleError(f"an action must be an object, not {type(action).__name__}")
+        raise MalformedAction(f"an action must be an object, not {type(action).__name__}")
     kind = action.get("type")
     if not isinstance(kind, str) or not kind:
-        raise RuleError(f"action has no 'type': {dict(action)!r}")
+        raise MalformedAction(f"action has no 'type': {dict(action)!r}")
     return kind
 
 
 def handler_for(handlers: Mapping[str, Any], action: Mapping[str, Any], game: str):
     """``(kind, handler)`` for an action from an engine's table of handlers, or a
-    RuleError naming the game, the unknown kind and the kinds it knows."""
+    MalformedAction naming the game, the unknown kind and the kinds it knows."""
     kind = action_type(action)
     handler = handlers.get(kind)
     if handler is None:
-        raise RuleError(f"{game} has no action {kind!r} (known: {', '.join(handlers)})")
+        raise MalformedAction(f"{game} has no action {kind!r} (known: {', '.join(handlers)})")
     return kind, handler
 
 
 def require(action: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
-    """Read ``action[key]`` and check its type, or raise a RuleError naming the key."""
+    """Read ``action[key]`` and check its type, or raise a MalformedAction naming the key."""
     if key not in action:
-        raise RuleError(f"action '{action.get('type')}' needs '{key}'")
+        raise MalformedAction(f"action '{action.get('type')}' needs '{key}'")
     value = action[key]
     if isinstance(value, bool) and kind is int:
-        raise RuleError(f"action '{action.get('type')}': '{key}' must be a number, not {value!r}")
+        raise MalformedAction(f"action '{action.get('type')}': '{key}' must be a number, "
+                              f"not {value!r}")
     if not isinstance(value, kind):
-        raise RuleError(f"action '{action.get('type')}': '{key}' has the wrong type: {value!r}")
+        raise MalformedAction(f"action '{action.get('type')}': '{key}' has the wrong type: "
+                              f"{value!r}")
     return value
+
+
+def is_over(rules: Rules, state: Any) -> bool:
+    """Whether the rules say the game is over (a winner, a tie): engines that know it
+    define ``is_over(state)``; the session then marks the game finished in the log."""
+    over = getattr(rules, "is_over", None)
+    return bool(over(state)) if over is not None else False
+
+
+def check(rules: Rules, state: Any, action: Mapping[str, Any]) -> RuleError | None:
+    """Ask the engine whether ``action`` is allowed now: a dry run of ``rules.apply``
+    (engines are pure, so nothing changes). Returns the ``RuleError`` that refuses it,
+    with its code and sentence, or None when the action would be accepted.
+
+    Screens call this before offering or animating something, and show the error's
+    sentence; a malformed action (a bug in the screen) still raises MalformedAction.
+    """
+    try:
+        rules.apply(state, action)
+    except RuleError as refusal:
+        return refusal
+    return None
+
+
+def listed(items: Iterable[str]) -> str:
+    """Names as a person lists them: "Ann", "Ann and Bob", "Ann, Bob and Cara"."""
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -135,26 +175,36 @@ class Player:
     seat: int
 
 
-def players_from_setup(setup: Mapping[str, Any], lo: int = 2, hi: int = 8) -> tuple[Player, ...]:
-    """Validate ``setup["players"]``: ``lo``..``hi`` players, unique names and seats."""
+def players_from_setup(setup: Mapping[str, Any], lo: int = 2, hi: int = 8,
+                       game: str = "This game") -> tuple[Player, ...]:
+    """Validate ``setup["players"]``: ``lo``..``hi`` players, unique names and seats.
+
+    A count out of range or a name used twice is a RuleError for the table (naming
+    ``game``); anything not shaped like a player list is a MalformedAction."""
+    if not isinstance(setup, Mapping):
+        raise MalformedAction(f"a setup is an object with 'players', not {setup!r}")
     raw = setup.get("players")
     if not isinstance(raw, (list, tuple)):
-        raise RuleError("setup needs a list of 'players'")
+        raise MalformedAction("setup needs a list of 'players'")
     if not lo <= len(raw) <= hi:
-        raise RuleError(f"this game takes {lo} to {hi} players, not {len(raw)}")
+        raise RuleError("setup.player_count", "{game} takes {lo} to {hi} players, not {count}.",
+                        game=game, lo=lo, hi=hi, count=len(raw))
     players = []
     for i, p in enumerate(raw):
         if not isinstance(p, Mapping):
-            raise RuleError(f"player {i + 1} must be an object with 'name' and 'seat'")
+            raise MalformedAction(f"player {i + 1} must be an object with 'name' and 'seat'")
         name = p.get("name")
         seat = p.get("seat")
         if not isinstance(name, str) or not name.strip():
-            raise RuleError(f"player {i + 1} has no name")
+            raise MalformedAction(f"player {i + 1} has no name: {name!r}")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= 8:
-            raise RuleError(f"player {name!r} has no valid seat (1-8): {seat!r}")
+            raise MalformedAction(f"player {name!r} has no valid seat (1-8): {seat!r}")
         players.append(Player(name.strip(), seat))
     if len({p.seat for p in players}) != len(players):
-        raise RuleError("two players share a seat")
-    if len({p.name.lower() for p in players}) != len(players):
-        raise RuleError("two players share a name")
+        raise MalformedAction(f"two players share a seat: {raw!r}")
+    lowered = [p.name.lower() for p in players]
+    twice = next((p.name for p in players if lowered.count(p.name.lower()) > 1), None)
+    if twice is not None:
+        raise RuleError("setup.same_name", "Two players are both called {name}: give each "
+                        "their own name.", name=twice)
     return tuple(players)

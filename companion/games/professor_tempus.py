@@ -20,7 +20,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from companion.errors import RuleError
+from companion.errors import CompanionError, MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, handler_for, players_from_setup, require
 from companion.games.evolve import replace
 
@@ -30,6 +30,7 @@ GAME = GameInfo(
     blurb="Series, hourglasses",
     order=50,
     screen="companion.ui.screens.professor_tempus:ProfessorTempusScreen",
+    players=(2, 5),
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -72,17 +73,23 @@ def parse_card(raw: object) -> Card:
     if isinstance(raw, Card):
         raw = dataclasses.asdict(raw)
     if not isinstance(raw, Mapping):
-        raise RuleError(f"a card is {{'colour', 'value'}}, not {raw!r}")
+        raise MalformedAction(f"a card is {{'colour', 'value'}}, not {raw!r}")
     colour, value, glasses = raw.get("colour"), raw.get("value"), raw.get("hourglasses")
     if colour not in COLOURS:
-        raise RuleError(f"card colour {colour!r} does not exist (red, purple or joker)")
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_VALUE:
-        raise RuleError(f"card value {value!r} does not exist (1 to {MAX_VALUE})")
+        raise MalformedAction(f"card colour {colour!r} does not exist (red, purple or joker)")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedAction(f"card value {value!r} is not a whole number")
+    if not 1 <= value <= MAX_VALUE:
+        raise RuleError("professor_tempus.no_such_value", "Cards are numbered 1 to {most}, not "
+                        "{value}.", most=MAX_VALUE, value=value)
     if colour == "joker" and value % 2 == 0:
-        raise RuleError(f"there is no {value} joker: jokers carry the odd numbers 1 to 25")
+        raise RuleError("professor_tempus.even_joker", "There is no {value} joker: jokers carry "
+                        "the odd numbers 1 to 25.", value=value)
     if glasses is not None and (isinstance(glasses, bool) or not isinstance(glasses, int)
                                 or not 0 <= glasses <= MAX_HOURGLASSES):
-        raise RuleError(f"the {value} {colour} cannot show {glasses!r} hourglasses (0 to 3)")
+        raise RuleError("professor_tempus.card_hourglasses", "The {value} {colour} cannot show "
+                        "{glasses} hourglasses (0 to 3).", value=value, colour=colour,
+                        glasses=glasses)
     return Card(colour, value, glasses)
 
 
@@ -113,10 +120,10 @@ def can_play(series: Series, card: Card | Mapping[str, Any], seat: int) -> tuple
     """Whether ``seat`` may play ``card`` onto ``series`` (and so take it), with a reason."""
     try:
         card = parse_card(card)
-    except RuleError as exc:
+    except CompanionError as exc:
         return False, str(exc)
     if series.owner == seat:
-        return False, "a series in front of you cannot be played on (tuck under an opponent's)"
+        return False, "a player cannot play on the series in front of them"
     last = series.last
     if card.value == last.value and (card.colour == "joker") != (last.colour == "joker"):
         return True, f"same value as the {last.label}: joker rule, takes the series"
@@ -140,7 +147,8 @@ class Deal:
 def setup_for(n_players: int) -> Deal:
     """6 cards each (7 with 2 players); the rest of the 63 is the draw pile."""
     if isinstance(n_players, bool) or not isinstance(n_players, int) or not 2 <= n_players <= 5:
-        raise RuleError(f"Professor Tempus takes 2 to 5 players, not {n_players!r}")
+        raise RuleError("professor_tempus.player_count", "Professor Tempus takes 2 to 5 players, "
+                        "not {count}.", count=n_players)
     per_hand = 7 if n_players == 2 else 6
     return Deal(n_players, per_hand, per_hand - KEEP, DECK - n_players * per_hand)
 
@@ -174,12 +182,14 @@ class State:
 def initial(setup: Mapping[str, Any]) -> State:
     """Setup: ``players`` (clockwise), optional ``first_seat`` (the youngest; default the
     first listed) and ``five_player_variant`` (default on with 5 players)."""
-    players = players_from_setup(setup, 2, 5)
+    players = players_from_setup(setup, *GAME.players, game=TITLE)
     deal = setup_for(len(players))
     variant = setup.get("five_player_variant", len(players) == 5)
-    if not isinstance(variant, bool) or (variant and len(players) != 5):
-        raise RuleError(f"five_player_variant must be true or false, and only with 5 players, "
-                        f"not {variant!r} with {len(players)}")
+    if not isinstance(variant, bool):
+        raise MalformedAction(f"five_player_variant must be true or false, not {variant!r}")
+    if variant and len(players) != 5:
+        raise RuleError("professor_tempus.variant_needs_five", "The two-count variant is for 5 "
+                        "players, not {count}.", count=len(players))
     first = 0
     if setup.get("first_seat") is not None:
         first = _seat_index(players, setup["first_seat"])
@@ -194,35 +204,48 @@ def _seat_index(players: tuple[Player, ...], seat: object) -> int:
     for i, p in enumerate(players):
         if p.seat == seat and not isinstance(seat, bool):
             return i
-    raise RuleError(f"nobody sits at seat {seat!r} in this game")
+    raise RuleError("professor_tempus.no_such_seat", "Nobody plays at seat {seat} in this "
+                    "game.", seat=seat)
 
 
 def _who(state: State, i: int) -> str:
-    return f"seat {state.players[i].seat} ({state.players[i].name})"
+    return state.players[i].name
+
+
+def _owner(state: State, seat: int) -> str:
+    return next((p.name for p in state.players if p.seat == seat), f"seat {seat}")
 
 
 def _on_turn(state: State, action: Mapping[str, Any]) -> int:
+    if state.phase == "scoring":
+        raise RuleError("professor_tempus.count_first", "No card can be played now: the round "
+                        "is waiting for its count of hourglasses.")
     if state.phase != "play":
-        raise RuleError("no card can be played now: the round is waiting for its count"
-                        if state.phase == "scoring" else "the game is over")
+        raise RuleError("professor_tempus.over", "The game is over.")
     i = _seat_index(state.players, require(action, "seat", int))
     if i != state.turn:
-        raise RuleError(f"it is {_who(state, state.turn)}'s turn, not {_who(state, i)}'s")
+        raise RuleError("professor_tempus.not_your_turn", "It is {turn}'s turn, not {name}'s.",
+                        turn=_who(state, state.turn), name=_who(state, i))
     return i
 
 
 def _holder(state: State, action: Mapping[str, Any]) -> int:
     h = require(action, "holder", int)
     if not 0 <= h < HOLDERS:
-        raise RuleError(f"there is no card holder {h}: holders are 0 to {HOLDERS - 1}")
+        raise MalformedAction(f"there is no card holder {h}: holders are 0 to {HOLDERS - 1}")
     return h
 
 
 def _card(state: State, action: Mapping[str, Any], i: int) -> Card:
     card = parse_card(require(action, "card", (Mapping, Card)))
     if card.key in state.seen:
-        raise RuleError(f"{_who(state, i)}: the {card.label} has already been played")
+        raise RuleError("professor_tempus.card_played", "The {card} has already been played.",
+                        card=card.label)
     return card
+
+
+def _cards(n: int) -> str:
+    return "one card" if n == 1 else f"{n} cards"
 
 
 def _round_start(state: State) -> bool:
@@ -249,22 +272,25 @@ def _open(state: State, action: Mapping[str, Any]) -> State:
     i = _on_turn(state, action)
     h = _holder(state, action)
     if state.holders[h] is not None:
-        raise RuleError(f"{_who(state, i)}: holder {h} is in use (in front of seat "
-                        f"{state.holders[h].owner})")
+        raise RuleError("professor_tempus.holder_taken", "Holder {holder} is in use (in front "
+                        "of {owner}): open a series on a free holder.", holder=h + 1,
+                        owner=_owner(state, state.holders[h].owner))
     direction = require(action, "direction", str)
     if direction not in DIRECTIONS:
-        raise RuleError(f"{_who(state, i)}: a series goes '+' or '-', not {direction!r}")
+        raise MalformedAction(f"open_series: a series goes '+' or '-', not {direction!r}")
     card = _card(state, action, i)
     return _played(state, i, h, Series(state.players[i].seat, direction, (card,)), card)
 
 
 def _target(state: State, action: Mapping[str, Any], i: int) -> tuple[int, Series]:
     if _round_start(state):
-        raise RuleError(f"{_who(state, i)} plays first this round and must open a series")
+        raise RuleError("professor_tempus.open_first", "{name} plays first this round and must "
+                        "open a series.", name=_who(state, i))
     h = _holder(state, action)
     series = state.holders[h]
     if series is None:
-        raise RuleError(f"{_who(state, i)}: holder {h} is empty (open it with 'open_series')")
+        raise RuleError("professor_tempus.holder_empty", "Holder {holder} is free: open a "
+                        "series on it.", holder=h + 1)
     return h, series
 
 
@@ -274,7 +300,8 @@ def _play_on(state: State, action: Mapping[str, Any]) -> State:
     card = _card(state, action, i)
     ok, why = can_play(series, card, state.players[i].seat)
     if not ok:
-        raise RuleError(f"{_who(state, i)}: the {card.label} cannot go on holder {h}: {why}")
+        raise RuleError("professor_tempus.cannot_play_on", "The {card} cannot go on holder "
+                        "{holder}: {why}.", card=card.label, holder=h + 1, why=why)
     taken = replace(series, owner=state.players[i].seat, cards=series.cards + (card,))
     return _played(state, i, h, taken, card)
 
@@ -286,7 +313,8 @@ def _tuck(state: State, action: Mapping[str, Any]) -> State:
     if series.owner == seat:
         others = any(s is not None and s.owner != seat for s in state.holders)
         if others or None in state.holders:
-            raise RuleError(f"{_who(state, i)}: tuck under an opponent's series, not your own")
+            raise RuleError("professor_tempus.tuck_own", "{name} tucks under an opponent's "
+                            "series, not their own.", name=_who(state, i))
     card = _card(state, action, i)
     return _played(state, i, h, replace(series, tucked=series.tucked + (card,)), card)
 
@@ -294,12 +322,12 @@ def _tuck(state: State, action: Mapping[str, Any]) -> State:
 def _hourglasses(state: State, action: Mapping[str, Any], record: Round) -> tuple[int, ...]:
     raw = action.get("hourglasses", {})
     if not isinstance(raw, Mapping):
-        raise RuleError(f"'hourglasses' maps seat to a number, not {raw!r}")
+        raise MalformedAction(f"'hourglasses' maps seat to a number, not {raw!r}")
     entered = {}
     for seat, n in raw.items():
         i = _seat_index(state.players, seat)
         if isinstance(n, bool) or not isinstance(n, int):
-            raise RuleError(f"{_who(state, i)}: {n!r} hourglasses is not a number")
+            raise MalformedAction(f"hourglasses of seat {seat}: {n!r} is not a number")
         entered[i] = n
     out = []
     for i, cards in enumerate(record.collected):
@@ -308,21 +336,26 @@ def _hourglasses(state: State, action: Mapping[str, Any], record: Round) -> tupl
             known = sum(c.hourglasses for c in cards)
         n = entered.get(i, known)
         if n is None:
-            raise RuleError(f"{_who(state, i)} collected {len(cards)} card(s) in round "
-                            f"{record.number}: enter their hourglasses")
+            raise RuleError("professor_tempus.enter_hourglasses", "{name} collected {cards} in "
+                            "round {round}: enter their hourglasses.", name=_who(state, i),
+                            cards=_cards(len(cards)), round=record.number)
         if not 0 <= n <= MAX_HOURGLASSES * len(cards):
-            raise RuleError(f"{_who(state, i)}: {n} hourglasses on {len(cards)} card(s) is "
-                            f"impossible (0 to {MAX_HOURGLASSES * len(cards)})")
+            raise RuleError("professor_tempus.hourglasses_range", "{name} cannot have {n} "
+                            "hourglasses on {cards} (0 to {most}).", name=_who(state, i), n=n,
+                            cards=_cards(len(cards)), most=MAX_HOURGLASSES * len(cards))
         if known is not None and n != known:
-            raise RuleError(f"{_who(state, i)}: the cards show {known} hourglasses, not {n}")
+            raise RuleError("professor_tempus.hourglasses_shown", "{name}'s cards show {known} "
+                            "hourglasses, not {n}.", name=_who(state, i), known=known, n=n)
         out.append(n)
     return tuple(out)
 
 
 def _score_round(state: State, action: Mapping[str, Any]) -> State:
+    if state.phase == "play":
+        raise RuleError("professor_tempus.no_count_due", "No round is waiting for its count: "
+                        "it is counted when every hand is down to two cards.")
     if state.phase != "scoring":
-        raise RuleError("no round is waiting for its count" if state.phase == "play"
-                        else "the game is over")
+        raise RuleError("professor_tempus.over", "The game is over.")
     record = state.rounds[-1]
     record = replace(record, hourglasses=_hourglasses(state, action, record))
     state = replace(state, rounds=state.rounds[:-1] + (record,))
@@ -345,7 +378,8 @@ def _correct_round(state: State, action: Mapping[str, Any]) -> State:
     number = require(action, "round", int)
     pos = next((k for k, r in enumerate(state.rounds) if r.number == number), None)
     if pos is None or state.rounds[pos].hourglasses is None:
-        raise RuleError(f"round {number} has not been counted yet, so it cannot be corrected")
+        raise RuleError("professor_tempus.not_counted", "Round {round} has not been counted "
+                        "yet, so it cannot be corrected.", round=number)
     record = state.rounds[pos]
     record = replace(record, hourglasses=_hourglasses(state, action, record))
     return replace(state, rounds=state.rounds[:pos] + (record,)
@@ -365,6 +399,11 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     """The state after ``action``, or RuleError (``state`` itself never changes)."""
     _, handler = handler_for(_ACTIONS, action, "Professor Tempus")
     return handler(state, action)
+
+
+def is_over(state: State) -> bool:
+    """The last count is done (the session then closes the game in the log)."""
+    return state.phase == "over"
 
 
 def playable_holders(state: State, seat: int, card: Card | Mapping[str, Any]) -> tuple[int, ...]:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import RuleError
+from companion.errors import MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, action_type, players_from_setup, require
 from companion.games.evolve import replace
 from companion.games.pvec import EMPTY, PVec, newest
@@ -23,6 +23,7 @@ GAME = GameInfo(
     title="Score pad",
     blurb="Points for any game",
     order=60,
+    players=(1, 8),
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -45,7 +46,7 @@ class State:
 
 
 def initial(setup: Mapping[str, Any]) -> State:
-    players = players_from_setup(setup, 1, 8)
+    players = players_from_setup(setup, *GAME.players, game=TITLE)
     zero = tuple((p.seat, 0) for p in players)
     return State(players, EMPTY, zero, closed=zero)
 
@@ -53,14 +54,16 @@ def initial(setup: Mapping[str, Any]) -> State:
 def apply(state: State, action: Mapping[str, Any]) -> State:
     kind = action_type(action)
     if state.finished:
-        raise RuleError("the game is over; undo the finish to change it")
+        raise RuleError("scorepad.finished", "The game is over: undo the finish to change it.")
     if kind == "score":
         seat = require(action, "seat", int)
         points = require(action, "points", int)
         if seat not in {p.seat for p in state.players}:
-            raise RuleError(f"seat {seat} is not in this game")
+            raise RuleError("scorepad.no_such_seat", "Nobody plays at seat {seat} in this game.",
+                            seat=seat)
         if abs(points) > 10_000:
-            raise RuleError(f"{points} points at once is not believable")
+            raise RuleError("scorepad.too_many_points", "{points} points at once is not "
+                            "believable.", points=points)
         current = tuple((s, p + points if s == seat else p) for s, p in state.current)
         return replace(state, current=current)
     if kind == "end_round":
@@ -70,7 +73,11 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
                        current=tuple((p.seat, 0) for p in state.players))
     if kind == "finish":
         return replace(state, finished=True)
-    raise RuleError(f"unknown action '{kind}' for the score pad")
+    raise MalformedAction(f"unknown action '{kind}' for the score pad")
+
+
+def is_over(state: State) -> bool:
+    return state.finished
 
 
 def snapshot(state: State, recent: int | None = None) -> dict:

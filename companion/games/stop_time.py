@@ -39,11 +39,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import CompanionError, RuleError
+from companion.errors import MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, action_type, players_from_setup, require
 from companion.games.evolve import replace
 from companion.games.pvec import EMPTY, PVec, newest
-from companion.slap.verdict import CASE_FALSE_ALARM, CASE_SYNC, Verdict, decide
+from companion.games.slap_verdicts import check_picker, read_verdict
+from companion.slap.verdict import CASE_FALSE_ALARM, CASE_SYNC
 
 try:  # a C JSON writer/reader for the verdicts a state keeps as text (json otherwise)
     import orjson as _orjson
@@ -57,6 +58,8 @@ GAME = GameInfo(
     order=90,
     played_on="slap",
     on_home=False,
+    players=(2, 8),
+    version=2,  # issue 15 changed its rules: History summaries are computed again
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -91,6 +94,9 @@ class State:
     picks: tuple[int, ...] = ()
     seats: tuple[int, ...] = ()  # the players' seats, in order
 
+    def name(self, seat: int) -> str:
+        return next((p.name for p in self.players if p.seat == seat), f"seat {seat}")
+
     def pickups(self, seat: int) -> int:
         for p, n in zip(self.players, self.picks, strict=True):
             if p.seat == seat:
@@ -99,9 +105,7 @@ class State:
 
 
 def initial(setup: Mapping[str, Any]) -> State:
-    if not isinstance(setup, Mapping):
-        raise RuleError("setup must be an object with 'players'")
-    players = players_from_setup(setup, lo=2, hi=8)
+    players = players_from_setup(setup, *GAME.players, game=TITLE)
     return State(players, EMPTY, (0,) * len(players), tuple(p.seat for p in players))
 
 
@@ -109,7 +113,7 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     """The state after one slap round. The verdict is read with ``Verdict.from_json`` and
     decided again from its own slap times: a verdict that contradicts itself is refused."""
     data = _round_fields(action)
-    verdict = _read_verdict(state, data)
+    verdict = read_verdict(data, state.seats, "slap_round")
     return _record(state, action, verdict, _delays(data["ranking"]), data)
 
 
@@ -123,7 +127,7 @@ def apply_logged(state: State, action: Mapping[str, Any]) -> State:
         facts = _Facts(data)
         delays = _delays(data["ranking"])
     except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise RuleError(f"slap_round: the verdict is damaged ({exc!r})") from None
+        raise MalformedAction(f"slap_round: the verdict is damaged ({exc!r})") from None
     for label, group in (("slapped", facts.slappers), ("never slapped", facts.non_slappers),
                          ("is a candidate", facts.candidates)):
         _check_seats(state, label, group)
@@ -158,7 +162,7 @@ def _seats(raw: Any) -> tuple[int, ...]:
 def _round_fields(action: Mapping[str, Any]) -> Mapping[str, Any]:
     kind = action_type(action)
     if kind != "slap_round":
-        raise RuleError(f"the slap pad has no action '{kind}' (known: slap_round)")
+        raise MalformedAction(f"the slap pad has no action '{kind}' (known: slap_round)")
     return require(action, "verdict", Mapping)
 
 
@@ -170,14 +174,25 @@ def _delays(ranking: list) -> tuple[tuple[int, float], ...]:
 
 def _record(state: State, action: Mapping[str, Any], verdict: Any,
             delays: tuple[tuple[int, float], ...], data: Mapping[str, Any]) -> State:
+    """Check the picker and the decision against the verdict (``check_picker``: the
+    same refusals on both paths) and add the round, keeping the pick-up counts."""
     decision = require(action, "decision", str)
     if decision not in DECISIONS:
-        raise RuleError(f"slap_round: unknown decision {decision!r} "
-                        f"(one of {', '.join(DECISIONS)})")
+        raise MalformedAction(f"slap_round: unknown decision {decision!r} "
+                              f"(one of {', '.join(DECISIONS)})")
     if "picker" not in action:
-        raise RuleError("slap_round needs 'picker' (a seat, or null when nobody can pick up)")
+        raise MalformedAction("slap_round needs 'picker' (a seat, or null when nobody can "
+                              "pick up)")
     picker = action["picker"]
-    _check_picker(state, verdict, decision, picker)
+    if picker is not None:
+        if isinstance(picker, bool) or not isinstance(picker, int):
+            raise MalformedAction(f"slap_round: picker must be a seat number or null, "
+                                  f"not {picker!r}")
+        if picker not in state.seats:
+            raise RuleError("stop_time.no_such_seat", "Nobody plays at seat {seat}.",
+                            seat=picker)
+    chose = check_picker(verdict, picker, state.name)
+    _check_decision(verdict, decision, chose)
     rnd = Round(n=len(state.rounds) + 1, picker=picker, decision=decision, case=verdict.case,
                 too_close=verdict.too_close, candidates=tuple(verdict.candidates),
                 non_slappers=tuple(verdict.non_slappers),
@@ -192,8 +207,8 @@ def _record(state: State, action: Mapping[str, Any], verdict: Any,
 def _check_seats(state: State, label: str, group: tuple[int, ...]) -> None:
     for seat in group:
         if seat not in state.seats:
-            raise RuleError(f"slap_round: seat {seat} {label} but is not a player "
-                            f"(seats {', '.join(map(str, state.seats))})")
+            raise MalformedAction(f"slap_round: seat {seat} {label} but is not a player "
+                                  f"(seats {', '.join(map(str, state.seats))})")
 
 
 def _compact(data: Mapping[str, Any]) -> str:
@@ -206,64 +221,26 @@ def _compact(data: Mapping[str, Any]) -> str:
     try:
         return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:
-        raise RuleError(f"slap_round: the verdict is not JSON data ({exc})") from None
+        raise MalformedAction(f"slap_round: the verdict is not JSON data ({exc})") from None
 
 
 def _parse(text: str) -> Any:
     return _orjson.loads(text) if _orjson is not None else json.loads(text)
 
 
-def _read_verdict(state: State, data: Mapping[str, Any]) -> Verdict:
-    try:
-        verdict = Verdict.from_json(data)
-    except CompanionError as exc:
-        raise RuleError(f"slap_round: {exc}") from exc
-    seats = verdict.slappers + verdict.non_slappers + verdict.excluded
-    for label, group in (("slapped", verdict.slappers), ("never slapped", verdict.non_slappers),
-                         ("was left out", verdict.excluded),
-                         ("is a candidate", verdict.candidates)):
-        _check_seats(state, label, group)
-    if len(set(seats)) != len(seats):
-        raise RuleError("slap_round: a seat is both a slapper and a non-slapper")
-    try:
-        again = decide(verdict.slaps, seats, verdict.resolution_ns, verdict.source,
-                       excluded=verdict.excluded, case=verdict.case)
-    except CompanionError as exc:
-        raise RuleError(f"slap_round: the verdict does not add up: {exc}") from exc
-    if (again.picker, again.candidates, again.too_close) != (
-            verdict.picker, verdict.candidates, verdict.too_close):
-        raise RuleError("slap_round: the verdict's picker or candidates do not follow from "
-                        "its own slap times")
-    return verdict
-
-
-def _check_picker(state: State, verdict: Verdict, decision: str, picker: Any) -> None:
-    if picker is None:
-        if verdict.candidates:
-            raise RuleError("slap_round: somebody must pick up (one of seats "
-                            f"{', '.join(map(str, verdict.candidates))})")
+def _check_decision(verdict: Any, decision: str, chose: str | None) -> None:
+    """``decision`` must say what the verdict and the picker say: a programming error
+    otherwise (the slap screen derives it from the verdict)."""
+    if decision == "false_alarm":
+        if verdict.case != CASE_FALSE_ALARM:
+            raise MalformedAction("slap_round: a false alarm needs the false-alarm verdict")
         return
-    if isinstance(picker, bool) or not isinstance(picker, int):
-        raise RuleError(f"slap_round: picker must be a seat number or null, not {picker!r}")
-    if picker not in state.seats:
-        raise RuleError(f"slap_round: picker {picker} is not a player "
-                        f"(seats {', '.join(map(str, state.seats))})")
-    if decision == "verdict":
-        if verdict.case != CASE_SYNC or verdict.picker is None:
-            raise RuleError("slap_round: this verdict names nobody; the table must choose "
-                            "(decision 'table')")
-        if picker != verdict.picker:
-            raise RuleError(f"slap_round: the verdict names seat {verdict.picker}, "
-                            f"not seat {picker}")
-        return
-    if decision == "false_alarm" and verdict.case != CASE_FALSE_ALARM:
-        raise RuleError("slap_round: a false alarm needs the false-alarm verdict")
-    if decision == "table" and (verdict.case != CASE_SYNC or verdict.picker is not None):
-        raise RuleError("slap_round: the verdict already names who picks up; the table only "
-                        "chooses when it is too close or several never slapped")
-    if picker not in verdict.candidates:
-        raise RuleError(f"slap_round: seat {picker} is not among the candidates "
-                        f"(seats {', '.join(map(str, verdict.candidates))})")
+    if verdict.case == CASE_FALSE_ALARM:
+        raise MalformedAction(f"slap_round: a false-alarm verdict goes with decision "
+                              f"'false_alarm', not {decision!r}")
+    if chose is not None and decision != chose:
+        raise MalformedAction(f"slap_round: decision {decision!r}, but the picker was chosen "
+                              f"by the {'verdict' if chose == 'verdict' else 'table'}")
 
 
 def reaction_ms(state: State) -> dict[str, dict[str, Any]]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from companion.errors import ConfigError, LogError, RuleError
+from companion.errors import ConfigError, LogError, MalformedAction
 
 #: ``Verdict.case`` values: the Law of Synchronisation, or a slap the table called off.
 CASE_SYNC = "synchronisation"
@@ -201,7 +201,7 @@ def _rank(slaps: Mapping[int, int]) -> tuple[RankEntry, ...]:
 
 def _check_seat(value: Any, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleError(f"{what} must be a seat number, not {value!r}")
+        raise MalformedAction(f"{what} must be a seat number, not {value!r}")
     return value
 
 
@@ -213,27 +213,28 @@ def decide(slaps: Mapping[int, int], seats: Iterable[int], resolution_ns: int, s
     ``seats``: every seat in play this round. ``resolution_ns``: the honest resolution of
     the timestamps; the last slapper is only named when every other slapper is at least
     this much earlier (and never on an equal timestamp). ``excluded``: seats in play that
-    could not be timed (held button), left out of the decision. ``RuleError`` if a slap
+    could not be timed (held button), left out of the decision. ``MalformedAction`` if a slap
     comes from a seat not in play or an excluded one; ``ConfigError`` for a bad bound.
     """
     if not isinstance(resolution_ns, int) or isinstance(resolution_ns, bool) or resolution_ns < 0:
         raise ConfigError(f"resolution_ns must be a whole number of ns >= 0, not {resolution_ns!r}")
     if case not in CASES:
-        raise RuleError(f"unknown slap verdict case {case!r}")
+        raise MalformedAction(f"unknown slap verdict case {case!r}")
     in_play = {_check_seat(s, "seats entry") for s in seats}
     if not in_play:
-        raise RuleError("a slap round needs at least one seat in play")
+        raise MalformedAction("a slap round needs at least one seat in play")
     left_out = {_check_seat(s, "excluded entry") for s in excluded}
     for seat in sorted(left_out - in_play):
-        raise RuleError(f"seat {seat} is excluded but not in play")
+        raise MalformedAction(f"seat {seat} is excluded but not in play")
     for seat, t in slaps.items():
         _check_seat(seat, "slap key")
         if seat not in in_play:
-            raise RuleError(f"seat {seat} slapped but is not in play (seats {sorted(in_play)})")
+            raise MalformedAction(f"seat {seat} slapped but is not in play "
+                                  f"(seats {sorted(in_play)})")
         if seat in left_out:
-            raise RuleError(f"seat {seat} slapped but is excluded from the round")
+            raise MalformedAction(f"seat {seat} slapped but is excluded from the round")
         if not isinstance(t, int) or isinstance(t, bool):
-            raise RuleError(f"seat {seat}: slap time must be whole ns, not {t!r}")
+            raise MalformedAction(f"seat {seat}: slap time must be whole ns, not {t!r}")
     ranking = _rank(slaps)
     non_slappers = tuple(sorted(in_play - left_out - set(slaps)))
     too_close = False

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion.errors import LogError, RuleError, clip
+from companion.errors import LogError, MalformedAction, RuleError, clip
 from companion.games import get_rules, known
 from companion.store.gamelog import GameLog
 
@@ -191,14 +191,14 @@ def replay_game(game: LoggedGame, source: str = "<log>", deadline: Deadline | No
     rules = get_rules(game.kind)
     try:
         state = rules.initial(game.setup)
-    except (RuleError, RecursionError) as exc:
+    except (RuleError, MalformedAction, RecursionError) as exc:
         raise LogError(f"{source}:{game.header_line}: the game's setup is refused: "
                        f"{exc}") from exc
     for line, action in zip(game.lines, game.actions, strict=True):
         deadline.check(f"{source}:{line}")
         try:
             state = rules.apply(state, action)
-        except (RuleError, RecursionError) as exc:
+        except (RuleError, MalformedAction, RecursionError) as exc:
             raise LogError(f"{source}:{line}: action {clip(action.get('type'))} is refused: "
                            f"{exc}") from exc
     return rules, state

@@ -37,7 +37,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.textinput import TextInput
 from kivy.uix.vkeyboard import VKeyboard
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, MalformedAction
 from companion.events import PressEvent
 from companion.games import get_rules, info
 from companion.palette import rgba
@@ -338,8 +338,9 @@ class CompanionApp(App):
         """Apply an action to the game in progress: logged first, then shown.
 
         A recorded action is confirmed with ``cue`` (a short tap by default; None for
-        screens that play their own); a refused one is said in red with the error cue.
-        What the table should hear about it is said aloud (``spoken_games``).
+        screens that play their own); a refused one is said in red with the error cue, in
+        the words of the rule that refused it (``RuleError.sentence``). What the table
+        should hear about it is said aloud (``spoken_games``).
         """
         if self.session is None:
             self.say("No game in progress", error=True)
@@ -347,7 +348,11 @@ class CompanionApp(App):
         before = self.session.state
         try:
             self.session.do(action)
-        except CompanionError as exc:
+        except MalformedAction as exc:  # a bug in the screen that built it: keep the trace
+            log.error("malformed action %r", action, exc_info=exc)
+            self.say(f"That could not be recorded ({exc}).", error=True)
+            return False
+        except CompanionError as exc:  # a refusal: the rule's own sentence
             self.say(str(exc), error=True)
             storage_problem.tell(exc)  # a failed SD card: full-screen, with what to do
             return False

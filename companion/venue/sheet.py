@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from companion.errors import CompanionError, LogError, RuleError
+from companion.errors import CompanionError, LogError, MalformedAction, RuleError
 from companion.games import get_rules
 from companion.ui.presenters.history import winners_of
 from companion.venue.payloads import line_of, scores_of, title
@@ -61,7 +61,7 @@ def replay_snapshot(game: SheetGame):
         for a in game.actions:
             state = rules.apply(state, a["action"])
         return rules, state, rules.snapshot(state)
-    except (RuleError, RecursionError, KeyError, TypeError) as exc:
+    except (RuleError, MalformedAction, RecursionError, KeyError, TypeError) as exc:
         raise LogError(f"game {game.game} does not replay: {exc}") from exc
 
 

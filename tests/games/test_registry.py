@@ -76,3 +76,19 @@ def test_a_game_screen_is_registered_from_its_descriptor(extra_game):
 
     assert ("egg_timer", "egg_screens", "EggScreen") in screens()
     assert ("crazy_time", "companion.ui.screens.crazy_time", "CrazyTimeScreen") in screens()
+
+
+def test_the_player_counts_come_from_the_descriptors():
+    from companion.ui.presenters.players import SeatRow, setup_from_rows
+
+    assert info("crazy_time").players == (4, 7) and info("time_after_time").players == (2, 4)
+    rows = [SeatRow(s, "red", f"P{s}", True) for s in (1, 2, 3)]
+    assert setup_from_rows("crazy_time", rows)[0] is None  # Crazy Time needs 4
+    assert setup_from_rows("time_after_time", rows)[0] is not None
+
+
+def test_an_added_game_brings_its_player_count(extra_game):
+    from companion.ui.presenters.players import SeatRow, setup_from_rows
+
+    rows = [SeatRow(s, "red", f"P{s}", True) for s in range(1, 9)]
+    assert setup_from_rows("egg_timer", rows)[0] is not None  # the default: 1 to 8

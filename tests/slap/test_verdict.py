@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.errors import ConfigError, LogError, RuleError
+from companion.errors import ConfigError, LogError, MalformedAction
 from companion.slap import RankEntry, Verdict, decide, false_alarm
 
 MS = 1_000_000
@@ -59,15 +59,15 @@ def test_excluded_seats_are_neither_ranked_nor_non_slappers():
 
 
 @pytest.mark.parametrize(("kwargs", "error", "words"), [
-    ({"slaps": {9: 0}}, RuleError, "seat 9 slapped but is not in play"),
-    ({"slaps": {1: 0}, "excluded": (1,)}, RuleError, "seat 1 slapped but is excluded"),
-    ({"excluded": (7,)}, RuleError, "seat 7 is excluded but not in play"),
-    ({"seats": ()}, RuleError, "at least one seat"),
-    ({"seats": ("3",)}, RuleError, "'3'"),
-    ({"slaps": {1: 1.5}}, RuleError, "seat 1: slap time"),
+    ({"slaps": {9: 0}}, MalformedAction, "seat 9 slapped but is not in play"),
+    ({"slaps": {1: 0}, "excluded": (1,)}, MalformedAction, "seat 1 slapped but is excluded"),
+    ({"excluded": (7,)}, MalformedAction, "seat 7 is excluded but not in play"),
+    ({"seats": ()}, MalformedAction, "at least one seat"),
+    ({"seats": ("3",)}, MalformedAction, "'3'"),
+    ({"slaps": {1: 1.5}}, MalformedAction, "seat 1: slap time"),
     ({"resolution_ns": -1}, ConfigError, "-1"),
     ({"resolution_ns": True}, ConfigError, "True"),
-    ({"case": "oops"}, RuleError, "oops"),
+    ({"case": "oops"}, MalformedAction, "oops"),
 ])
 def test_decide_rejects(kwargs, error, words):
     args = {"slaps": {}, "seats": (1, 2), "resolution_ns": MS, "source": "gpio"} | kwargs

@@ -50,7 +50,7 @@ def test_csv_has_one_row_per_action(game_log, played):
          "f.jsonl:1: log version 9"),
         (lambda ls: ls[:2] + ls[3:], "f.jsonl:3: action seq 3, expected 2"),
         (lambda ls: ls[:1] + ['{"seq": 1, "action": {"type": "score", "seat": 9, "points": 1}}'],
-         "f.jsonl:2: action 'score' is refused: seat 9 is not in this game"),
+         "f.jsonl:2: action 'score' is refused: Nobody plays at seat 9 in this game"),
         (lambda ls: ls[:1] + ['{"seq": 1, "action": [1]}'], "f.jsonl:2: an action line needs"),
         (lambda ls: [], "f.jsonl: no game in this file"),
         (lambda ls: ls[:1] + ['{"seq": 1, "action": {"type": "score", "points": 1' + "0" * 5000

@@ -306,23 +306,24 @@ def test_refusals_are_said_in_the_tables_words(ui):
     assert screen.flow == "mistakes" and pickups(ui) == []
     ui.tap(ui.find("Cancel"))
 
-    # The new law: an empty name or a taken one is refused before the engine sees it.
+    # The new law: an empty name or a taken one is refused in the engine's words.
     ui.tap(ui.find("Round won"))
     ui.tap(seat_option(ui, 3))
     ui.tap(seat_option(ui, 1))
     ids = screen.panel.ids
     assert min(ids[k].height for k in ("name", "when", "what")) >= 64
     ui.tap(ui.find("Record the law"))
-    assert ui.app.status == "Give the law a name first"
+    assert ui.app.status == "Write the law's name first."
     for field, text in ((ids.name, " time  machine "), (ids.when, WHEN)):
         field.focus = True
         field.insert_text(text)
         field.focus = False
     ui.tap(ui.find("Record the law"))
-    assert ui.app.status == "There is already a law called time machine: choose another name"
+    assert ui.app.status == ("There is already a Law of Time called Time Machine: choose "
+                             "another name.")
     ids.name.text = "High Noon"
     ui.tap(ui.find("Record the law"))
-    assert ui.app.status == "Write what must be done (What?) first"
+    assert ui.app.status == "Write what must be done (What?) first."
     assert "action" not in ui.app.status and ui.app.session.snapshot()["round"] == 1
     ids.what.text = WHAT
     ui.tap(ui.find("Record the law"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games import professor_tempus as pt
+from companion.games.base import check
 from companion.ui.presenters import professor_tempus as view
 
 pytestmark = pytest.mark.window
@@ -41,7 +42,11 @@ def test_presenter_move_and_refusal():
     assert view.fresh_move(state) == view.Move("open+", 0, "red")
     state = pt.apply(state, view.build_action(state, view.Move("open-", 0), 5)[0])
     action, reason = view.build_action(state, view.Move("play_on", 0, "red"), 7)
-    assert action is None and "lower than 5 red" in reason
+    refused = check(pt, state, action)  # the engine says why, once, in its words
+    assert refused.sentence == ("The 7 red cannot go on holder 1: the series goes down (-): "
+                                "play lower than 5 red.")
+    assert view.build_action(state, view.Move("play_on", None), 7) == (
+        None, "Choose a holder first")
     hs = view.holders(state, view.Move("play_on"))
     assert hs[0]["enabled"] and hs[0]["owner"] == ARTHUR and not hs[1]["enabled"]
 

@@ -253,9 +253,11 @@ def test_professor_tempus_count_and_winner():
 def test_time_after_time_win_and_tie():
     setup = {"players": players("Chloé", "LUCAS")}
     row = [7, 9, 11, 13, 14, 16, 22]
+    # a complete row first asks whether a ghost is still in hand (issue 15): the answer wins
     lines = said("time_after_time", setup,
-                 *[{"type": "place", "seat": 2, "slot": i, "hour": h} for i, h in enumerate(row)])
-    assert lines[:-1] == [None] * 6 and lines[-1] == "Lucas wins!"
+                 *[{"type": "place", "seat": 2, "slot": i, "hour": h} for i, h in enumerate(row)],
+                 {"type": "ghost_answer", "seat": 2, "holds_ghost": False})
+    assert lines[:-1] == [None] * 7 and lines[-1] == "Lucas wins!"
     tie = said("time_after_time", setup, {"type": "draw_pile", "count": 21},
                {"type": "hand_empty", "seat": 1})
     assert tie == [None, "The cards have run out: the game is a tie."]

@@ -52,7 +52,8 @@ def test_a_refused_action_covers_the_screen_and_ok_goes_back_to_the_game(ui):
 def test_an_ordinary_refusal_stays_in_the_status_bar(ui):
     from companion.errors import RuleError
 
-    assert sp.tell(RuleError("seat 9 is not in this game")) is False
+    assert sp.tell(RuleError("scorepad.no_such_seat", "Nobody plays at seat 9 in this game.")) \
+        is False
     assert _modal_view(ui) is None
 
 

@@ -60,7 +60,8 @@ def test_presenter_rows_and_controls():
     assert view.place_action(state, pick, 3)[0] == {
         "type": "place", "seat": 1, "slot": 3, "hour": 12}
     state = tat.apply(state, {"type": "place", "seat": 1, "slot": 3, "hour": 12})
-    assert view.place_action(state, view.Pick(1, 14), 0)[0] is None
+    assert view.place_action(state, view.Pick(1, 14), 0)[0] == {  # the engine refuses it
+        "type": "place", "seat": 1, "slot": 0, "hour": 14}
     bad = tat.SeatState(state.seats[0].player, (14, None, 9, None, None, None, None))
     state2 = tat.State(state.deal, (bad, state.seats[1]), state.draw_pile)
     assert [s["problem"] for s in view.rows(state2, view.Pick())[0]["slots"]][:3] == [
@@ -77,10 +78,11 @@ def test_chloe_example_through_taps(ui):
         ui.tap(hour_button(screen, hour))
         assert screen.pick.hour == hour
         if n == 1:
-            # 17H left of 12H is out of order: the slot is disabled and the handler refuses
+            # 17H left of 12H is out of order: the slot is disabled and the engine refuses
             assert slot_button(screen, 1, 2).disabled
             assert not screen.tap_slot(1, 2)
-            assert "slot" in ui.app.status.lower() or ui.app.status
+            assert ui.app.status == ("Chloé cannot place it there: 17H00 cannot go left of "
+                                     "12H00 in slot 4: times increase from left to right.")
         if n == 3:
             ui.screenshot("time_after_time_midgame")
         ui.tap(slot_button(screen, 1, slot))
@@ -88,22 +90,34 @@ def test_chloe_example_through_taps(ui):
     actions = ui.app.session.actions
     assert actions == [{"type": "place", "seat": 1, "slot": s, "hour": h} for s, h in CHLOE]
     assert ui.app.log.actions(ui.app.session.game_id) == actions  # logged, not only shown
+    # the row is complete, but the deal was secret: Chloé is asked before she wins
+    assert not ui.app.session.state.over and screen.band == "ask"
+    assert "Chloé: is a ghost still in your hand?" in screen.question
+    ui.tap(ui.find("No ghost: Chloé wins"))
+    assert ui.app.session.actions[-1] == {"type": "ghost_answer", "seat": 1,
+                                          "holds_ghost": False}
     assert ui.app.session.state.over and ui.app.session.state.winners == (1,)
     assert "Chloé wins!" in screen.result
     ui.find("Chloé wins!")
     path, colours = ui.screenshot("time_after_time")
     assert colours > 5
+    game_id = ui.app.session.game_id
+    assert game_id not in [g.id for g in ui.app.log.open_games()]  # won: not resumable
     ui.tap(screen.ids.undo)
-    assert not ui.app.session.state.over
-    assert len(ui.app.session.actions) == len(CHLOE) - 1
+    assert not ui.app.session.state.over and screen.band == "ask"
+    assert game_id in [g.id for g in ui.app.log.open_games()]
+    assert len(ui.app.session.actions) == len(CHLOE)
 
 
 def test_ghost_draw_and_discard(ui):
     screen = start(ui)
     assert screen.ids.ghost_plus.disabled  # nobody picked yet
     ui.tap(ui.find("Lucas"))
-    ui.tap(screen.ids.ghost_plus)
+    ui.tap(screen.ids.ghost_plus)  # Lucas drew a ghost from Chloé, his right-hand neighbour
     assert ui.app.session.state.seats[1].ghosts == 1
+    ui.tap(screen.ids.ghost_plus)  # the only ghost is not in Chloé's hand any more
+    assert ui.app.status == ("Chloé holds no ghost to give: every ghost of this game is in "
+                             "another hand.")
     ui.tap(screen.ids.draw)
     assert ui.app.session.state.draw_pile == 20
     ui.tap(hour_button(screen, 9))
@@ -111,7 +125,7 @@ def test_ghost_draw_and_discard(ui):
     ui.tap(screen.ids.ghost_minus)
     assert ui.app.session.actions[-1] == {"type": "ghost", "seat": 2, "delta": -1}
     assert ui.app.session.actions[:2] == [
-        {"type": "ghost", "seat": 2, "delta": 1},
+        {"type": "ghost", "seat": 2, "delta": 1, "from": 1},
         {"type": "draw_pile", "count": 1, "seat": 2}]
 
 
@@ -226,3 +240,35 @@ def test_a_seat_button_picks_that_players_row(ui):
     screen.on_press_event(PressEvent(0, 0, "mock", True))  # the captain button: nothing
     screen.on_press_event(PressEvent(2, 0, "mock", False))  # a release: nothing
     assert screen.pick.seat == 1
+
+
+def test_a_complete_row_asks_the_player_privately_and_play_goes_on(ui):
+    from companion.events import PressEvent
+
+    screen = start(ui, {"players": [{"name": "Chloé", "seat": 1}, {"name": "Lucas", "seat": 2},
+                                    {"name": "Inès", "seat": 3}]})
+    for slot, hour in CHLOE:
+        assert ui.app.act({"type": "place", "seat": 1, "slot": slot, "hour": hour})
+    ui.pump()
+    assert screen.band == "ask" and ui.app.table.lamps.state(1)
+    assert screen.ids.ghost_plus.disabled and not screen.ids.hours.children
+    assert all(s["enabled"] is False for r in view.rows(ui_state(screen), screen.pick)
+               for s in r["slots"])
+    ui.screenshot("time_after_time_ghost_question")
+    ui.press_seat("2")  # Lucas cannot answer for Chloé
+    assert ui.app.session.state.asking == 1 and screen.band == "ask"
+    ui.press_seat("1")  # her own button: yes, a ghost is still in her hand
+    assert ui.app.session.actions[-1] == {"type": "ghost_answer", "seat": 1,
+                                          "holds_ghost": True}
+    assert screen.band == "hours" and not ui.app.session.state.over
+    assert not ui.app.table.lamps.state(1)
+    assert ui.app.status == "Chloé plays on"
+    # Lucas draws a ghost from her: she is asked again (the second ghost may be hers)
+    ui.tap(ui.find("Lucas"))
+    ui.tap(screen.ids.ghost_plus)
+    assert ui.app.session.state.asking == 1 and screen.band == "ask"
+    screen.on_press_event(PressEvent(1, 0, "mock", False))  # a release answers nothing
+    assert ui.app.session.state.asking == 1
+    ui.tap(screen.ids.no_ghost)
+    assert ui.app.session.state.winners == (1,) and "Chloé wins!" in screen.result
+    assert ui.app.session.game_id not in [g.id for g in ui.app.log.open_games()]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from samples import ASYLUM
 
 from companion.games import time_stories as ts
+from companion.games.base import check
 from companion.ui.presenters import time_stories_items as pi
 
 SETUP = {k: v for k, v in ASYLUM.items() if k != "mission"}
@@ -35,12 +36,18 @@ def test_rows_show_holder_or_group_and_agency_items_first():
     assert pi.summary_text(snap) == "2 items in play, 1 T.I.M.E Agency"
 
 
-def test_gain_action_cleans_the_typed_name_and_refuses_a_blank_one():
+def test_gain_action_cleans_the_typed_name_and_the_engine_refuses_a_blank_one():
     action, why = pi.gain_action("  Item   12 ", "Marie", True)
     assert why == "" and action == {"type": "gain_item", "item": "Item 12",
                                     "holder": "Marie", "agency": True}
-    assert pi.gain_action("   ", None, False)[0] is None
-    assert "name" in pi.gain_action("", None, False)[1]
+    blank = pi.gain_action("   ", None, False)[0]
+    assert check(ts, ts.initial(SETUP), blank).sentence == "Choose the item's name first."
+
+
+def test_between_runs_a_new_item_goes_to_the_group():
+    over = play({"type": "end_run", "outcome": "failed_time"})
+    assert pi.holder_choices(over) == [("Group", None)]
+    assert [v for _, v in pi.holder_choices(play())] == [None, "Marie", "Madeleine"]
 
 
 def test_holders_and_give_targets_leave_out_the_dead_and_the_current_holder():

@@ -142,11 +142,11 @@ def test_dice_test_refusals_are_plain_sentences_and_nothing_is_logged(ui):
     ui.tap(ui.find("Dice test"))
     ui.tap(ui.find(" blank"))
     ui.tap(ui.find("Start: "))
-    assert ui.app.status == "Choose who takes part in the test" and ui.app.status_error
+    assert ui.app.status == "Choose who takes part in the test at space B." and ui.app.status_error
     ui.tap(ui.find("Clear"))
     ui.tap(ui.find("Marie"))
     ui.tap(ui.find("Start: "))
-    assert ui.app.status == "Add the card's shields, left to right"
+    assert ui.app.status == "Add the card's shields, left to right."
     ui.screenshot("time_stories_test_refused")
     assert ui.app.session.actions == []
     # a correction of 0 is refused in words as well
@@ -154,5 +154,5 @@ def test_dice_test_refusals_are_plain_sentences_and_nothing_is_logged(ui):
     ui.tap(ui.find("Correct TU"))
     ui.tap(ui.find("+1"))
     ui.tap(ui.find("Apply"))
-    assert ui.app.status == "A correction of 0 changes nothing"
+    assert ui.app.status == "A correction of 0 changes nothing."
     assert ui.app.session.actions == []

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from fakes import Faces
 
+from companion.ui.presenters.time_stories_setup import NO_CHARACTERS
+
 pytestmark = pytest.mark.window
 
 PLAYERS = {"players": [{"name": "Ann", "seat": 1}, {"name": "Bea", "seat": 2}]}
@@ -44,7 +46,7 @@ def test_new_game_opens_setup_and_records_mission_tu_and_characters(ui):
     tap(ui, "Next >")
     # Bea's page is the last one; Ann has no name yet: Start sends the host back there
     tap(ui, "Start run 1")
-    assert "Type a name for Ann's character" in ui.app.status and ui.app.status_error
+    assert ui.app.status == "Ann's character needs a name." and ui.app.status_error
     ui.find("Setup: Ann's character")
     screen.panel.name_in.text = "Kenny"  # what the on-screen keyboard types
     tap(ui, "+")  # life 3
@@ -84,7 +86,7 @@ def test_captain_die_waits_for_characters_then_play_without(ui):
     screen.rng = Faces(2)
     ui.press_seat("spacebar")
     assert not screen.rolling and ui.app.session.snapshot()["tu"] == 25
-    assert ui.app.status == "Add the characters first" and ui.app.status_error
+    assert ui.app.status == NO_CHARACTERS and ui.app.status_error
     assert isinstance(screen.panel, SetupPanel)
     ui.screenshot("time_stories_setup_blocked")
     tap(ui, "Play without characters")
@@ -98,7 +100,7 @@ def test_captain_die_waits_for_characters_then_play_without(ui):
     ui.tap(ui.find("Dice test"))
     ui.tap(ui.find(" blank"))
     ui.tap(ui.find("Start: "))
-    assert ui.app.status == "Add the characters first"
+    assert ui.app.status == "This run has no characters: add them first."
     assert len(ui.app.session.actions) == n
 
 

@@ -1,4 +1,4 @@
-"""T.I.M.E Stories setup draft and plain refusals, against real engine snapshots (no Kivy)."""
+"""T.I.M.E Stories setup draft and the engine's refusals, against real snapshots (no Kivy)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from samples import MARIE
 
 from companion.errors import RuleError
 from companion.games import time_stories as ts
-from companion.ui.presenters import time_stories_refusals as r
+from companion.games.base import check
 from companion.ui.presenters import time_stories_setup as s
 
 PLAYERS = {"players": [{"name": "Ann", "seat": 1}, {"name": "Bea", "seat": 2}]}
@@ -84,33 +84,50 @@ def test_steps_are_clamped_to_the_engine_ranges():
     assert len(sheet.traits) == s.MAX_TRAITS
 
 
-def test_check_gives_engine_sheets_or_a_sentence_and_its_page():
+def refusal_of(setup, action):
+    return check(ts, ts.initial(setup), action)
+
+
+def test_check_gives_engine_sheets_and_the_engine_names_the_page():
     d = s.new_draft(snap_of(), fresh=True)
-    assert s.check(d) == (None, "Type a name for Ann's character", 1)
+    sheets, why, _ = s.check(d)  # the names are not typed yet: the engine says so
+    refused = refusal_of(PLAYERS, {"type": "set_characters", "characters": sheets})
+    assert refused.sentence == "Ann's character needs a name." and s.page_of(d, refused) == 1
     s.use_preset(d.sheets[0], s.presets_for("Asylum")[0])
     d.sheets[1].name = " marie bertholet "
-    assert s.check(d)[1:] == ("Two characters are called marie bertholet: give each its "
-                              "own name", 2)
+    refused = refusal_of(PLAYERS, {"type": "set_characters", "characters": s.check(d)[0]})
+    assert refused.sentence == ("Two characters are both called Marie Bertholet: give each its "
+                                "own name.")
+    assert s.page_of(d, refused) == 2
     d.sheets[1].name = "Paul"
     d.sheets[1].traits = [["", 2]]
-    assert s.check(d)[1] == "Name each of Paul's characteristics"
+    assert s.check(d)[1:] == ("Name each of Paul's characteristics.", 2)
     d.sheets[1].traits = [["", 0]]
-    assert s.check(d)[1] == "Give Paul at least one characteristic"
+    assert s.check(d)[1] == "Give Paul at least one characteristic."
+    d.sheets[1].traits = [["Combat", 3], ["Combat", 1]]
+    assert s.check(d)[1] == "Paul has Combat twice."
     d.sheets[1].traits = [["Combat", 3], ["", 0]]
-    d.mission = " "
-    assert s.check(d)[1:] == ("Type the mission's name or choose one", 0)
-    d.mission = "Asylum"
     sheets, why, _ = s.check(d)
     assert why == "" and sheets[1] == {"name": "Paul", "player_seat": 2, "life": 2,
                                        "resistance": 2, "characteristics": {"Combat": 3}}
     assert sheets[0]["name"] == "Marie Bertholet" and sheets[0]["life"] == 2
-    # the engine takes exactly what check gives
+    # the preset carries Marie's ability (Glibness only) to the engine
+    assert sheets[0]["abilities"] == [{"characteristic": "Glibness", "turn_to_hit": 1}]
     after = ts.apply(ts.initial(PLAYERS), {"type": "set_characters", "characters": sheets})
     assert [c.name for c in after.characters] == ["Marie Bertholet", "Paul"]
+    assert s.new_draft(ts.snapshot(after), fresh=False).sheets[0].extras == {
+        "abilities": [{"characteristic": "Glibness", "turn_to_hit": 1}]}
     assert s.sheet_line(sheets[1]) == "Paul: 2 LP, resistance 2, Combat 3"
     assert not s.tu_changes(d, snap_of())
     s.step_tu(d, 5)
     assert s.tu_changes(d, snap_of())
+
+
+def test_madeleines_preset_keeps_her_company_values():
+    d = s.new_draft(snap_of(), fresh=True)
+    s.use_preset(d.sheets[1], s.presets_for("Asylum")[1])
+    assert d.sheets[1].extras["alone"] == {"Deftness": 1, "Glibness": 0, "Combat": 1}
+    assert d.sheets[1].extras["together"] == {"Deftness": 3, "Glibness": 2, "Combat": 3}
 
 
 # ----------------------------------------------------------------- plain refusals
@@ -118,53 +135,17 @@ def test_engine_refusals_read_as_sentences():
     full = PLAYERS | {"characters": [MARIE]}
     start = {"type": "test_start", "space": "B", "characters": ["Marie"],
              "shields": ["blank"], "locked": False}
-    assert r.plain(refused(full, start | {"characteristic": ""})) == \
-        "Choose the characteristic the test uses"
-    assert r.plain(refused(full, start | {"characteristic": "Search"})) == \
-        "Marie has no Search: leave Marie out of this test"
-    assert r.plain(refused(full, start | {"characteristic": "Combat", "shields": []})) == \
-        "Add the card's shields, left to right"
-    assert r.plain(refused(full, start | {"characteristic": "Combat", "characters": []})) == \
-        "Choose who takes part in the test"
-    assert r.plain(refused(full, {"type": "set_characters", "characters": [MARIE]},
-                           {"type": "stay"})).startswith("Characters change only at the start")
-    assert r.plain(refused(full, {"type": "travel", "die": 9})) == "The die must be 1 to 6"
-    assert r.plain(refused(full, {"type": "stay"},
-                           {"type": "end_run", "outcome": "failed_time"})) == \
-        "Run 1 is over: start the next run first"
-    assert r.plain(refused(full, {"type": "heal", "character": "Marie", "amount": 1})) == \
-        "Marie already has full health (2 LP)"
-    # anything not known still loses the engine's field quoting
-    assert r.plain("travel: 'to' must be the name of the new location") == \
-        "To must be the name of the new location"
-    for msg in ("action 'x' needs a non-empty 'space'", "a test is already open at space C"):
-        assert "'" not in r.plain(msg) and r.plain(msg)[0].isupper()
-
-
-def test_precheck_finds_the_predictable_refusals_before_the_engine():
-    empty = snap_of()
-    test = {"type": "test_start", "space": "B", "characteristic": "Combat",
-            "characters": ["Marie"], "shields": ["blank"], "locked": False}
-    assert r.precheck(test, empty) == "Add the characters first"
-    full = snap_of(PLAYERS | {"characters": [MARIE]})
-    assert r.precheck(test | {"characteristic": None}, full) == \
-        "Choose the characteristic the test uses"
-    assert r.precheck(test | {"characters": []}, full) == "Choose who takes part in the test"
-    assert r.precheck(test | {"shields": []}, full) == "Add the card's shields, left to right"
-    assert r.precheck(test | {"characteristic": "Search"}, full) == \
-        "Marie has no Search: leave Marie out of this test"
-    assert r.precheck(test, full) is None
-    opened = snap_of(PLAYERS | {"characters": [MARIE]}, test)
-    assert r.precheck(test, opened) == "Space B already has a test: finish or abandon it first"
-    assert r.precheck(test | {"space": "C"}, opened).startswith(
-        "Marie is already in the test at space B")
-    assert r.precheck({"type": "adjust_tu", "delta": 0, "reason": "x"}, full) == \
-        "A correction of 0 changes nothing"
-    assert r.precheck({"type": "heal", "character": "Marie", "amount": 1}, full) == \
-        "Marie already has full health (2 LP)"
-    over = snap_of(PLAYERS, {"type": "end_run", "outcome": "failed_time"})
-    assert r.precheck({"type": "stay"}, over) == "Run 1 is over: start the next run first"
-    assert r.precheck({"type": "start_run"}, over) is None
-    won = snap_of(PLAYERS, {"type": "end_run", "outcome": "successful"})
-    assert r.precheck({"type": "start_run"}, won) == \
-        "The mission is complete: nothing more to play"
+    assert refused(full, start | {"characteristic": ""}) == \
+        "Choose the characteristic the test uses first."
+    assert refused(full, start | {"characteristic": "Search"}) == \
+        "Marie has no Search: leave Marie out of this test."
+    assert refused(full, start | {"characteristic": "Combat", "shields": []}) == \
+        "Add the card's shields, left to right."
+    assert refused(full, start | {"characteristic": "Combat", "characters": []}) == \
+        "Choose who takes part in the test at space B."
+    assert refused(full, {"type": "set_characters", "characters": [MARIE]},
+                   {"type": "stay"}).startswith("Characters change only at the start")
+    assert refused(full, {"type": "stay"}, {"type": "end_run", "outcome": "failed_time"}) == \
+        "Run 1 is over: start the next run first."
+    assert refused(full, {"type": "heal", "character": "Marie", "amount": 1}) == \
+        "Marie already has full health (2 LP)."

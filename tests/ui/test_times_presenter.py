@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games import times
+from companion.games.base import check
 from companion.ui.presenters.times import (
     CARD_RGBA,
     Step,
@@ -186,15 +187,16 @@ def test_track_after_a_round_and_winners():
     assert fresh.round is None and stacks(fresh) == {0: [1, 2, 3, 4]}
 
 
-def test_override_action_needs_a_seat_and_a_reason():
+def test_override_action_needs_a_seat_and_the_engine_a_reason():
     state = start()
     assert override_action(state, None, "hand", 4, "x")[0] is None
-    action, why = override_action(state, 2, "hand", 4, "  ")
-    assert action is None and "reason" in why
+    action, _ = override_action(state, 2, "hand", 4, "  ")
+    assert check(times, state, action).sentence == "Give a reason for the correction."
     assert override_action(state, 2, "score", 4, " Card dropped ") == (
         {"type": "override", "seat": 2, "score": 4, "reason": "Card dropped"}, "")
     turns = act(state, play_action(state, CARDS))
-    assert "between events" in override_action(turns, 2, "hand", 4, "x")[1]
+    action, _ = override_action(turns, 2, "hand", 4, "x")
+    assert check(times, turns, action).code == "times.override_between"
 
 
 def test_prompts_after_cancelled_cards_a_lone_card_and_a_redeal():

@@ -99,7 +99,7 @@ def test_a_result_that_does_not_replay_is_listed_apart_and_not_acknowledged(stor
     forged["actions"][0]["action"]["seat"] = 7
     got = store.receive(topic, encode(forged))
     assert got.outcome == "rejected" and got.ack is None
-    assert "does not replay here (seat 7 is not in this game)" in got.reason
+    assert "does not replay here (Nobody plays at seat 7 in this game.)" in got.reason
     board = store.board()
     assert board["tonight"] == [] and board["leaderboards"] == []
     assert board["problems"][0]["reason"] == got.reason

@@ -9,8 +9,10 @@ leaving the room twice, a guess before anyone picked up because of the law ...).
 
 Wiring: the session keeps the game log and computes ``state`` as
 ``functools.reduce(apply, log, initial(setup))``. When the slap arbiter closes a
-"Stop Time" round, the session puts its verdict dict, untouched, into a ``pickup``
-action (``reason: "slap"``) for the seat the verdict names. The screen never reads
+"Stop Time" round, the slap screen puts its verdict dict, untouched, into a ``pickup``
+action (``reason: "slap"``, or ``"false_slap"`` for a false alarm) for the seat the
+verdict names or the table chose among its candidates; the engine refuses any other
+seat (``pickups``). Action fields are read by ``fields``. The screen never reads
 ``State`` directly: it calls ``crazy_time_view.view(state, viewer_seat)``, which keeps
 each new law's text from the player who was out of the room. ``snapshot()`` is the full
 record (secrets included) for export and statistics, not for the screen.
@@ -24,9 +26,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import RuleError
+from companion.errors import MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, handler_for, players_from_setup, require
+from companion.games.crazy_time.fields import (
+    NEW_LAW,
+    OVER,
+    PLAYING,
+    bump,
+    count_field,
+    in_play,
+    optional,
+    put_pair,
+    seat_field,
+    text_field,
+)
 from companion.games.crazy_time.laws import STANDING_LAWS, Law, find_law
+from companion.games.crazy_time.pickups import PICKUP_KEEPS, REASONS, accusation, mistakes, pickup
 from companion.games.crazy_time.records import (
     Guess,
     Pickup,
@@ -34,7 +49,6 @@ from companion.games.crazy_time.records import (
     TickTock,
     guess_json,
     pickup_json,
-    read_verdict,
     result_json,
 )
 from companion.games.evolve import replace
@@ -46,15 +60,14 @@ GAME = GameInfo(
     blurb="Slap pad, laws, pick-ups",
     order=10,
     screen="companion.ui.screens.crazy_time:CrazyTimeScreen",
+    players=(4, 7),
+    version=2,  # issue 15 changed its rules: History summaries are computed again
 )
 NAME = GAME.name
 TITLE = GAME.title
 
 ROUNDS = 4
 GUESS_REMOVES = 5  # cards a correct guess takes out of the guesser's draw pile
-PICKUP_KEEPS = 5  # cards a picker keeps from the collected discards (at most)
-REASONS = ("slap", "temporal_flaw", "wrong_accusation", "false_slap")
-PLAYING, NEW_LAW, OVER = "playing", "new_law", "over"
 
 _DEAL = {4: 15, 5: 12, 6: 10, 7: 9}
 
@@ -62,7 +75,8 @@ _DEAL = {4: 15, 5: 12, 6: 10, 7: 9}
 def deal_size(n_players: int) -> int:
     """Cards dealt to each player at the start of every round, by number of players."""
     if isinstance(n_players, bool) or n_players not in _DEAL:
-        raise RuleError(f"Crazy Time is played by 4 to 7 players, not {n_players!r}")
+        raise RuleError("crazy_time.player_count", "Crazy Time is played by 4 to 7 players, "
+                        "not {count}.", count=n_players)
     return _DEAL[n_players]
 
 
@@ -110,9 +124,6 @@ class State:
                 return p.name
         return f"seat {seat}"
 
-    def who(self, seat: int) -> str:
-        return f"seat {seat} ({self.name(seat)})"
-
     def left_room(self) -> tuple[int, ...]:
         """Seats that have been out of the room for a law (each at most once a game)."""
         return tuple(law.absent for law in self.laws if law.absent is not None)
@@ -125,7 +136,7 @@ class State:
         for i, p in enumerate(self.players):
             if p.seat == seat:
                 return i
-        raise RuleError(f"seat {seat} is not in this game")
+        raise MalformedAction(f"seat {seat} is not in this game")
 
     def pickup_count(self, seat: int, rnd: int | None = None) -> int:
         """Pick-ups of ``seat`` in round ``rnd`` (None: the whole game)."""
@@ -165,13 +176,12 @@ class State:
 
 def initial(setup: Mapping[str, Any]) -> State:
     """Round 1 about to start: ``setup = {"players": [...], "first_dealer": seat?}``."""
-    if not isinstance(setup, Mapping):
-        raise RuleError("setup must be an object with 'players'")
-    players = players_from_setup(setup, lo=4, hi=7)
+    players = players_from_setup(setup, *GAME.players, game=TITLE)
     seats = tuple(p.seat for p in players)
     first = setup.get("first_dealer", players[0].seat)
     if isinstance(first, bool) or not isinstance(first, int) or first not in seats:
-        raise RuleError(f"first_dealer {first!r} is not a seat in this game {list(seats)}")
+        raise MalformedAction(f"first_dealer {first!r} is not a seat in this game "
+                              f"{list(seats)}")
     zeros = (0,) * len(players)
     state = State(players=players, deal=deal_size(len(players)), first_dealer=first,
                   round=1, phase=PLAYING, dealer=first, lead=first, notice="",
@@ -188,51 +198,12 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     return handler(state, action)
 
 
-def _seat(state: State, action: Mapping[str, Any], key: str) -> int:
-    return _check_seat(state, action["type"], key, require(action, key, int))
-
-
-def _check_seat(state: State, kind: str, label: str, seat: Any) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise RuleError(f"action '{kind}': {label} must be a seat number, not {seat!r}")
-    if seat not in state.seats:
-        raise RuleError(f"action '{kind}': {label} {seat} is not a seat in this game "
-                        f"(seats {', '.join(map(str, state.seats))})")
-    return seat
-
-
-def _optional(action: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
-    return require(action, key, kind) if action.get(key) is not None else None
-
-
-def _count(action: Mapping[str, Any], key: str) -> int | None:
-    value = _optional(action, key, int)
-    if value is not None and value < 0:
-        raise RuleError(f"action '{action['type']}': '{key}' cannot be negative: {value}")
-    return value
-
-
-def _text(action: Mapping[str, Any], key: str, what: str) -> str:
-    value = require(action, key, str).strip()
-    if not value:
-        raise RuleError(f"action '{action['type']}': {what} ('{key}') is empty")
-    return value
-
-
-def _in_play(state: State, kind: str) -> None:
-    if state.phase == OVER:
-        raise RuleError(f"'{kind}': the game is over; {state.who(state.grand_master)} "
-                        "is Grand Master of Time")
-    if state.phase == NEW_LAW:
-        raise RuleError(f"'{kind}': round {state.round} is over; record the new law "
-                        f"before round {state.round + 1} starts")
-
-
 def _round_won(state: State, action: Mapping[str, Any]) -> State:
     if state.phase == OVER:
-        raise RuleError(f"there is no round {ROUNDS + 1}: the game ended after round {ROUNDS}")
-    _in_play(state, "round_won")
-    return _win(state, _seat(state, action, "seat"), "emptied")
+        raise RuleError("crazy_time.no_fifth_round", "There is no round {next}: the game "
+                        "ended after round {rounds}.", next=ROUNDS + 1, rounds=ROUNDS)
+    in_play(state)
+    return _win(state, seat_field(state, action, "seat"), "emptied")
 
 
 def _win(state: State, seat: int, how: str) -> State:
@@ -251,28 +222,33 @@ def _win(state: State, seat: int, how: str) -> State:
 
 def _new_law(state: State, action: Mapping[str, Any]) -> State:
     if state.phase == OVER:
-        raise RuleError("the game is over: no new law after the last round")
+        raise RuleError("crazy_time.no_law_after_last_round", "The game is over: no new law "
+                        "after the last round.")
     if state.phase != NEW_LAW:
-        raise RuleError(f"a new law is made only after a round is won; round {state.round} "
-                        "is still being played")
-    name = " ".join(_text(action, "name", "the law's name").split())
+        raise RuleError("crazy_time.law_after_win", "A new law is made only after a round "
+                        "is won; round {round} is still being played.", round=state.round)
+    name = " ".join(text_field(action, "name", "the law's name").split())
     twin = find_law(state.laws, name)
     if twin is not None:
-        raise RuleError(f"a Law of Time named {twin.name!r} already exists; choose another name")
-    when = _text(action, "when", "the When? text")
-    what = _text(action, "what", "the What? text")
-    creator = _seat(state, action, "creator")
+        raise RuleError("crazy_time.law_name_taken", "There is already a Law of Time called "
+                        "{law}: choose another name.", law=twin.name)
+    when = text_field(action, "when", "when the law applies (When?)")
+    what = text_field(action, "what", "what must be done (What?)")
+    creator = seat_field(state, action, "creator")
     winner = state.results[-1].seat
     if creator != winner:
-        raise RuleError(f"the new law is made by the winner of round {state.round}, "
-                        f"{state.who(winner)}, not {state.who(creator)}")
-    absent = _seat(state, action, "absent")
+        raise RuleError("crazy_time.law_by_winner", "The new law is made by {winner}, who won "
+                        "round {round}, not by {creator}.", winner=state.name(winner),
+                        round=state.round, creator=state.name(creator))
+    absent = seat_field(state, action, "absent")
     if absent == creator:
-        raise RuleError(f"{state.who(absent)} makes the law and cannot also leave the room")
+        raise RuleError("crazy_time.creator_stays", "{name} makes the law and cannot also "
+                        "leave the room.", name=state.name(absent))
     if absent in state.left_room():
         earlier = next(law.name for law in state.laws if law.absent == absent)
-        raise RuleError(f"{state.who(absent)} already left the room once (for {earlier!r}); "
-                        "each player leaves only once a game")
+        raise RuleError("crazy_time.left_once", "{name} already left the room once (for "
+                        "{law}): each player leaves only once a game.",
+                        name=state.name(absent), law=earlier)
     nxt = state.round + 1
     law = Law(name=name, when=when, what=what, creator=creator, absent=absent, from_round=nxt)
     winners = tuple(sorted({r.seat for r in state.results}))
@@ -289,135 +265,41 @@ def _round_start_notice(state: State) -> str:
     return text + f"; {state.name(state.dealer)} starts at 1 o'clock."
 
 
-def _verdict(action: Mapping[str, Any], reason: str, state: State) -> tuple[str | None, tuple]:
-    verdict = _optional(action, "verdict", Mapping)
-    if verdict is None:
-        return None, ()
-    if reason not in ("slap", "false_slap"):
-        raise RuleError(f"action '{action['type']}': a slap verdict goes with reason 'slap' or "
-                        f"'false_slap', not {reason!r}")
-    try:
-        return read_verdict(verdict, state.seats)
-    except RuleError as exc:
-        raise RuleError(f"action '{action['type']}': {exc}") from exc
-
-
-def _cause(state: State, text: str | None) -> tuple[str | None, str | None]:
-    """Split a cause into (law name, None) when it names a law in force, else (None, text)."""
-    if text is None or not text.strip():
-        return None, None
-    law = find_law(state.laws, text)
-    return (law.name, None) if law is not None else (None, " ".join(text.split()))
-
-
-def _record_pickup(state: State, action: Mapping[str, Any], seat: int, reason: str,
-                   cause: str | None, **extra: Any) -> State:
-    law, rule = _cause(state, cause)
-    pile = _count(action, "pile")
-    pickup = Pickup(n=len(state.pickups) + 1, round=state.round, seat=seat, reason=reason,
-                    law=law, rule=rule, via=action["type"], pile=pile, **extra)
-    piles = tuple((s, c) for s, c in state.piles if s != seat)
-    if pile is not None:
-        piles += ((seat, pile),)
-    why = reason.replace("_", " ") + (f", {law or rule}" if (law or rule) else "")
-    notice = (f"{state.name(seat)} picks up ({why}): collect every discard pile, keep up to "
-              f"{PICKUP_KEEPS} under the draw pile, box the rest. Any law in effect is "
-              f"cancelled. {state.name(seat)} restarts the count at 1 o'clock.")
-    opened = state.opened
-    if pickup.opens_guess:
-        opened = _put(opened, pickup.law, pickup.n)
-    return replace(state, pickups=state.pickups.append(pickup), piles=piles, lead=seat,
-                   notice=notice, picked=_bump(state.picked, state.round - 1,
-                                               state.index(seat)), opened=opened)
-
-
-def _bump(grid: tuple[tuple[int, ...], ...], r: int, i: int, by: int = 1) -> tuple:
-    """``grid`` with ``grid[r][i]`` raised by ``by``."""
-    row = grid[r]
-    return (*grid[:r], (*row[:i], row[i] + by, *row[i + 1:]), *grid[r + 1:])
-
-
-def _put(pairs: tuple, key: Any, value: Any) -> tuple:
-    """A small (key, value) table with ``key`` set to ``value``."""
-    return (*((k, v) for k, v in pairs if k != key), (key, value))
-
-
-def _reason(action: Mapping[str, Any], default: str | None = None) -> str:
-    if default is not None and action.get("reason") is None:
-        return default
-    reason = require(action, "reason", str)
-    if reason not in REASONS:
-        raise RuleError(f"action '{action['type']}': unknown reason {reason!r} "
-                        f"(one of {', '.join(REASONS)})")
-    return reason
-
-
-def _pickup(state: State, action: Mapping[str, Any]) -> State:
-    _in_play(state, "pickup")
-    seat = _seat(state, action, "seat")
-    reason = _reason(action)
-    cause = _optional(action, "law", str)
-    verdict, delays = _verdict(action, reason, state)
-    return _record_pickup(state, action, seat, reason, cause, verdict=verdict, delays=delays)
-
-
-def _accusation(state: State, action: Mapping[str, Any]) -> State:
-    _in_play(state, "accusation")
-    accuser = _seat(state, action, "accuser")
-    accused = _seat(state, action, "accused")
-    if accuser == accused:
-        raise RuleError(f"{state.who(accuser)} cannot accuse themselves")
-    cause = _text(action, "law", "the law or rule said to be broken")
-    correct = require(action, "correct", bool)
-    if correct:
-        return _record_pickup(state, action, accused, "temporal_flaw", cause, accuser=accuser)
-    return _record_pickup(state, action, accuser, "wrong_accusation", cause, accuser=accuser)
-
-
-def _mistakes(state: State, action: Mapping[str, Any]) -> State:
-    _in_play(state, "mistakes")
-    raw = require(action, "seats", (list, tuple))
-    if not raw:
-        raise RuleError("action 'mistakes': 'seats' lists nobody")
-    seats = tuple(_check_seat(state, "mistakes", "seat", s) for s in raw)
-    reason = _reason(action, default="temporal_flaw")
-    if reason == "wrong_accusation":
-        raise RuleError("action 'mistakes': a wrong accusation is recorded with 'accusation'")
-    cause = _optional(action, "law", str)
-    verdict, delays = _verdict(action, reason, state)
-    return _record_pickup(state, action, seats[-1], reason, cause, erred=seats,
-                          verdict=verdict, delays=delays)
-
-
 def _guess(state: State, action: Mapping[str, Any]) -> State:
-    _in_play(state, "guess")
-    seat = _seat(state, action, "seat")
-    wanted = _text(action, "law", "the law's name")
+    in_play(state)
+    seat = seat_field(state, action, "seat")
+    wanted = text_field(action, "law", "the law's name")
     law = find_law(state.laws, wanted)
     if law is None:
-        raise RuleError(f"{state.who(seat)} guesses {wanted!r}, but no Law of Time has that name")
+        raise RuleError("crazy_time.guess_unknown_law", "{name} guesses {law}, but no Law of "
+                        "Time has that name.", name=state.name(seat), law=wanted)
     if law.standing:
-        raise RuleError(f"{law.name!r} is a standing law that everyone knows: nothing to guess")
+        raise RuleError("crazy_time.guess_standing_law", "{law} is a standing law that "
+                        "everyone knows: there is nothing to guess.", law=law.name)
     if law.absent != seat:
         own = next((x.name for x in state.laws if x.absent == seat), None)
-        mine = f"they left the room for {own!r}" if own else "they never left the room"
-        raise RuleError(f"{state.who(seat)} cannot guess {law.name!r}: {state.who(law.absent)} "
-                        f"was out of the room for it ({mine})")
+        raise RuleError("crazy_time.guess_not_absent", "{name} cannot guess {law}: {absent} was "
+                        "out of the room for it ({mine}).", name=state.name(seat), law=law.name,
+                        absent=state.name(law.absent),
+                        mine=f"they left the room for {own}" if own
+                        else "they never left the room")
     if state.guessed(law.name):
-        raise RuleError(f"{state.who(seat)} already guessed {law.name!r} correctly")
+        raise RuleError("crazy_time.guessed_already", "{name} already guessed {law} "
+                        "correctly.", name=state.name(seat), law=law.name)
     if not state.can_guess(seat, law):
-        raise RuleError(f"{state.who(seat)} may guess {law.name!r} only after someone picks up "
-                        "because of it (one proposal per such pick-up)")
+        raise RuleError("crazy_time.guess_needs_pickup", "{name} may guess {law} only after "
+                        "someone picks up because of it (one proposal per such pick-up).",
+                        name=state.name(seat), law=law.name)
     correct = require(action, "correct", bool)
-    pile_after = _count(action, "pile_after")
-    emptied = _optional(action, "emptied", bool)
+    pile_after = count_field(action, "pile_after")
+    emptied = optional(action, "emptied", bool)
     if emptied is None:
         emptied = pile_after == 0
     if emptied and not correct:
-        raise RuleError(f"{state.who(seat)}: a wrong guess removes no cards, so it cannot "
-                        "empty the draw pile")
+        raise RuleError("crazy_time.wrong_guess_empties", "A wrong guess removes no cards, so "
+                        "it cannot empty {name}'s draw pile.", name=state.name(seat))
     if emptied and pile_after not in (None, 0):
-        raise RuleError(f"{state.who(seat)}: 'emptied' but 'pile_after' is {pile_after}")
+        raise MalformedAction(f"guess: 'emptied' but 'pile_after' is {pile_after}")
     if correct and emptied:
         pile_after = 0
     guess = Guess(n=len(state.guesses) + 1, round=state.round, seat=seat, law=law.name,
@@ -434,31 +316,36 @@ def _guess(state: State, action: Mapping[str, Any]) -> State:
                   "after the next pick-up because of it.")
     i = state.index(seat)
     after = replace(state, guesses=state.guesses.append(guess), piles=piles, notice=notice,
-                    last_guess=_put(state.last_guess, (seat, law.name), len(state.pickups)),
+                    last_guess=put_pair(state.last_guess, (seat, law.name), len(state.pickups)),
                     correct=state.correct + (law.name,) if correct else state.correct,
-                    removed=_bump((state.removed,), 0, i, guess.removed)[0])
+                    removed=bump((state.removed,), 0, i, guess.removed)[0])
     return _win(after, seat, "guess") if emptied else after
 
 
 def _tick_tock(state: State, action: Mapping[str, Any]) -> State:
-    _in_play(state, "tick_tock")
-    seat = _seat(state, action, "seat")
+    in_play(state)
+    seat = seat_field(state, action, "seat")
     return replace(state, tick_tocks=state.tick_tocks.append(TickTock(state.round, seat)),
-                   ticked=_bump(state.ticked, state.round - 1, state.index(seat)))
+                   ticked=bump(state.ticked, state.round - 1, state.index(seat)))
 
 
 _HANDLERS = {
     "round_won": _round_won,
     "new_law": _new_law,
-    "pickup": _pickup,
-    "accusation": _accusation,
-    "mistakes": _mistakes,
+    "pickup": pickup,
+    "accusation": accusation,
+    "mistakes": mistakes,
     "guess": _guess,
     "tick_tock": _tick_tock,
 }
 
 
 # --------------------------------------------------------------------------- snapshot
+
+
+def is_over(state: State) -> bool:
+    """Round 4 has a winner, the Grand Master of Time (the session closes the game)."""
+    return state.phase == OVER
 
 
 def pickups_per_round(state: State) -> list[dict]:
@@ -510,5 +397,6 @@ def snapshot(state: State, recent: int | None = None) -> dict:
     return out
 
 
-__all__ = ["NAME", "TITLE", "ROUNDS", "REASONS", "State", "Pickup", "Guess", "RoundResult",
+__all__ = ["NAME", "TITLE", "ROUNDS", "REASONS", "PICKUP_KEEPS", "State", "Pickup", "Guess",
+           "RoundResult",
            "Law", "deal_size", "initial", "apply", "snapshot"]

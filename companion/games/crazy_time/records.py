@@ -1,21 +1,14 @@
-"""The records the Crazy Time referee keeps, and how a slap verdict is read.
+"""The records the Crazy Time referee keeps.
 
 Plain frozen data used by ``crazy_time`` (the rules engine): one record per pick-up,
-guess, "Tick, Tock" call and round won, plus their JSON forms for ``snapshot()``.
-``read_verdict`` turns the slap arbiter's verdict (a JSON dict, opaque otherwise) into
-the verbatim text the log keeps and the per-seat delays the statistics use; it never
-judges the verdict: a ranking entry it cannot read is simply left out of the statistics.
+guess, "Tick, Tock" call and round won, plus their JSON forms for ``snapshot()``. How a
+pick-up is decided (and checked against a slap verdict) is in ``pickups``.
 """
 
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from typing import Any
-
-from companion.errors import RuleError
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,8 +17,11 @@ class Pickup:
 
     ``law`` is the canonical name of the Law of Time the cause names, ``rule`` the cause
     in the table's words when it names no law. ``via`` is the action that recorded it.
-    ``verdict`` is the slap arbiter's verdict as JSON text (kept verbatim); ``delays``
-    the (seat, delay_ms) pairs read from its ranking.
+    ``erred``: who made the mistakes (several, the picker last), or the one whose
+    mistake a later player is charged with. ``verdict`` is the slap arbiter's verdict
+    as JSON text (kept verbatim); ``delays`` the (seat, delay_ms) pairs of its ranking;
+    ``decision`` who chose the picker: ``"verdict"`` (the arbiter named them) or
+    ``"table"`` (too close to call, or several never slapped).
     """
 
     n: int
@@ -40,6 +36,7 @@ class Pickup:
     verdict: str | None = None
     delays: tuple[tuple[int, float], ...] = ()
     pile: int | None = None
+    decision: str | None = None
 
     @property
     def opens_guess(self) -> bool:
@@ -82,44 +79,12 @@ class RoundResult:
     how: str = "emptied"
 
 
-def read_verdict(verdict: Mapping[str, Any], seats: Collection[int]) -> tuple[str, tuple]:
-    """``(verdict as JSON text, ((seat, delay_ms), ...))``; RuleError if it is not JSON data.
-
-    Delays are taken from ``verdict["ranking"]`` entries ``{"seat", "delay_ms"}`` (or the
-    slap arbiter's ``"delay_first_ms"``: milliseconds after the first slap) whose seat is
-    in ``seats`` and whose delay is a finite number. Anything else is skipped: a player
-    who never slapped has no delay.
-    """
-    try:
-        text = json.dumps(verdict, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise RuleError(f"the slap verdict is not JSON data ({exc})") from exc
-    delays = []
-    ranking = verdict.get("ranking")
-    for entry in ranking if isinstance(ranking, list) else ():
-        if not isinstance(entry, Mapping):
-            continue
-        seat = entry.get("seat")
-        ms = entry.get("delay_ms", entry.get("delay_first_ms"))
-        if _is_int(seat) and seat in seats and _is_number(ms):
-            delays.append((seat, ms))
-    return text, tuple(delays)
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value: Any) -> bool:
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value))
-
-
 def pickup_json(p: Pickup) -> dict:
     return {"n": p.n, "round": p.round, "seat": p.seat, "reason": p.reason, "law": p.law,
             "rule": p.rule, "via": p.via, "accuser": p.accuser, "erred": list(p.erred),
             "verdict": None if p.verdict is None else json.loads(p.verdict),
-            "delays": [[s, ms] for s, ms in p.delays], "pile": p.pile}
+            "delays": [[s, ms] for s, ms in p.delays], "pile": p.pile,
+            "decision": p.decision}
 
 
 def guess_json(g: Guess) -> dict:

@@ -38,7 +38,8 @@ class Deal:
 def setup_for(n_players: int) -> Deal:
     """The deal for 2, 3 or 4 players (13 + 1 ghost, 19 + 2, 26 + 2; 7 cards each)."""
     if isinstance(n_players, bool) or n_players not in _TAKEN:
-        raise RuleError(f"Time After Time takes 2 to 4 players, not {n_players!r}")
+        raise RuleError("time_after_time.player_count", "Time After Time takes 2 to 4 players, "
+                        "not {count}.", count=n_players)
     cards, ghosts = _TAKEN[n_players]
     return Deal(n_players, cards, ghosts, cards + ghosts, PER_HAND, TIME_CARDS - cards)
 

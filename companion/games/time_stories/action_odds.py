@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from companion.errors import RuleError
+from companion.errors import MalformedAction
 from companion.games.time_stories.action_test import (
     MAX_SHIELDS,
     SHIELD_KINDS,
@@ -105,7 +105,7 @@ def count_distribution(
 
 def _check_int(name: str, value: object, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise RuleError(f"{name} must be {lo} to {hi}, not {value!r}")
+        raise MalformedAction(f"{name} must be {lo} to {hi}, not {value!r}")
     return value
 
 
@@ -127,7 +127,8 @@ def roll_odds(
     _check_int("turn_to_hit", turn_to_hit, 0, dice)
     shields = tuple(shields)
     if not shields or len(shields) > MAX_SHIELDS or any(s not in SHIELD_KINDS for s in shields):
-        raise RuleError(f"shields must be 1 to {MAX_SHIELDS} of {', '.join(SHIELD_KINDS)}")
+        raise MalformedAction(f"shields must be 1 to {MAX_SHIELDS} of "
+                              f"{', '.join(SHIELD_KINDS)}")
     for name, res in resistances.items():
         _check_int(f"{name}'s resistance", res, 0, 100)
     max_res = max(resistances.values(), default=0)

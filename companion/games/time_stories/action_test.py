@@ -20,9 +20,11 @@ Riposte: only if the roll (after modifiers) shows at least one skull, count the 
 rolled plus the skull shields left; every character in the test whose resistance is
 below that count loses one life point.
 
-Modifiers from simple abilities: ``extra_dice`` (more faces in the roll) and
+Modifiers: ``extra_dice`` (more faces in the roll, or fewer when negative) and
 ``turn_to_hit`` (that many dice become one hit each; the engine picks the dice that gain
-most: skulls first, then blanks; dice already showing hits are never turned).
+most: skulls first, then blanks; dice already showing hits are never turned). A
+character's own abilities for one characteristic come from the sheet (``Ability``);
+the engine adds them to a roll's modifiers.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import RuleError
+from companion.errors import MalformedAction, RuleError
 
 SHIELD_KINDS = ("blank", "skull", "heart", "tu", "special")
 MAX_SHIELDS = 30
@@ -96,48 +98,71 @@ class RollOutcome:
 
 def parse_shields(raw: Any) -> tuple[str, ...]:
     """Validate the card's shields, left to right."""
-    if not isinstance(raw, (list, tuple)) or not raw:
-        raise RuleError("a test needs a non-empty list of 'shields' in card order")
+    if raw is not None and not isinstance(raw, (list, tuple)):
+        raise MalformedAction(f"'shields' must be a list in card order, not {raw!r}")
+    if not raw:
+        raise RuleError("time_stories.no_shields", "Add the card's shields, left to right.")
     if len(raw) > MAX_SHIELDS:
-        raise RuleError(f"a test has at most {MAX_SHIELDS} shields, not {len(raw)}")
+        raise RuleError("time_stories.too_many_shields", "A test has at most {most} shields, "
+                        "not {count}.", most=MAX_SHIELDS, count=len(raw))
     for kind in raw:
         if kind not in SHIELD_KINDS:
-            raise RuleError(f"unknown shield {kind!r}: use one of {', '.join(SHIELD_KINDS)}")
+            raise MalformedAction(f"unknown shield {kind!r}: use one of "
+                                  f"{', '.join(SHIELD_KINDS)}")
     return tuple(raw)
 
 
 def characteristic_value(character: str, characteristics: Mapping[str, int], name: str) -> int:
     """A character's dice for ``name``, or a RuleError saying what is wrong with it."""
     if name not in characteristics:
-        known = ", ".join(sorted(characteristics)) or "none"
-        raise RuleError(f"{character} has no characteristic {name!r} (has: {known})")
+        raise RuleError("time_stories.lacks_characteristic", "{character} has no {name}: leave "
+                        "{character} out of this test.", character=character, name=name)
     return check_characteristic(character, name, characteristics[name])
 
 
 def check_characteristic(character: str, name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{character}'s {name} must be a whole number, not {value!r}")
+        raise MalformedAction(f"{character}'s {name} must be a whole number, not {value!r}")
     if not 0 <= value <= MAX_CHARACTERISTIC:
-        raise RuleError(f"{character}'s {name} must be 0 to {MAX_CHARACTERISTIC}, not {value}")
+        raise RuleError("time_stories.characteristic_range", "{character}'s {name} must be 0 "
+                        "to {most} dice, not {value}.", character=character, name=name,
+                        most=MAX_CHARACTERISTIC, value=value)
     return value
 
 
 def parse_modifiers(raw: Any) -> tuple[int, int]:
-    """``(extra_dice, turn_to_hit)`` from a roll's ``modifiers`` object (may be absent)."""
+    """``(extra_dice, turn_to_hit)`` from a roll's ``modifiers`` object (may be absent).
+
+    ``extra_dice`` may be negative (a card or the company takes dice away); the roll
+    itself never has fewer than 0 dice (see ``time_stories.dice_for``)."""
     if raw is None:
         return 0, 0
     if not isinstance(raw, Mapping):
-        raise RuleError("'modifiers' must be an object with 'extra_dice' and/or 'turn_to_hit'")
+        raise MalformedAction("'modifiers' must be an object with 'extra_dice' and/or "
+                              "'turn_to_hit'")
     unknown = sorted(set(raw) - {"extra_dice", "turn_to_hit"})
     if unknown:
-        raise RuleError(f"unknown modifier(s): {', '.join(map(str, unknown))}")
+        raise MalformedAction(f"unknown modifier(s): {', '.join(map(str, unknown))}")
     values = []
     for key in ("extra_dice", "turn_to_hit"):
         v = raw.get(key, 0)
-        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_EXTRA_DICE:
-            raise RuleError(f"modifier {key!r} must be 0 to {MAX_EXTRA_DICE}, not {v!r}")
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise MalformedAction(f"modifier {key!r} must be a whole number, not {v!r}")
+        lo = -MAX_EXTRA_DICE if key == "extra_dice" else 0  # fewer dice: a card, company
+        if not lo <= v <= MAX_EXTRA_DICE:
+            raise RuleError("time_stories.modifier_range", "{What} must be {lo} to {most}, not "
+                            "{value}.", What=_MODIFIER_WORDS[key], lo=lo, most=MAX_EXTRA_DICE,
+                            value=v)
         values.append(v)
     return values[0], values[1]
+
+
+_MODIFIER_WORDS = {"extra_dice": "Extra dice", "turn_to_hit": "Dice turned into hits"}
+
+
+def dice_words(n: int) -> str:
+    """A number of dice as the table says it: "no dice", "one die", "3 dice"."""
+    return "no dice" if n == 0 else "one die" if n == 1 else f"{n} dice"
 
 
 def turn_dice(symbols: Sequence[str], n: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
@@ -179,9 +204,11 @@ def resolve(
     """Everything one roll does to the shields still ``left`` and to the characters."""
     for face in faces:
         if isinstance(face, bool) or not isinstance(face, int) or face not in FACE_SYMBOL:
-            raise RuleError(f"a die face is 1 to 6, not {face!r}")
+            raise MalformedAction(f"a die face is 1 to 6, not {face!r}")
     if turn_to_hit > len(faces):
-        raise RuleError(f"cannot turn {turn_to_hit} dice into hits with {len(faces)} dice")
+        raise RuleError("time_stories.turn_too_many", "{Turn} cannot become hits with {dice} "
+                        "rolled.", Turn=dice_words(turn_to_hit).capitalize(),
+                        dice=dice_words(len(faces)))
     symbols, turned = turn_dice([FACE_SYMBOL[f] for f in faces], turn_to_hit)
     hits = sum(SYMBOL_HITS[s] for s in symbols)
     skulls = sum(1 for s in symbols if s == SKULL)

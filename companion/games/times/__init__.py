@@ -25,10 +25,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.errors import RuleError
-from companion.games.base import GameInfo, handler_for, players_from_setup, require
+from companion.errors import MalformedAction, RuleError
+from companion.games.base import GameInfo, handler_for, listed, players_from_setup, require
 from companion.games.evolve import replace
-from companion.games.times.cards import DECK_SIZE, HAND_SIZE, PlayOutcome, parse_card, resolve_play
+from companion.games.times.cards import (
+    DECK_SIZE,
+    HAND_SIZE,
+    PlayOutcome,
+    card_label,
+    parse_card,
+    resolve_play,
+)
 from companion.games.times.score import (
     CANCELLED,
     DISCARDED,
@@ -71,7 +78,7 @@ from companion.games.times.table import (
 
 __all__ = [
     "NAME", "TITLE", "DEFAULT_TARGET", "State", "RoundRecord", "Override", "Result", "Turn",
-    "initial", "apply", "snapshot", "hand", "whose_turn", "period_in_force",
+    "initial", "apply", "snapshot", "is_over", "hand", "whose_turn", "period_in_force",
     "required_forced_markers", "legal_starts", "may_doubt", "may_join_doubt",
     "PLAY", "TURNS", "REVEAL", "EVALUATED", "OVER",
 ]
@@ -82,6 +89,7 @@ GAME = GameInfo(
     blurb="Timer, Time Table, scores",
     order=30,
     screen="companion.ui.screens.times:TimesScreen",
+    players=(2, DECK_SIZE // HAND_SIZE),  # a hand of 6 each from the deck
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -89,17 +97,20 @@ TITLE = GAME.title
 DEFAULT_TARGET = 15
 #: All identical cards three reveals in a row: the round is dealt again.
 ABORT_AFTER = 3
-MIN_PLAYERS, MAX_PLAYERS = 2, DECK_SIZE // HAND_SIZE
+MIN_PLAYERS, MAX_PLAYERS = GAME.players
 
 
 # ----------------------------------------------------------------------------- setup
 
 
 def initial(setup: Mapping[str, Any]) -> State:
-    players = players_from_setup(setup, MIN_PLAYERS, MAX_PLAYERS)
+    players = players_from_setup(setup, MIN_PLAYERS, MAX_PLAYERS, game=TITLE)
     target = setup.get("target", DEFAULT_TARGET)
-    if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 99:
-        raise RuleError(f"setup: 'target' must be a scoring-track space 1..99, not {target!r}")
+    if isinstance(target, bool) or not isinstance(target, int):
+        raise MalformedAction(f"setup: 'target' must be a whole number, not {target!r}")
+    if not 1 <= target <= 99:
+        raise RuleError("times.target_range", "The winning score must be a space of the "
+                        "scoring track, 1 to 99, not {target}.", target=target)
     n = len(players)
     return State(players, target, hands=(HAND_SIZE,) * n, scores=(0,) * n,
                  notice="round 1: six cards each; read the first event")
@@ -116,12 +127,24 @@ def _seat_of(action: Mapping[str, Any], state: State) -> int:
 
 def _check_turn(state: State, seat: int) -> tuple[int, str]:
     if state.phase != TURNS:
-        raise RuleError(f"no one places or doubts now (phase: {state.phase})")
+        raise RuleError("times.no_turns_now", "Nobody places or doubts now: {now}.",
+                        now=_PHASE_WORDS[state.phase])
     current, code = state.played[len(state.turns)]
     if seat != current:
-        raise RuleError(f"it is {name_of(state, current)}'s turn with {code}, "
-                        f"not {name_of(state, seat)}'s")
+        raise RuleError("times.not_your_turn", "It is {turn}'s turn with the {card}, not "
+                        "{name}'s.", turn=name_of(state, current), card=card_label(code),
+                        name=name_of(state, seat))
     return current, code
+
+
+#: what the table is doing in each phase, for the sentences that refuse an action
+_PHASE_WORDS = {
+    PLAY: "everyone reveals a card first",
+    TURNS: "players place or doubt in turn",
+    REVEAL: "the year is to be revealed",
+    EVALUATED: "the event has been judged",
+    OVER: "the game is over",
+}
 
 
 def _last_placer(state: State) -> int | None:
@@ -136,22 +159,25 @@ def _last_placer(state: State) -> int | None:
 
 def _play(state: State, action: Mapping[str, Any]) -> State:
     if state.phase != PLAY:
-        raise RuleError(f"cards are revealed only at the start of an event (phase: {state.phase})")
+        raise RuleError("times.reveal_at_start", "Cards are revealed only at the start of an "
+                        "event: {now}.", now=_PHASE_WORDS[state.phase])
     raw = require(action, "cards", Mapping)
     cards = {}
     for key, code in raw.items():
         seat = int(key) if isinstance(key, str) and key.strip().isdigit() else key
         i = index_of(state, seat)
         if state.hands[i] < 1:
-            raise RuleError(f"{name_of(state, seat)} has no cards left and cannot play {code!r}")
+            raise RuleError("times.no_cards_left", "{name} has no cards left and cannot play "
+                            "one.", name=name_of(state, seat))
         if seat in cards:
-            raise RuleError(f"seat {seat} is named twice in 'cards'")
+            raise MalformedAction(f"play: seat {seat} is named twice in 'cards'")
         cards[seat] = parse_card(code, seat)
     missing = [p.seat for i, p in enumerate(state.players)
                if state.hands[i] >= 1 and p.seat not in cards]
     if missing:
-        raise RuleError(f"every player with cards plays one; missing: seat(s) "
-                        f"{', '.join(map(str, missing))}")
+        raise RuleError("times.everyone_plays", "Every player with cards plays one: {names} "
+                        "still {verb} to.", names=listed(name_of(state, s) for s in missing),
+                        verb="has" if len(missing) == 1 else "have")
     res = resolve_play(cards)
     cancelled = tuple((s, cards[s].code) for s in res.cancelled)
     took_back = tuple(Result(s, c, CANCELLED, None, TOOK_BACK) for s, c in cancelled)
@@ -198,7 +224,8 @@ def _after_turn(state: State, turn: Turn) -> State:
 def _place(state: State, action: Mapping[str, Any]) -> State:
     seat, code = _check_turn(state, _seat_of(action, state))
     raw = require(action, "markers", (list, tuple))
-    markers = check_placement(state.board, seat, parse_card(code), raw)
+    markers = check_placement(state.board, seat, parse_card(code), raw,
+                              lambda s: name_of(state, s))
     years = period((*state.board, *markers))
     return _after_turn(state, Turn(seat, code, PLACE, markers, years))
 
@@ -206,37 +233,45 @@ def _place(state: State, action: Mapping[str, Any]) -> State:
 def _doubt(state: State, action: Mapping[str, Any]) -> State:
     seat, code = _check_turn(state, _seat_of(action, state))
     if not state.turns:
-        raise RuleError(f"{name_of(state, seat)} holds the first card ({code}) and must place: "
-                        "there is nothing to doubt")
+        raise RuleError("times.first_places", "{name} holds the first card (the {card}) and "
+                        "must place: there is nothing to doubt.", name=name_of(state, seat),
+                        card=card_label(code))
     prev = state.turns[-1]
     if "target" in action and require(action, "target", int) != prev.seat:
-        raise RuleError(f"{name_of(state, seat)} may doubt only the direct predecessor, "
-                        f"seat {prev.seat}, not seat {action['target']}")
+        raise RuleError("times.doubt_predecessor", "{name} may doubt only the player just "
+                        "before them, {prev}, not {target}.", name=name_of(state, seat),
+                        prev=name_of(state, prev.seat),
+                        target=name_of(state, action["target"]))
     if prev.kind != PLACE:
-        raise RuleError(f"the predecessor, seat {prev.seat}, doubted: {name_of(state, seat)} may "
-                        f"join that doubt or refine seat {_last_placer(state)}'s period")
+        raise RuleError("times.predecessor_doubted", "{prev}, just before {name}, doubted: "
+                        "{name} may join that doubt or refine {placer}'s period.",
+                        prev=name_of(state, prev.seat), name=name_of(state, seat),
+                        placer=name_of(state, _last_placer(state)))
     return _after_turn(state, Turn(seat, code, DOUBT, target=prev.seat))
 
 
 def _join(state: State, action: Mapping[str, Any]) -> State:
     seat, code = _check_turn(state, _seat_of(action, state))
     if not state.turns:
-        raise RuleError(f"{name_of(state, seat)} holds the first card ({code}) and must place: "
-                        "there is no doubt to join")
+        raise RuleError("times.first_places", "{name} holds the first card (the {card}) and "
+                        "must place: there is no doubt to join.", name=name_of(state, seat),
+                        card=card_label(code))
     prev = state.turns[-1]
     if prev.kind == PLACE:
-        raise RuleError(f"the predecessor, seat {prev.seat}, placed and did not doubt: "
-                        f"{name_of(state, seat)} may doubt them or refine their period")
+        raise RuleError("times.nothing_to_join", "{prev}, just before {name}, placed and did "
+                        "not doubt: {name} may doubt them or refine their period.",
+                        prev=name_of(state, prev.seat), name=name_of(state, seat))
     return _after_turn(state, Turn(seat, code, JOIN, target=prev.target))
 
 
 def _reveal(state: State, action: Mapping[str, Any]) -> State:
     if state.phase != REVEAL:
-        raise RuleError(f"the year is revealed once everyone has had their turn "
-                        f"(phase: {state.phase})")
+        raise RuleError("times.reveal_after_turns", "The year is revealed once everyone has "
+                        "had their turn: {now}.", now=_PHASE_WORDS[state.phase])
     year = require(action, "year", int)
     if not FIRST_YEAR <= year <= LAST_YEAR:
-        raise RuleError(f"events lie in {FIRST_YEAR}..{LAST_YEAR}, not {year}")
+        raise RuleError("times.year_range", "Events lie between {first} and {last}, not "
+                        "{year}.", first=FIRST_YEAR, last=LAST_YEAR, year=year)
     results = evaluate(state.turns, state.cancelled, year)
     change = {r.seat: r.hand_change for r in results}
     hands = tuple(n + change.get(p.seat, 0) for p, n in zip(state.players, state.hands,
@@ -255,9 +290,9 @@ def _end_round(state: State, event: int) -> State:
                                played=(), cancelled=(), turns=(), board=(),
                                same_event=False, cancel_streak=0)
     if winners:
-        names = ", ".join(name_of(state, s) for s in winners)
+        who = ", ".join(name_of(state, s) for s in winners)
         return replace(done, phase=OVER, winners=winners,
-                                   notice=f"round {state.round} scored; {names} won")
+                                   notice=f"round {state.round} scored; {who} won")
     return replace(done, phase=PLAY, round=state.round + 1, event=event,
                                hands=(HAND_SIZE,) * len(state.players),
                                notice=f"round {state.round} scored; round {state.round + 1}: "
@@ -266,7 +301,8 @@ def _end_round(state: State, event: int) -> State:
 
 def _next_event(state: State, action: Mapping[str, Any]) -> State:
     if state.phase != EVALUATED:
-        raise RuleError(f"the next event comes after the judged one (phase: {state.phase})")
+        raise RuleError("times.judge_first", "The next event comes once this one is judged: "
+                        "{now}.", now=_PHASE_WORDS[state.phase])
     if min(state.hands) <= 1:
         return _end_round(state, state.event + 1)
     event = state.event if state.same_event else state.event + 1
@@ -278,14 +314,15 @@ def _next_event(state: State, action: Mapping[str, Any]) -> State:
 
 def _override(state: State, action: Mapping[str, Any]) -> State:
     if state.phase not in (PLAY, EVALUATED):
-        raise RuleError(f"overrides are made between events, not now (phase: {state.phase})")
+        raise RuleError("times.override_between", "Corrections are made between events, not "
+                        "now: {now}.", now=_PHASE_WORDS[state.phase])
     seat = _seat_of(action, state)
     reason = require(action, "reason", str).strip()
     if not reason:
-        raise RuleError("an override needs a 'reason' for the log")
+        raise RuleError("times.override_reason", "Give a reason for the correction.")
     fields = [f for f in ("hand", "score") if f in action]
     if not fields:
-        raise RuleError("an override sets 'hand' and/or 'score'")
+        raise MalformedAction("override: sets 'hand' and/or 'score'")
     i = index_of(state, seat)
     hands, scores, log = list(state.hands), list(state.scores), state.overrides
     for field, values, lo, hi in (("hand", hands, 1, DECK_SIZE), ("score", scores, 0, 99)):
@@ -293,8 +330,10 @@ def _override(state: State, action: Mapping[str, Any]) -> State:
             continue
         value = require(action, field, int)
         if not lo <= value <= hi:
-            raise RuleError(f"override for seat {seat}: '{field}' must be {lo}..{hi}, "
-                            f"not {value}")
+            raise RuleError("times.override_range", "{name}'s {what} must be {lo} to {hi}, not "
+                            "{value}.", name=name_of(state, seat),
+                            what="cards" if field == "hand" else "score", lo=lo, hi=hi,
+                            value=value)
         log = log.append(Override(state.round, state.event, seat, field, values[i], value,
                                   reason))
         values[i] = value
@@ -321,6 +360,11 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     """The state after ``action``; RuleError (state untouched) when it is not allowed."""
     _, handler = handler_for(_ACTIONS, action, "Times")
     if state.phase == OVER:
-        raise RuleError("the game is over; winners: seat(s) "
-                        + ", ".join(str(s) for s in state.winners))
+        raise RuleError("times.over", "The game is over: {names} won.",
+                        names=listed(name_of(state, s) for s in state.winners))
     return handler(state, action)
+
+
+def is_over(state: State) -> bool:
+    """Someone reached the winning space (the session then closes the game in the log)."""
+    return state.phase == OVER

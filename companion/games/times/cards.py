@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from companion.errors import RuleError
+from companion.errors import MalformedAction
 
 
 class PlayOutcome(StrEnum):
@@ -68,19 +68,17 @@ class Card:
 
 
 def parse_card(code: object, seat: int | None = None) -> Card:
-    """The card for a code such as ``"blue3"``; RuleError naming the seat otherwise."""
+    """The card for a code such as ``"blue3"``; MalformedAction naming the seat otherwise."""
     who = f"seat {seat}: " if seat is not None else ""
     if not isinstance(code, str):
-        raise RuleError(f"{who}a card is a code like 'pink5', not {code!r}")
+        raise MalformedAction(f"{who}a card is a code like 'pink5', not {code!r}")
     text = code.strip().lower()
     for colour in COLOURS:
         if text.startswith(colour):
             size = text[len(colour) :]
             if size in {"5", "3", "1"}:
                 return Card(colour, int(size))
-    raise RuleError(
-        f"{who}there is no TIMES card {code!r} (cards: {', '.join(CARD_CODES)})"
-    )
+    raise MalformedAction(f"{who}there is no TIMES card {code!r} (cards: {', '.join(CARD_CODES)})")
 
 
 def card_label(code: str) -> str:

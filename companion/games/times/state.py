@@ -105,11 +105,12 @@ def index_of(state: State, seat: object) -> int:
     for i, p in enumerate(state.players):
         if p.seat == seat and not isinstance(seat, bool):
             return i
-    raise RuleError(f"no player sits at seat {seat!r}")
+    raise RuleError("times.no_such_seat", "Nobody plays at seat {seat} in this game.", seat=seat)
 
 
 def name_of(state: State, seat: int) -> str:
-    return f"{state.players[index_of(state, seat)].name} (seat {seat})"
+    """The name of the player at ``seat`` (what sentences call them)."""
+    return state.players[index_of(state, seat)].name
 
 
 def hand(state: State, seat: int) -> int:
@@ -150,7 +151,7 @@ def legal_starts(state: State, seat: int, column: str, size: int) -> tuple[int, 
     """Starts at which ``seat`` may lay the (column, size) marker now.
 
     Empty unless it is the seat's turn and the marker is their card's own or one of
-    their forced 1-markers. Unknown columns or sizes are a RuleError.
+    their forced 1-markers. Unknown columns or sizes are a MalformedAction.
     """
     column, size = check_column(column), check_size(size)
     card = _card_of(state, seat)

@@ -29,10 +29,10 @@ and ``required_forced`` here, and ``space_label`` for captions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from companion.errors import RuleError
+from companion.errors import MalformedAction, RuleError
 from companion.games.times.cards import SIZES, Card
 
 #: Columns from coarse to fine, with the first and last space of each.
@@ -92,13 +92,13 @@ def space_label(column: str, space: int) -> str:
 
 def check_column(column: object) -> str:
     if column not in BOUNDS:
-        raise RuleError(f"there is no column {column!r} (columns: {', '.join(COLUMNS)})")
+        raise MalformedAction(f"there is no column {column!r} (columns: {', '.join(COLUMNS)})")
     return column  # type: ignore[return-value]
 
 
 def check_size(size: object) -> int:
     if isinstance(size, bool) or size not in SIZES:
-        raise RuleError(f"a marker covers 5, 3 or 1 spaces, not {size!r}")
+        raise MalformedAction(f"a marker covers 5, 3 or 1 spaces, not {size!r}")
     return size  # type: ignore[return-value]
 
 
@@ -165,31 +165,35 @@ def legal_starts(board: Board, column: str, size: int) -> tuple[int, ...]:
 def _one_marker(raw: object, index: int, seat: int) -> tuple[str, int, int]:
     where = f"seat {seat}, marker {index + 1}"
     if not isinstance(raw, Mapping):
-        raise RuleError(f"{where}: a marker is {{'column', 'size', 'start'}}, not {raw!r}")
+        raise MalformedAction(f"{where}: a marker is {{'column', 'size', 'start'}}, not {raw!r}")
     try:
         column = check_column(raw.get("column"))
         size = check_size(raw.get("size"))
-    except RuleError as err:
-        raise RuleError(f"{where}: {err}") from None
+    except MalformedAction as err:
+        raise MalformedAction(f"{where}: {err}") from None
     start = raw.get("start")
     if isinstance(start, bool) or not isinstance(start, int):
-        raise RuleError(f"{where}: 'start' must be a whole number, not {start!r}")
+        raise MalformedAction(f"{where}: 'start' must be a whole number, not {start!r}")
     return column, size, start
 
 
-def check_placement(board: Board, seat: int, card: Card, raw: object) -> tuple[Marker, ...]:
+def check_placement(board: Board, seat: int, card: Card, raw: object,
+                    name_of: Callable[[int], str] = lambda s: f"seat {s}",
+                    ) -> tuple[Marker, ...]:
     """Validate a "place" action's ``markers`` list; return the new markers in order.
 
     The list is the forced 1-markers (coarse column first) followed by the marker of
-    the seat's own card. Every problem is a RuleError naming the seat and the value.
+    the seat's own card. A marker that does not fit the Time Table is a RuleError naming
+    the player (``name_of(seat)``) and the spaces; a list not shaped like the card asks
+    (wrong count, order or fields) is a MalformedAction.
     """
     if not isinstance(raw, Sequence) or isinstance(raw, (str, bytes)) or not raw:
-        raise RuleError(f"seat {seat}: 'markers' must be a non-empty list of markers")
+        raise MalformedAction(f"seat {seat}: 'markers' must be a non-empty list of markers")
     forced = required_forced(board, card.column)
     expected = [(c, 1) for c in forced] + [(card.column, card.size)]
     wanted = ", ".join(f"{c} {s}" for c, s in expected)
     if len(raw) != len(expected):
-        raise RuleError(
+        raise MalformedAction(
             f"seat {seat} played {card.code}: lay exactly {len(expected)} marker(s) "
             f"({wanted}), not {len(raw)}"
         )
@@ -198,29 +202,29 @@ def check_placement(board: Board, seat: int, card: Card, raw: object) -> tuple[M
     for index, item in enumerate(raw):
         column, size, start = _one_marker(item, index, seat)
         if (column, size) != expected[index]:
-            raise RuleError(
+            raise MalformedAction(
                 f"seat {seat} played {card.code}: marker {index + 1} must be "
                 f"{expected[index][0]} {expected[index][1]} (in order: {wanted}), "
                 f"not {column} {size}"
             )
         first, last = BOUNDS[column]
         if start < first or start + size - 1 > last:
-            raise RuleError(
-                f"seat {seat}: a {size}-marker at {start} runs off the {column} column "
-                f"({first}..{last}); starts {first}..{last - size + 1} fit"
-            )
+            raise RuleError("times.off_the_column", "A {size}-marker at {start} runs off the "
+                            "{column} column: it fits from {first} to {fits}.", size=size,
+                            start=space_label(column, start), column=column,
+                            first=space_label(column, first),
+                            fits=space_label(column, last - size + 1))
         if (taken := on_board(new_board, column, size)) is not None:
-            raise RuleError(
-                f"seat {seat}: the {column} {size}-marker already lies on the board "
-                f"(laid by seat {taken.seat})"
-            )
+            raise RuleError("times.marker_laid", "The {column} {size}-marker already lies on "
+                            "the board (laid by {owner}).", column=column, size=size,
+                            owner=name_of(taken.seat))
         if start not in legal_starts(new_board, column, size):
             lo, hi = column_range(new_board, column)
-            span = f"{space_label(column, lo)}..{space_label(column, hi)}"
-            raise RuleError(
-                f"seat {seat}: a {column} {size}-marker at {space_label(column, start)} "
-                f"leaves the period in force ({span} in that column)"
-            )
+            raise RuleError("times.outside_period", "{name}'s {column} {size}-marker at "
+                            "{start} leaves the period in force ({lo} to {hi} in that "
+                            "column).", name=name_of(seat), column=column, size=size,
+                            start=space_label(column, start), lo=space_label(column, lo),
+                            hi=space_label(column, hi))
         marker = Marker(column, size, start, seat, forced=index < len(forced))
         laid.append(marker)
         new_board = (*new_board, marker)

@@ -20,8 +20,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.crazy_time.laws import law_key
-
 REASONS = {"slap": "last to slap", "false_slap": "false slap",
            "temporal_flaw": "temporal flaw", "wrong_accusation": "wrong accusation"}
 #: Causes a Temporal Flaw may name besides the Laws of Time (our own short words).
@@ -133,19 +131,6 @@ def board(v: Mapping[str, Any]) -> Board:
                            + (" (by a guess)" if r["how"] == "guess" else ""))
                       for r in v["results"]),
         can_guess=bool(v["guesses_open"]) and v["phase"] == "playing")
-
-
-def law_problem(v: Mapping[str, Any], name: str, when: str, what: str) -> str | None:
-    """Why the typed new law cannot be recorded yet, in the table's words (None: it can)."""
-    if not name.strip():
-        return "Give the law a name first"
-    if any(law_key(law["name"]) == law_key(name) for law in v["laws"]):
-        return f"There is already a law called {' '.join(name.split())}: choose another name"
-    if not when.strip():
-        return "Write when the law applies (When?) first"
-    if not what.strip():
-        return "Write what must be done (What?) first"
-    return None
 
 
 def causes(v: Mapping[str, Any]) -> list[str]:

@@ -9,18 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.config import Config
+from companion.games import info
 from companion.palette import rgba
-
-#: Player counts each game accepts (the rulebooks').
-PLAYER_RANGE: dict[str, tuple[int, int]] = {
-    "crazy_time": (4, 7),
-    "time_stories": (1, 4),
-    "times": (2, 5),
-    "time_after_time": (2, 4),
-    "professor_tempus": (2, 5),
-    "scorepad": (1, 8),
-}
-
 
 #: Games whose engine takes who begins: (setup key, the button's words).
 FIRST_PLAYER: dict[str, tuple[str, str]] = {
@@ -73,7 +63,8 @@ def setup_from_rows(kind: str, rows: list[SeatRow],
                     first: int | None = None) -> tuple[dict | None, str]:
     """``(setup, "")`` when the table is ready for ``kind``; ``(None, why)`` otherwise.
     ``first``: the seat that deals or plays first, for the games that ask."""
-    lo, hi = PLAYER_RANGE.get(kind, (1, 8))
+    game = info(kind)
+    lo, hi = game.players if game is not None else (1, 8)  # the rulebook's, from the engine
     playing = [r for r in rows if r.in_play]
     if not lo <= len(playing) <= hi:
         return None, f"This game takes {lo} to {hi} players; {len(playing)} seats are in play."

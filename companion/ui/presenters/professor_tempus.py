@@ -167,30 +167,15 @@ def holders(state: pt.State, move: Move) -> list[dict]:
 
 
 def build_action(state: pt.State, move: Move, value: int) -> tuple[dict | None, str]:
-    """The action for the tapped value, or None and why it is refused (can_play's reason
-    for a play on)."""
-    seat = turn_seat(state)
-    if seat is None:
-        return None, "The round is over: enter the hourglasses"
+    """The action for the tapped value, or None and what to choose first. Whether the
+    card may be played there is the engine's to say (``app.act`` shows its sentence)."""
     if move.holder is None:
         return None, "Choose a holder first"
+    seat = state.players[state.turn].seat  # after the round, the engine says it is over
     card = {"colour": move.colour, "value": value}
-    try:
-        pt.parse_card(card)
-    except pt.RuleError as exc:
-        return None, str(exc)
-    series = state.holders[move.holder]
     if move.mode.startswith("open"):
-        if series is not None:
-            return None, f"Holder {move.holder + 1} is taken"
         return {"type": "open_series", "seat": seat, "holder": move.holder,
                 "direction": move.mode[-1], "card": card}, ""
-    if series is None:
-        return None, f"Holder {move.holder + 1} is free: open a series"
-    if move.mode == "play_on":
-        ok, reason = pt.can_play(series, card, seat)
-        if not ok:
-            return None, reason
     return {"type": move.mode, "seat": seat, "holder": move.holder, "card": card}, ""
 
 

@@ -276,7 +276,7 @@ def rounds_from_crazy_time(snapshot: Mapping) -> list[RoundLine]:
             continue
         if p["reason"] == "false_slap":
             how = "false_alarm"
-        else:
-            how = "verdict" if v.get("picker") == p["seat"] else "table"
+        else:  # recorded by the engine; older logs: derived from the verdict
+            how = p.get("decision") or ("verdict" if v.get("picker") == p["seat"] else "table")
         out.append(_round_line(f"Round {p['round']}", p["seat"], how, v.get("ranking", [])))
     return out[::-1]

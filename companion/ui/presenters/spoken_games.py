@@ -166,7 +166,8 @@ LISTENS: dict[str, tuple[frozenset[str], Callable[..., Line | None]]] = {
     "crazy_time": (frozenset({"round_won", "guess"}), crazy_time),
     "times": (frozenset({"next_event", "override"}), times),
     "professor_tempus": (frozenset({"score_round"}), professor_tempus),
-    "time_after_time": (frozenset({"place", "ghost", "hand_empty"}), time_after_time),
+    "time_after_time": (frozenset({"place", "ghost", "hand_empty", "ghost_answer"}),
+                        time_after_time),
     "scorepad": (frozenset({"finish"}), scorepad),
 }
 

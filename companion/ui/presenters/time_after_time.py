@@ -7,6 +7,11 @@ problems highlighted, says which slots and buttons are enabled, and builds the a
 The emergency case (a stuck row) is a small flow of its own: the host taps "Emergency",
 then a placed card and the free neighbouring slot it shifts to, at most twice; the moves
 are previewed in the row and sent together as one ``emergency_move`` on confirmation.
+
+When a row is complete and a ghost may still be in that hand, the engine asks first
+(``asking``): ``question`` says so to the player, whose own seat button answers yes
+(``yes_action``) and the screen's "No ghost" button no (``no_action``); nothing else
+is enabled until they answer.
 """
 
 from __future__ import annotations
@@ -129,6 +134,20 @@ def emergency_action(pick: Pick) -> dict | None:
             "moves": [{"from": a, "to": b} for a, b in pick.moves]}
 
 
+def ghost_action(state: tat.State, pick: Pick, delta: int) -> dict | None:
+    """"Ghost +1": the chosen player drew a ghost, shown to the table, from their
+    right-hand neighbour (the only hand they draw from; the engine then knows whose hand
+    it left). "Ghost −1": a known ghost leaves the hand (a correction)."""
+    s = _seat_state(state, pick.seat)
+    if s is None:
+        return None
+    action = {"type": "ghost", "seat": s.player.seat, "delta": delta}
+    if delta > 0:
+        i = state.seats.index(s)
+        action["from"] = state.seats[i - 1].player.seat
+    return action
+
+
 def hand_empty_action(state: tat.State, pick: Pick) -> dict | None:
     if pick.seat is None or state.draw_pile or state.over:
         return None
@@ -154,7 +173,7 @@ def rows(state: tat.State, pick: Pick) -> list[dict]:
         if chosen and pick.emergency:
             row, legal, lift = preview(state, pick), targets(state, pick), movable(state, pick)
             bad = set()
-        live = not state.over
+        live = not state.over and state.asking is None
         out.append({
             "seat": s.player.seat,
             "name": s.player.name,
@@ -184,14 +203,15 @@ def hour_buttons(state: tat.State, pick: Pick) -> list[dict]:
     """The 6..22 buttons: an hour whose two copies are both out cannot be picked."""
     gone = set(tat.unavailable_hours(state))
     return [{"hour": h, "text": str(h), "selected": h == pick.hour,
-             "enabled": h not in gone and not state.over} for h in HOURS]
+             "enabled": h not in gone and not state.over and state.asking is None}
+            for h in HOURS]
 
 
 def controls(state: tat.State, pick: Pick) -> dict:
     """Which of the action buttons are enabled (and whether the draw-pile button gives
     way to "Hand empty": the one is only useful while the other is not)."""
     s = _seat_state(state, pick.seat)
-    live = not state.over
+    live = not state.over and state.asking is None
     return {
         "emergency": live and is_stuck(state, pick.seat),
         "hand_empty": live and s is not None and state.draw_pile == 0,
@@ -210,6 +230,8 @@ def prompt(state: tat.State, pick: Pick) -> str:
     """The secondary line: the result, what to tap next, or the chosen row's problems."""
     if state.over:
         return "Game over: Undo to correct, Back to leave"
+    if state.asking is not None:
+        return f"{asked_name(state)}'s row is complete: only they know about their ghosts"
     s = _seat_state(state, pick.seat)
     if s is None:
         return "Tap a player, then an hour, then a slot"
@@ -249,14 +271,46 @@ def result(state: tat.State) -> str:
 
 
 def place_action(state: tat.State, pick: Pick, slot: int) -> tuple[dict | None, str]:
-    """The place action for a tapped slot, or None and why it is refused."""
+    """The place action for a tapped slot, or None and what to pick first. Whether the
+    card may go there is the engine's to say (``app.act`` shows its sentence)."""
     s = _seat_state(state, pick.seat)
     if s is None or pick.hour is None:
         return None, "Pick a player and an hour first"
-    ok, reason = tat.can_place(s.row, slot, pick.hour)
-    if not ok:
-        return None, reason
     return {"type": "place", "seat": s.player.seat, "slot": slot, "hour": pick.hour}, ""
+
+
+# -- the ghost question ---------------------------------------------------------------
+
+
+def asked_name(state: tat.State) -> str:
+    s = _seat_state(state, state.asking)
+    return s.player.name if s is not None else ""
+
+
+def question(state: tat.State) -> str:
+    """The question to the player whose complete row waits on it ("" when none)."""
+    if state.asking is None or state.over:
+        return ""
+    name = asked_name(state)
+    return f"{name}: is a ghost still in your hand? Yes: press your own button."
+
+
+def no_label(state: tat.State) -> str:
+    return f"No ghost: {asked_name(state)} wins" if state.asking is not None else ""
+
+
+def yes_action(state: tat.State, seat: int) -> dict | None:
+    """A seat button while a question is open: the asked player's own button says yes;
+    any other button does nothing (nobody answers for someone else)."""
+    if state.over or state.asking is None or seat != state.asking:
+        return None
+    return {"type": "ghost_answer", "seat": seat, "holds_ghost": True}
+
+
+def no_action(state: tat.State) -> dict | None:
+    if state.over or state.asking is None:
+        return None
+    return {"type": "ghost_answer", "seat": state.asking, "holds_ghost": False}
 
 
 def header(state: tat.State) -> str:

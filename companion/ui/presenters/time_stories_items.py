@@ -7,7 +7,7 @@ build to ``app.act``:
     item_rows(snap)                       # one ItemRow per item, Agency items first
     holder_choices(snap)                  # ("Group", None) and each living character
     give_targets(snap, "Lantern")         # where an item can go: not its holder, not the dead
-    gain_action(" Lantern ", "Marie", True)   # (action, "") or (None, why not)
+    gain_action(" Lantern ", "Marie", True)   # (action, "")
     give_action("Lantern", None)          # to the group
     drop_action("Lantern")                # used up / discarded
 """
@@ -62,7 +62,10 @@ def _living(snap: dict) -> list[str]:
 
 
 def holder_choices(snap: dict) -> list[tuple[str, str | None]]:
-    """Who can receive a new item: the group, then each living character."""
+    """Who can receive a new item: the group, then each living character (between runs
+    only the group: nobody holds a receptacle until the next run starts)."""
+    if not snap.get("running", True):
+        return [(GROUP, None)]
     return [(GROUP, None)] + [(n, n) for n in _living(snap)]
 
 
@@ -74,10 +77,9 @@ def give_targets(snap: dict, item: str) -> list[tuple[str, str | None]]:
 
 
 def gain_action(name: str, holder: str | None, agency: bool) -> tuple[dict | None, str]:
-    """The ``gain_item`` action for a name typed by the host, or (None, why not)."""
+    """The ``gain_item`` action for a name typed by the host (a blank one is the
+    engine's to refuse, in its words)."""
     name = " ".join(name.split())
-    if not name:
-        return None, "Type the item's name first (e.g. Item 12)"
     return {"type": "gain_item", "item": name, "holder": holder, "agency": bool(agency)}, ""
 
 

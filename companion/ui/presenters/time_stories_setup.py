@@ -9,6 +9,12 @@ turns it into the engine's sheets with ``check``:
     step_tu(draft, +5); step(draft.sheets[0], "life", +1); step_trait(sheet, 0, -1)
     use_preset(sheet, ASYLUM_MARIE)
     sheets, why, page = check(draft)      # engine sheets, or a sentence and the page
+    page = page_of(draft, refusal)        # the page an engine refusal of the sheets names
+
+Whether the sheets are acceptable is the engine's to say: the screen dry-runs
+``set_characters`` and shows the refusal's sentence on the page ``page_of`` finds.
+``check`` only turns the draft's pairs into the engine's dict (a characteristic named
+twice in one sheet, or none at all, is the draft's own problem).
 
 ``needs_setup(snap, skipped)`` says when the screen opens the panel by itself and
 blocks the Time Captain die: the run has no characters, nothing has happened in it
@@ -33,15 +39,24 @@ MISSIONS: dict[str, tuple[str, ...]] = {
     "The Marcy Case": ("Search", "Ranged Combat", "Close Combat"),
     "Prophecy of Dragons": (),
 }
-#: the receptacle cards quoted in the shared rules summary, by mission
+#: the receptacle cards quoted in the shared rules summary, by mission: Marie turns one
+#: die into a hit on Glibness tests; Madeleine has fewer dice alone, more with everyone
 CHARACTER_PRESETS: dict[str, list[dict]] = {
     "Asylum": [
         {"short": "Marie", "name": "Marie Bertholet", "life": 2, "resistance": 2,
-         "characteristics": {"Deftness": 2, "Glibness": 3, "Combat": 1}},
+         "characteristics": {"Deftness": 2, "Glibness": 3, "Combat": 1},
+         "abilities": [{"characteristic": "Glibness", "turn_to_hit": 1}]},
         {"short": "Madeleine", "name": "Madeleine du Tilleul", "life": 3, "resistance": 2,
-         "characteristics": {"Deftness": 2, "Glibness": 1, "Combat": 2}},
+         "characteristics": {"Deftness": 2, "Glibness": 1, "Combat": 2},
+         "alone": {"Deftness": 1, "Glibness": 0, "Combat": 1},
+         "together": {"Deftness": 3, "Glibness": 2, "Combat": 3}},
     ],
 }
+#: what a sheet may carry besides its numbers: company and abilities (from a preset)
+EXTRAS = ("alone", "together", "abilities")
+#: the screen's own rule: the captain die and "Stay" wait for the characters (or for
+#: "Play without characters"), so the first turn is not spent without them
+NO_CHARACTERS = "Add the characters first, or play without characters."
 #: engine log kinds that do not count as "something happened" in a run
 QUIET_KINDS = ("run", "cast", "item")
 SKIP_SETTING = "time_stories.without_characters"
@@ -55,6 +70,7 @@ class SheetDraft:
     life: int = 2
     resistance: int = 2
     traits: list[list] = field(default_factory=list)  # [name, dice] in card order
+    extras: dict = field(default_factory=dict)  # company and abilities, as the engine takes
 
 
 @dataclass
@@ -118,7 +134,8 @@ def new_draft(snap: dict, fresh: bool) -> SetupDraft:
     names = dict(players)
     sheets = [SheetDraft(c["seat"], names.get(c["seat"], f"Seat {c['seat']}"), c["name"],
                          c["max_life"], c["resistance"],
-                         [[k, v] for k, v in c["characteristics"].items()])
+                         [[k, v] for k, v in c["characteristics"].items()],
+                         {k: c[k] for k in EXTRAS if c.get(k)})
               for c in snap["characters"]]
     have = {s.seat for s in sheets}
     for seat, player in players:
@@ -166,6 +183,7 @@ def presets_for(mission: str) -> list[dict]:
 def use_preset(sheet: SheetDraft, preset: dict) -> None:
     sheet.name, sheet.life, sheet.resistance = preset["name"], preset["life"], preset["resistance"]
     sheet.traits = [[k, v] for k, v in preset["characteristics"].items()]
+    sheet.extras = {k: preset[k] for k in EXTRAS if preset.get(k)}
 
 
 def tu_changes(draft: SetupDraft, snap: dict) -> bool:
@@ -176,36 +194,40 @@ def tu_changes(draft: SetupDraft, snap: dict) -> bool:
 
 # ----------------------------------------------------------------- checking
 def check(draft: SetupDraft) -> tuple[list[dict] | None, str, int]:
-    """The engine's sheets, or (None, a sentence for the table, the page to show)."""
+    """The engine's sheets from the draft, or (None, a sentence, the page to show) for
+    what only the draft can get wrong; the engine judges the sheets themselves."""
     first = 1 if draft.fresh else 0
-    if draft.fresh and not draft.mission.strip():
-        return None, "Type the mission's name or choose one", 0
-    out, seen = [], {}
+    out = []
     for i, s in enumerate(draft.sheets):
         page = first + i
         name = s.name.strip()
-        if not name:
-            return None, f"Type a name for {s.player}'s character", page
-        if name.lower() in seen:
-            return None, f"Two characters are called {name}: give each its own name", page
-        seen[name.lower()] = page
+        who = name or f"{s.player}'s character"
         traits: dict[str, int] = {}
         for trait, dice in s.traits:
             trait = trait.strip()
             if not trait:
                 if dice:
-                    return None, f"Name each of {name}'s characteristics", page
+                    return None, f"Name each of {who}'s characteristics.", page
                 continue
             if trait in traits:
-                return None, f"{name} has {trait} twice", page
+                return None, f"{who} has {trait} twice.", page
             traits[trait] = dice
         if not traits:
-            return None, f"Give {name} at least one characteristic", page
+            return None, f"Give {who} at least one characteristic.", page
         out.append({"name": name, "player_seat": s.seat, "life": s.life,
-                    "resistance": s.resistance, "characteristics": traits})
-    if not out:
-        return None, "Add at least one character", first
+                    "resistance": s.resistance, "characteristics": traits, **s.extras})
     return out, "", -1
+
+
+def page_of(draft: SetupDraft, refusal) -> int:
+    """The page to show for the engine's refusal of the sheets (a ``RuleError``): the
+    sheet its ``name`` or ``player`` field names, else the first page."""
+    first = 1 if draft.fresh else 0
+    fields = getattr(refusal, "fields", {})
+    name, player = str(fields.get("name", "")).lower(), fields.get("player")
+    found = [i for i, s in enumerate(draft.sheets)
+             if (name and s.name.strip().lower() == name) or (player and s.player == player)]
+    return first + found[-1] if found else 0
 
 
 def sheet_line(sheet: dict) -> str:

@@ -417,15 +417,12 @@ def winners_text(state: times.State) -> str:
 
 def override_action(state: times.State, seat: int | None, field: str, value: int,
                     reason: str) -> tuple[dict | None, str]:
-    """The override action, or None and what is missing."""
-    if state.phase not in (times.PLAY, times.EVALUATED):
-        return None, "Overrides are made between events."
+    """The override action, or None and which choice is missing. When corrections may
+    be made, and that they need a reason, is the engine's to say (in its words)."""
     if seat is None or seat not in names(state):
         return None, "Choose whose hand or score to set."
     if field not in ("hand", "score"):
         return None, "Choose hand or score."
-    if not reason.strip():
-        return None, "Choose a reason for the log."
     return {"type": "override", "seat": seat, field: value, "reason": reason.strip()}, ""
 
 

@@ -376,11 +376,7 @@ class CrazyTimeScreen(Screen):
         title = (f"{gone} is out of the room. {nl['creator_name']}, write the law for "
                  f"round {nl['for_round']}:")
 
-        def record(name, when, what):
-            problem = cp.law_problem(self._v() or v, name, when, what)
-            if problem:  # said in the table's words, before the engine would refuse it
-                App.get_running_app().say(problem, error=True)
-                return
+        def record(name, when, what):  # a refusal is said in the engine's words
             if App.get_running_app().act({"type": "new_law", "name": name, "when": when,
                                           "what": what, "creator": nl["creator"],
                                           "absent": absent}):

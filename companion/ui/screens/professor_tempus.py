@@ -290,7 +290,7 @@ class ProfessorTempusScreen(Screen):
         self.refresh()
 
     def enter_value(self, value: int) -> bool:
-        """Play the chosen card: refused moves say why (can_play's reason)."""
+        """Play the chosen card: a refused move is said in the engine's words."""
         app = App.get_running_app()
         state = self._state()
         if state is None:

@@ -10,6 +10,11 @@ this screen only builds widgets and acts.
 A seat button pressed at the table picks that player's row, like a tap on the name
 (``on_press_event``); the captain button and presses during an emergency move do nothing.
 
+A complete row with a ghost possibly in hand: the band asks that player (their lamp
+lights) "is a ghost still in your hand?"; their own seat button is yes (play goes on),
+the "No ghost" button is no (they win); every other control waits. A won game is
+closed in the log by the session and no longer offered for resume.
+
 Layout for up to 4 rows of 64 px on the 800×480 screen: a 44 px title bar with the
 game's name, the prompt and the pile, the rows, one band of 64 px (the 17 hours, the
 emergency buttons or the result) and the 64 px button bar with Back and Undo.
@@ -42,16 +47,25 @@ class TimeAfterTimeScreen(Screen):
     heading = StringProperty("Time After Time")
     prompt = StringProperty("")
     result = StringProperty("")
-    band = OptionProperty("hours", options=["hours", "emergency", "over"])
+    band = OptionProperty("hours", options=["hours", "emergency", "over", "ask"])
+    question = StringProperty("")
+    no_label = StringProperty("")
     pile_out = BooleanProperty(False)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.pick = view.Pick()
+        self._lamp = None  # the seat whose lamp is lit for the ghost question
 
     def on_pre_enter(self, *_args) -> None:
         self.pick = view.Pick()
+        self._lamp = None
         self.refresh()
+
+    def on_leave(self, *_args) -> None:
+        if self._lamp is not None:
+            App.get_running_app().table.lamps.all_off()
+            self._lamp = None
 
     # -- state -------------------------------------------------------------------------
 
@@ -74,7 +88,10 @@ class TimeAfterTimeScreen(Screen):
         self.heading = view.header(state)
         self.prompt = view.prompt(state, self.pick)
         self.result = view.result(state)
-        self.band = "over" if state.over else "emergency" if self.pick.emergency else "hours"
+        self.question, self.no_label = view.question(state), view.no_label(state)
+        self.band = ("over" if state.over else "ask" if self.question else
+                     "emergency" if self.pick.emergency else "hours")
+        self._ask_lamp(app, state)
         for row in view.rows(state, self.pick):
             self.ids.rows.add_widget(self._row(app, row))
         if self.band == "hours":  # a collapsed band keeps no buttons to catch taps
@@ -90,7 +107,18 @@ class TimeAfterTimeScreen(Screen):
             self.ids[key].disabled = not c[key] or self.pick.emergency
         self.ids.draw.disabled |= self.pile_out
         self.ids.em_confirm.disabled = not c["confirm"]
+        self.ids.no_ghost.disabled = self.band != "ask"
         self.ids.undo.disabled = not app.session.can_undo
+
+    def _ask_lamp(self, app, state) -> None:
+        """The asked player's lamp is lit while the question is open."""
+        asking = state.asking if not state.over else None
+        if asking == self._lamp:
+            return
+        app.table.lamps.all_off()
+        if asking is not None:
+            app.table.lamps.on(asking)
+        self._lamp = asking
 
     def _row(self, app, row: dict) -> BoxLayout:
         box = BoxLayout(size_hint_y=None, height=64, spacing=2)
@@ -120,6 +148,12 @@ class TimeAfterTimeScreen(Screen):
         """A seat button: choose that player (their row), as a tap on the name would."""
         state = self._state()
         if state is None or not event.pressed or self.pick.emergency:
+            return
+        if state.asking is not None and not state.over:
+            action = view.yes_action(state, event.seat)
+            if action is not None and App.get_running_app().act(action):
+                App.get_running_app().say(f"{view.asked_name(state)} plays on")
+                self.refresh()
             return
         if any(s.player.seat == event.seat for s in state.seats):
             self.choose_seat(event.seat)
@@ -160,10 +194,9 @@ class TimeAfterTimeScreen(Screen):
         return False
 
     def ghost(self, delta: int) -> bool:
-        if self.pick.seat is None:
-            return False
-        return App.get_running_app().act({"type": "ghost", "seat": self.pick.seat,
-                                          "delta": delta})
+        state = self._state()
+        action = None if state is None else view.ghost_action(state, self.pick, delta)
+        return action is not None and App.get_running_app().act(action)
 
     def draw(self) -> bool:
         action = {"type": "draw_pile", "count": 1}
@@ -206,6 +239,15 @@ class TimeAfterTimeScreen(Screen):
         state = self._state()
         action = None if state is None else view.hand_empty_action(state, self.pick)
         return action is not None and App.get_running_app().act(action)
+
+    def no_ghost(self) -> bool:
+        """The asked player has no ghost in hand: their complete row wins."""
+        state = self._state()
+        action = None if state is None else view.no_action(state)
+        if action is None or not App.get_running_app().act(action):
+            return False
+        self.refresh()
+        return True
 
     def undo(self) -> None:
         App.get_running_app().undo()

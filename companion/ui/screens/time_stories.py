@@ -15,9 +15,10 @@ refused ("Add the characters first") until the cast is recorded or the host taps
 "Play without characters" (kept per game and run in the setting
 ``time_stories.without_characters``).
 
-Refusals: panels hand actions to ``screen.act``, which asks
-``presenters.time_stories_refusals.precheck`` and then the (pure) engine on the current
-state before ``app.act``, so a refusal reaches the status bar as a plain sentence.
+Refusals: panels hand actions to ``screen.act``, which asks the engine first (a dry run,
+``games.base.check``) and says the refusing rule's sentence in the status bar; a panel
+that can offer the way out a refusal names (the dice test's "Stay (1 TU) and start")
+asks ``screen.refusal`` itself and reads the refusal's code.
 
 Dice: the face is rolled (``companion.dice.roll`` with ``self.rng``, None = the OS
 source) the moment the button is pressed, the die then tumbles for a few frames driven
@@ -43,9 +44,9 @@ from kivy.uix.widget import Widget
 
 from companion import dice
 from companion.errors import RuleError
+from companion.games.base import check
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
-from companion.ui.presenters import time_stories_refusals as refusals
 from companion.ui.presenters import time_stories_setup as setup
 from companion.ui.screens import time_stories_items as items
 from companion.ui.screens import time_stories_panels as panels
@@ -194,7 +195,7 @@ class TimeStoriesScreen(Screen):
         snap = self.snapshot()
         if snap is None or not setup.needs_setup(snap, self.skipped(snap)):
             return False
-        App.get_running_app().say(refusals.NO_CHARACTERS, error=True)
+        App.get_running_app().say(setup.NO_CHARACTERS, error=True)
         if not isinstance(self.panel, setup_panel.SetupPanel):
             self.open("setup")
         return True
@@ -215,27 +216,16 @@ class TimeStoriesScreen(Screen):
 
     # -- acting --------------------------------------------------------------------
 
-    def refusal(self, action: dict) -> str | None:
-        """Why the action would be refused, as a sentence; None when it would pass."""
+    def refusal(self, action: dict) -> RuleError | None:
+        """The engine's refusal of ``action`` now (its code and sentence), or None when
+        it would be accepted: a dry run, nothing is logged."""
         app = App.get_running_app()
-        snap = self.snapshot()
-        if snap is None:
-            return "No game in progress"
-        why = refusals.precheck(action, snap)
-        if why:
-            return why
-        try:
-            app.session.rules.apply(app.session.state, action)  # pure: a dry run
-        except RuleError as exc:
-            return refusals.plain(str(exc))
-        return None
+        if self.snapshot() is None:
+            return RuleError("time_stories.no_game", "No game in progress.")
+        return check(app.session.rules, app.session.state, action)
 
     def act(self, action: dict) -> bool:
-        """``app.act`` after the refusal checks; refusals go to the status bar."""
-        why = self.refusal(action)
-        if why:
-            App.get_running_app().say(why, error=True)
-            return False
+        """``app.act``: recorded, or refused with the rule's sentence in the status bar."""
         return App.get_running_app().act(action)
 
     # -- time ----------------------------------------------------------------------
@@ -246,8 +236,9 @@ class TimeStoriesScreen(Screen):
         snap = self.snapshot()
         if snap is None or self.anim is not None:
             return
-        if not snap["running"]:
-            app.say("The run is over: start the next run first", error=True)
+        refused = self.refusal({"type": "travel", "die": 1, "red": self.red})
+        if refused is not None:  # said before the die rolls, not after it settles
+            app.say(refused.sentence, error=True)
             return
         if self.blocked():
             return

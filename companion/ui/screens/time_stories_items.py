@@ -9,9 +9,11 @@ body like the other panels (``time_stories_panels.Panel``). Three views:
   toggle, "Add item" -> ``gain_item``;
 - give: the item's possible new holders as buttons -> ``give_item``.
 
-"Used" -> ``drop_item`` (reason "used up"). Every change goes through ``app.act`` (logged,
-undoable; a refusal shows in the status bar). What is shown comes from
-``companion.ui.presenters.time_stories_items``.
+"Used" -> ``drop_item`` (reason "used up"). Between runs (a failed run) the items a
+MISSION FAILED card gives are added here too; they go to the group, since nobody holds a
+receptacle until the next run starts. Every change goes through ``app.act`` (logged,
+undoable; a refusal shows in the status bar in its rule's words). What is shown comes
+from ``companion.ui.presenters.time_stories_items``.
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ class ItemsPanel(Panel):
         names = [i["name"] for i in snap.get("items", [])]
         if self.mode == "give" and self.giving not in names:
             self.mode, self.giving = "list", None  # undone, or dropped meanwhile
-        if not snap["running"]:
+        if not snap["running"] and (self.mode == "give" or snap["mission_complete"]):
             self.mode = "list"
         {"list": self._list, "add": self._add, "give": self._give}[self.mode](snap)
 
@@ -69,7 +71,8 @@ class ItemsPanel(Panel):
         box = self.content()
         top = pi.summary_text(snap)
         if not snap["running"]:
-            top = f"Run {snap['run']} is over: only T.I.M.E Agency items stay"
+            top = (f"Run {snap['run']} is over: T.I.M.E Agency items stay; add what a "
+                   "MISSION FAILED card gives")
         box.add_widget(BodyLabel(text=top, font_size=22, size_hint_y=None, height=36,
                                  color=(0.8, 0.82, 0.88, 1)))
         self.rows = []
@@ -80,8 +83,10 @@ class ItemsPanel(Panel):
             box.add_widget(row)
         if snap["running"]:
             self.footer(_button("New item", self.start_add))
-        else:  # the mission screen offers the next run
+        elif snap["mission_complete"]:
             self.footer(_button("Next run", self.close))
+        else:  # between runs: the MISSION FAILED card's items, then the next run
+            self.footer(_button("New item", self.start_add), _button("Next run", self.close))
 
     def _add(self, snap: dict) -> None:
         box = self.content()

@@ -2,8 +2,8 @@
 
 Each panel is a widget the mission screen (``time_stories.py``) puts in its body with
 ``screen.show_panel(panel)``; ``refresh(snap)`` redraws it from the engine snapshot after
-every action. Panels only build actions and hand them to ``screen.act`` (refusals in
-plain words, then ``app.act``); what they show comes from
+every action. Panels only build actions and hand them to ``screen.act`` (``app.act``: a
+refusal is said in its rule's words); what they show comes from
 ``companion.ui.presenters.time_stories``. The setup panel (mission, starting TU, the
 characters) is in ``time_stories_setup.py``. Action dice are rolled here with
 ``companion.dice.roll(n, screen.rng)`` and the faces go into the ``test_roll`` action.
@@ -119,11 +119,15 @@ class NextRunPanel(Panel):
         if v.mission_complete:
             self.footer(_button("End game", lambda: _app().end_game(ask=False)))
             return
+        box.add_widget(BodyLabel(text="A MISSION FAILED card gives items? Add them under Items "
+                                 "before the next run.", font_size=22, size_hint_y=None,
+                                 height=40))
         box.add_widget(BodyLabel(text="Next run starts with:", size_hint_y=None, height=44))
         choices = [_toggle(str(n), n == self.tu, lambda n=n: self.choose(n))
                    for n in p.STARTING_TU_CHOICES]
         box.add_widget(_row(*choices))
-        self.footer(_button(f"Start run {snap['run'] + 1} ({self.tu} TU)", self.start))
+        self.footer(_button(f"Start run {snap['run'] + 1} ({self.tu} TU)", self.start),
+                    _button("Items", lambda: self.screen.open("items"), 120))
 
     def choose(self, tu: int) -> None:
         self.tu = tu
@@ -221,14 +225,23 @@ class CharactersPanel(Panel):
 
 
 # ----------------------------------------------------------------- dice test
+#: refusals of a test start that another turn (1 TU) answers: the panel offers it
+PAY_A_TURN = ("time_stories.another_space", "time_stories.retry_needs_turn")
+
+
 class DiceTestPanel(Panel):
-    """Set up a test, see the odds, roll, read what happened; continue or abandon."""
+    """Set up a test, see the odds, roll, read what happened; continue or abandon.
+
+    A start refused because its characters already rolled at another space this turn
+    (or the test was given up this turn) is offered again as "Stay (1 TU) and start":
+    the same start with ``new_turn``, so the group pays that turn with it."""
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self.space, self.characteristic, self.who = "B", None, []
         self.shields: list[str] = []
         self.locked, self.turn_to_hit, self.show_roll = False, 0, False
+        self.offer: dict | None = None  # a refused start another turn would allow
 
     def refresh(self, snap: dict) -> None:
         tests = snap["tests"]
@@ -265,6 +278,10 @@ class DiceTestPanel(Panel):
         box.add_widget(_row(_heading("Shields, in order"), *adds,
                             _button("Clear", lambda: self.set("shields", []), 110),
                             height=64))
+        if self.offer is not None:
+            self.footer(_button("Stay (1 TU) and start", self.start_paid),
+                        _button("Cancel", lambda: self.set("offer", None), 140))
+            return
         self.footer(_button(f"Start: {p.shields_text(self.shields)}", self.start,
                             font_name=SYMBOL_FONT))
 
@@ -279,6 +296,9 @@ class DiceTestPanel(Panel):
                                  font_name=SYMBOL_FONT, font_size=32, size_hint_y=None,
                                  height=48))
         if t["status"] == "ready":
+            if t.get("abilities"):  # the sheets' abilities for this characteristic
+                box.add_widget(BodyLabel(text="; ".join(t["abilities"]), size_hint_y=None,
+                                         height=40))
             odds = p.odds_lines(t["odds"]) if not self.turn_to_hit else p.odds_lines(
                 self._odds(t["space"]))
             for line in odds:
@@ -347,6 +367,8 @@ class DiceTestPanel(Panel):
 
     def set(self, attr: str, value) -> None:
         setattr(self, attr, value)
+        if attr != "offer":
+            self.offer = None  # another choice: the offer was for the start as it was
         self.refresh(self.screen.snapshot())
 
     def pick(self, name: str) -> None:
@@ -361,10 +383,24 @@ class DiceTestPanel(Panel):
         self.screen.act(action)
 
     def start(self) -> None:
-        if self.screen.act({"type": "test_start", "space": self.space,
-                       "characteristic": self.characteristic, "characters": list(self.who),
-                       "shields": list(self.shields), "locked": self.locked}):
+        action = {"type": "test_start", "space": self.space,
+                  "characteristic": self.characteristic, "characters": list(self.who),
+                  "shields": list(self.shields), "locked": self.locked}
+        refused = self.screen.refusal(action)
+        if refused is not None and refused.code in PAY_A_TURN:
+            _app().say(refused.sentence, error=True)
+            self.set("offer", action)
+            return
+        if self.screen.act(action):
             self.shields, self.turn_to_hit = [], 0
+
+    def start_paid(self) -> None:
+        """The offered start, with the turn it needs paid first (1 TU, logged as a stay)."""
+        action, self.offer = self.offer, None
+        if action is not None and self.screen.act(action | {"new_turn": True}):
+            self.shields, self.turn_to_hit = [], 0
+        elif action is not None:
+            self.refresh(self.screen.snapshot())
 
     def roll(self, t: dict) -> None:
         faces = list(dice.roll(t["dice"], self.screen.rng))

@@ -227,14 +227,18 @@ class SetupPanel(Panel):
             self.redraw()
             return
         action = {"type": "set_characters", "characters": sheets}
-        why = self.screen.refusal(action)
-        if why:
-            app.say(why, error=True)
+        refused = self.screen.refusal(action)
+        if refused is not None:  # the engine's sentence, on the page of the sheet it names
+            app.say(refused.sentence, error=True)
+            self.page = s.page_of(self.draft, refused)
+            self.redraw()
             return
         snap = self.screen.snapshot()
         d = self.draft
         if d.fresh and s.tu_changes(d, snap) and not self.screen.restart_with(
                 d.mission.strip(), d.starting_tu):
+            self.page = 0  # the mission page: its name or time was refused
+            self.redraw()
             return
         if self.screen.act(action):
             snap = self.screen.snapshot()

@@ -11,9 +11,11 @@ from functools import reduce
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from refusals import MALFORMED, expect, malformed, refused
 
-from companion.errors import RuleError
+from companion.errors import CompanionError
 from companion.games import crazy_time as ct
+from companion.slap.verdict import decide, false_alarm
 
 NAMES = ["Ann", "Bob", "Cara", "Dan", "Eve", "Finn", "Gus"]
 
@@ -42,9 +44,15 @@ def pickup(seat, reason="temporal_flaw", law_name=None, **more):
     return action
 
 
-VERDICT = {"armed_at_ns": 1000, "ranking": [
-    {"seat": 1, "delay_ms": 0}, {"seat": 3, "delay_ms": 40}, {"seat": 2, "delay_ms": 85.5},
-    {"seat": 5, "delay_ms": 130}, {"seat": 4, "delay_ms": 410}], "loser": 4, "too_close": False}
+MS = 1_000_000
+
+
+def slaps(ms: dict, seats=(1, 2, 3, 4, 5), res_ms=1):
+    """The slap arbiter's verdict (as the log stores it) for slaps ``seat: ms``."""
+    return decide({s: int(t * MS) for s, t in ms.items()}, seats, res_ms * MS, "mock")
+
+
+VERDICT = slaps({1: 0, 3: 40, 2: 85.5, 5: 130, 4: 410}).to_json()  # Dan (4) slaps last
 
 # A whole game for five players (Ann 1, Bob 2, Cara 3, Dan 4, Eve 5), Bob dealing first.
 FULL_GAME = [
@@ -64,8 +72,7 @@ FULL_GAME = [
     won(3),
     law("Mirror", creator=3, absent=2),
     # round 3: Cara deals; Bob's correct guess empties his pile and wins the round
-    pickup(4, "slap", "Mirror", verdict={"ranking": [{"seat": 4, "delay_ms": 0},
-                                                     {"seat": 2, "delay_ms": 55}]}),
+    pickup(4, "slap", "Mirror", verdict=slaps({2: 0, 1: 20, 3: 30, 5: 40, 4: 55}).to_json()),
     {"type": "guess", "seat": 2, "law": "Mirror", "correct": True, "emptied": True},
     law("Hush", creator=2, absent=4),
     # round 4: Bob deals; Eve wins the last round
@@ -85,9 +92,9 @@ def test_deal_table(players, cards):
 
 @pytest.mark.parametrize("players", [2, 3, 8])
 def test_player_count_outside_4_to_7_is_refused(players):
-    with pytest.raises(RuleError, match="4 to 7"):
+    with refused("setup.player_count"):
         ct.initial({"players": [{"name": f"P{i}", "seat": i + 1} for i in range(players)]})
-    with pytest.raises(RuleError, match="4 to 7"):
+    with refused("crazy_time.player_count"):
         ct.deal_size(players)
 
 
@@ -101,7 +108,7 @@ def test_first_dealer_deals_and_leads_round_one():
 
 @pytest.mark.parametrize("bad", [0, 9, 5, True, "2"])
 def test_first_dealer_must_be_a_seat_in_the_game(bad):
-    with pytest.raises(RuleError, match="first_dealer"):
+    with malformed("first_dealer"):
         ct.initial(setup_for(4, first_dealer=bad))
 
 
@@ -128,8 +135,9 @@ def test_full_game_replayed_from_its_action_list():
         {"round": 2, "by_seat": {"1": 0, "2": 1, "3": 0, "4": 1, "5": 0}},
         {"round": 3, "by_seat": {"1": 0, "2": 0, "3": 0, "4": 1, "5": 0}},
         {"round": 4, "by_seat": {"1": 0, "2": 0, "3": 0, "4": 0, "5": 1}}]
-    assert snap["slap_delays"] == {"1": [0], "2": [85.5, 55], "3": [40], "4": [410, 0],
-                                   "5": [130]}
+    assert snap["slap_delays"] == {"1": [0.0, 20.0], "2": [85.5, 0.0], "3": [40.0, 30.0],
+                                   "4": [410.0, 55.0], "5": [130.0, 40.0]}
+    assert [p["decision"] for p in snap["pickups"] if p["verdict"]] == ["verdict", "verdict"]
     assert [(g["seat"], g["law"], g["correct"], g["removed"]) for g in snap["guesses"]] == [
         (1, "Sevens", False, 0), (1, "Sevens", True, 5), (2, "Mirror", True, 5)]
     assert snap["tick_tocks"] == [{"round": 1, "seat": 4}]
@@ -174,16 +182,11 @@ def test_last_of_several_mistakes_picks_up(seats, picker):
     assert (p.seat, p.erred, p.reason) == (picker, tuple(seats), "false_slap")
 
 
-def test_slap_delays_are_read_from_the_arbiters_ranking_and_junk_is_skipped():
-    verdict = {"version": 1, "case": "synchronisation", "picker": 3, "non_slappers": [4],
-               "ranking": [{"seat": 2, "t_ns": 5, "delay_first_ms": 0.0},
-                           {"seat": 1, "t_ns": 9, "delay_first_ms": 4.0},
-                           {"seat": 3, "delay_ms": 12.5},
-                           {"seat": 9, "delay_ms": 1}, {"seat": True, "delay_ms": 1},
-                           {"seat": 1, "delay_ms": "late"}, "junk"]}
-    state = ct.apply(ct.initial(setup_for(4)), pickup(3, "slap", verdict=verdict))
+def test_slap_delays_are_read_from_the_arbiters_ranking():
+    verdict = slaps({2: 0, 1: 4, 3: 12.5}, seats=(1, 2, 3, 4))  # Dan never slapped
+    state = ct.apply(ct.initial(setup_for(4)), pickup(4, "slap", verdict=verdict.to_json()))
     assert ct.slap_delays(state) == {"1": [4.0], "2": [0.0], "3": [12.5], "4": []}
-    assert ct.snapshot(state)["pickups"][0]["verdict"] == verdict
+    assert ct.snapshot(state)["pickups"][0]["verdict"] == verdict.to_json()
 
 
 def test_the_last_pile_count_the_table_gave_is_kept_and_forgotten_at_the_next_deal():
@@ -226,7 +229,7 @@ def test_correct_guess_that_leaves_cards_keeps_the_round_going():
 def test_a_wrong_accusation_naming_a_law_opens_no_guess():
     state = play(ROUND_2 + [{"type": "accusation", "accuser": 2, "accused": 3, "law": "Sevens",
                              "correct": False}])
-    with pytest.raises(RuleError, match="only after someone picks up"):
+    with refused("crazy_time.guess_needs_pickup"):
         ct.apply(state, {"type": "guess", "seat": 1, "law": "Sevens", "correct": True})
 
 
@@ -234,72 +237,74 @@ def test_a_wrong_accusation_naming_a_law_opens_no_guess():
 
 OVER = FULL_GAME
 BAD = [
-    # (prefix, action, words the message must contain)
-    (OVER, won(1), "no round 5"),
-    (OVER, law("Late", creator=5, absent=3), "game is over"),
-    (OVER, pickup(1), "game is over"),
-    (FULL_GAME[:12], law("Mirror", creator=3, absent=1), "already left the room once"),
-    (ROUND_2[:1], {**law("x", 5, 1), "name": "   "}, "name"),
-    (ROUND_2[:1], {k: v for k, v in law("x", 5, 1).items() if k != "name"}, "'name'"),
-    (ROUND_2[:1], {**law("x", 5, 1), "when": ""}, "When?"),
-    (ROUND_2[:1], law("TIME  machine", 5, 1), "already exists"),
-    (ROUND_2[:1], law("Sevens", creator=2, absent=1), "winner of round 1"),
-    (ROUND_2[:1], law("Sevens", creator=5, absent=5), "cannot also leave the room"),
-    (ROUND_2[:1], law("Sevens", creator=5, absent=9), "absent 9 is not a seat"),
-    (ROUND_2[:1], pickup(2), "record the new law"),
-    ([], law("Early", creator=1, absent=2), "still being played"),
+    # (prefix, action, the refusal's code, or MALFORMED for an action no screen builds)
+    (OVER, won(1), "crazy_time.no_fifth_round"),
+    (OVER, law("Late", creator=5, absent=3), "crazy_time.no_law_after_last_round"),
+    (OVER, pickup(1), "crazy_time.game_over"),
+    (FULL_GAME[:12], law("Mirror", creator=3, absent=1), "crazy_time.left_once"),
+    (ROUND_2[:1], {**law("x", 5, 1), "name": "   "}, "crazy_time.empty_text"),
+    (ROUND_2[:1], {k: v for k, v in law("x", 5, 1).items() if k != "name"}, MALFORMED),
+    (ROUND_2[:1], {**law("x", 5, 1), "when": ""}, "crazy_time.empty_text"),
+    (ROUND_2[:1], law("TIME  machine", 5, 1), "crazy_time.law_name_taken"),
+    (ROUND_2[:1], law("Sevens", creator=2, absent=1), "crazy_time.law_by_winner"),
+    (ROUND_2[:1], law("Sevens", creator=5, absent=5), "crazy_time.creator_stays"),
+    (ROUND_2[:1], law("Sevens", creator=5, absent=9), "crazy_time.no_such_seat"),
+    (ROUND_2[:1], pickup(2), "crazy_time.law_first"),
+    ([], law("Early", creator=1, absent=2), "crazy_time.law_after_win"),
     (ROUND_2 + [pickup(3, law_name="Sevens")],
-     {"type": "guess", "seat": 2, "law": "Sevens", "correct": True}, "never left the room"),
+     {"type": "guess", "seat": 2, "law": "Sevens", "correct": True},
+     "crazy_time.guess_not_absent"),
     (ROUND_2 + [pickup(3, law_name="Sevens")],
-     {"type": "guess", "seat": 9, "law": "Sevens", "correct": True}, "seat 9 is not a seat"),
+     {"type": "guess", "seat": 9, "law": "Sevens", "correct": True}, "crazy_time.no_such_seat"),
     (ROUND_2, {"type": "guess", "seat": 1, "law": "Sevens", "correct": True},
-     "only after someone picks up"),
+     "crazy_time.guess_needs_pickup"),
     (ROUND_2 + [pickup(3, law_name="Sevens"),
                 {"type": "guess", "seat": 1, "law": "Sevens", "correct": False}],
-     {"type": "guess", "seat": 1, "law": "Sevens", "correct": True}, "only after someone"),
+     {"type": "guess", "seat": 1, "law": "Sevens", "correct": True},
+     "crazy_time.guess_needs_pickup"),
     (FULL_GAME[:11] + [pickup(2, law_name="Sevens")],
-     {"type": "guess", "seat": 1, "law": "Sevens", "correct": True}, "already guessed"),
+     {"type": "guess", "seat": 1, "law": "Sevens", "correct": True}, "crazy_time.guessed_already"),
     (ROUND_2 + [pickup(3, law_name="Synchronisation")],
-     {"type": "guess", "seat": 1, "law": "Synchronisation", "correct": True}, "standing law"),
-    (ROUND_2, {"type": "guess", "seat": 1, "law": "Nope", "correct": True}, "no Law of Time"),
+     {"type": "guess", "seat": 1, "law": "Synchronisation", "correct": True},
+     "crazy_time.guess_standing_law"),
+    (ROUND_2, {"type": "guess", "seat": 1, "law": "Nope", "correct": True},
+     "crazy_time.guess_unknown_law"),
     (ROUND_2 + [pickup(3, law_name="Sevens")],
      {"type": "guess", "seat": 1, "law": "Sevens", "correct": False, "emptied": True},
-     "wrong guess"),
+     "crazy_time.wrong_guess_empties"),
     (ROUND_2 + [pickup(3, law_name="Sevens")],
      {"type": "guess", "seat": 1, "law": "Sevens", "correct": True, "emptied": True,
-      "pile_after": 2}, "pile_after"),
-    ([], pickup(8), "seat 8 is not a seat in this game"),
-    ([], pickup(0, "slap"), "seat 0 is not a seat"),
-    ([], pickup(True), "must be a number"),
-    ([], pickup(2, "sneeze"), "unknown reason 'sneeze'"),
-    ([], pickup(2, "temporal_flaw", verdict=VERDICT), "slap verdict"),
-    ([], pickup(2, "slap", verdict={"x": float("nan")}), "not JSON"),
-    ([], pickup(2, pile=-1), "negative"),
+      "pile_after": 2}, MALFORMED),
+    ([], pickup(8), "crazy_time.no_such_seat"),
+    ([], pickup(0, "slap"), "crazy_time.no_such_seat"),
+    ([], pickup(True), MALFORMED),
+    ([], pickup(2, "sneeze"), MALFORMED),
+    ([], pickup(2, "temporal_flaw", verdict=VERDICT), MALFORMED),
+    ([], pickup(2, "slap", verdict={"x": float("nan")}), MALFORMED),
+    ([], pickup(2, pile=-1), "crazy_time.negative_count"),
     ([], {"type": "accusation", "accuser": 2, "accused": 2, "law": "x", "correct": True},
-     "cannot accuse themselves"),
+     "crazy_time.self_accusation"),
     ([], {"type": "accusation", "accuser": 2, "accused": 7, "law": "x", "correct": True},
-     "accused 7"),
+     "crazy_time.no_such_seat"),
     ([], {"type": "accusation", "accuser": 2, "accused": 3, "law": "", "correct": True},
-     "empty"),
-    ([], {"type": "accusation", "accuser": 2, "accused": 3, "law": "x"}, "'correct'"),
-    ([], {"type": "mistakes", "seats": []}, "nobody"),
-    ([], {"type": "mistakes", "seats": [1, 6]}, "seat 6 is not a seat"),
-    ([], {"type": "mistakes", "seats": [1, 2], "reason": "wrong_accusation"}, "accusation"),
-    ([], {"type": "tick_tock", "seat": 6}, "seat 6"),
-    ([], {"type": "shuffle"}, "no action 'shuffle'"),
-    ([], {"seat": 1}, "no 'type'"),
+     "crazy_time.empty_text"),
+    ([], {"type": "accusation", "accuser": 2, "accused": 3, "law": "x"}, MALFORMED),
+    ([], {"type": "mistakes", "seats": []}, "crazy_time.mistakes_nobody"),
+    ([], {"type": "mistakes", "seats": [1, 6]}, "crazy_time.no_such_seat"),
+    ([], {"type": "mistakes", "seats": [1, 2], "reason": "wrong_accusation"}, MALFORMED),
+    ([], {"type": "tick_tock", "seat": 6}, "crazy_time.no_such_seat"),
+    ([], {"type": "shuffle"}, MALFORMED),
+    ([], {"seat": 1}, MALFORMED),
 ]
 
 
-@pytest.mark.parametrize(("prefix", "action", "words"), BAD,
+@pytest.mark.parametrize(("prefix", "action", "expected"), BAD,
                          ids=[f"{i}-{a.get('type')}" for i, (_, a, _) in enumerate(BAD)])
-def test_bad_input_is_refused_and_leaves_state_unchanged(prefix, action, words):
+def test_bad_input_is_refused_and_leaves_state_unchanged(prefix, action, expected):
     state = play(prefix, first_dealer=2)
     before = ct.snapshot(state)
     sent = copy.deepcopy(action)
-    with pytest.raises(RuleError) as info:
-        ct.apply(state, action)
-    assert words.lower() in str(info.value).lower(), str(info.value)
+    expect(expected, ct.apply, state, action)
     assert ct.snapshot(state) == before and action == sent
 
 
@@ -329,9 +334,14 @@ def an_action(draw, state: ct.State) -> dict:
             action["law"] = draw(st.sampled_from(made)).name
         elif draw(st.booleans()):
             action["law"] = draw(st.sampled_from(known))
-        if draw(st.booleans()):
-            action["verdict"] = {"ranking": [{"seat": s, "delay_ms": draw(
-                st.integers(0, 900))} for s in draw(st.permutations(state.seats))]}
+        if draw(st.booleans()):  # a real verdict; the seat drawn may or may not be its picker
+            slapped = draw(st.lists(st.sampled_from(state.seats), unique=True))
+            verdict = slaps({s: draw(st.integers(0, 900)) for s in slapped}, state.seats)
+            if draw(st.booleans()):
+                verdict = false_alarm(verdict)
+            action["verdict"] = verdict.to_json()
+            if draw(st.booleans()) and verdict.candidates:
+                action["seat"] = draw(st.sampled_from(verdict.candidates))
         return action
     if kind == "accusation":
         return {"type": kind, "accuser": draw(seat), "accused": draw(seat),
@@ -362,7 +372,7 @@ def a_game(draw):
     for _ in range(draw(st.integers(0, 40))):
         action = draw(an_action(state))
         tried.append(action)
-        with contextlib.suppress(RuleError):
+        with contextlib.suppress(CompanionError):
             state = ct.apply(state, action)
     return setup, tried
 
@@ -373,7 +383,7 @@ def live(setup, tried):
     for action in tried:
         try:
             state = ct.apply(state, action)
-        except RuleError:
+        except CompanionError:
             continue
         accepted.append(action)
     return state, accepted
@@ -400,7 +410,7 @@ def test_apply_never_mutates_its_input(game):
         before, sent = ct.snapshot(state), copy.deepcopy(action)
         try:
             new = ct.apply(state, action)
-        except RuleError:
+        except CompanionError:
             new = state
         assert action == sent
         assert ct.snapshot(state) == before
@@ -422,7 +432,7 @@ def test_illegal_actions_never_change_state(game, data):
         {"type": "new_law", "name": "", "when": "w", "what": "x", "creator": 1, "absent": 2},
         {"type": "teleport", "seat": 1},
     ]))
-    with pytest.raises(RuleError):
+    with pytest.raises(CompanionError):
         ct.apply(state, illegal)
     assert ct.snapshot(state) == before
 
@@ -441,3 +451,103 @@ def test_bookkeeping_invariants_hold_in_any_game(game):
     assert (state.grand_master is not None) == (state.phase == ct.OVER)
     for g in state.guesses:  # each guess followed a pick-up because of its law
         assert any(p.law == g.law and p.opens_guess for p in state.pickups[:g.after_pickups])
+    for p in state.pickups:  # a slap pick-up charges whom its verdict allows, and says who chose
+        if p.verdict is not None:
+            v = json.loads(p.verdict)
+            assert p.seat == v["picker"] if v["picker"] is not None else p.seat in v["candidates"]
+            assert p.decision == ("verdict" if v["picker"] is not None else "table")
+            assert (p.reason == "false_slap") == (v["case"] == "false_alarm")
+
+
+# --------------------------------------------------------------------------- pick-ups and verdicts
+# Rulebook, in our words: at the Law of Synchronisation the last one to slap picks up; when
+# several players made a mistake (several slapped when nobody should have), the last one to
+# have made a mistake picks up; when others have played since a mistake, the last one to have
+# played picks up (they should have seen it).
+
+CLEAR = slaps({1: 0, 3: 40, 2: 85.5, 5: 130, 4: 410})  # Dan (4) is the last to slap
+CLOSE = slaps({1: 0, 2: 40, 5: 95.0, 3: 300.0, 4: 300.4})  # Cara and Dan within 1 ms
+CALLED_OFF = false_alarm(slaps({3: 0, 1: 50}))  # nobody should have slapped; Ann last
+
+
+@pytest.mark.parametrize(("action", "code"), [
+    (pickup(1, "slap", verdict=CLEAR.to_json()), "slap.verdict_names_other"),  # the first
+    (pickup(2, "slap", verdict=CLOSE.to_json()), "slap.not_a_candidate"),
+    (pickup(1, "slap", verdict=CALLED_OFF.to_json()), "crazy_time.false_alarm_is_no_slap"),
+    (pickup(4, "false_slap", verdict=CLEAR.to_json()), "crazy_time.slap_is_no_false_alarm"),
+    (pickup(3, "false_slap", verdict=CALLED_OFF.to_json()), "slap.verdict_names_other"),
+    ({"type": "mistakes", "seats": [1, 3], "reason": "false_slap",
+      "verdict": CALLED_OFF.to_json()}, "slap.verdict_names_other"),
+    ({"type": "mistakes", "seats": [2, 1], "reason": "false_slap",
+      "verdict": CALLED_OFF.to_json()}, "crazy_time.erred_without_slap"),
+    ({"type": "mistakes", "seats": [1, 4], "reason": "slap", "verdict": CLEAR.to_json()},
+     "crazy_time.mistakes_need_false_alarm"),
+])
+def test_a_pickup_must_agree_with_its_own_verdict(action, code):
+    state = play([])
+    with refused(code) as info:
+        ct.apply(state, action)
+    assert "seat" not in info.value.sentence.lower()
+
+
+def test_the_verdicts_last_slapper_picks_up_and_the_arbiter_chose():
+    (p,) = ct.apply(play([]), pickup(4, "slap", verdict=CLEAR.to_json())).pickups
+    assert (p.seat, p.decision) == (4, "verdict")
+    assert ct.snapshot(play([pickup(4, "slap", verdict=CLEAR.to_json())]))["pickups"][0][
+        "decision"] == "verdict"
+
+
+def test_too_close_to_call_the_table_chooses_among_the_candidates_and_that_is_recorded():
+    assert CLOSE.too_close and CLOSE.candidates == (3, 4)
+    for seat in (3, 4):
+        (p,) = ct.apply(play([]), pickup(seat, "slap", verdict=CLOSE.to_json())).pickups
+        assert (p.seat, p.decision) == (seat, "table")
+    with malformed("the table chose"):
+        ct.apply(play([]), pickup(3, "slap", verdict=CLOSE.to_json(), decision="verdict"))
+
+
+def test_players_who_never_slapped_count_as_last():
+    verdict = slaps({1: 0, 2: 30, 3: 50, 5: 60})  # Dan never slapped
+    (p,) = ct.apply(play([]), pickup(4, "slap", verdict=verdict.to_json())).pickups
+    assert (p.seat, p.decision) == (4, "verdict")
+    with refused("slap.verdict_names_other") as info:
+        ct.apply(play([]), pickup(5, "slap", verdict=verdict.to_json()))
+    assert info.value.sentence == "The slap verdict names Dan, not Eve: Dan never slapped."
+
+
+def test_a_false_alarm_charges_the_last_to_slap_for_a_false_slap():
+    state = ct.apply(play([]), pickup(1, "false_slap", verdict=CALLED_OFF.to_json()))
+    assert (state.pickups[0].seat, state.pickups[0].reason) == (1, "false_slap")
+    state = ct.apply(play([]), {"type": "mistakes", "seats": [3, 1], "reason": "false_slap",
+                                "verdict": CALLED_OFF.to_json()})
+    (p,) = state.pickups
+    assert (p.seat, p.erred, p.decision) == (1, (3, 1), "verdict")
+    assert ct.slap_delays(state)["1"] == [50.0]  # the statistics credit the right players
+
+
+def test_a_false_alarm_nobody_slapped_at_charges_nobody():
+    empty = false_alarm(slaps({}))
+    assert empty.candidates == ()
+    with refused("slap.nobody_picks_up"):
+        ct.apply(play([]), pickup(1, "false_slap", verdict=empty.to_json()))
+
+
+def test_others_played_since_the_mistake_so_the_last_to_have_played_picks_up():
+    # Dan turned up a card breaking a law; Eve then played; Ann calls the Temporal Flaw.
+    state = ct.apply(play([]), {"type": "accusation", "accuser": 1, "accused": 4,
+                                "law": "Time Machine", "correct": True, "last_played": 5})
+    (p,) = state.pickups
+    assert (p.seat, p.reason, p.accuser, p.erred) == (5, "temporal_flaw", 1, (4,))
+    assert state.lead == 5 and "Dan's mistake, and Eve played since" in state.notice
+    assert ct.snapshot(state)["pickups_per_round"][0]["by_seat"]["5"] == 1
+    # nobody played since: the accused picks up as before
+    same = ct.apply(play([]), {"type": "accusation", "accuser": 1, "accused": 4,
+                               "law": "Time Machine", "correct": True, "last_played": 4})
+    assert (same.pickups[0].seat, same.pickups[0].erred) == (4, ())
+    # a wrong accusation is the accuser's, whoever played since
+    with malformed("correct accusation"):
+        ct.apply(play([]), {"type": "accusation", "accuser": 1, "accused": 4,
+                            "law": "Time Machine", "correct": False, "last_played": 5})
+    with refused("crazy_time.no_such_seat"):
+        ct.apply(play([]), {"type": "accusation", "accuser": 1, "accused": 4,
+                            "law": "Time Machine", "correct": True, "last_played": 9})

@@ -8,8 +8,9 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from refusals import MALFORMED, expect, refused
 
-from companion.errors import CompanionError, RuleError
+from companion.errors import CompanionError
 from companion.games import time_after_time as tat
 
 _ = None
@@ -35,6 +36,14 @@ def row_of(state, seat):
     return next(s.row for s in state.seats if s.player.seat == seat)
 
 
+def NO_GHOST(seat):  # noqa: N802 - reads as the answer it is
+    return {"type": "ghost_answer", "seat": seat, "holds_ghost": False}
+
+
+def HOLDS_GHOST(seat):  # noqa: N802
+    return {"type": "ghost_answer", "seat": seat, "holds_ghost": True}
+
+
 # -- setup ----------------------------------------------------------------------------
 
 
@@ -53,13 +62,13 @@ def test_setup_by_player_count(n, cards, ghosts, dealt, pile):
 
 @pytest.mark.parametrize("n", [1, 5, 0, True, "3"])
 def test_setup_rejects_other_counts(n):
-    with pytest.raises(RuleError, match="2 to 4 players"):
+    with refused("time_after_time.player_count"):
         tat.setup_for(n)
 
 
 def test_initial_rejects_five_players():
     players = [{"name": f"P{i}", "seat": i} for i in range(1, 6)]
-    with pytest.raises(RuleError):
+    with refused("setup.player_count"):
         tat.initial({"players": players})
 
 
@@ -154,16 +163,19 @@ def test_legal_and_safe_slots():
 # -- engine: places, wins, ghosts -----------------------------------------------------
 
 
-def test_chloe_wins_the_moment_her_row_is_complete():
+def test_chloe_completes_her_row_is_asked_about_ghosts_and_wins():
     state = game()
     for slot, hour in CHLOE_STEPS[:-1]:
         state = tat.apply(state, place(CHLOE, slot, hour))
-        assert not state.over
+        assert not state.over and state.asking is None
     state = tat.apply(state, place(CHLOE, *CHLOE_STEPS[-1]))
+    # the deal is secret: the ghost may be in her hand, so she is asked before anything else
+    assert not state.over and state.asking == CHLOE
+    state = tat.apply(state, NO_GHOST(CHLOE))
     snap = tat.snapshot(state)
     assert snap["over"] and snap["result"] == "win"
     assert snap["winners"] == [CHLOE] and snap["winner_names"] == ["Chloé"]
-    with pytest.raises(RuleError, match="game is over"):
+    with refused("time_after_time.over"):
         tat.apply(state, place(LUCAS, 0, 6))
 
 
@@ -189,10 +201,10 @@ def test_opponent_can_win_first_while_a_ghost_is_held():
 def test_ghost_counts_are_bounded_and_pass_between_neighbours():
     state = tat.apply(game(3), {"type": "ghost", "seat": CHLOE, "delta": 1})
     state = tat.apply(state, {"type": "ghost", "seat": MARTIN, "delta": 1})
-    with pytest.raises(RuleError, match="2 ghost"):
+    with refused("time_after_time.all_ghosts_held"):
         tat.apply(state, {"type": "ghost", "seat": LUCAS, "delta": 1})
     # Lucas draws from his right-hand neighbour Chloé, not from Martin
-    with pytest.raises(RuleError, match="right-hand neighbour"):
+    with refused("time_after_time.draw_from_right"):
         tat.apply(state, {"type": "ghost", "seat": LUCAS, "delta": 1, "from": MARTIN})
     # Chloé's right-hand neighbour is the last player, Martin
     state = tat.apply(state, {"type": "ghost", "seat": CHLOE, "delta": 1, "from": MARTIN})
@@ -201,7 +213,7 @@ def test_ghost_counts_are_bounded_and_pass_between_neighbours():
 
 def test_copies_are_counted_across_rows_and_the_box():
     state = run(game(3), place(CHLOE, 3, 12), place(LUCAS, 3, 12))
-    with pytest.raises(RuleError, match="both 12H00"):
+    with refused("time_after_time.both_copies_out"):
         tat.apply(state, place(MARTIN, 3, 12))
     assert tat.unavailable_hours(state) == (12,)
     assert tat.snapshot(state)["unavailable"] == [12]
@@ -212,12 +224,12 @@ def test_discard_only_when_nobody_can_place():
                 *[place(LUCAS, i, h) for i, h in enumerate([7, 9, 11, 13, 16, 18])])
     assert tat.seats_that_can_place(state, 14) == ()
     assert tat.seats_that_can_place(state, 21) == (CHLOE, LUCAS)
-    with pytest.raises(RuleError, match="could still place 21H00"):
+    with refused("time_after_time.still_placeable"):
         tat.apply(state, {"type": "discard", "seat": LUCAS, "hour": 21})
     state = tat.apply(state, {"type": "discard", "seat": LUCAS, "hour": 14})
     state = tat.apply(state, {"type": "discard", "seat": CHLOE, "hour": 14})
     assert state.discarded == (14, 14) and 14 in tat.unavailable_hours(state)
-    with pytest.raises(RuleError, match="both 14H00"):
+    with refused("time_after_time.both_copies_out"):
         tat.apply(state, {"type": "discard", "seat": CHLOE, "hour": 14})
 
 
@@ -229,12 +241,12 @@ def test_draw_pile_counted_from_the_deal_then_a_tie(n):
     state = game(n)
     pile = tat.setup_for(n).draw_pile
     state = tat.apply(state, {"type": "draw_pile", "seat": CHLOE, "count": 2})
-    with pytest.raises(RuleError, match="still holds"):
+    with refused("time_after_time.pile_not_empty"):
         tat.apply(state, {"type": "hand_empty", "seat": LUCAS})
     for _i in range(pile - 2):
         state = tat.apply(state, {"type": "draw_pile"})
     assert state.draw_pile == 0
-    with pytest.raises(RuleError, match="holds 0 card"):
+    with refused("time_after_time.pile_short"):
         tat.apply(state, {"type": "draw_pile"})
     state = tat.apply(state, {"type": "hand_empty", "seat": LUCAS})
     snap = tat.snapshot(state)
@@ -245,7 +257,7 @@ def test_draw_pile_counted_from_the_deal_then_a_tie(n):
 def test_hand_with_a_ghost_is_not_empty():
     state = run(game(), {"type": "draw_pile", "count": 21},
                 {"type": "ghost", "seat": LUCAS, "delta": 1})
-    with pytest.raises(RuleError, match="ghost"):
+    with refused("time_after_time.holds_ghosts"):
         tat.apply(state, {"type": "hand_empty", "seat": LUCAS})
 
 
@@ -258,7 +270,7 @@ def test_emergency_move_one_card_at_a_time():
     assert row_of(state, CHLOE) == (_, _, _, 8, _, _, _)
     state = tat.apply(state, {"type": "emergency_move", "seat": CHLOE, "from": 3, "to": 2})
     assert tat.check_row(row_of(state, CHLOE)) == []
-    with pytest.raises(RuleError, match="can still be completed"):
+    with refused("time_after_time.not_stuck"):
         tat.apply(state, {"type": "emergency_move", "seat": CHLOE, "from": 2, "to": 1})
     assert state.seats[0].emergency_moves == 2
 
@@ -271,51 +283,51 @@ def test_emergency_move_two_cards():
     assert row_of(state, CHLOE) == (_, _, 7, 8, _, _, _)
 
 
-@pytest.mark.parametrize(("move", "why"), [
-    ({"from": 4, "to": 2}, "one position"),
-    ({"from": 0, "to": 1}, "not a slot with a placed card"),
-    ({"from": 4, "to": 5}, "taken by 09H00"),
-    ({"moves": [{"from": 3, "to": 4}, {"from": 4, "to": 3}]}, "breaks the row"),
+@pytest.mark.parametrize(("move", "expected"), [
+    ({"from": 4, "to": 2}, "time_after_time.move_one_step"),
+    ({"from": 0, "to": 1}, MALFORMED),
+    ({"from": 4, "to": 5}, "time_after_time.slot_taken"),
+    ({"moves": [{"from": 3, "to": 4}, {"from": 4, "to": 3}]}, "time_after_time.move_breaks_row"),
     ({"moves": [{"from": 3, "to": 2}, {"from": 4, "to": 3}, {"from": 5, "to": 4}]},
-     "one or two"),
-    ({"moves": [{"from": 3, "to": 2}, {"from": 3, "to": 4}]}, "twice"),
+     "time_after_time.emergency_count"),
+    ({"moves": [{"from": 3, "to": 2}, {"from": 3, "to": 4}]}, "time_after_time.move_twice"),
 ])
-def test_emergency_move_limits(move, why):
+def test_emergency_move_limits(move, expected):
     state = run(game(), place(CHLOE, 3, 7), place(CHLOE, 4, 8), place(CHLOE, 5, 9))
     before = copy.deepcopy(state)
-    with pytest.raises(RuleError, match=why):
-        tat.apply(state, {"type": "emergency_move", "seat": CHLOE, **move})
+    expect(expected, tat.apply, state, {"type": "emergency_move", "seat": CHLOE, **move})
     assert state == before
 
 
-# -- bad input: RuleError, state unchanged --------------------------------------------
+# -- bad input: refused or malformed, state unchanged ------------------------------
 
 
-@pytest.mark.parametrize(("action", "why"), [
-    (place(CHLOE, 3, 14), "already holds 12H00"),
-    (place(CHLOE, 4, 5), "not a time card"),
-    (place(CHLOE, 4, 23), "not a time card"),
-    (place(CHLOE, 7, 14), "no slot 7"),
-    (place(CHLOE, 1, 14), "left of 12H00"),
-    (place(CHLOE, 5, 12), "already in slot 4"),
-    (place(9, 0, 6), "seat 9"),
-    ({"type": "place", "seat": CHLOE, "slot": 0, "hour": "6"}, "'hour'"),
-    ({"type": "place", "seat": CHLOE, "hour": 6}, "needs 'slot'"),
-    ({"type": "ghost", "seat": CHLOE, "delta": 2}, "one at a time"),
-    ({"type": "ghost", "seat": CHLOE, "delta": -1}, "holds no ghost"),
-    ({"type": "ghost", "seat": CHLOE, "delta": 1, "from": LUCAS}, "holds no ghost"),
-    ({"type": "draw_pile", "count": 22}, "holds 21"),
-    ({"type": "draw_pile", "count": 0}, "at least one"),
-    ({"type": "discard", "seat": CHLOE, "hour": 14}, "could still place"),
-    ({"type": "emergency_move", "seat": CHLOE, "from": 3, "to": 2}, "can still be completed"),
-    ({"type": "slap", "seat": CHLOE}, "no action 'slap'"),
-    ({"seat": CHLOE}, "no 'type'"),
+@pytest.mark.parametrize(("action", "expected", "words"), [
+    (place(CHLOE, 3, 14), "time_after_time.cannot_place", "already holds 12H00"),
+    (place(CHLOE, 4, 5), "time_after_time.cannot_place", "not a time card"),
+    (place(CHLOE, 4, 23), "time_after_time.cannot_place", "not a time card"),
+    (place(CHLOE, 7, 14), "time_after_time.cannot_place", "no slot 7"),
+    (place(CHLOE, 1, 14), "time_after_time.cannot_place", "left of 12H00"),
+    (place(CHLOE, 5, 12), "time_after_time.cannot_place", "already in slot 4"),
+    (place(9, 0, 6), "time_after_time.no_such_seat", "seat 9"),
+    ({"type": "place", "seat": CHLOE, "slot": 0, "hour": "6"}, MALFORMED, "'hour'"),
+    ({"type": "place", "seat": CHLOE, "hour": 6}, MALFORMED, "needs 'slot'"),
+    ({"type": "ghost", "seat": CHLOE, "delta": 2}, MALFORMED, "one at a time"),
+    ({"type": "ghost", "seat": CHLOE, "delta": -1}, "time_after_time.no_ghost", "holds no ghost"),
+    ({"type": "draw_pile", "count": 22}, "time_after_time.pile_short", "holds 21"),
+    ({"type": "draw_pile", "count": 0}, MALFORMED, "at least one"),
+    ({"type": "discard", "seat": CHLOE, "hour": 14}, "time_after_time.still_placeable",
+     "could still place"),
+    ({"type": "emergency_move", "seat": CHLOE, "from": 3, "to": 2}, "time_after_time.not_stuck",
+     "can still be completed"),
+    ({"type": "slap", "seat": CHLOE}, MALFORMED, "no action 'slap'"),
+    ({"seat": CHLOE}, MALFORMED, "no 'type'"),
 ])
-def test_bad_input_raises_and_leaves_state_unchanged(action, why):
+def test_bad_input_raises_and_leaves_state_unchanged(action, expected, words):
     state = tat.apply(game(), place(CHLOE, 3, 12))
     before = copy.deepcopy(state)
-    with pytest.raises(RuleError, match=why):
-        tat.apply(state, action)
+    error = expect(expected, tat.apply, state, action)
+    assert words in str(error)
     assert state == before
 
 
@@ -323,12 +335,13 @@ def test_bad_input_raises_and_leaves_state_unchanged(action, why):
 
 
 def test_tally_wins_across_games():
-    won = tat.snapshot(run(game(), *[place(CHLOE, s, h) for s, h in CHLOE_STEPS]))
+    won = tat.snapshot(run(game(), *[place(CHLOE, s, h) for s, h in CHLOE_STEPS],
+                           NO_GHOST(CHLOE)))
     tie = tat.snapshot(run(game(), {"type": "draw_pile", "count": 21},
                            {"type": "hand_empty", "seat": CHLOE}))
     swapped = tat.initial({"players": [{"name": "Lucas", "seat": 1}, {"name": "Chloé", "seat": 2},
                                        {"name": "Martin", "seat": 3}]})
-    lucas = tat.snapshot(run(swapped, *[place(1, s, h) for s, h in CHLOE_STEPS]))
+    lucas = tat.snapshot(run(swapped, *[place(1, s, h) for s, h in CHLOE_STEPS], NO_GHOST(1)))
     unfinished = tat.snapshot(game())
     stats = tat.tally_wins(json.loads(json.dumps([won, tie, lucas, unfinished])))
     assert stats["games"] == 4 and stats["finished"] == 3 and stats["ties"] == 1
@@ -398,6 +411,8 @@ def action_strategy(seats):
         st.fixed_dictionaries({"type": st.just("emergency_move"), "seat": seat,
                                "from": st.integers(0, 6), "to": st.integers(-1, 7)}),
         st.fixed_dictionaries({"type": st.just("hand_empty"), "seat": seat}),
+        st.fixed_dictionaries({"type": st.just("ghost_answer"), "seat": seat,
+                               "holds_ghost": st.booleans()}),
     )
 
 
@@ -413,7 +428,7 @@ def test_replay_equals_live_and_apply_never_mutates(case):
         before = copy.deepcopy(state)
         try:
             new = tat.apply(state, action)
-        except RuleError:
+        except CompanionError:
             assert state == before
             continue
         assert state == before
@@ -439,6 +454,12 @@ def test_random_legal_games_end_correctly_and_replay(n, data):
     for _step in range(200):
         if state.over:
             break
+        if state.asking is not None:  # a complete row: the player answers, yes or no
+            action = {"type": "ghost_answer", "seat": state.asking,
+                      "holds_ghost": data.draw(st.booleans())}
+            state = tat.apply(state, action)
+            accepted.append(action)
+            continue
         seat = data.draw(st.sampled_from(seats))
         i = seats.index(seat)
         kind = data.draw(st.sampled_from(["place"] * 16 + ["ghost", "pass", "draw", "empty"]))
@@ -453,7 +474,7 @@ def test_random_legal_games_end_correctly_and_replay(n, data):
             if sum(s.ghosts for s in state.seats) >= state.deal.ghosts:
                 continue
         elif kind == "pass":
-            if state.seats[i - 1].ghosts == 0:
+            if state.seats[i - 1].ghosts == 0 and not tat.unaccounted_ghosts(state):
                 continue
             action = {"type": "ghost", "seat": seat, "delta": 1, "from": seats[i - 1]}
         elif kind == "draw":
@@ -476,6 +497,80 @@ def test_random_legal_games_end_correctly_and_replay(n, data):
         assert won.ghosts == 0 and tat.is_complete(won.row)
     elif state.result == "tie":
         assert state.draw_pile == 0 and state.winners == ()
-    else:
-        assert not any(s.ghosts == 0 and tat.is_complete(s.row) for s in state.seats)
+    else:  # nobody with a complete row is known to be free of ghosts
+        assert not any(s.ghosts == 0 and tat.is_complete(s.row)
+                       and s.player.seat != state.asking for s in state.seats)
     assert run(start, *json.loads(json.dumps(accepted))) == state
+
+
+# -- a winner who may still hold a ghost ------------------------------------------------
+# Rulebook, in our words: the deal puts the ghosts into hands, secretly; a player wins as
+# soon as they have no ghost in hand and their seven spaces are correctly covered. One who
+# completes the row with a ghost in hand places no more cards and plays on; they win once
+# their left-hand neighbour has taken every ghost from them, unless an opponent wins first.
+
+
+def test_a_new_game_knows_no_ghost_in_any_hand_but_every_ghost_is_somewhere():
+    state = game(3)
+    assert [s.ghosts for s in state.seats] == [0, 0, 0]
+    assert tat.unaccounted_ghosts(state) == 2
+    assert tat.snapshot(state)["unaccounted_ghosts"] == 2
+
+
+def test_a_complete_row_with_a_ghost_in_hand_is_no_win_and_play_goes_on():
+    state = run(game(3), *[place(CHLOE, s, h) for s, h in CHLOE_STEPS])
+    assert state.asking == CHLOE and not state.over
+    with refused("time_after_time.answer_first") as info:  # nothing else until she answers
+        tat.apply(state, place(LUCAS, 0, 7))
+    assert info.value.sentence == ("Chloé's row is complete: Chloé first answers whether a "
+                                   "ghost is still in their hand.")
+    with refused("time_after_time.not_asked"):  # only she answers, for herself
+        tat.apply(state, HOLDS_GHOST(LUCAS))
+    state = tat.apply(state, HOLDS_GHOST(CHLOE))
+    assert not state.over and state.asking is None
+    assert state.seats[0].ghosts == 1 and tat.unaccounted_ghosts(state) == 1
+    # Lucas, her left-hand neighbour, draws a ghost from her: she may hold the other one
+    state = tat.apply(state, {"type": "ghost", "seat": LUCAS, "delta": 1, "from": CHLOE})
+    assert state.asking == CHLOE and not state.over
+    state = tat.apply(state, HOLDS_GHOST(CHLOE))  # she still has one
+    assert tat.unaccounted_ghosts(state) == 0
+    # Lucas takes her last ghost: both are now known to be his, so she wins unasked
+    state = tat.apply(state, {"type": "ghost", "seat": LUCAS, "delta": 1, "from": CHLOE})
+    assert state.over and state.winners == (CHLOE,) and state.seats[1].ghosts == 2
+
+
+def test_when_every_ghost_is_known_elsewhere_the_complete_row_wins_without_asking():
+    state = run(game(), {"type": "ghost", "seat": LUCAS, "delta": 1},
+                *[place(CHLOE, s, h) for s, h in CHLOE_STEPS])
+    assert state.over and state.winners == (CHLOE,) and state.asking is None
+
+
+def test_an_opponent_may_win_before_the_ghost_holder():
+    state = run(game(3), *[place(CHLOE, s, h) for s, h in CHLOE_STEPS], HOLDS_GHOST(CHLOE),
+                *[place(LUCAS, i, h) for i, h in enumerate([7, 9, 11, 13, 14, 16, 22])])
+    assert state.asking == LUCAS  # the second ghost may be in Lucas's hand
+    state = tat.apply(state, NO_GHOST(LUCAS))
+    assert state.over and state.winners == (LUCAS,)
+
+
+def test_a_ghost_drawn_from_a_hand_the_companion_knew_nothing_of():
+    state = tat.apply(game(), {"type": "ghost", "seat": LUCAS, "delta": 1, "from": CHLOE})
+    assert [s.ghosts for s in state.seats] == [0, 1] and tat.unaccounted_ghosts(state) == 0
+    with refused("time_after_time.no_ghost_to_give"):  # the only ghost is Lucas's now
+        tat.apply(state, {"type": "ghost", "seat": LUCAS, "delta": 1, "from": CHLOE})
+
+
+def test_an_empty_hand_holds_no_ghost_so_a_complete_row_wins_at_once():
+    steps = [place(CHLOE, s, h) for s, h in CHLOE_STEPS]
+    state = run(game(), *steps[:-1], {"type": "draw_pile", "count": 21}, steps[-1])
+    assert state.asking == CHLOE
+    state = run(game(), *steps[:-1], {"type": "draw_pile", "count": 21})
+    state = run(state, steps[-1], HOLDS_GHOST(CHLOE))
+    with refused("time_after_time.holds_ghosts"):
+        tat.apply(state, {"type": "hand_empty", "seat": CHLOE})
+
+
+def test_a_won_game_is_over_for_the_session():
+    state = run(game(), *[place(CHLOE, s, h) for s, h in CHLOE_STEPS])
+    assert not tat.is_over(state)
+    assert tat.is_over(tat.apply(state, NO_GHOST(CHLOE)))

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.errors import RuleError
+from companion.errors import MalformedAction
 from companion.games.time_stories import action_test as at
 from companion.games.time_stories.action_odds import count_distribution, roll_odds
 
@@ -168,6 +168,6 @@ def test_as_dict_is_plain_json():
     [((-1, [B], {}), {}), ((101, [B], {}), {}), ((2, [], {}), {}), ((2, ["gold"], {}), {}),
      ((2, [B], {}), {"turn_to_hit": 3}), ((2, [B], {"A": -1}), {})],
 )
-def test_bad_questions_are_rule_errors(args, kwargs):
-    with pytest.raises(RuleError):
+def test_bad_questions_are_malformed(args, kwargs):
+    with pytest.raises(MalformedAction):
         roll_odds(*args, **kwargs)

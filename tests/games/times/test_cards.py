@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from companion.errors import RuleError
+from companion.errors import MalformedAction
 from companion.games import times
 from companion.games.times.cards import (
     CARD_CODES,
@@ -40,7 +40,7 @@ def test_turn_order_is_pink5_to_yellow1():
 
 @pytest.mark.parametrize("code", ["pink", "pink2", "blue 3", "5", "", None, 5, "yellow10"])
 def test_card_codes_that_do_not_exist(code):
-    with pytest.raises(RuleError, match="seat 3"):
+    with pytest.raises(MalformedAction, match="seat 3"):
         parse_card(code, 3)
 
 

@@ -6,8 +6,9 @@ import dataclasses
 import json
 
 import pytest
+from refusals import MALFORMED, expect, malformed, refused
 
-from companion.errors import RuleError
+from companion.errors import CompanionError
 from companion.games import times
 
 PLAYERS = [
@@ -131,9 +132,9 @@ def test_forced_markers_yellow3_after_pink5():
     assert times.legal_starts(state, 2, "decade", 1) == tuple(range(10))
     assert times.legal_starts(state, 2, "year", 3) == tuple(range(8))
     assert times.legal_starts(state, 2, "decade", 5) == ()  # not one of seat 2's markers
-    with pytest.raises(RuleError, match="century 1, decade 1, year 3"):
+    with malformed("century 1, decade 1, year 3"):
         times.apply(state, place(2, m("year", 3, 5)))
-    with pytest.raises(RuleError, match="marker 1 must be century 1"):
+    with malformed("marker 1 must be century 1"):
         times.apply(state, place(2, m("decade", 1, 4), m("century", 1, 12), m("year", 3, 5)))
     state = run(state, place(2, m("century", 1, 12), m("decade", 1, 4), m("year", 3, 5)))
     assert times.period_in_force(state) == (1245, 1247)
@@ -144,7 +145,7 @@ def test_highest_card_in_the_year_column_fixes_century_and_decade():
     state = run(new(PLAYERS[:2]), play(s1="yellow5", s2="yellow1"))
     assert times.whose_turn(state) == 1
     assert times.required_forced_markers(state, 1) == ("century", "decade")
-    with pytest.raises(RuleError, match="nothing to doubt"):
+    with refused("times.first_places"):
         times.apply(state, {"type": "doubt", "seat": 1})
     state = run(state, place(1, m("century", 1, 19), m("decade", 1, 9), m("year", 5, 5)))
     assert times.period_in_force(state) == (1995, 1999)
@@ -178,63 +179,80 @@ def turns_state():
 
 
 BAD = [
-    # (name, state factory, action, message fragment)
+    # (name, state factory, action, the refusal's code or MALFORMED, words in the message)
     ("marker off the column", lambda: run(new(), EXAMPLE_CARDS),
-     place(1, m("century", 5, 16)), "runs off the century column"),
+     place(1, m("century", 5, 16)), "times.off_the_column", "runs off the century column"),
     ("start below the column", lambda: run(new(), EXAMPLE_CARDS),
-     place(1, m("century", 5, 9)), "runs off"),
+     place(1, m("century", 5, 9)), "times.off_the_column", "runs off"),
     ("decade 5-marker past 9", lambda: turns_state(),
-     place(2, m("century", 1, 12), m("decade", 1, 10)), "runs off the decade column"),
+     place(2, m("century", 1, 12), m("decade", 1, 10)), "times.off_the_column",
+     "runs off the decade column"),
     ("period outside the predecessor's", turns_state,
-     place(2, m("century", 1, 16), m("decade", 1, 3)), "leaves the period in force"),
+     place(2, m("century", 1, 16), m("decade", 1, 3)), "times.outside_period",
+     "leaves the period in force"),
     ("wrong marker for the card", turns_state,
-     place(2, m("century", 1, 13), m("decade", 3, 3)), "must be decade 1"),
+     place(2, m("century", 1, 13), m("decade", 3, 3)), MALFORMED, "must be decade 1"),
     ("unknown column", turns_state,
-     place(2, m("millennium", 1, 1), m("decade", 1, 3)), "no column"),
+     place(2, m("millennium", 1, 1), m("decade", 1, 3)), MALFORMED, "no column"),
     ("start not a number", turns_state,
-     place(2, m("century", 1, "13"), m("decade", 1, 3)), "whole number"),
-    ("not your turn", turns_state, place(3, m("year", 3, 0)), "Curie (seat 2)'s turn"),
+     place(2, m("century", 1, "13"), m("decade", 1, 3)), MALFORMED, "whole number"),
+    ("not your turn", turns_state, place(3, m("year", 3, 0)), "times.not_your_turn",
+     "It is Curie's turn with the Blue 1, not Gauss's."),
     ("doubt of someone who is not the predecessor", lambda: run(turns_state(), EXAMPLE_TURNS[1]),
-     {"type": "doubt", "seat": 3, "target": 1}, "only the direct predecessor, seat 2"),
+     {"type": "doubt", "seat": 3, "target": 1}, "times.doubt_predecessor",
+     "just before them, Curie, not Einstein"),
     ("join when the predecessor placed", lambda: run(turns_state(), EXAMPLE_TURNS[1]),
-     {"type": "join_doubt", "seat": 3}, "did not doubt"),
+     {"type": "join_doubt", "seat": 3}, "times.nothing_to_join", "did not doubt"),
     ("doubt a doubter", lambda: run(turns_state(), *EXAMPLE_TURNS[1:3]),
-     {"type": "doubt", "seat": 4}, "join that doubt or refine seat 2"),
+     {"type": "doubt", "seat": 4}, "times.predecessor_doubted",
+     "join that doubt or refine Curie's period"),
     ("first player joins", lambda: run(new(), EXAMPLE_CARDS),
-     {"type": "join_doubt", "seat": 1}, "must place"),
-    ("reveal too early", turns_state, {"type": "reveal_year", "year": 1299}, "phase: turns"),
-    ("year before 1000", example, {"type": "reveal_year", "year": 999}, "1000..1999"),
-    ("year after 1999", example, {"type": "reveal_year", "year": 2000}, "1000..1999"),
-    ("year as text", example, {"type": "reveal_year", "year": "1299"}, "wrong type"),
-    ("year as bool", example, {"type": "reveal_year", "year": True}, "must be a number"),
+     {"type": "join_doubt", "seat": 1}, "times.first_places", "must place"),
+    ("reveal too early", turns_state, {"type": "reveal_year", "year": 1299},
+     "times.reveal_after_turns", "place or doubt in turn"),
+    ("year before 1000", example, {"type": "reveal_year", "year": 999}, "times.year_range",
+     "between 1000 and 1999"),
+    ("year after 1999", example, {"type": "reveal_year", "year": 2000}, "times.year_range",
+     "between 1000 and 1999"),
+    ("year as text", example, {"type": "reveal_year", "year": "1299"}, MALFORMED, "wrong type"),
+    ("year as bool", example, {"type": "reveal_year", "year": True}, MALFORMED,
+     "must be a number"),
     ("card that does not exist", new, play(s1="pink4", s2="blue1", s3="yellow3", s4="yellow1"),
-     "no TIMES card 'pink4'"),
+     MALFORMED, "no TIMES card 'pink4'"),
     ("colour that does not exist", new, play(s1="green5", s2="blue1", s3="blue3", s4="blue5"),
-     "seat 1: there is no TIMES card"),
-    ("a player missing", new, play(s1="pink5", s2="blue1", s3="yellow3"), "missing: seat(s) 4"),
+     MALFORMED, "seat 1: there is no TIMES card"),
+    ("a player missing", new, play(s1="pink5", s2="blue1", s3="yellow3"),
+     "times.everyone_plays", "Riese still has to"),
     ("a seat nobody sits at", new,
-     play(s1="pink5", s2="blue1", s3="yellow3", s4="yellow1", s7="pink1"), "seat 7"),
+     play(s1="pink5", s2="blue1", s3="yellow3", s4="yellow1", s7="pink1"), "times.no_such_seat",
+     "seat 7"),
     ("a player with no cards", lambda: dataclasses.replace(new(), hands=(6, 0, 6, 6)),
-     EXAMPLE_CARDS, "Curie (seat 2) has no cards left"),
-    ("play during turns", turns_state, EXAMPLE_CARDS, "start of an event"),
-    ("next event too early", turns_state, {"type": "next_event"}, "after the judged one"),
-    ("unknown action", new, {"type": "shuffle"}, "no action 'shuffle'"),
-    ("no type", new, {"seat": 1}, "no 'type'"),
+     EXAMPLE_CARDS, "times.no_cards_left", "Curie has no cards left"),
+    ("play during turns", turns_state, EXAMPLE_CARDS, "times.reveal_at_start",
+     "start of an event"),
+    ("next event too early", turns_state, {"type": "next_event"}, "times.judge_first",
+     "once this one is judged"),
+    ("unknown action", new, {"type": "shuffle"}, MALFORMED, "no action 'shuffle'"),
+    ("no type", new, {"seat": 1}, MALFORMED, "no 'type'"),
     ("override mid-event", turns_state,
-     {"type": "override", "seat": 1, "hand": 3, "reason": "x"}, "between events"),
+     {"type": "override", "seat": 1, "hand": 3, "reason": "x"}, "times.override_between",
+     "between events"),
     ("override without reason", new, {"type": "override", "seat": 1, "hand": 3, "reason": " "},
-     "reason"),
-    ("override of nothing", new, {"type": "override", "seat": 1, "reason": "x"}, "hand"),
-    ("override hand 0", new, {"type": "override", "seat": 1, "hand": 0, "reason": "x"}, "1..30"),
+     "times.override_reason", "reason"),
+    ("override of nothing", new, {"type": "override", "seat": 1, "reason": "x"}, MALFORMED,
+     "hand"),
+    ("override hand 0", new, {"type": "override", "seat": 1, "hand": 0, "reason": "x"},
+     "times.override_range", "1 to 30"),
 ]
 
 
-@pytest.mark.parametrize(("name", "factory", "action", "message"), BAD, ids=[b[0] for b in BAD])
-def test_bad_input_is_a_rule_error_and_leaves_the_state(name, factory, action, message):
+@pytest.mark.parametrize(("name", "factory", "action", "expected", "words"), BAD,
+                         ids=[b[0] for b in BAD])
+def test_bad_input_is_refused_and_leaves_the_state(name, factory, action, expected, words):
     state = factory()
     before = json.dumps(times.snapshot(state), sort_keys=True)
-    with pytest.raises(RuleError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        times.apply(state, action)
+    error = expect(expected, times.apply, state, action)
+    assert words in str(error)
     assert json.dumps(times.snapshot(state), sort_keys=True) == before
 
 
@@ -248,7 +266,7 @@ def test_bad_input_is_a_rule_error_and_leaves_the_state(name, factory, action, m
     ],
 )
 def test_bad_setup(setup):
-    with pytest.raises(RuleError):
+    with pytest.raises(CompanionError):
         times.initial(setup)
 
 

@@ -7,7 +7,7 @@ import json
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from companion.errors import RuleError
+from companion.errors import CompanionError
 from companion.games import times
 from companion.games.times.cards import CARD_CODES, parse_card
 from companion.games.times.table import Marker, period, within
@@ -146,7 +146,7 @@ def test_junk_actions_are_rule_errors_or_legal_and_never_mutate(data):
         before = json.dumps(times.snapshot(state), sort_keys=True)
         try:
             new = times.apply(state, action)
-        except RuleError:
+        except CompanionError:
             new = state
         assert json.dumps(times.snapshot(state), sort_keys=True) == before
         assert min(new.hands) >= 1

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from refusals import refused
 
-from companion.errors import RuleError
 from companion.games import times
 from companion.games.times.score import round_points
 
@@ -70,8 +70,9 @@ def test_several_players_reaching_the_target_win_together():
     assert state.phase == times.OVER
     assert state.winners == (1, 2)
     assert times.snapshot(state)["winners"] == [1, 2]
-    with pytest.raises(RuleError, match="the game is over; winners: seat\\(s\\) 1, 2"):
+    with refused("times.over") as info:
         times.apply(state, {"type": "play", "cards": {"1": "pink5"}})
+    assert info.value.sentence == "The game is over: Ann and Ben won."
 
 
 def test_winning_needs_the_target_space():
