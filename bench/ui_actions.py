@@ -52,6 +52,7 @@ def build_app(home: Path):
     cfg = load_config()
     app = CompanionApp(cfg, GameLog(home / "games.sqlite3"), Table.from_config(cfg, "keyboard"),
                        SoundCues(home / "sounds", muted=True, loader=Silent))
+    app.frame_pacing = False  # every frame is drawn when asked (no idle pacing here)
     app._run_prepare()
     frames(5)
     return app
