@@ -24,8 +24,12 @@ def _crc(*parts: object) -> int:
 
 
 def action_crc(game_id: int, seq: int, at: str, action: str | bytes) -> int:
-    """The checksum stored with an action row."""
-    return _crc(game_id, seq, at, action)
+    """The checksum stored with an action row (the same bytes as ``_crc`` joins, built
+    in one step: a resume checks one for every action)."""
+    if isinstance(action, str):
+        action = action.encode("utf-8", "replace")
+    return zlib.crc32(b"%d\x1f%d\x1f%s\x1f%s" % (game_id, seq, at.encode("utf-8", "replace"),
+                                                  action))
 
 
 def setup_crc(game_id: int, kind: str, started_at: str, setup: str | bytes) -> int:
