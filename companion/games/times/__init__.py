@@ -1,10 +1,11 @@
 """Times: the rules engine (Time Table referee, hand counts and the scoring track).
 
 A pure engine under the contract in ``companion.games.base``; the card kinds and
-cancelling live in ``times_cards``, the Time Table in ``times_table``, judging and
-round points in ``times_score``, the state, UI helpers and snapshot in ``times_state``
-(re-exported here). The full action list, and every reading chosen where the rulebook
-is open, are in docs/times-rulings.md.
+cancelling live in ``times.cards``, the Time Table in ``times.table``, judging and
+round points in ``times.score``, the state, UI helpers and snapshot in ``times.state``
+(re-exported here), the seven actions in ``times.actions`` and the quick reading of
+our own log in ``times.logged``. The full action list, and every reading chosen where
+the rulebook is open, are in docs/times-rulings.md.
 
 Setup: ``{"players": [{"name", "seat"}, ...] (2-5), "target": 15}``; ``target`` is the
 scoring-track space that wins (the rulebook does not number it; 15 by default).
@@ -15,9 +16,10 @@ One event goes: ``play`` (every player's revealed card) -> ``place`` / ``doubt``
 six new cards or ends the game). The engine only counts cards; which cards a player
 holds it learns from ``play``.
 
-Wiring: the session appends each action dict to the game log and calls ``apply``;
-screens read ``snapshot`` and, for the placing player, ``required_forced_markers``
-and ``legal_starts``; the choice timer is ``companion.timer.Countdown``.
+Wiring: the session appends each action dict to the game log and calls ``apply``
+(``apply_logged`` for actions it reads back from the log: a resume); screens read
+``snapshot`` and, for the placing player, ``required_forced_markers`` and
+``legal_starts``; the choice timer is ``companion.timer.Countdown``.
 """
 
 from __future__ import annotations
@@ -26,25 +28,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
-from companion.games.base import GameInfo, handler_for, listed, players_from_setup, require
-from companion.games.evolve import replace
-from companion.games.times.cards import (
-    DECK_SIZE,
-    HAND_SIZE,
-    PlayOutcome,
-    card_label,
-    parse_card,
-    resolve_play,
-)
-from companion.games.times.score import (
-    CANCELLED,
-    DISCARDED,
-    LONE,
-    TOOK_BACK,
-    Result,
-    evaluate,
-    round_points,
-)
+from companion.games.base import GameInfo, handler_for, listed, players_from_setup
+from companion.games.times.actions import ABORT_AFTER, ACTIONS
+from companion.games.times.cards import DECK_SIZE, HAND_SIZE
+from companion.games.times.logged import read_logged
+from companion.games.times.score import Result
 from companion.games.times.state import (
     EVALUATED,
     OVER,
@@ -55,7 +43,6 @@ from companion.games.times.state import (
     RoundRecord,
     State,
     hand,
-    index_of,
     legal_starts,
     may_doubt,
     may_join_doubt,
@@ -65,22 +52,14 @@ from companion.games.times.state import (
     snapshot,
     whose_turn,
 )
-from companion.games.times.table import (
-    DOUBT,
-    FIRST_YEAR,
-    JOIN,
-    LAST_YEAR,
-    PLACE,
-    Turn,
-    check_placement,
-    period,
-)
+from companion.games.times.table import DOUBT, JOIN, PLACE, Turn
 
 __all__ = [
     "NAME", "TITLE", "DEFAULT_TARGET", "State", "RoundRecord", "Override", "Result", "Turn",
-    "initial", "apply", "snapshot", "is_over", "hand", "whose_turn", "period_in_force",
-    "required_forced_markers", "legal_starts", "may_doubt", "may_join_doubt",
-    "PLAY", "TURNS", "REVEAL", "EVALUATED", "OVER",
+    "initial", "apply", "apply_logged", "snapshot", "is_over", "hand", "whose_turn",
+    "period_in_force", "required_forced_markers", "legal_starts", "may_doubt", "may_join_doubt",
+    "PLAY", "TURNS", "REVEAL", "EVALUATED", "OVER", "ABORT_AFTER",
+    "PLACE", "DOUBT", "JOIN",
 ]
 
 GAME = GameInfo(
@@ -95,8 +74,6 @@ NAME = GAME.name
 TITLE = GAME.title
 
 DEFAULT_TARGET = 15
-#: All identical cards three reveals in a row: the round is dealt again.
-ABORT_AFTER = 3
 MIN_PLAYERS, MAX_PLAYERS = GAME.players
 
 
@@ -116,253 +93,22 @@ def initial(setup: Mapping[str, Any]) -> State:
                  notice="round 1: six cards each; read the first event")
 
 
-# ---------------------------------------------------------------------- action helpers
-
-
-def _seat_of(action: Mapping[str, Any], state: State) -> int:
-    seat = require(action, "seat", int)
-    index_of(state, seat)
-    return seat
-
-
-def _check_turn(state: State, seat: int) -> tuple[int, str]:
-    if state.phase != TURNS:
-        raise RuleError("times.no_turns_now", "Nobody places or doubts now: {now}.",
-                        now=_PHASE_WORDS[state.phase])
-    current, code = state.played[len(state.turns)]
-    if seat != current:
-        raise RuleError("times.not_your_turn", "It is {turn}'s turn with the {card}, not "
-                        "{name}'s.", turn=name_of(state, current), card=card_label(code),
-                        name=name_of(state, seat))
-    return current, code
-
-
-#: what the table is doing in each phase, for the sentences that refuse an action
-_PHASE_WORDS = {
-    PLAY: "everyone reveals a card first",
-    TURNS: "players place or doubt in turn",
-    REVEAL: "the year is to be revealed",
-    EVALUATED: "the event has been judged",
-    OVER: "the game is over",
-}
-
-
-def _last_placer(state: State) -> int | None:
-    for t in reversed(state.turns):
-        if t.kind == PLACE:
-            return t.seat
-    return None
-
-
-# -------------------------------------------------------------------------- actions
-
-
-def _play(state: State, action: Mapping[str, Any]) -> State:
-    if state.phase != PLAY:
-        raise RuleError("times.reveal_at_start", "Cards are revealed only at the start of an "
-                        "event: {now}.", now=_PHASE_WORDS[state.phase])
-    raw = require(action, "cards", Mapping)
-    cards = {}
-    for key, code in raw.items():
-        seat = int(key) if isinstance(key, str) and key.strip().isdigit() else key
-        i = index_of(state, seat)
-        if state.hands[i] < 1:
-            raise RuleError("times.no_cards_left", "{name} has no cards left and cannot play "
-                            "one.", name=name_of(state, seat))
-        if seat in cards:
-            raise MalformedAction(f"play: seat {seat} is named twice in 'cards'")
-        cards[seat] = parse_card(code, seat)
-    missing = [p.seat for i, p in enumerate(state.players)
-               if state.hands[i] >= 1 and p.seat not in cards]
-    if missing:
-        raise RuleError("times.everyone_plays", "Every player with cards plays one: {names} "
-                        "still {verb} to.", names=listed(name_of(state, s) for s in missing),
-                        verb="has" if len(missing) == 1 else "have")
-    res = resolve_play(cards)
-    cancelled = tuple((s, cards[s].code) for s in res.cancelled)
-    took_back = tuple(Result(s, c, CANCELLED, None, TOOK_BACK) for s, c in cancelled)
-    base = replace(state, played=(), cancelled=cancelled, turns=(), board=(),
-                               results=took_back, same_event=False)
-    if res.outcome == PlayOutcome.ALL_CANCELLED:
-        streak = state.cancel_streak + 1
-        if streak >= ABORT_AFTER:
-            return replace(
-                base, cancel_streak=0, redeals=state.redeals + 1,
-                hands=(HAND_SIZE,) * len(state.players),
-                notice=f"all cards cancelled {ABORT_AFTER} times in a row: the round is "
-                       "dealt again, six cards each; same event")
-        return replace(
-            base, cancel_streak=streak,
-            notice=f"all cards cancelled ({streak} of {ABORT_AFTER}): play again, same event")
-    if res.outcome == PlayOutcome.LONE_CARD:
-        seat = res.active[0]
-        i = index_of(state, seat)
-        hands = state.hands[:i] + (state.hands[i] - 1,) + state.hands[i + 1:]
-        lone = Result(seat, cards[seat].code, LONE, None, DISCARDED, hand_change=-1)
-        return replace(
-            base, phase=EVALUATED, cancel_streak=0, hands=hands, same_event=True,
-            results=(lone, *base.results),
-            notice=f"only {name_of(state, seat)}'s card stands: it is discarded; "
-                   "everyone plays again, same event")
-    played = tuple((s, cards[s].code) for s in res.active)
-    return replace(
-        base, phase=TURNS, cancel_streak=0, played=played, results=(),
-        notice=f"{name_of(state, played[0][0])} begins with {played[0][1]}")
-
-
-def _after_turn(state: State, turn: Turn) -> State:
-    turns = (*state.turns, turn)
-    board = (*state.board, *turn.markers)
-    if len(turns) == len(state.played):
-        return replace(state, turns=turns, board=board, phase=REVEAL,
-                                   notice="everyone has had their turn: reveal the year")
-    seat, code = state.played[len(turns)]
-    return replace(state, turns=turns, board=board,
-                               notice=f"{name_of(state, seat)}'s turn with {code}")
-
-
-def _place(state: State, action: Mapping[str, Any]) -> State:
-    seat, code = _check_turn(state, _seat_of(action, state))
-    raw = require(action, "markers", (list, tuple))
-    markers = check_placement(state.board, seat, parse_card(code), raw,
-                              lambda s: name_of(state, s))
-    years = period((*state.board, *markers))
-    return _after_turn(state, Turn(seat, code, PLACE, markers, years))
-
-
-def _doubt(state: State, action: Mapping[str, Any]) -> State:
-    seat, code = _check_turn(state, _seat_of(action, state))
-    if not state.turns:
-        raise RuleError("times.first_places", "{name} holds the first card (the {card}) and "
-                        "must place: there is nothing to doubt.", name=name_of(state, seat),
-                        card=card_label(code))
-    prev = state.turns[-1]
-    if "target" in action and require(action, "target", int) != prev.seat:
-        raise RuleError("times.doubt_predecessor", "{name} may doubt only the player just "
-                        "before them, {prev}, not {target}.", name=name_of(state, seat),
-                        prev=name_of(state, prev.seat),
-                        target=name_of(state, action["target"]))
-    if prev.kind != PLACE:
-        raise RuleError("times.predecessor_doubted", "{prev}, just before {name}, doubted: "
-                        "{name} may join that doubt or refine {placer}'s period.",
-                        prev=name_of(state, prev.seat), name=name_of(state, seat),
-                        placer=name_of(state, _last_placer(state)))
-    return _after_turn(state, Turn(seat, code, DOUBT, target=prev.seat))
-
-
-def _join(state: State, action: Mapping[str, Any]) -> State:
-    seat, code = _check_turn(state, _seat_of(action, state))
-    if not state.turns:
-        raise RuleError("times.first_places", "{name} holds the first card (the {card}) and "
-                        "must place: there is no doubt to join.", name=name_of(state, seat),
-                        card=card_label(code))
-    prev = state.turns[-1]
-    if prev.kind == PLACE:
-        raise RuleError("times.nothing_to_join", "{prev}, just before {name}, placed and did "
-                        "not doubt: {name} may doubt them or refine their period.",
-                        prev=name_of(state, prev.seat), name=name_of(state, seat))
-    return _after_turn(state, Turn(seat, code, JOIN, target=prev.target))
-
-
-def _reveal(state: State, action: Mapping[str, Any]) -> State:
-    if state.phase != REVEAL:
-        raise RuleError("times.reveal_after_turns", "The year is revealed once everyone has "
-                        "had their turn: {now}.", now=_PHASE_WORDS[state.phase])
-    year = require(action, "year", int)
-    if not FIRST_YEAR <= year <= LAST_YEAR:
-        raise RuleError("times.year_range", "Events lie between {first} and {last}, not "
-                        "{year}.", first=FIRST_YEAR, last=LAST_YEAR, year=year)
-    results = evaluate(state.turns, state.cancelled, year)
-    change = {r.seat: r.hand_change for r in results}
-    hands = tuple(n + change.get(p.seat, 0) for p, n in zip(state.players, state.hands,
-                                                              strict=True))
-    return replace(state, phase=EVALUATED, results=results, hands=hands,
-                               notice=f"the year was {year}")
-
-
-def _end_round(state: State, event: int) -> State:
-    points = round_points(state.hands)
-    totals = tuple(s + p for s, p in zip(state.scores, points, strict=True))
-    record = RoundRecord(state.round, state.hands, points, totals)
-    winners = tuple(p.seat for p, t in zip(state.players, totals, strict=True)
-                    if t >= state.target)
-    done = replace(state, scores=totals, history=state.history.append(record),
-                               played=(), cancelled=(), turns=(), board=(),
-                               same_event=False, cancel_streak=0)
-    if winners:
-        who = ", ".join(name_of(state, s) for s in winners)
-        return replace(done, phase=OVER, winners=winners,
-                       notice=f"round {state.round} scored; {who} won")
-    return replace(done, phase=PLAY, round=state.round + 1, event=event,
-                               hands=(HAND_SIZE,) * len(state.players),
-                               notice=f"round {state.round} scored; round {state.round + 1}: "
-                                      "six new cards each, read a new event")
-
-
-def _next_event(state: State, action: Mapping[str, Any]) -> State:
-    if state.phase != EVALUATED:
-        raise RuleError("times.judge_first", "The next event comes once this one is judged: "
-                        "{now}.", now=_PHASE_WORDS[state.phase])
-    if min(state.hands) <= 1:
-        return _end_round(state, state.event + 1)
-    event = state.event if state.same_event else state.event + 1
-    return replace(state, phase=PLAY, event=event, played=(), cancelled=(),
-                               turns=(), board=(), same_event=False,
-                               notice="same event: play again" if state.same_event
-                               else "read the next event")
-
-
-def _override(state: State, action: Mapping[str, Any]) -> State:
-    if state.phase not in (PLAY, EVALUATED):
-        raise RuleError("times.override_between", "Corrections are made between events, not "
-                        "now: {now}.", now=_PHASE_WORDS[state.phase])
-    seat = _seat_of(action, state)
-    reason = require(action, "reason", str).strip()
-    if not reason:
-        raise RuleError("times.override_reason", "Give a reason for the correction.")
-    fields = [f for f in ("hand", "score") if f in action]
-    if not fields:
-        raise MalformedAction("override: sets 'hand' and/or 'score'")
-    i = index_of(state, seat)
-    hands, scores, log = list(state.hands), list(state.scores), state.overrides
-    for field, values, lo, hi in (("hand", hands, 1, DECK_SIZE), ("score", scores, 0, 99)):
-        if field not in fields:
-            continue
-        value = require(action, field, int)
-        if not lo <= value <= hi:
-            raise RuleError("times.override_range", "{name}'s {what} must be {lo} to {hi}, not "
-                            "{value}.", name=name_of(state, seat),
-                            what="cards" if field == "hand" else "score", lo=lo, hi=hi,
-                            value=value)
-        log = log.append(Override(state.round, state.event, seat, field, values[i], value,
-                                  reason))
-        values[i] = value
-    new = replace(state, hands=tuple(hands), scores=tuple(scores),
-                              overrides=log,
-                              notice=f"override for {name_of(state, seat)}: {reason}")
-    if state.phase == PLAY and min(new.hands) <= 1:
-        return _end_round(new, state.event)
-    return new
-
-
-_ACTIONS = {
-    "play": _play,
-    "place": _place,
-    "doubt": _doubt,
-    "join_doubt": _join,
-    "reveal_year": _reveal,
-    "next_event": _next_event,
-    "override": _override,
-}
-
-
 def apply(state: State, action: Mapping[str, Any]) -> State:
     """The state after ``action``; RuleError (state untouched) when it is not allowed."""
-    _, handler = handler_for(_ACTIONS, action, "Times")
+    _, handler = handler_for(ACTIONS, action, "Times")
     if state.phase == OVER:
         raise RuleError("times.over", "The game is over: {names} won.",
                         names=listed(name_of(state, s) for s in state.winners))
     return handler(state, action)
+
+
+def apply_logged(state: State, action: Mapping[str, Any]) -> State:
+    """``apply`` for an action read back from our own game log, which ``apply`` accepted
+    when it was played: the placement checks made then are trusted (``times.logged``),
+    so a long night resumes quickly. The state is equal to ``apply``'s; an action that
+    cannot be applied at all is still refused, with ``apply``'s sentence."""
+    new = read_logged(state, action)
+    return apply(state, action) if new is None else new
 
 
 def is_over(state: State) -> bool:

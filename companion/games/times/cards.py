@@ -15,9 +15,8 @@ on the lot; the UI uses ``CARD_CODES``/``card_label`` for buttons and captions.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from companion.errors import MalformedAction
@@ -47,14 +46,15 @@ HAND_SIZE = 6
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One TIMES card: ``colour`` in COLOURS and ``size`` in SIZES."""
+    """One TIMES card: ``colour`` in COLOURS and ``size`` in SIZES; ``code`` is the
+    card's code (``"pink5"``), derived once when the card is made."""
 
     colour: str
     size: int
+    code: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def code(self) -> str:
-        return f"{self.colour}{self.size}"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", f"{self.colour}{self.size}")
 
     @property
     def column(self) -> str:
@@ -64,11 +64,19 @@ class Card:
     @property
     def rank(self) -> int:
         """Position in the turn order: 0 for pink 5 ... 8 for yellow 1."""
-        return CARD_CODES.index(self.code)
+        return RANKS[self.code]
+
+
+#: Each code's position in the turn order, and the card of each exact code (a logged
+#: code is nearly always one of these nine strings: looked up, not parsed again).
+RANKS: dict[str, int] = {code: i for i, code in enumerate(CARD_CODES)}
+CARDS: dict[str, Card] = {f"{c}{s}": Card(c, s) for c in COLOURS for s in SIZES}
 
 
 def parse_card(code: object, seat: int | None = None) -> Card:
     """The card for a code such as ``"blue3"``; MalformedAction naming the seat otherwise."""
+    if type(code) is str and (card := CARDS.get(code)) is not None:
+        return card
     who = f"seat {seat}: " if seat is not None else ""
     if not isinstance(code, str):
         raise MalformedAction(f"{who}a card is a code like 'pink5', not {code!r}")
@@ -109,11 +117,12 @@ class Resolution:
 
 def resolve_play(cards: Mapping[int, Card]) -> Resolution:
     """Cancel identical cards, order the rest; ``cards`` maps seat -> revealed card."""
-    counts = Counter(card.code for card in cards.values())
-    cancelled = tuple(sorted(seat for seat, card in cards.items() if counts[card.code] > 1))
-    standing = [seat for seat, card in cards.items() if counts[card.code] == 1]
+    codes = [(seat, card.code) for seat, card in cards.items()]
+    shown = [code for _, code in codes]  # a handful of cards: counting beats a Counter
+    cancelled = tuple(sorted([seat for seat, code in codes if shown.count(code) > 1]))
     # Standing cards are all different, so the rank alone orders them.
-    active = tuple(sorted(standing, key=lambda seat: cards[seat].rank))
+    standing = sorted([(RANKS[code], seat) for seat, code in codes if shown.count(code) == 1])
+    active = tuple([seat for _, seat in standing])
     if not active:
         outcome = PlayOutcome.ALL_CANCELLED
     elif len(active) == 1:

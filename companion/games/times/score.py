@@ -62,36 +62,33 @@ def evaluate(
     turns: Sequence[Turn], cancelled: Sequence[tuple[int, str]], year: int
 ) -> tuple[Result, ...]:
     """Judge every turn of a finished event against ``year`` (cancelled cards last)."""
-    placed = {t.seat: t for t in turns if t.kind == PLACE}
-    right = {
-        seat: t.period is not None and t.period[0] <= year <= t.period[1]
-        for seat, t in placed.items()
-    }
-    last_doubter: dict[int, int] = {}
+    right: dict[int, bool] = {}  # placer -> their period holds the year
+    last_doubter: dict[int, int] = {}  # placer -> the last seat of the doubt chain on them
     for t in turns:
-        if t.kind in (DOUBT, JOIN) and t.target is not None:
+        if t.kind == PLACE:
+            right[t.seat] = t.period is not None and t.period[0] <= year <= t.period[1]
+        elif t.kind in (DOUBT, JOIN) and t.target is not None:
             last_doubter[t.target] = t.seat
 
     results = []
     for t in turns:
-        if t.kind == PLACE:
-            if not right[t.seat]:
-                results.append(Result(t.seat, t.card, PLACE, False, TOOK_BACK))
-            elif t.seat in last_doubter:
-                to = last_doubter[t.seat]
-                results.append(Result(t.seat, t.card, PLACE, True, HANDED_OVER, given_to=to,
-                                      hand_change=-1))
+        seat, card, kind = t.seat, t.card, t.kind
+        if kind == PLACE:
+            if not right[seat]:
+                results.append(Result(seat, card, PLACE, False, TOOK_BACK))
+            elif seat in last_doubter:
+                results.append(Result(seat, card, PLACE, True, HANDED_OVER,
+                                      last_doubter[seat], None, -1))
             else:
-                results.append(Result(t.seat, t.card, PLACE, True, DISCARDED, hand_change=-1))
+                results.append(Result(seat, card, PLACE, True, DISCARDED, None, None, -1))
             continue
         target = t.target if t.target is not None else -1
         if not right.get(target, False):
-            results.append(Result(t.seat, t.card, t.kind, True, DISCARDED, hand_change=-1))
-        elif last_doubter.get(target) == t.seat:
-            results.append(Result(t.seat, t.card, t.kind, False, TOOK_BACK,
-                                  received_from=target, hand_change=+1))
+            results.append(Result(seat, card, kind, True, DISCARDED, None, None, -1))
+        elif last_doubter.get(target) == seat:
+            results.append(Result(seat, card, kind, False, TOOK_BACK, None, target, +1))
         else:
-            results.append(Result(t.seat, t.card, t.kind, False, TOOK_BACK))
+            results.append(Result(seat, card, kind, False, TOOK_BACK))
     results.extend(Result(seat, card, CANCELLED, None, TOOK_BACK) for seat, card in cancelled)
     return tuple(results)
 

@@ -102,10 +102,30 @@ class State:
 
 
 def index_of(state: State, seat: object) -> int:
+    """The position of ``seat`` in ``players`` (RuleError when nobody sits there)."""
+    if type(seat) is int and (i := positions(state.players).get(seat)) is not None:
+        return i
     for i, p in enumerate(state.players):
         if p.seat == seat and not isinstance(seat, bool):
             return i
     raise RuleError("times.no_such_seat", "Nobody plays at seat {seat} in this game.", seat=seat)
+
+
+#: The last players tuple asked about and its seat -> position map. Every state of a
+#: game shares one players tuple, so a replay builds the map once.
+_POSITIONS: tuple[tuple[Player, ...], dict[int, int]] = ((), {})
+
+
+def positions(players: tuple[Player, ...]) -> dict[int, int]:
+    """``{seat: position in players}`` (the first player wins a seat named twice)."""
+    global _POSITIONS
+    known = _POSITIONS
+    if known[0] is not players:
+        found: dict[int, int] = {}
+        for i, p in enumerate(players):
+            found.setdefault(p.seat, i)
+        known = _POSITIONS = (players, found)
+    return known[1]
 
 
 def name_of(state: State, seat: int) -> str:

@@ -116,18 +116,43 @@ def is_fixed(board: Board, column: str) -> bool:
     return lo == hi
 
 
-def period(board: Board) -> Period:
-    """The run of years (first, last) that the board allows; 1000..1999 when empty."""
-    c_lo, c_hi = column_range(board, "century")
+#: What ``spans`` of an empty board is: every space of every column.
+ALL_SPANS = (*BOUNDS["century"], *BOUNDS["decade"], *BOUNDS["year"])
+
+
+def spans(markers: Sequence[Marker], within: tuple[int, ...] = ALL_SPANS,
+          ) -> tuple[int, int, int, int, int, int]:
+    """``column_range`` of the three columns at once, in one pass: (century first, last,
+    decade first, last, year first, last) once ``markers`` are laid on a board whose
+    spans were ``within`` (an empty board by default)."""
+    c_lo, c_hi, d_lo, d_hi, y_lo, y_hi = within
+    for marker in markers:
+        column, lo = marker.column, marker.start
+        hi = lo + marker.size - 1
+        if column == "century":
+            c_lo, c_hi = max(c_lo, lo), min(c_hi, hi)
+        elif column == "decade":
+            d_lo, d_hi = max(d_lo, lo), min(d_hi, hi)
+        elif column == "year":
+            y_lo, y_hi = max(y_lo, lo), min(y_hi, hi)
+    return c_lo, c_hi, d_lo, d_hi, y_lo, y_hi
+
+
+def years(spans: tuple[int, ...]) -> Period:
+    """The run of years (first, last) that a board of these ``spans`` allows."""
+    c_lo, c_hi, d_lo, d_hi, y_lo, y_hi = spans
     if c_lo != c_hi:
         return c_lo * 100, c_hi * 100 + 99
     base = c_lo * 100
-    d_lo, d_hi = column_range(board, "decade")
     if d_lo != d_hi:
         return base + d_lo * 10, base + d_hi * 10 + 9
     base += d_lo * 10
-    y_lo, y_hi = column_range(board, "year")
     return base + y_lo, base + y_hi
+
+
+def period(board: Board) -> Period:
+    """The run of years (first, last) that the board allows; 1000..1999 when empty."""
+    return years(spans(board))
 
 
 def within(inner: Period, outer: Period) -> bool:
@@ -136,8 +161,14 @@ def within(inner: Period, outer: Period) -> bool:
 
 def required_forced(board: Board, column: str) -> tuple[str, ...]:
     """Coarser columns that are not yet a single space: each needs a forced 1-marker."""
-    coarser = COLUMNS[: COLUMNS.index(column)]
-    return tuple(c for c in coarser if not is_fixed(board, c))
+    return () if column == "century" else unfixed(spans(board), column)
+
+
+def unfixed(spans: tuple[int, ...], column: str) -> tuple[str, ...]:
+    """``required_forced`` for a board of these ``spans``."""
+    c_lo, c_hi, d_lo, d_hi, _, _ = spans
+    coarser = (("century", c_lo == c_hi), ("decade", d_lo == d_hi))[: COLUMNS.index(column)]
+    return tuple([c for c, fixed in coarser if not fixed])
 
 
 def on_board(board: Board, column: str, size: int) -> Marker | None:

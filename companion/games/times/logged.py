@@ -1,0 +1,121 @@
+"""Times: reading actions back from our own game log quickly (``times.apply_logged``).
+
+Part of the Times rules engine. A resume replays every action of the night (twenty
+thousand on a long one), each of which ``apply`` checked when it was played, and the
+log's checksum refuses a damaged row before it reaches the engine. So for the two
+actions whose checks cost most, this module trusts what was checked then:
+
+* ``play``: the codes are the nine exact card codes and the keys the seats as the log
+  writes them (``"3"``); the turn order and cancelling are worked out as ``apply`` does.
+* ``place``: the seat is the one whose turn it is, the markers are the forced
+  1-markers then the card's own, in that order, each a whole number of spaces lying on
+  its column; that each lies inside the period in force (and that this physical marker
+  was not on the board yet) is what ``apply`` checked then and is trusted.
+
+The other actions go straight to ``apply``'s own handlers (``times.actions``), which
+check them as usual: they cost little. Anything unusual about a ``play`` or ``place``
+(another shape, another phase, not that seat's turn, an unknown seat or code) goes to
+``apply`` itself, which refuses it with its usual sentence or accepts it. Both ways
+end in the same builders (``times.actions``), so the state is equal to what ``apply``
+gives for every action ``apply`` accepts (``tests/games/times/test_logged.py``).
+
+Wiring: ``GameSession.resume`` and History call ``times.apply_logged`` for the actions
+they read back from the game log (``companion.session.logged_apply``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.games.times.actions import ACTIONS, after_place, after_play
+from companion.games.times.cards import CARDS, SIZES, Card
+from companion.games.times.state import OVER, PLAY, TURNS, State, positions
+from companion.games.times.table import BOUNDS, Marker, spans, unfixed, years
+
+#: Where each (column, size) marker lies wholly on its column: its possible starts.
+_FITS: dict[tuple[str, int], range] = {
+    (column, size): range(first, last - size + 2)
+    for column, (first, last) in BOUNDS.items() for size in SIZES
+}
+
+#: The last players tuple asked about and {seat as the log writes it: (seat, position)}.
+_KEYS: tuple[tuple[Any, ...], dict[str, tuple[int, int]]] = ((), {})
+
+
+def _keys(state: State) -> dict[str, tuple[int, int]]:
+    global _KEYS
+    known = _KEYS
+    if known[0] is not state.players:
+        found = {str(seat): (seat, i) for seat, i in positions(state.players).items()}
+        known = _KEYS = (state.players, found)
+    return known[1]
+
+
+def _play(state: State, action: Mapping[str, Any]) -> State | None:
+    raw = action.get("cards")
+    if state.phase != PLAY or type(raw) is not dict:
+        return None
+    keys, hands = _keys(state), state.hands
+    cards: dict[int, Card] = {}
+    for key, code in raw.items():
+        found = keys.get(key) if type(key) is str else None
+        card = CARDS.get(code) if type(code) is str else None
+        if found is None or card is None or hands[found[1]] < 1:
+            return None
+        cards[found[0]] = card
+    if len(cards) != sum(n >= 1 for n in hands):
+        return None  # someone with cards did not play: apply names them
+    return after_play(state, cards)
+
+
+def _place(state: State, action: Mapping[str, Any]) -> State | None:
+    if state.phase != TURNS:
+        return None
+    seat, code = state.played[len(state.turns)]
+    given, raw = action.get("seat"), action.get("markers")
+    if type(given) is not int or given != seat or type(raw) is not list:
+        return None
+    card = CARDS[code]
+    before = spans(state.board)
+    forced = unfixed(before, card.column) if card.column != "century" else ()
+    if len(raw) != len(forced) + 1:
+        return None
+    markers = []
+    for i, item in enumerate(raw):
+        if type(item) is not dict:
+            return None
+        column, size, start = item.get("column"), item.get("size"), item.get("start")
+        if i < len(forced):
+            if column != forced[i] or size != 1:
+                return None
+        elif column != card.column or size != card.size:
+            return None
+        if type(size) is not int or type(start) is not int or start not in _FITS[column, size]:
+            return None
+        markers.append(Marker(column, size, start, seat, i < len(forced)))
+    return after_place(state, seat, code, tuple(markers), years(spans(markers, before)))
+
+
+#: The quick reader of each action type that has one.
+READERS: dict[str, Callable[[State, Mapping[str, Any]], State | None]] = {
+    "play": _play,
+    "place": _place,
+}
+
+
+def read_logged(state: State, action: Mapping[str, Any]) -> State | None:
+    """The state after a logged ``action``: read quickly for ``play`` and ``place``,
+    by ``apply``'s own handler for the others; None when ``apply`` should take it
+    (an unknown type, a game over, or anything unusual about the action)."""
+    try:
+        kind = action["type"]
+        reader = READERS.get(kind)
+        handler = ACTIONS.get(kind)
+    except (KeyError, TypeError):
+        return None
+    if reader is not None:
+        return reader(state, action)
+    if handler is None or state.phase == OVER:
+        return None
+    return handler(state, action)
