@@ -31,7 +31,7 @@ from companion.errors import MalformedAction, RuleError
 from companion.games.base import GameInfo, handler_for, listed, players_from_setup
 from companion.games.times.actions import ABORT_AFTER, ACTIONS
 from companion.games.times.cards import DECK_SIZE, HAND_SIZE
-from companion.games.times.logged import read_logged
+from companion.games.times.logged import READERS
 from companion.games.times.score import Result
 from companion.games.times.state import (
     EVALUATED,
@@ -107,8 +107,14 @@ def apply_logged(state: State, action: Mapping[str, Any]) -> State:
     when it was played: the placement checks made then are trusted (``times.logged``),
     so a long night resumes quickly. The state is equal to ``apply``'s; an action that
     cannot be applied at all is still refused, with ``apply``'s sentence."""
-    new = read_logged(state, action)
-    return apply(state, action) if new is None else new
+    if state.phase != OVER:
+        try:
+            reader = READERS.get(action["type"])
+        except (KeyError, TypeError):  # no type, or not an object: apply says so
+            reader = None
+        if reader is not None and (new := reader(state, action)) is not None:
+            return new
+    return apply(state, action)
 
 
 def is_over(state: State) -> bool:

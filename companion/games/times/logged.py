@@ -30,7 +30,7 @@ from typing import Any
 
 from companion.games.times.actions import ACTIONS, after_place, after_play
 from companion.games.times.cards import CARDS, SIZES, Card
-from companion.games.times.state import OVER, PLAY, TURNS, State, positions
+from companion.games.times.state import PLAY, TURNS, State, positions
 from companion.games.times.table import BOUNDS, Marker, spans, unfixed, years
 
 #: Where each (column, size) marker lies wholly on its column: its possible starts.
@@ -97,25 +97,10 @@ def _place(state: State, action: Mapping[str, Any]) -> State | None:
     return after_place(state, seat, code, tuple(markers), years(spans(markers, before)))
 
 
-#: The quick reader of each action type that has one.
+#: How to read each logged action type: quickly for "play" and "place" (None when
+#: ``apply`` should take it), by ``apply``'s own handler for the others.
 READERS: dict[str, Callable[[State, Mapping[str, Any]], State | None]] = {
+    **ACTIONS,
     "play": _play,
     "place": _place,
 }
-
-
-def read_logged(state: State, action: Mapping[str, Any]) -> State | None:
-    """The state after a logged ``action``: read quickly for ``play`` and ``place``,
-    by ``apply``'s own handler for the others; None when ``apply`` should take it
-    (an unknown type, a game over, or anything unusual about the action)."""
-    try:
-        kind = action["type"]
-        reader = READERS.get(kind)
-        handler = ACTIONS.get(kind)
-    except (KeyError, TypeError):
-        return None
-    if reader is not None:
-        return reader(state, action)
-    if handler is None or state.phase == OVER:
-        return None
-    return handler(state, action)
