@@ -2,15 +2,16 @@
 
 Part of the Times rules engine. A resume replays every action of the night (twenty
 thousand on a long one), each of which ``apply`` checked when it was played, and the
-log's checksum refuses a damaged row before it reaches the engine. So for the two
-actions whose checks cost most, this module trusts what was checked then:
+log's checksum refuses a damaged row before it reaches the engine. The two actions that
+cost most are read on a short path that expects them as the log writes them:
 
-* ``play``: the codes are the nine exact card codes and the keys the seats as the log
-  writes them (``"3"``); the turn order and cancelling are worked out as ``apply`` does.
+* ``play``: the keys are the seats as text (``"3"``), the codes the nine exact card
+  codes; every seat with cards plays once. All of it is checked (a plain lookup each),
+  and the turn order and cancelling are worked out by ``apply``'s own builder.
 * ``place``: the seat is the one whose turn it is, the markers are the forced
   1-markers then the card's own, in that order, each a whole number of spaces lying on
-  its column; that each lies inside the period in force (and that this physical marker
-  was not on the board yet) is what ``apply`` checked then and is trusted.
+  its column. Only the Time Table checks are trusted: that each marker lies inside the
+  period in force and that this physical marker was not on the board yet.
 
 The other actions go straight to ``apply``'s own handlers (``times.actions``), which
 check them as usual: they cost little. Anything unusual about a ``play`` or ``place``

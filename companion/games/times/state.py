@@ -1,7 +1,8 @@
 """Times: the engine's state, the read-only questions screens ask, and the snapshot.
 
-Part of the Times rules engine; ``companion.games.times`` holds the actions and
-re-exports everything public from here, so screens import only ``times``.
+Part of the Times rules engine; ``times.actions`` holds the actions, and
+``companion.games.times`` re-exports everything public from here, so screens import
+only ``times``.
 
 Helpers for the UI (all pure, all take the ``State``):
 
