@@ -95,6 +95,9 @@ class GameLog:
         #: roll back (and are taken back) with the action; ``hook.committed()`` after.
         self.outbox_hook: Any = None
         self.recovered: str | None = None
+        #: The integrity check did not finish at opening (a large log): the app runs it
+        #: in the background (``store/integrity.py``).
+        self.unchecked = False
         self._retake: list[takeback.Noted] | None = None  # a take-back still to finish
         self._noted: list[takeback.Noted] = []
         if self.path is None:
@@ -103,7 +106,7 @@ class GameLog:
         elif read_only:
             self.db, self.schema_version = open_read_only(self.path)
         else:
-            self.db, self.recovered = opening.open_log(self.path)
+            self.db, self.recovered, self.unchecked = opening.open_log(self.path)
             if self.recovered:
                 log.error("game log %s: %s", self.path, self.recovered)
             try:

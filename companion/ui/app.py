@@ -27,7 +27,7 @@ from pathlib import Path
 
 from kivy.app import App
 from kivy.base import ExceptionHandler, ExceptionManager
-from kivy.clock import Clock
+from kivy.clock import Clock, mainthread
 from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
@@ -45,6 +45,7 @@ from companion.palette import rgba
 from companion.session import GameSession
 from companion.sound import SoundCues
 from companion.speech import Line, Voice
+from companion.store import integrity
 from companion.store.gamelog import GameLog
 from companion.table import Table
 from companion.ui import storage_problem, theme
@@ -222,7 +223,18 @@ class CompanionApp(App):
         Clock.schedule_once(lambda _dt: self.watchdog.ready(), 0)  # after the first frame
         if self.log.recovered:
             self.say(self.log.recovered, seconds=30)
+        if getattr(self.log, "unchecked", False):  # too large to check whole at start
+            integrity.check_in_background(self.log.path, mainthread(self.log_checked))
         return root
+
+    def log_checked(self, verdict: str) -> None:
+        """The background integrity check's answer (on the UI thread). A failed one has
+        marked the log: the next start checks it whole and saves what can be read."""
+        if verdict == "ok":
+            return
+        self.tell(f"The game log failed SQLite's check ({verdict}). Everything recorded "
+                  "is kept. Restart the companion when the game allows: it will set the "
+                  "damaged file aside and save every game it can read.")
 
     def on_start(self) -> None:
         from companion.ui.kivy_env import fill_display
