@@ -165,6 +165,16 @@ class GameSession:
         return self.log.actions(self.game_id)
 
     @property
+    def last_action(self) -> dict | None:
+        """The action undo would remove (None at the start of the game): from the recent
+        states when they hold it, else the one row read back from the log."""
+        if self._tail:
+            return self._tail[-1][0]
+        if not self._n:
+            return None
+        return next(self.log.iter_actions(self.game_id, self._n - 1, self._n))
+
+    @property
     def can_undo(self) -> bool:
         return self._n > 0
 

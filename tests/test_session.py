@@ -41,6 +41,21 @@ def test_undo_steps_back_and_refuses_past_the_start(game_log):
         game.undo()
 
 
+def test_the_last_action_is_what_undo_would_remove_across_checkpoints(game_log):
+    from companion.session import CHECKPOINT_EVERY
+
+    game = GameSession.start(game_log, SCOREPAD, SETUP)
+    assert game.last_action is None
+    n = 2 * CHECKPOINT_EVERY + 3
+    for points in range(1, n + 1):
+        game.do({"type": "score", "seat": 1, "points": points})
+    for points in range(n, 0, -1):  # through every checkpoint, as the Undo label reads it
+        last = game.last_action
+        assert last == {"type": "score", "seat": 1, "points": points}
+        assert game.undo() == last
+    assert game.last_action is None
+
+
 def test_unknown_kind_in_log_is_a_clear_error(game_log):
     gid = game_log.new_game("chess", SETUP)
     with pytest.raises(LogError, match="unknown game kind 'chess'"):

@@ -67,15 +67,6 @@ def describe(action: dict, setup: dict) -> str:
     return f"{words} ({names[seat]})" if seat in names else words
 
 
-def last_action(session: GameSession) -> dict:
-    """The game's last action, from the session's recent states when it has them (no
-    read of the whole log once per action), else from the log."""
-    tail = getattr(session, "_tail", None)
-    if tail:
-        return tail[-1][0]
-    return session.actions[-1]
-
-
 def load_kv(py_file: str) -> None:
     """Load the ``.kv`` file that sits beside a screen's ``.py`` file (once)."""
     path = str(Path(py_file).with_suffix(".kv"))
@@ -415,7 +406,7 @@ class CompanionApp(App):
         session = self.session
         if session is None or not session.can_undo:
             return "Undo"
-        return f"Undo: {describe(last_action(session), session.setup)}"
+        return f"Undo: {describe(session.last_action, session.setup)}"
 
     def end_game(self, status: str = "finished", ask: bool = True) -> bool:
         """Close the game in progress; it is then no longer offered for resume.

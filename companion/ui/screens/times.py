@@ -35,7 +35,7 @@ from kivy.utils import escape_markup
 
 from companion.games import times
 from companion.palette import default_colour, rgba, text_rgba
-from companion.ui.app import last_action, load_kv
+from companion.ui.app import load_kv
 from companion.ui.presenters import times as view
 from companion.ui.screens.times_panels import (
     CardKey,
@@ -137,7 +137,7 @@ class TimesScreen(Screen):
             self.seen_rounds, self.show_track = len(state.history), False
         elif n > self._n_actions:
             self.pending, self.entry = [], view.YearEntry()
-            last = last_action(session)
+            last = session.last_action
             if last.get("type") == "play":
                 self._last_choices, self.choices, self.selected = self.choices, {}, None
             if state.phase == times.OVER:
