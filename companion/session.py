@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -42,6 +42,8 @@ from companion.store.gamelog import GameLog, dumps
 
 #: Actions between two kept states: undo replays at most this many actions.
 CHECKPOINT_EVERY = 64
+#: Actions between two calls of a resume's ``progress`` (the app pings its watchdog).
+PROGRESS_EVERY = 2048
 #: Entries of each growing list in the screens' snapshot (``GameSession.snapshot``).
 SCREEN_RECENT = 64
 
@@ -112,13 +114,17 @@ class GameSession:
     """One open game. Owned by the UI thread; not thread-safe on purpose."""
 
     def __init__(self, log: GameLog, rules: Rules, game_id: int, setup: dict,
-                 actions: Iterable[dict] = (), *, logged: bool = False) -> None:
-        """``actions``: the game's actions so far (``logged``: read from our own log)."""
+                 actions: Iterable[dict] = (), *, logged: bool = False,
+                 progress: Callable[[int], object] | None = None) -> None:
+        """``actions``: the game's actions so far (``logged``: read from our own log);
+        ``progress(n)`` is called every ``PROGRESS_EVERY`` actions replayed."""
         self.log, self.rules, self.game_id, self.setup = log, rules, game_id, setup
         self._restart(rules.initial(setup))
         with gc_paused():
-            for _, action, state in replay_states(rules, setup, actions, logged):
+            for i, action, state in replay_states(rules, setup, actions, logged):
                 self._push(action, state)
+                if progress is not None and not i % PROGRESS_EVERY:
+                    progress(i)
 
     def _restart(self, initial: Any) -> None:
         self._n = 0
@@ -142,14 +148,17 @@ class GameSession:
         return cls(log, rules, game_id, setup)
 
     @classmethod
-    def resume(cls, log: GameLog, game_id: int) -> GameSession:
+    def resume(cls, log: GameLog, game_id: int,
+               progress: Callable[[int], object] | None = None) -> GameSession:
         """The game as its log replays, read row by row (only the newest actions stay in
-        memory; the state holds the rest)."""
+        memory; the state holds the rest). ``progress(n)``: called every
+        ``PROGRESS_EVERY`` actions, so the app can tell its watchdog it is alive while a
+        huge log replays (a game of 200,000 actions takes seconds, more on a Pi)."""
         row = log.game(game_id)
         if getattr(row, "damaged", None):
             raise LogError(row.damaged)
         return cls(log, get_rules(row.kind), game_id, row.setup, log.iter_actions(game_id),
-                   logged=True)
+                   logged=True, progress=progress)
 
     @property
     def state(self) -> Any:

@@ -154,3 +154,20 @@ def test_a_game_ended_again_after_an_undo_is_finished_again(game_log):
     game.do({"type": "score", "seat": 2, "points": 1})
     game.do({"type": "finish"})
     assert game_log.game(game.game_id).status == "finished" and len(game.actions) == 2
+
+
+def test_a_long_resume_reports_its_progress(tmp_path):
+    """The app pings its watchdog from ``progress``: a huge log replaying for seconds
+    must not look like a hung UI thread."""
+    from companion.session import PROGRESS_EVERY
+
+    log = GameLog(tmp_path / "g.sqlite3")
+    game = GameSession.start(log, SCOREPAD, SETUP)
+    n = 2 * PROGRESS_EVERY + 5
+    for i in range(n):
+        log.append(game.game_id, {"type": "score", "seat": 1 + i % 2, "points": 1})
+    seen: list[int] = []
+    again = GameSession.resume(log, game.game_id, progress=seen.append)
+    assert seen == [PROGRESS_EVERY, 2 * PROGRESS_EVERY]
+    assert again.n_actions == n and again.state.total(1) == PROGRESS_EVERY + 3
+    log.close()

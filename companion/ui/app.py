@@ -322,13 +322,18 @@ class CompanionApp(App):
 
     def resume_game(self, game_id: int) -> bool:
         try:
-            self.session = GameSession.resume(self.log, game_id)
+            self.session = GameSession.resume(self.log, game_id, progress=self.keep_alive)
         except CompanionError as exc:
             self.say(f"Cannot resume game {game_id}: {exc}", error=True)
             storage_problem.tell(exc)
             return False
         self._show_game()
         return True
+
+    def keep_alive(self, _done: int = 0) -> None:
+        """Tell the watchdog the UI thread lives while it is busy for seconds on end
+        (a huge game replaying); the frame loop does it otherwise."""
+        self.watchdog.ping(time.monotonic())
 
     def _show_game(self) -> None:
         game = info(self.session.rules.NAME)
