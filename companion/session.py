@@ -10,9 +10,9 @@
 Undo deletes the last action from the log and steps back to the state before it.
 ``resume`` rebuilds a session from the log by replaying every action, which is also
 what happens after a power cut. When the rules say the game is over (an engine's
-``is_over(state)``: a winner, a tie), the log marks it finished at once, so it is no
-longer offered for resume; undoing the action that ended it, or a correction after the
-end, opens it again.
+``is_over(state)``: a winner, a tie), the log marks it finished in the same transaction
+as the action that ended it, so it is no longer offered for resume; undoing that action,
+or a correction after the end, opens it again (in its own transaction too).
 
 The session does not keep every state (a long night would keep n of them): it keeps a
 checkpoint every ``CHECKPOINT_EVERY`` actions and the states since the last one. Undo
@@ -196,12 +196,11 @@ class GameSession:
         """
         action = as_logged(action)
         new_state = self.rules.apply(self.state, action)
-        if is_over(self.rules, self.state):  # a correction after the end: open it again
-            self.log.finish(self.game_id, "open")
-        self.log.append(self.game_id, action)
+        # a correction after the end opens the game again; an action that ends it by the
+        # rules closes it: either in the action's own transaction
+        self.log.append(self.game_id, action, reopen=is_over(self.rules, self.state),
+                        finish=is_over(self.rules, new_state))
         self._push(action, new_state)
-        if is_over(self.rules, new_state):
-            self.log.finish(self.game_id, "finished")
         return new_state
 
     def undo(self) -> dict:
@@ -209,11 +208,10 @@ class GameSession:
         if not self._n:
             raise RuleError("session.nothing_to_undo", "Nothing to undo: this is the start of "
                             "the game.")
-        if is_over(self.rules, self.state):  # the rules ended it: open it again first
-            self.log.finish(self.game_id, "open")
         if not self._tail:
             self._refill_tail()
-        removed = self.log.undo(self.game_id)
+        # the rules ended it: it opens again with the undo, in one transaction
+        removed = self.log.undo(self.game_id, reopen=is_over(self.rules, self.state))
         if removed != self._tail[-1][0]:
             raise LogError("the game log and the screen disagree; restart to replay the log")
         self._tail.pop()

@@ -138,6 +138,26 @@ def test_a_won_game_is_finished_in_the_log_and_undo_opens_it_again(game_log):
     assert GameSession.resume(game_log, game.game_id).state.asking == 1
 
 
+def test_ending_or_reopening_a_game_commits_with_its_action(game_log):
+    """The action that ends a game and its "finished" are one transaction, as are an
+    undo and the reopening it brings: a power cut between two commits would offer a
+    game that is over for resume, or keep a corrected one closed."""
+    game = GameSession.start(game_log, SCOREPAD, SETUP)
+    game.do({"type": "score", "seat": 1, "points": 4})
+    commits: list[str] = []
+    game_log.db.set_trace_callback(
+        lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None)
+    try:
+        game.do({"type": "finish"})
+        assert len(commits) == 1 and game_log.game(game.game_id).status == "finished"
+        game.undo()
+        assert len(commits) == 2 and game_log.game(game.game_id).status == "open"
+        game.do({"type": "finish"})
+        assert len(commits) == 3 and game_log.game(game.game_id).status == "finished"
+    finally:
+        game_log.db.set_trace_callback(None)
+
+
 def test_the_score_pad_stays_open_until_its_finish(game_log):
     game = GameSession.start(game_log, SCOREPAD, SETUP)
     game.do({"type": "score", "seat": 1, "points": 4})
