@@ -60,7 +60,7 @@ from companion.ui.presenters.times import (
     stacks,
 )
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton
+from companion.ui.widgets import BigButton, NumberPad
 
 Colours = Mapping[int, tuple[float, float, float, float]]
 
@@ -387,8 +387,11 @@ class OverrideDialog(Overlay):
                                         lambda f=field: self.set_field(f)))
         row.add_widget(self._choice("-", False, lambda: self.step(-1), self.seat is not None,
                                     repeat_ok=True))
-        row.add_widget(Label(text=str(self.value) if self.seat is not None else "-",
-                             font_size=40, bold=True))
+        number = self._choice(str(self.value) if self.seat is not None else "-", False,
+                              self.type_value, self.seat is not None)
+        number.font_size = 40
+        number.bold = True
+        row.add_widget(number)  # a tap types the number on the number pad
         row.add_widget(self._choice("+", False, lambda: self.step(+1), self.seat is not None,
                                     repeat_ok=True))
         panel.add_widget(row)
@@ -433,8 +436,21 @@ class OverrideDialog(Overlay):
         self.value = max(lo, min(hi, self.value + delta))
         self._build()
 
+    def type_value(self) -> None:
+        """The number pad over the dialog, for a value far from the current one."""
+        lo, hi = self.LIMITS[self.field]
+        name = next(p.name for p in self.state.players if p.seat == self.seat)
+        what = "Hand size" if self.field == "hand" else "Score"
+        NumberPad.open(App.get_running_app(), f"{what} for {name}", self.set_value, lo, hi,
+                       self.value)
+
+    def set_value(self, value: int) -> None:
+        self.value = value
+        self._build()
+
     def set_reason(self, reason: str) -> None:
         self.reason = reason
+        App.get_running_app().clear_banner()  # a "give a reason" refusal is answered
         self._build()
 
     def save(self) -> None:
