@@ -465,3 +465,66 @@ def test_nothing_is_played_after_the_game_is_won(action):
     state = run(state, {"type": "next_event"})
     assert times.is_over(state)
     refused_unchanged(state, action, "times.over")
+
+
+# ----------------------------------------------------------------- properties of one event
+def _random_turn(data, state):
+    seat = times.whose_turn(state)
+    options = ["place"]
+    if times.may_doubt(state, seat):
+        options.append("doubt")
+    if times.may_join_doubt(state, seat):
+        options.append("join_doubt")
+    kind = data.draw(st.sampled_from(options))
+    if kind != "place":
+        return {"type": kind, "seat": seat}
+    card = parse_card(dict(state.played)[seat])
+    wanted = [(c, 1) for c in times.required_forced_markers(state, seat)]
+    wanted.append((card.column, card.size))
+    board, markers = state.board, []
+    for column, size in wanted:
+        lo, hi = BOUNDS[column]
+        for mk in board:
+            if mk.column == column:
+                lo, hi = max(lo, mk.start), min(hi, mk.end)
+        start = data.draw(st.integers(lo, hi - size + 1))
+        markers.append(m(column, size, start))
+        board = (*board, Marker(column, size, start, seat))
+    return place(seat, *markers)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data(), st.integers(2, 5))
+def test_an_event_narrows_the_period_and_moves_every_card_once(data, n):
+    """Within an event every placement narrows the period in force (a refinement stays
+    inside its predecessor's period); at the evaluation each played card goes exactly
+    one way - discard pile, back to its hand, or over to a doubter - so the cards that
+    leave the hands are the discarded ones, and a handed-over card lands with one doubter.
+    A doubt is right exactly when the doubted period misses the year."""
+    cards = data.draw(st.lists(st.sampled_from(CARD_CODES), min_size=n, max_size=n,
+                               unique=True))
+    state = run(new(n), play(*cards))
+    last = times.period_in_force(state)
+    while state.phase == times.TURNS:
+        state = times.apply(state, _random_turn(data, state))
+        now = times.period_in_force(state)
+        assert last[0] <= now[0] <= now[1] <= last[1]
+        if state.turns[-1].kind == "place":
+            assert now != last
+        last = now
+    year = data.draw(st.integers(1000, 1999))
+    before = sum(state.hands)
+    state = times.apply(state, reveal(year))
+    results = {r.seat: r for r in state.results}
+    discarded = sum(1 for r in state.results if r.result == "discarded")
+    assert before - sum(state.hands) == discarded
+    periods = {t.seat: t.period for t in state.turns if t.kind == "place"}
+    for t in state.turns:
+        r = results[t.seat]
+        if t.kind == "place":
+            assert r.correct is (periods[t.seat][0] <= year <= periods[t.seat][1])
+            if r.result == "handed_over":
+                assert results[r.given_to].received_from == t.seat
+        else:
+            lo, hi = periods[t.target]
+            assert r.correct is not (lo <= year <= hi)
