@@ -307,6 +307,28 @@ def test_madeleines_dice_alone_with_some_and_with_everyone(names, characteristic
     assert ts.dice_for(s, s.tests[0]) == dice_
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=3, max_size=3))
+def test_marie_always_gets_at_least_one_hit_on_glibness(faces):
+    """Marie's ability: on a Glibness test one of her dice becomes a hit, so she never
+    rolls Glibness without at least one hit (and the turned die is no longer a skull)."""
+    s = run(game(), start("B", "Glibness", "Marie", shields=[B] * 8), roll("B", *faces))
+    out = s.last_roll.outcome
+    assert out.hits >= 1
+    assert out.skulls == max(0, sum(1 for f in faces if f <= 2) - 1)
+
+
+def test_marie_dies_from_a_second_lost_point():
+    """Marie has 2 Life Points: three skulls take one, and another lost point before she
+    heals kills her (she then comes back 7 TU later)."""
+    s = run(game(), start("B", "Deftness", "Marie", shields=[B, B, B, S, S]), roll("B", 1, 3))
+    assert who(s, "Marie").life == 1  # one skull rolled + two on the card = 3 > 2
+    s = run(s, {"type": "test_continue", "space": "B"}, roll("B", 2, 3))
+    assert who(s, "Marie").dead and s.tu == 24
+    assert ts.comes_back_at(s, "Marie") == 17
+    assert s.tests == () and s.running  # she was alone in the test
+
+
 # ----------------------------------------------------------------- death and return
 @pytest.mark.parametrize(
     ("tu_at_death", "back_at"),
