@@ -395,9 +395,6 @@ def test_a_new_run_may_have_more_time_and_other_receptacles():
     assert [(r.number, r.starting_tu) for r in s.runs] == [(1, 25), (2, 30), (3, 20)]
 
 
-@pytest.mark.xfail(strict=True, reason="engine: _start_run keeps State.acted from the "
-                   "previous run, so a turn number reached again in the new run still "
-                   "remembers where characters rolled in the old one")
 def test_a_new_run_forgets_where_characters_rolled_in_the_last_one():
     """Each run starts afresh: where a character rolled in the failed run does not make
     a space of the new run 'another turn'."""
