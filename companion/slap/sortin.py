@@ -79,6 +79,7 @@ class SortIn:
         if out is None:
             out = self._outbox
         merged = []
+        holes: list = []
         window, max_edges = self._window, self._max_edges
         first = None
         for seat, st in self._st.items():
@@ -91,7 +92,14 @@ class SortIn:
                     edges += new
                     edges.sort(key=by_time)
                 else:
-                    edges = st.edges = sorted(new, key=by_time)
+                    new.sort(key=by_time)
+                    if (new[0][0] >= window and len(new) <= max_edges
+                            and self._take_all(seat, st, latest, new, out, holes)):
+                        slap = st.slap
+                        if slap is not None and (first is None or slap[0] < first):
+                            first = slap[0]
+                        continue
+                    edges = st.edges = new[:]
                 if edges[0][0] < window:
                     st.drop_older(window)
                 if edges and (latest is None or edges[-1][0] >= latest):
@@ -103,8 +111,112 @@ class SortIn:
             if slap is not None and (first is None or slap[0] < first):
                 first = slap[0]
         self._first = first
+        if holes:
+            self._fill(holes, first, out)
         for seat, st, latest, new, found in merged:
             self._describe(seat, st, latest, new, found, out)
+
+    def _take_all(self, seat: int, st: SeatLog, latest: int | None, edges: list[Edge],
+                  out: list[Notice], holes: list) -> bool:
+        """A seat whose edges this round are all new (the usual batch): ``_scan`` and
+        ``_describe`` in one pass over ``edges`` (sorted, none older than the window, no
+        flood). The slap's notice needs the round's first slap, known once every seat is
+        sorted in: its place in ``out`` is kept in ``holes`` for ``_fill``."""
+        holdoff, arm = self._holdoff, self._arm_ns
+        blip_ns = self.config.blip_ns
+        before = st.before
+        if before is None:
+            prev, last_p = -(1 << 62), False
+        else:
+            prev, last_p = before[0], before[1]
+        presses: list[Edge] = []
+        bounce = orphan = start = None
+        count, rest = 0, not last_p
+        # ``_scan``'s pass without stamps shared by two edges (``before`` is older than
+        # every edge): each edge is a train's first (the gap before it is over the
+        # hold-off) or bounce, and the switch is as its latest edge left it.
+        for edge in edges:
+            t, pressed, _ = edge
+            if t - prev > holdoff:  # a new train
+                if last_p:
+                    rest = False
+                else:
+                    if start is not None:
+                        count += prev - start < blip_ns
+                        start = None
+                    rest = True
+                if pressed:
+                    presses.append(edge)
+                    if start is None and rest:
+                        start = t
+                elif orphan is None and not last_p:
+                    orphan = edge
+            elif t == prev:
+                return False  # one stamp, several edges: ``_scan`` reads them with care
+            elif pressed:
+                if bounce is None:
+                    bounce = edge
+                if start is None and rest:
+                    start = t
+            elif orphan is None and not last_p:
+                orphan = edge
+            prev, last_p = t, pressed
+        if start is not None and not last_p and prev - start < blip_ns:
+            count += 1
+        slap = None
+        for edge in presses:
+            if edge[0] >= arm:
+                slap = edge
+                break
+        st.edges = edges
+        st.slap = slap
+        st.blips, st.blips_at = count, (len(edges), before)
+        last = edges[-1]
+        if latest is None or last[0] >= latest:
+            st.latest_t, st.latest_pressed = last[0], bool(last[1])
+        noted = st.noted
+        if latest is not None and not noted & BACKWARDS and edges[0][0] < latest - holdoff:
+            self._seat_note(st, BACKWARDS, "backwards", seat, edges[0][0], f"event stamped "
+                            f"{(latest - edges[0][0]) / 1e6:.3f} ms before an earlier one; "
+                            "ranked by its stamp", out)
+        # What ``_describe`` says of a seat's first batch.
+        if orphan is not None and not noted & ORPHAN:
+            self._orphan(st, seat, orphan[0], out)
+        if bounce is not None and not st.noted & BOUNCE:
+            st.noted |= BOUNCE
+            out.append(notice("bounce", seat, bounce[0], self._bounce_text[seat]))
+        for edge in presses:
+            t = edge[0]
+            if t < arm:
+                out.append(Notice("false_slap", seat, t, f"Seat {seat}: false slap (before "
+                                  "the round was armed)"))
+            elif slap is not edge:
+                if not st.noted & MASH:
+                    st.noted |= MASH
+                    out.append(notice("mash", seat, t, self._mash_text[seat]))
+            else:
+                holes.append((len(out), seat, st, t))
+                out.append(None)
+        return True
+
+    def _fill(self, holes: list, first: int | None, out: list[Notice]) -> None:
+        """The slap notices ``_take_all`` left room for: late, or the delay after
+        ``first``."""
+        timeout = self.config.timeout_ns
+        gone = False
+        for i, seat, st, t in holes:
+            if first is not None and t > first + timeout:
+                late: list[Notice] = []
+                self._seat_note(st, LATE, "late", seat, t, "slap after the round's "
+                                f"{timeout / 1e9:g} s timeout, not counted", late)
+                if late:
+                    out[i] = late[0]
+                else:
+                    gone = True
+            else:
+                out[i] = slap_notice(seat, t, t - (first if first is not None else t))
+        if gone:
+            out[:] = [n for n in out if n is not None]
 
     def _scan(self, st: SeatLog) -> tuple[list[Edge], Edge | None, Edge | None]:
         """One pass over a seat's sorted edges: its presses that are no bounce (the slap
