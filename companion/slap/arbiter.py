@@ -50,7 +50,7 @@ from companion.slap.config import (
     slap_notice,
     verdict_notice,
 )
-from companion.slap.seatlog import Edge, SeatLog, by_time
+from companion.slap.seatlog import Edge, SeatLog
 from companion.slap.sortin import BOUNCE, LATE, MASH, ORPHAN, SortIn
 from companion.slap.verdict import Verdict, decide_sorted
 
@@ -162,6 +162,7 @@ class SlapArbiter(SortIn):
             return out
         edge = (t, pressed, event)
         edges.append(edge)
+        st.blips_ok = False
         if len(edges) > self._max_edges:
             self._flood(st, seat, edge, out)
             if edges[-1] is not edge:
@@ -207,29 +208,39 @@ class SlapArbiter(SortIn):
         if self._pending:
             self._merge()
         stuck_ns = self._stuck_ns
-        for seat, st in self._st.items():
-            if (st.latest_pressed and st.stuck_t != st.latest_t
-                    and now_ns - st.latest_t > stuck_ns):
-                st.stuck_t = st.latest_t
-                self._outbox.append(Notice("stuck", seat, st.latest_t, f"Seat {seat}: button "
-                                           f"held down for over {stuck_ns / 1e9:g} s"))
         first = self._first
         if not self._armed or first is None:
+            for seat, st in self._st.items():
+                if (st.latest_pressed and st.stuck_t != st.latest_t
+                        and now_ns - st.latest_t > stuck_ns):
+                    self._stuck(seat, st)
             return None
         deadline = first + self._timeout
-        counted = [st.slap for st in self._st.values()
-                   if st.slap is not None and st.slap[0] <= deadline]
+        n, last = 0, first  # the slaps counted, the latest of them
+        for seat, st in self._st.items():
+            if st.latest_pressed and st.stuck_t != st.latest_t and now_ns - st.latest_t > stuck_ns:
+                self._stuck(seat, st)
+            slap = st.slap
+            if slap is not None and slap[0] <= deadline:
+                n += 1
+                if slap[0] > last:
+                    last = slap[0]
         close_at = deadline + self._settle
-        if len(counted) == len(self.seats):
+        if n == len(self.seats):
             excluded: tuple[int, ...] = ()
-            close_at = min(close_at, max(map(by_time, counted)) + self._settle)
+            close_at = min(close_at, last + self._settle)
         else:
             excluded = self._excluded(first, deadline)
-            if len(counted) + len(excluded) == len(self.seats):
-                close_at = min(close_at, max(map(by_time, counted)) + self._settle)
+            if n + len(excluded) == len(self.seats):
+                close_at = min(close_at, last + self._settle)
         if now_ns < close_at:
             return None
         return self._close(deadline, excluded, now_ns)
+
+    def _stuck(self, seat: int, st: SeatLog) -> None:
+        st.stuck_t = st.latest_t
+        self._outbox.append(Notice("stuck", seat, st.latest_t, f"Seat {seat}: button held "
+                                   f"down for over {self._stuck_ns / 1e9:g} s"))
 
     def take_notices(self) -> list[Notice]:
         out, self._outbox = self._outbox, []
@@ -293,18 +304,16 @@ class SlapArbiter(SortIn):
         plain = True
         for seat, st in self._st.items():
             st.noted = 0  # the round is over: once-a-round notices may come again
-            n = len(st.edges)
-            if n >= 2 * need:
-                seen = st.blips_at
-                if seen is None or seen[0] != n or seen[1] is not st.before:  # new edges
-                    st.blips = blips(st.edges, not (st.before is not None and st.before[1]),
-                                     cfg.holdoff_ns, cfg.blip_ns, since, now_ns)
-                    st.blips_at = (n, st.before)
-                if st.blips >= need:
-                    left_out.add(seat)
-                    notes.append(Notice("chatter", seat, None, f"Seat {seat}'s button is "
-                                        "chattering (it closes by itself in short bursts): "
-                                        "left out of this round; check its switch and wiring"))
+            if not st.blips_ok:
+                st.blips = blips(st.edges, not (st.before is not None and st.before[1]),
+                                 cfg.holdoff_ns, cfg.blip_ns, since, now_ns) if len(
+                    st.edges) >= 2 * need else 0
+                st.blips_ok = True
+            if st.blips >= need:
+                left_out.add(seat)
+                notes.append(Notice("chatter", seat, None, f"Seat {seat}'s button is "
+                                    "chattering (it closes by itself in short bursts): left "
+                                    "out of this round; check its switch and wiring"))
             edge = st.slap
             if edge is None or edge[0] > deadline:
                 continue

@@ -146,7 +146,7 @@ class SortIn:
                         if start is not None and not last_p and prev - start < blip_ns:
                             count += 1
                         st.edges = new
-                        st.blips, st.blips_at = count, (len(new), before)
+                        st.blips, st.blips_ok = count, True
                         if latest is None:
                             st.latest_t, st.latest_pressed = prev, bool(last_p)
                         else:
@@ -272,7 +272,7 @@ class SortIn:
         if start is not None and not last_p and cur_t - start < blip_ns:
             count += 1
         st.slap = slap
-        st.blips, st.blips_at = count, (len(st.edges), before)
+        st.blips, st.blips_ok = count, True
         return presses, bounce, orphan
 
     def _describe(self, seat: int, st: SeatLog, latest: int | None, new: list[Edge],
@@ -320,6 +320,7 @@ class SortIn:
             return  # the edges beyond the limit are from before the round
         st.overflow = True
         del edges[len(edges) - extra:]
+        st.blips_ok = False
         if st.slap is not None and (not edges or st.slap[0] > edges[-1][0]):
             st.find_slap(self._arm_ns, self._holdoff)
         self._seat_note(st, FLOOD, "flood", seat, edge[0] if edge else None,
