@@ -92,6 +92,7 @@ class SortIn:
         holes = []
         window, max_edges = self._window, self._max_edges
         holdoff, arm, blip_ns = self._holdoff, self._arm_ns, self.config.blip_ns
+        one_pass, make = self._one_pass, tuple.__new__
         first = None
         for seat, st in self._st.items():
             new = st.pending
@@ -104,7 +105,7 @@ class SortIn:
             st.pending = []
             if not st.edges:
                 new.sort(key=by_time)
-                if new[0][0] >= window and len(new) <= max_edges and self._one_pass:
+                if new[0][0] >= window and len(new) <= max_edges and one_pass:
                     before = st.before
                     if before is None:
                         prev, last_p = -(1 << 62), False
@@ -156,9 +157,11 @@ class SortIn:
                                 self._backwards(st, seat, new[0][0], latest, out)
                         if orphan is not None and not st.noted & ORPHAN:
                             self._orphan(st, seat, orphan[0], out)
-                        if bounce is not None and not st.noted & BOUNCE:
-                            st.noted |= BOUNCE
-                            out.append(notice("bounce", seat, bounce[0], self._bounce_text[seat]))
+                        noted = st.noted
+                        if bounce is not None and not noted & BOUNCE:
+                            noted |= BOUNCE
+                            out.append(make(Notice, ("bounce", seat, bounce[0],
+                                                     self._bounce_text[seat])))
                         slap = None
                         for edge in presses:
                             t = edge[0]
@@ -171,10 +174,11 @@ class SortIn:
                                 out.append(None)
                                 if first is None or t < first:
                                     first = t
-                            elif not st.noted & MASH:
-                                st.noted |= MASH
-                                out.append(notice("mash", seat, t, self._mash_text[seat]))
-                        st.slap = slap
+                            elif not noted & MASH:
+                                noted |= MASH
+                                out.append(make(Notice, ("mash", seat, t,
+                                                         self._mash_text[seat])))
+                        st.slap, st.noted = slap, noted
                         continue
                 edges = st.edges = new[:]
             else:
