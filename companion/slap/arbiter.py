@@ -300,8 +300,8 @@ class SlapArbiter(SortIn):
         since = self._arm_ns - cfg.chatter_window_ns
         need = cfg.chatter_blips
         order = []  # (t_ns, seat) of the slaps counted
-        sources = set()
-        plain = True
+        source = None  # the slaps' one source, unless ``mixed``
+        plain, mixed = True, False
         for seat, st in self._st.items():
             st.noted = 0  # the round is over: once-a-round notices may come again
             if not st.blips_ok:
@@ -318,7 +318,8 @@ class SlapArbiter(SortIn):
             if edge is None or edge[0] > deadline:
                 continue
             event = edge[2]
-            sources.add(event.source)
+            if event.source is not source and event.source != source:
+                mixed, source = source is not None, event.source
             if event.__class__ is not PressEvent:  # no sync doubt about a host stamp
                 plain = False
                 if seat in left_out:
@@ -330,12 +331,11 @@ class SlapArbiter(SortIn):
                                         f"within {unsure / 1e6:.3f} ms of the round's start, "
                                         "too close to tell whether it was before: left out"))
                     continue
-            elif seat in left_out:
+            elif left_out and seat in left_out:
                 continue
             order.append((edge[0], seat))
-        if plain and len(sources) == 1 and next(iter(sources)) in self._bounds:
-            (source,) = sources  # the usual round: one known source in the host's clock
-            bound = self._bounds[source]
+        if plain and not mixed and source in self._bounds:
+            bound = self._bounds[source]  # the usual round: one source in the host's clock
         else:
             bound, source = round_bound(self._bounds, (
                 self._st[s].slap for _, s in order))
