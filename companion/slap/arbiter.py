@@ -216,15 +216,17 @@ class SlapArbiter(SortIn):
                     self._stuck(seat, st)
             return None
         deadline = first + self._timeout
-        n, last = 0, first  # the slaps counted, the latest of them
+        counted = []  # (seat, slap) of the slaps counted
+        last = first  # the latest of them
         for seat, st in self._st.items():
             if st.latest_pressed and st.stuck_t != st.latest_t and now_ns - st.latest_t > stuck_ns:
                 self._stuck(seat, st)
             slap = st.slap
             if slap is not None and slap[0] <= deadline:
-                n += 1
+                counted.append((seat, slap))
                 if slap[0] > last:
                     last = slap[0]
+        n = len(counted)
         close_at = deadline + self._settle
         if n == len(self.seats):
             excluded: tuple[int, ...] = ()
@@ -235,7 +237,7 @@ class SlapArbiter(SortIn):
                 close_at = min(close_at, last + self._settle)
         if now_ns < close_at:
             return None
-        return self._close(deadline, excluded, now_ns)
+        return self._close(counted, excluded, now_ns)
 
     def _stuck(self, seat: int, st: SeatLog) -> None:
         st.stuck_t = st.latest_t
@@ -291,8 +293,9 @@ class SlapArbiter(SortIn):
         return [Notice(kind, seat, t, text)]
 
     # -- the close ----------------------------------------------------------------------
-    def _close(self, deadline: int, excluded: tuple[int, ...], now_ns: int) -> Verdict:
-        """The verdict on the slaps up to ``deadline``, leaving out ``excluded`` seats,
+    def _close(self, counted: list[tuple[int, Edge]], excluded: tuple[int, ...],
+               now_ns: int) -> Verdict:
+        """The verdict on the ``counted`` slaps, leaving out ``excluded`` seats,
         chattering ones and those too close to the arm to tell."""
         cfg = self.config
         left_out = set(excluded)
@@ -314,9 +317,7 @@ class SlapArbiter(SortIn):
                 notes.append(Notice("chatter", seat, None, f"Seat {seat}'s button is "
                                     "chattering (it closes by itself in short bursts): left "
                                     "out of this round; check its switch and wiring"))
-            edge = st.slap
-            if edge is None or edge[0] > deadline:
-                continue
+        for seat, edge in counted:
             event = edge[2]
             if event.source is not source and event.source != source:
                 mixed, source = source is not None, event.source
@@ -325,7 +326,7 @@ class SlapArbiter(SortIn):
                 if seat in left_out:
                     continue
                 unsure = getattr(event, "uncertainty_ns", 0)
-                if unsure and maybe_before_arm(st, edge, unsure, self._arm_ns):
+                if unsure and maybe_before_arm(self._st[seat], edge, unsure, self._arm_ns):
                     left_out.add(seat)
                     notes.append(Notice("unsure_start", seat, edge[0], f"Seat {seat}: slapped "
                                         f"within {unsure / 1e6:.3f} ms of the round's start, "
