@@ -5,11 +5,12 @@ Pure and single-threaded: no I/O, no threads, no clock reads. Wiring:
 * Press sources (gpiozero callbacks, the Pico pad link, the keyboard) stamp each edge at
   the lowest layer and ``post()`` a ``PressEvent`` onto the ``EventQueue``.
 * The UI thread owns a ``SlapArbiter``. When Stop Time may be slapped it calls
-  ``arm(now_ns)``; every frame it ``feed()``s each drained event (showing the returned
-  ``Notice``s) and then calls ``poll(now_ns)`` with ``now_ns`` in the *same clock as the
-  events*. ``poll`` is the one place a ``Verdict`` comes out; after it the arbiter is
-  disarmed until the next ``arm()``. ``take_notices()`` returns what ``poll`` noticed
-  (stuck buttons, chattering switches, edges that arrived out of order, the verdict).
+  ``arm(now_ns)``; every frame it hands the frame's drained events to ``feed_many()``
+  (``feed()`` takes one; both return ``Notice``s to show) and then calls ``poll(now_ns)``
+  with ``now_ns`` in the *same clock as the events*. ``poll`` is the one place a
+  ``Verdict`` comes out; after it the arbiter is disarmed until the next ``arm()``.
+  ``take_notices()`` returns what ``poll`` noticed (stuck buttons, chattering switches,
+  edges that arrived out of order, the verdict).
 
 Timing rules (all by timestamp, never by arrival order, so a permutation of the events
 of a round gives the same verdict): a seat's slap is its earliest press edge stamped at
