@@ -188,18 +188,19 @@ class SlapArbiter(SortIn):
                 out += self.feed(event)
             return out
         out = []
-        get, bounds = self._st.get, self._bounds
+        seats, bounds = self._st, self._bounds
         for event in events:
             # Edges kept as (t_ns, pressed, event): ``pressed`` is only ever read for its
             # truth, so it is stored as given (``feed`` gives a bool).
             if event.__class__ is PressEvent or isinstance(event, PressEvent):
                 seat, t = event.seat, event.t_ns
                 if seat.__class__ is int and t.__class__ is int and event.source in bounds:
-                    st = get(seat)
-                    if st is not None:
-                        st.pending.append((t, event.pressed, event))
+                    try:
+                        seats[seat].pending.append((t, event.pressed, event))
                         continue
-            out += self.feed(event)  # a pad's press, or something to describe now
+                    except KeyError:  # not a seat in play
+                        pass
+            out += self.feed(event)  # something to describe now
         self._merge(out)
         return out
 
