@@ -5,11 +5,12 @@ Pure and single-threaded: no I/O, no threads, no clock reads. Wiring:
 * Press sources (gpiozero callbacks, the Pico pad link, the keyboard) stamp each edge at
   the lowest layer and ``post()`` a ``PressEvent`` onto the ``EventQueue``.
 * The UI thread owns a ``SlapArbiter``. When Stop Time may be slapped it calls
-  ``arm(now_ns)``; every frame it ``feed()``s each drained event (showing the returned
-  ``Notice``s) and then calls ``poll(now_ns)`` with ``now_ns`` in the *same clock as the
-  events*. ``poll`` is the one place a ``Verdict`` comes out; after it the arbiter is
-  disarmed until the next ``arm()``. ``take_notices()`` returns what ``poll`` noticed
-  (stuck buttons, chattering switches, edges that arrived out of order, the verdict).
+  ``arm(now_ns)``; every frame it hands the frame's drained events to ``feed_many()``
+  (``feed()`` takes one; both return ``Notice``s to show) and then calls ``poll(now_ns)``
+  with ``now_ns`` in the *same clock as the events*. ``poll`` is the one place a
+  ``Verdict`` comes out; after it the arbiter is disarmed until the next ``arm()``.
+  ``take_notices()`` returns what ``poll`` noticed (stuck buttons, chattering switches,
+  edges that arrived out of order, the verdict).
 
 Timing rules (all by timestamp, never by arrival order, so a permutation of the events
 of a round gives the same verdict): a seat's slap is its earliest press edge stamped at
@@ -35,7 +36,7 @@ sort-based ranking.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from companion.errors import ConfigError
 from companion.events import PressEvent
@@ -52,7 +53,7 @@ from companion.slap.config import (
 )
 from companion.slap.seatlog import Edge, SeatLog
 from companion.slap.sortin import BOUNCE, LATE, MASH, ORPHAN, SortIn
-from companion.slap.verdict import Verdict, decide_trusted
+from companion.slap.verdict import Verdict, decide_sorted
 
 __all__ = ["DEFAULT_RESOLUTION_NS", "NOTICE_KINDS", "ArbiterConfig", "Notice", "SlapArbiter"]
 
@@ -78,6 +79,7 @@ class SlapArbiter(SortIn):
         self._mash_text = {s: f"Seat {s}: repeated press ignored" for s in self.seats}
         self._holdoff = cfg.holdoff_ns
         self._max_edges = cfg.max_edges
+        self._timeout, self._settle, self._stuck_ns = cfg.timeout_ns, cfg.settle_ns, cfg.stuck_ns
         self._lookback = max(cfg.holdoff_ns, cfg.chatter_window_ns)
         self._bounds = dict(cfg.resolution_ns)
         self._armed = False
@@ -161,6 +163,7 @@ class SlapArbiter(SortIn):
             return out
         edge = (t, pressed, event)
         edges.append(edge)
+        st.blips_ok = False
         if len(edges) > self._max_edges:
             self._flood(st, seat, edge, out)
             if edges[-1] is not edge:
@@ -187,16 +190,17 @@ class SlapArbiter(SortIn):
         out = []
         seats, bounds = self._st, self._bounds
         for event in events:
-            if event.__class__ is not PressEvent and not isinstance(event, PressEvent):
-                out += self._invalid(event)
-                continue
-            seat, t = event.seat, event.t_ns
-            st = seats.get(seat) if seat.__class__ is int else None
-            if st is None or t.__class__ is not int or event.source not in bounds:
-                out += self.feed(event)
-                continue
-            pressed = event.pressed
-            st.pending.append((t, pressed if pressed.__class__ is bool else bool(pressed), event))
+            # Edges kept as (t_ns, pressed, event): ``pressed`` is only ever read for its
+            # truth, so it is stored as given (``feed`` gives a bool).
+            if event.__class__ is PressEvent or isinstance(event, PressEvent):
+                seat, t = event.seat, event.t_ns
+                if seat.__class__ is int and t.__class__ is int and event.source in bounds:
+                    try:
+                        seats[seat].pending.append((t, event.pressed, event))
+                        continue
+                    except KeyError:  # not a seat in play
+                        pass
+            out += self.feed(event)  # something to describe now
         self._merge(out)
         return out
 
@@ -205,27 +209,42 @@ class SlapArbiter(SortIn):
         arbiter is disarmed), else ``None``. Stuck buttons go to ``take_notices()``."""
         if self._pending:
             self._merge()
-        cfg = self.config
-        stuck_ns = cfg.stuck_ns
-        for seat, st in self._st.items():
-            if (st.latest_pressed and st.latest_t is not None and st.stuck_t != st.latest_t
-                    and now_ns - st.latest_t > stuck_ns):
-                st.stuck_t = st.latest_t
-                self._outbox.append(Notice("stuck", seat, st.latest_t, f"Seat {seat}: button "
-                                           f"held down for over {stuck_ns / 1e9:g} s"))
+        stuck_ns = self._stuck_ns
         first = self._first
         if not self._armed or first is None:
+            for seat, st in self._st.items():
+                if (st.latest_pressed and st.stuck_t != st.latest_t
+                        and now_ns - st.latest_t > stuck_ns):
+                    self._stuck(seat, st)
             return None
-        deadline = first + cfg.timeout_ns
-        counted = {s: st.slap for s, st in self._st.items()
-                   if st.slap is not None and st.slap[0] <= deadline}
-        close_at = deadline + cfg.settle_ns
-        excluded = () if len(counted) == len(self.seats) else self._excluded(first, counted)
-        if len(counted) + len(excluded) == len(self.seats):
-            close_at = min(close_at, max(e[0] for e in counted.values()) + cfg.settle_ns)
+        deadline = first + self._timeout
+        counted = []  # (seat, slap) of the slaps counted
+        last = first  # the latest of them
+        for seat, st in self._st.items():
+            if st.latest_pressed and st.stuck_t != st.latest_t and now_ns - st.latest_t > stuck_ns:
+                self._stuck(seat, st)
+            slap = st.slap
+            if slap is not None and slap[0] <= deadline:
+                counted.append((seat, slap))
+                if slap[0] > last:
+                    last = slap[0]
+        n = len(counted)
+        close_at = deadline + self._settle
+        if n == len(self.seats):
+            excluded: tuple[int, ...] = ()
+            close_at = min(close_at, last + self._settle)
+        else:
+            excluded = self._excluded(first, deadline)
+            if n + len(excluded) == len(self.seats):
+                close_at = min(close_at, last + self._settle)
         if now_ns < close_at:
             return None
         return self._close(counted, excluded, now_ns)
+
+    def _stuck(self, seat: int, st: SeatLog) -> None:
+        st.stuck_t = st.latest_t
+        self._outbox.append(Notice("stuck", seat, st.latest_t, f"Seat {seat}: button held "
+                                   f"down for over {self._stuck_ns / 1e9:g} s"))
 
     def take_notices(self) -> list[Notice]:
         out, self._outbox = self._outbox, []
@@ -276,53 +295,56 @@ class SlapArbiter(SortIn):
         return [Notice(kind, seat, t, text)]
 
     # -- the close ----------------------------------------------------------------------
-    def _close(self, counted: dict[int, Edge], excluded: tuple[int, ...],
+    def _close(self, counted: list[tuple[int, Edge]], excluded: tuple[int, ...],
                now_ns: int) -> Verdict:
+        """The verdict on the ``counted`` slaps, leaving out ``excluded`` seats,
+        chattering ones and those too close to the arm to tell."""
         cfg = self.config
         left_out = set(excluded)
         notes = self._outbox
         since = self._arm_ns - cfg.chatter_window_ns
         need = cfg.chatter_blips
+        order = []  # (t_ns, seat) of the slaps counted
+        source = None  # the slaps' one source, unless ``mixed``
+        plain, mixed = True, False
         for seat, st in self._st.items():
             st.noted = 0  # the round is over: once-a-round notices may come again
-            n = len(st.edges)
-            if n < 2 * need:
-                continue
-            seen = st.blips_at
-            if seen is None or seen[0] != n or seen[1] is not st.before:  # new edges since
+            if not st.blips_ok:
                 st.blips = blips(st.edges, not (st.before is not None and st.before[1]),
-                                 cfg.holdoff_ns, cfg.blip_ns, since, now_ns)
-                st.blips_at = (n, st.before)
-            elif st.blips < need:
-                continue
+                                 cfg.holdoff_ns, cfg.blip_ns, since, now_ns) if len(
+                    st.edges) >= 2 * need else 0
+                st.blips_ok = True
             if st.blips >= need:
                 left_out.add(seat)
                 notes.append(Notice("chatter", seat, None, f"Seat {seat}'s button is "
                                     "chattering (it closes by itself in short bursts): left "
                                     "out of this round; check its switch and wiring"))
-        sources = set()
-        plain = True
-        for seat, edge in counted.items():
+        for seat, edge in counted:
             event = edge[2]
-            sources.add(event.source)
-            if event.__class__ is PressEvent:
-                continue  # stamped in the host's clock: no sync doubt about the arm
-            plain = False
-            unsure = getattr(event, "uncertainty_ns", 0)
-            if unsure and seat not in left_out and maybe_before_arm(
-                    self._st[seat], edge, unsure, self._arm_ns):
-                left_out.add(seat)
-                notes.append(Notice("unsure_start", seat, edge[0], f"Seat {seat}: slapped "
-                                    f"within {unsure / 1e6:.3f} ms of the round's start, too "
-                                    "close to tell whether it was before: left out"))
-        slaps = {s: e for s, e in counted.items() if s not in left_out} if left_out else counted
-        if plain and len(sources) == 1:  # the usual round: one source in the host's clock
-            (source,) = sources
-            bound = self._bounds[source]
+            if event.source is not source and event.source != source:
+                mixed, source = source is not None, event.source
+            if event.__class__ is not PressEvent:  # no sync doubt about a host stamp
+                plain = False
+                if seat in left_out:
+                    continue
+                unsure = getattr(event, "uncertainty_ns", 0)
+                if unsure and maybe_before_arm(self._st[seat], edge, unsure, self._arm_ns):
+                    left_out.add(seat)
+                    notes.append(Notice("unsure_start", seat, edge[0], f"Seat {seat}: slapped "
+                                        f"within {unsure / 1e6:.3f} ms of the round's start, "
+                                        "too close to tell whether it was before: left out"))
+                    continue
+            elif left_out and seat in left_out:
+                continue
+            order.append((edge[0], seat))
+        if plain and not mixed and source in self._bounds:
+            bound = self._bounds[source]  # the usual round: one source in the host's clock
         else:
-            bound, source = round_bound(self._bounds, slaps.values())
-        verdict = decide_trusted({s: e[0] for s, e in slaps.items()}, self.seats, bound, source,
-                                 tuple(sorted(left_out)) if left_out else ())
+            bound, source = round_bound(self._bounds, (
+                self._st[s].slap for _, s in order))
+        order.sort()
+        verdict = decide_sorted(order, self.seats, bound, source,
+                                tuple(sorted(left_out)) if left_out else ())
         self._armed = False
         self._once.clear()
         self._closed = (self._arm_ns, now_ns)
@@ -330,13 +352,13 @@ class SlapArbiter(SortIn):
         notes.append(verdict_notice(verdict, now_ns))
         return verdict
 
-    def _excluded(self, first: int, counted: Mapping[int, Edge]) -> tuple[int, ...]:
+    def _excluded(self, first: int, deadline: int) -> tuple[int, ...]:
         """Seats without a counted slap that were still held when the round opened, or
         whose flood of edges hid any slap."""
         out = []
         arm = self._arm_ns
         for seat, st in self._st.items():
-            if seat in counted:
+            if st.slap is not None and st.slap[0] <= deadline:
                 continue
             flooded = st.overflow and st.slap is None
             held = st.held_at(arm) and not any(

@@ -27,7 +27,7 @@ by_time = itemgetter(0)
 
 class SeatLog:
     __slots__ = ("edges", "pending", "before", "overflow", "slap", "latest_t",
-                 "latest_pressed", "stuck_t", "noted", "blips", "blips_at")
+                 "latest_pressed", "stuck_t", "noted", "blips", "blips_ok")
 
     def __init__(self) -> None:
         self.edges: list[Edge] = []
@@ -39,12 +39,13 @@ class SeatLog:
         self.latest_pressed = False
         self.stuck_t: int | None = None
         self.noted = 0  # bits of the once-a-round notices already given
-        self.blips = 0  # chatter blips among ``edges``, counted when they were ...
-        self.blips_at: tuple | None = None  # ... (len(edges), before) then
+        self.blips = 0  # chatter blips among ``edges`` (with ``before``) ...
+        self.blips_ok = False  # ... while this holds: whatever changes them clears it
 
     def push_before(self, edge: Edge) -> None:
         if self.before is None or edge[0] > self.before[0]:
             self.before = edge
+            self.blips_ok = False
 
     def last_before(self, t: int) -> Edge | None:
         """The latest edge stamped strictly before ``t`` (``before`` included)."""
@@ -63,10 +64,12 @@ class SeatLog:
         if keep:
             self.push_before(self.edges[keep - 1])
             del self.edges[:keep]
+            self.blips_ok = False
 
     def merge(self) -> list[Edge]:
         """Sort the pending edges in; returns them, for describing."""
         pending, self.pending = self.pending, []
+        self.blips_ok = False
         if self.edges:
             self.edges += pending
             self.edges.sort(key=by_time)

@@ -257,7 +257,14 @@ def decide_trusted(slaps: Mapping[int, int], seats: tuple[int, ...], resolution_
                    source: str, excluded: tuple[int, ...] = ()) -> Verdict:
     """``decide()`` for inputs known to be valid: ``seats`` sorted and distinct, every
     slap from a seat in play and not in the sorted ``excluded``; whole ns throughout."""
-    order = sorted([(t, s) for s, t in slaps.items()])
+    return decide_sorted(sorted([(t, s) for s, t in slaps.items()]), seats, resolution_ns,
+                         source, excluded)
+
+
+def decide_sorted(order: list[tuple[int, int]], seats: tuple[int, ...], resolution_ns: int,
+                  source: str, excluded: tuple[int, ...] = ()) -> Verdict:
+    """``decide_trusted()`` on the slaps as a sorted list of ``(t_ns, seat)``, which is
+    how ``SlapArbiter`` has them at the close."""
     ranking: tuple[RankEntry, ...] = ()
     if order:
         first = prev = order[0][0]
@@ -267,8 +274,9 @@ def decide_trusted(slaps: Mapping[int, int], seats: tuple[int, ...], resolution_
             entries.append(new(RankEntry, (seat, t, t - first, t - prev)))
             prev = t
         ranking = tuple(entries)
-    if len(slaps) + len(excluded) < len(seats):
-        non_slappers = tuple(s for s in seats if s not in slaps and s not in excluded)
+    if len(order) + len(excluded) < len(seats):
+        slapped = {s for _, s in order}
+        non_slappers = tuple(s for s in seats if s not in slapped and s not in excluded)
     else:
         non_slappers = ()
     too_close = False

@@ -4,9 +4,11 @@ blips exactly as companion.slap.chatter.blips does, on any edges, boundaries inc
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.events import PressEvent
 from companion.slap import ArbiterConfig, SlapArbiter
 from companion.slap.chatter import blips
 from companion.slap.seatlog import SeatLog
@@ -71,3 +73,52 @@ def test_one_pass_finds_what_the_rules_say(case):
     assert ([orphan] if orphan else []) == want_orphan
     at_rest = not (log.before is not None and log.before[1])
     assert log.blips == blips(log.edges, at_rest, H, B, -10**18, 10**18)
+
+
+@st.composite
+def batches(draw):
+    """(seats, arm, one frame's batch of edges in any order): trains of any gaps, edges
+    before the arm, shared stamps, seats without edges, unknown seats."""
+    seats = draw(st.lists(st.integers(1, 8), min_size=1, max_size=6, unique=True))
+    arm = draw(st.integers(10**10, 10**11))
+    events = []
+    for seat in seats + draw(st.lists(st.sampled_from([0, 9]), max_size=1)):
+        gaps = draw(st.lists(gap, max_size=14))
+        t = arm + draw(st.integers(-3000 * MS, 1500 * MS))
+        flags = draw(st.lists(st.booleans(), min_size=len(gaps) + 1, max_size=len(gaps) + 1))
+        if not draw(st.integers(0, 4)):
+            continue  # a seat that never slaps
+        for k, pressed in enumerate(flags):
+            events.append(PressEvent(seat, t, "gpio", pressed))
+            if k < len(gaps):
+                t += gaps[k]
+    events = draw(st.permutations(events))
+    return seats, arm, events
+
+
+def _run(case, one_pass, monkeypatch):
+    seats, arm, events = case
+    monkeypatch.setattr(SlapArbiter, "_one_pass", one_pass)
+    arb = SlapArbiter(seats, CFG)
+    arb.arm(arm)
+    notes = arb.feed_many(events)
+    first = arb.first_slap_ns
+    verdict = arb.poll(arm + 10**12)
+    return verdict, notes, arb.take_notices(), first
+
+
+@settings(max_examples=400, deadline=None)
+@given(batches())
+def test_a_seat_s_first_batch_in_one_pass_is_what_scan_and_describe_say(case):
+    """``_merge``'s own pass over a seat's first batch gives the notices, slaps and
+    verdict that ``_scan`` and ``_describe`` give, each seat's in the same order."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        fast = _run(case, True, monkeypatch)
+        slow = _run(case, False, monkeypatch)
+    assert fast[0] == slow[0] and fast[3] == slow[3]
+    for got, want in zip(fast[1:3], slow[1:3], strict=True):
+        assert _by_seat(got) == _by_seat(want)
+
+
+def _by_seat(notices):
+    return sorted((tuple(n[:3]) + (n.text,) for n in notices), key=lambda n: n[1] or 0)

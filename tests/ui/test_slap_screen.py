@@ -136,7 +136,50 @@ def test_a_pad_restart_voids_the_open_round(ui):
     t0 = ui.app.table.now_ns() - 10_000 * MS
     screen.arm(t0)
     slap_stream(screen, t0, {1: 0}, source="pad")
+    screen.on_frame(t0 + 100 * MS)  # the frame that brought the slap
     assert screen.phase == "open"
     screen.void_round("The slap pad restarted")
     screen.on_frame(t0 + 5_000 * MS)  # the voided round never gives a verdict
     assert screen.phase == "idle" and screen.verdict is None and not screen.arbiter.armed
+
+
+def test_a_frame_s_presses_are_fed_as_one_batch_in_that_frame(ui, monkeypatch):
+    screen = open_tool(ui, (1, 2, 3))
+    t0 = ui.app.table.now_ns() - 10_000 * MS
+    screen.arm(t0)
+    calls = []
+    arbiter = screen.arbiter
+    feed_many, feed = arbiter.feed_many, arbiter.feed
+    monkeypatch.setattr(arbiter, "feed_many", lambda evs: calls.append(list(evs)) or
+                        feed_many(evs))
+    monkeypatch.setattr(arbiter, "feed", lambda ev: calls.append(ev) or feed(ev))
+
+    slap_stream(screen, t0, {1: 100, 2: 160})
+    assert calls == [] and screen.phase == "armed" and screen.frames_wanted()
+    screen.on_frame(t0 + 300 * MS)  # the same frame: lamps and timeline at once
+    assert len(calls) == 1 and len(calls[0]) == 4
+    assert screen.phase == "open" and set(screen.live) == {1, 2}
+    assert ui.app.table.lamps.state(1) and ui.app.table.lamps.state(2)
+    assert not ui.app.table.lamps.state(3)
+
+    slap_stream(screen, t0, {3: 400})
+    screen.on_frame(t0 + 5_000 * MS)  # the last slap and the verdict in one frame
+    assert len(calls) == 2 and screen.phase == "verdict"
+    assert screen.verdict.picker == 3 and screen.verdict.slappers == (1, 2, 3)
+    assert not screen.presses and not screen.frames_wanted()
+    screen.cancel()  # discard: leave the shared window idle
+
+
+def test_the_captain_button_acts_at_once_after_the_presses_before_it(ui):
+    screen = open_tool(ui, (1, 2))
+    now = ui.app.table.now_ns()
+    screen.on_press_event(PressEvent(2, now - 80 * MS, "mock", True))
+    screen.on_press_event(PressEvent(2, now - 20 * MS, "mock", False))
+    assert screen.frames_wanted()  # idle, but presses wait to be fed
+    screen.on_press_event(PressEvent(0, now, "mock", True))  # the captain arms
+    assert screen.phase == "armed" and screen.arbiter.armed and not screen.presses
+    assert "Seat 2: false slap" in ui.app.status  # fed before the round was armed
+    screen.on_press_event(PressEvent(1, now + 30 * MS, "mock", True))
+    screen.on_frame(now + 40 * MS)
+    assert screen.phase == "open" and set(screen.live) == {1}
+    screen.cancel()

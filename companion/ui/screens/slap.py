@@ -12,10 +12,16 @@ status line. The last rounds are listed on the right, with Undo.
 
 Wiring: the app hands this screen every ``PressEvent`` (``on_press_event``) and calls
 ``on_frame(now_ns)`` each frame; the screen owns a ``SlapArbiter`` for the seats in play
-and shows ``companion.ui.presenters.slap.slap_view``. Recording: during a Crazy Time game
-it acts ``{"type": "pickup", "reason": "slap"|"false_slap", "verdict": ...}`` and goes back
-to the Crazy Time screen; otherwise it logs a ``stop_time`` game (see ``ToolSessions``).
-Another screen opens it armed with ``open_armed(app)``.
+and shows ``companion.ui.presenters.slap.slap_view``. A frame's seat presses are held
+and fed to the arbiter as one batch (``feed_many``) at the start of ``on_frame``, which
+the app calls right after handing them over: a slap lights its lamp, and a verdict
+shows, in the frame that brought the press. The captain button acts at once (the
+presses before it in the frame are fed first, so their order is kept).
+
+Recording: during a Crazy Time game it acts ``{"type": "pickup", "reason":
+"slap"|"false_slap", "verdict": ...}`` and goes back to the Crazy Time screen; otherwise it
+logs a ``stop_time`` game (see ``ToolSessions``). Another screen opens it armed with
+``open_armed(app)``.
 """
 
 from __future__ import annotations
@@ -63,6 +69,7 @@ class SlapScreen(Screen):
         self.seats: tuple[int, ...] = ()
         self.arbiter: SlapArbiter | None = None
         self.live: dict[int, int] = {}  # seat -> stamp of its counted slap, this round
+        self.presses: list = []  # this frame's seat presses, fed at once by ``on_frame``
         self.verdict = None  # as the arbiter gave it
         self.shown = None  # the verdict on screen (the false-alarm one after that tap)
         self.chosen: int | None = None
@@ -107,6 +114,7 @@ class SlapScreen(Screen):
         slap = app.cfg.slap
         config = sp.arbiter_config(slap.holdoff_ms, slap.timeout_ms, slap.stuck_ms,
                                    app.pad.resolution_ns if app.pad is not None else None)
+        self._feed_presses()  # to the arbiter they came for
         if seats != self.seats or self.arbiter is None or config != self.arbiter.config:
             self.seats = seats
             self.arbiter = SlapArbiter(seats, config)
@@ -117,6 +125,7 @@ class SlapScreen(Screen):
         self.refresh()
 
     def on_leave(self, *_args) -> None:
+        self._feed_presses()
         if self.phase in (sp.ARMED, sp.OPEN):
             self.arbiter.disarm()
             self._reset()
@@ -135,6 +144,7 @@ class SlapScreen(Screen):
             return
         if now_ns is None:
             now_ns = app.table.now_ns()
+        self._feed_presses()  # presses before the arm are described as before it
         app.table.lamps.all_off()
         self._reset()
         self.phase = sp.ARMED
@@ -143,6 +153,7 @@ class SlapScreen(Screen):
 
     def cancel(self) -> None:
         """Abandon the round (nothing is recorded)."""
+        self._feed_presses()
         if self.arbiter is not None:
             self.arbiter.disarm()
         App.get_running_app().table.lamps.all_off()
@@ -156,12 +167,22 @@ class SlapScreen(Screen):
             self.cancel()
 
     def on_press_event(self, event) -> None:
+        """A seat's edge waits for this frame's ``on_frame`` (one batch); the captain
+        button arms or records at once."""
         if event.seat == CAPTAIN_SEAT:
             if event.pressed:
+                self._feed_presses()
                 self._captain(event.t_ns)
             return
         if self.arbiter is not None:
-            self._notices(self.arbiter.feed(event))
+            self.presses.append(event)
+
+    def _feed_presses(self) -> None:
+        """Feed the presses held since the last frame to the arbiter, as one batch."""
+        if self.presses:
+            batch, self.presses = self.presses, []
+            if self.arbiter is not None:
+                self._notices(self.arbiter.feed_many(batch))
 
     def _captain(self, t_ns: int) -> None:
         if self.phase == sp.IDLE:
@@ -170,13 +191,16 @@ class SlapScreen(Screen):
             self.record()
 
     def frames_wanted(self) -> bool:
-        """Every frame while a round is armed or open: its verdict shows on the frame
-        after it closes (the app idles otherwise; a slap wakes it at once)."""
-        return self.arbiter is not None and self.phase in (sp.ARMED, sp.OPEN)
+        """Every frame while a round is armed or open, or presses wait to be fed: a
+        verdict shows on the frame after it closes (the app idles otherwise; a slap wakes
+        it at once)."""
+        return self.arbiter is not None and (self.phase in (sp.ARMED, sp.OPEN)
+                                             or bool(self.presses))
 
     def on_frame(self, now_ns: int) -> None:
         if self.arbiter is None:
             return
+        self._feed_presses()
         verdict = self.arbiter.poll(now_ns)
         self._notices([n for n in self.arbiter.take_notices() if n.kind != "verdict"])
         if verdict is not None:
@@ -268,6 +292,7 @@ class SlapScreen(Screen):
         """Standalone tool, between rounds: take a seat in or out of play."""
         if self.mode != "tool" or self.phase != sp.IDLE:
             return
+        self._feed_presses()
         seats = self.tools.toggle(seat, App.get_running_app().cfg)
         if seats != self.seats:
             self.seats = seats
