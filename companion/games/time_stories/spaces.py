@@ -10,6 +10,9 @@ Another space, another turn: the state keeps where each character rolled in the 
 turn (``State.acted``); a character who rolled at one space cannot start or join a test
 at another until the group pays a turn (1 TU), which ``new_turn`` on the action does
 (the screen's "Stay (1 TU) and start").
+
+The actions change the action's ``Draft`` (see ``model``); the queries read a state or a
+draft.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from companion.games.time_stories import action_test as at
 from companion.games.time_stories.action_odds import RollOdds, roll_odds
 from companion.games.time_stories.model import (
     Character,
+    Draft,
     RollRecord,
     State,
     after_damage,
@@ -144,18 +148,21 @@ def _test_characters(state: State, raw: Any, characteristic: str, space: str) ->
     return tuple(raw)
 
 
-def _set_test(state: State, index: int, test: at.Test | None) -> State:
-    rest = state.tests[:index] + state.tests[index + 1:]
-    return replace(state, tests=rest if test is None else rest[:index] + (test,) + rest[index:])
+def _set_test(d: Draft, index: int, test: at.Test | None) -> None:
+    tests = d.tests
+    if test is None:
+        d.tests = tests[:index] + tests[index + 1:]
+    else:
+        d.tests = (*tests[:index], test, *tests[index + 1:])
 
 
-def _acted_elsewhere(state: State, names: Any, space: str) -> list[tuple[str, str]]:
+def _acted_elsewhere(state: State | Draft, names: Any, space: str) -> list[tuple[str, str]]:
     """(character, space) for those of ``names`` who rolled at another space this turn."""
     return [(n, where) for n, where, turn in state.acted
             if turn == state.turn and n in names and where != space]
 
 
-def _another_space(state: State, names: Any, space: str) -> RuleError | None:
+def _another_space(state: State | Draft, names: Any, space: str) -> RuleError | None:
     """The refusal for characters who rolled at another space this turn, if any: the
     rulebook charges the group a turn (1 TU) to interact with more space cards."""
     elsewhere = _acted_elsewhere(state, names, space)
@@ -168,44 +175,47 @@ def _another_space(state: State, names: Any, space: str) -> RuleError | None:
                      space=space)
 
 
-def _new_turn(state: State, why: str) -> State:
+def _new_turn(d: Draft, why: str) -> None:
     """The group pays for another turn at this location (1 TU), as a stay would."""
-    state = replace(state, turn=state.turn + 1)
-    return spend(state, 1, "stay", f"another turn at {state.location or 'this location'}: "
-                 f"{why}")
+    d.turn += 1
+    spend(d, 1, "stay", f"another turn at {d.location or 'this location'}: {why}")
 
 
-def test_start(state: State, action: Mapping[str, Any]) -> State:
+def test_start(d: Draft, action: Mapping[str, Any]) -> None:
     space = text_field(action, "space")
-    if any(t.space == space for t in state.tests):
+    if any(t.space == space for t in d.tests):
         raise RuleError("time_stories.space_busy", "Space {space} already has a test: finish "
                         "or abandon it first.", space=space)
-    if not state.characters:
+    if not d.characters:
         raise RuleError("time_stories.no_characters", "This run has no characters: add them "
                         "first.")
     characteristic = text_field(action, "characteristic")
-    names = _test_characters(state, action.get("characters"), characteristic, space)
+    names = _test_characters(d, action.get("characters"), characteristic, space)
     shields = at.parse_shields(action.get("shields"))
     locked = flag_field(action, "locked")
     if flag_field(action, "new_turn"):
-        state = _new_turn(state, f"{', '.join(names)} at space {space}")
-        if not state.running:
-            return state  # that last time unit ended the run
-    elif (space, state.turn) in state.abandoned:
+        _new_turn(d, f"{', '.join(names)} at space {space}")
+        if not d.running:
+            return  # that last time unit ended the run
+    elif (space, d.turn) in d.abandoned:
         raise RuleError("time_stories.retry_needs_turn", "The test at space {space} was given "
                         "up this turn: trying it again needs another turn (1 TU).",
                         space=space)
-    elif refusal := _another_space(state, names, space):
+    elif refusal := _another_space(d, names, space):
         raise refusal
-    test = at.Test(space, characteristic, names, shields, shields, locked)
-    state = replace(state, tests=state.tests + (test,))
+    _open_test(d, at.Test(space, characteristic, names, shields, shields, locked))
+
+
+def _open_test(d: Draft, test: at.Test) -> None:
+    d.tests = d.tests + (test,)
     lock = ", locked" if test.locked else ""
-    return note(state, "test", f"test at {space}: {characteristic} ({', '.join(names)}), "
-                f"{dice_for(state, test)} dice against {len(shields)} shields{lock}")
+    note(d, "test", f"test at {test.space}: {test.characteristic} "
+         f"({', '.join(test.characters)}), {dice_for(d, test)} dice against "
+         f"{len(test.shields)} shields{lock}")
 
 
-def test_roll(state: State, action: Mapping[str, Any]) -> State:
-    index, test = _find_test(state, action)
+def test_roll(d: Draft, action: Mapping[str, Any]) -> None:
+    index, test = _find_test(d, action)
     if test.status != "ready":
         raise RuleError("time_stories.rolled_this_turn", "The test at space {space} was rolled "
                         "this turn: continue or abandon it.", space=test.space)
@@ -213,76 +223,82 @@ def test_roll(state: State, action: Mapping[str, Any]) -> State:
     faces = action.get("faces")
     if not isinstance(faces, (list, tuple)):
         raise MalformedAction("test_roll needs 'faces': the list of dice rolled")
-    dice = dice_for(state, test, extra)
+    dice = dice_for(d, test, extra)
     if len(faces) != dice:
         raise MalformedAction(f"the roll has {len(faces)} faces but the test at {test.space} "
-                              f"needs {dice} dice ({dice_for(state, test)} "
+                              f"needs {dice} dice ({dice_for(d, test)} "
                               f"{test.characteristic}, {extra:+d} extra)")
     if turn_to_hit > dice:
         raise RuleError("time_stories.turn_too_many", "{Turn} cannot become hits with {dice} "
                         "rolled.", Turn=at.dice_words(turn_to_hit).capitalize(),
                         dice=at.dice_words(dice))
-    turn_to_hit = _turned(dice, turn_to_hit, ability_modifiers(state, test)[1])
-    resistances = [(n, character(state, n).resistance) for n in test.characters]
-    out = at.resolve(test.left, list(faces), resistances, turn_to_hit, state.riposte_on_clear)
-    alive = {c.name for c in state.characters if not c.dead}
-    acted = tuple(a for a in state.acted if a[2] == state.turn)
-    acted += tuple((n, test.space, state.turn) for n in test.characters
-                   if n in alive and (n, test.space, state.turn) not in acted)
-    state = replace(state, acted=acted)
-    state = note(state, "roll", f"roll at {test.space}, faces {list(faces)}: {at.describe(out)}")
+    _roll(d, index, test, faces, turn_to_hit)
+
+
+def _roll(d: Draft, index: int, test: at.Test, faces: list, turn_to_hit: int) -> None:
+    """What a roll of ``faces`` does, once ``test_roll`` has checked it fits the test
+    (``turn_to_hit``: the dice the roll itself asks to turn into hits)."""
+    turn_to_hit = _turned(len(faces), turn_to_hit, ability_modifiers(d, test)[1])
+    resistances = [(n, character(d, n).resistance) for n in test.characters]
+    out = at.resolve(test.left, list(faces), resistances, turn_to_hit, d.riposte_on_clear)
+    turn = d.turn
+    alive = {c.name for c in d.characters if c.life > 0}
+    acted = tuple(a for a in d.acted if a[2] == turn)
+    acted += tuple((n, test.space, turn) for n in test.characters
+                   if n in alive and (n, test.space, turn) not in acted)
+    d.acted = acted
+    note(d, "roll", f"roll at {test.space}, faces {list(faces)}: {at.describe(out)}")
     if out.cleared:
-        state = _set_test(state, index, None)
-        state = note(state, "test", f"test at {test.space} cleared")
+        _set_test(d, index, None)
+        note(d, "test", f"test at {test.space} cleared")
     else:
-        state = _set_test(state, index, replace(test, left=out.left, status="rolled",
-                                                rolls=test.rolls + 1, rolled_turn=state.turn))
+        _set_test(d, index, replace(test, left=out.left, status="rolled",
+                                    rolls=test.rolls + 1, rolled_turn=turn))
     for loss in out.losses:
         if loss.total:
             why = " and ".join(p for p, n in (("riposte", loss.riposte), ("black hearts",
                                                                          loss.hearts)) if n)
-            state = hurt(state, loss.character, loss.total, why)
-    deaths = tuple(sorted(n for n in alive if character(state, n).dead))
-    state = replace(state, last_roll=RollRecord(test.space, test.characteristic, out, deaths))
-    state = after_damage(state)
-    if state.running and out.tu_cost:
-        state = spend(state, out.tu_cost, "shields", f"TU shields left at {test.space}")
-    return state
+            hurt(d, loss.character, loss.total, why)
+    deaths = tuple(sorted(n for n in alive if character(d, n).life <= 0))
+    d.last_roll = RollRecord(test.space, test.characteristic, out, deaths)
+    after_damage(d)
+    if out.tu_cost and d.running:
+        spend(d, out.tu_cost, "shields", f"TU shields left at {test.space}")
 
 
-def test_continue(state: State, action: Mapping[str, Any]) -> State:
-    index, test = _find_test(state, action)
+def test_continue(d: Draft, action: Mapping[str, Any]) -> None:
+    index, test = _find_test(d, action)
     if test.status != "rolled":
         raise RuleError("time_stories.roll_first", "Roll the dice for the test at space {space} "
                         "first.", space=test.space)
     raw = action.get("characters")
     names = test.characters if raw is None else _test_characters(
-        state, raw, test.characteristic, test.space)
+        d, raw, test.characteristic, test.space)
     staying = [n for n in test.characters if n not in names]
     if test.locked and staying:
         raise RuleError("time_stories.locked_stay", "The test at space {space} is locked: "
                         "{names} must stay in it.", space=test.space, names=listed(staying))
     joined = [n for n in names if n not in test.characters]
-    pay = test.rolled_turn == state.turn or flag_field(action, "new_turn")
-    if not pay and (refusal := _another_space(state, joined, test.space)):
+    pay = test.rolled_turn == d.turn or flag_field(action, "new_turn")
+    if not pay and (refusal := _another_space(d, joined, test.space)):
         raise refusal  # the group paid for this turn, but these rolled elsewhere in it
-    state = _set_test(state, index, replace(test, characters=names, status="ready"))
+    _set_test(d, index, replace(test, characters=names, status="ready"))
     if joined:
-        state = note(state, "test", f"{', '.join(joined)} join the test at {test.space}")
+        note(d, "test", f"{', '.join(joined)} join the test at {test.space}")
     if not pay:
-        return state  # the group has already paid for this turn
-    state = replace(state, turn=state.turn + 1)
-    return spend(state, 1, "stay", f"another turn to continue the test at {test.space}")
+        return  # the group has already paid for this turn
+    d.turn += 1
+    spend(d, 1, "stay", f"another turn to continue the test at {test.space}")
 
 
-def test_abandon(state: State, action: Mapping[str, Any]) -> State:
-    index, test = _find_test(state, action)
+def test_abandon(d: Draft, action: Mapping[str, Any]) -> None:
+    index, test = _find_test(d, action)
     if test.locked:
         raise RuleError("time_stories.locked_abandon", "The test at space {space} is locked: "
                         "it goes on until it is cleared or its characters are dead.",
                         space=test.space)
-    state = _set_test(state, index, None)
-    if test.status == "rolled" and test.rolled_turn == state.turn:
-        tried = tuple(a for a in state.abandoned if a[1] == state.turn)
-        state = replace(state, abandoned=tried + ((test.space, state.turn),))
-    return note(state, "test", f"test at {test.space} abandoned: its shields reset")
+    _set_test(d, index, None)
+    if test.status == "rolled" and test.rolled_turn == d.turn:
+        tried = tuple(a for a in d.abandoned if a[1] == d.turn)
+        d.abandoned = tried + ((test.space, d.turn),)
+    note(d, "test", f"test at {test.space} abandoned: its shields reset")
