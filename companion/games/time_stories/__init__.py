@@ -73,6 +73,8 @@ from companion.games.time_stories.spaces import (
     ability_modifiers,
     company,
     dice_for,
+    logged_test_roll,
+    logged_test_start,
     roll_odds_for,
     test_abandon,
     test_continue,
@@ -92,7 +94,7 @@ GAME = GameInfo(
 NAME = GAME.name
 TITLE = GAME.title
 
-__all__ = ["NAME", "TITLE", "Character", "Item", "State", "apply", "burndown",
+__all__ = ["NAME", "TITLE", "Character", "Item", "State", "apply", "apply_logged", "burndown",
            "comes_back_at", "company", "dice_for", "initial", "is_over", "roll_odds_for",
            "snapshot"]
 
@@ -128,15 +130,41 @@ BETWEEN_RUNS = ("start_run", "gain_item", "drop_item")
 
 def apply(state: State, action: Mapping[str, Any]) -> State:
     kind, handler = handler_for(_HANDLERS, action, "T.I.M.E Stories")
-    if state.run.outcome == "successful":
-        raise RuleError("time_stories.mission_complete", "The mission is complete: there is "
-                        "nothing more to play.")
-    if kind not in BETWEEN_RUNS and not state.running:
-        raise RuleError("time_stories.run_over", "Run {run} is over: start the next run "
-                        "first.", run=state.run.number)
+    _check_run(state, kind)
     d = draft(state)
     handler(d, action)
     return freeze(d)
+
+
+def apply_logged(state: State, action: Mapping[str, Any]) -> State:
+    """``apply`` for an action read back from our own game log (resume, History), which
+    ``apply`` accepted when it was played (the log's checksum stops a damaged row before
+    it gets here). The result is the state ``apply`` gives; what ``apply`` worked out
+    again only to refuse (a roll's count of dice, a test started at a busy space or at
+    another space in the same turn) is trusted, while an action that cannot be applied
+    at all (an unknown kind or test, a missing or mistyped field, a dead or unknown
+    character) is still refused with ``apply``'s error."""
+    kind = action.get("type") if action.__class__ is dict else None
+    handler = _LOGGED_HANDLERS.get(kind) if kind.__class__ is str else None
+    if handler is None:
+        kind, handler = handler_for(_LOGGED_HANDLERS, action, "T.I.M.E Stories")
+    _check_run(state, kind)
+    d = draft(state)
+    handler(d, action)
+    return freeze(d)
+
+
+def _check_run(state: State, kind: str) -> None:
+    """Refuse what the end of the run or of the mission does not allow."""
+    run = state.runs[-1]
+    if run.outcome is None:
+        return
+    if run.outcome == "successful":
+        raise RuleError("time_stories.mission_complete", "The mission is complete: there is "
+                        "nothing more to play.")
+    if kind not in BETWEEN_RUNS:
+        raise RuleError("time_stories.run_over", "Run {run} is over: start the next run "
+                        "first.", run=run.number)
 
 
 def snapshot(state: State, recent: int | None = None) -> dict:
@@ -342,3 +370,4 @@ _HANDLERS = {
     "test_continue": test_continue,
     "test_abandon": test_abandon,
 }
+_LOGGED_HANDLERS = _HANDLERS | {"test_start": logged_test_start, "test_roll": logged_test_roll}

@@ -40,6 +40,7 @@ from companion.games.base import Player, listed, require
 from companion.games.evolve import replace
 from companion.games.pvec import EMPTY, PVec
 from companion.games.time_stories import action_test as at
+from companion.games.time_stories.quick import copier, maker
 from companion.games.time_stories.sheets import (  # noqa: F401 - re-exported
     MAX_CHARACTERS,
     MAX_LIFE,
@@ -165,38 +166,12 @@ class Draft:
         return self.runs[-1].outcome is None
 
 
-def _straight_line(name: str, head: str, body: list[str], scope: dict):
-    """A small function compiled from straight-line source built from a record's own
-    slot names: an attribute store a field, no loop, no keyword arguments."""
-    exec("\n".join([f"def {name}({head}):", *body]), scope)  # noqa: S102
-    return scope[name]
-
-
-def _copier(source: type, target: type):
-    """``copy(obj)``: a new ``target`` holding every slot of the ``source`` instance."""
-    return _straight_line("copy", "obj", ["    new = alloc(target)",
-                                          *[f"    new.{n} = obj.{n}" for n in source.__slots__],
-                                          "    return new"],
-                          {"alloc": object.__new__, "target": target})
-
-
-def _maker(cls: type):
-    """``make(*fields)``: a new frozen ``cls`` from its fields in order, as ``cls(...)``
-    gives, at a quarter of the cost of the frozen ``__init__`` (the fields go into a
-    writable twin with the same slots, which then takes ``cls``'s class)."""
-    names = cls.__slots__
-    twin = type(f"_{cls.__name__}Twin", (), {"__slots__": names})
-    return _straight_line("make", ", ".join(names),
-                          ["    new = alloc(twin)", *[f"    new.{n} = {n}" for n in names],
-                           "    new.__class__ = cls", "    return new"],
-                          {"alloc": object.__new__, "twin": twin, "cls": cls})
-
-
 #: ``draft(state)``: the writable copy one action changes (the state is left as it is).
-draft = _copier(State, Draft)
+draft = copier(State, Draft)
 #: ``new_entry(run, turn, tu_before, tu_after, amount, asked, kind, reason)``: a
 #: ``LogEntry``, made the fast way (nearly every action logs one or more).
-new_entry = _maker(LogEntry)
+new_entry = maker(LogEntry)
+new_roll_record = maker(RollRecord)
 
 
 def freeze(d: Draft) -> State:
@@ -286,7 +261,8 @@ def note(d: Draft, kind: str, reason: str, before: int | None = None,
     tu = d.tu
     tu0 = tu if before is None else before
     spent = tu0 - tu
-    d.log = d.log.append(new_entry(d.runs[-1].number, d.turn, tu0, tu, spent,
+    # len(runs) is the current run's number: runs are numbered 1, 2, ... as they start
+    d.log = d.log.append(new_entry(len(d.runs), d.turn, tu0, tu, spent,
                                    spent if asked is None else asked, kind, reason))
     if not d.run_begun and kind not in QUIET_KINDS:
         d.run_begun = True
@@ -324,7 +300,7 @@ def hurt(d: Draft, name: str, amount: int, reason: str) -> None:
     c = character(d, name)
     life = max(0, c.life - amount)
     hurt_c = replace(c, life=life, tu_at_death=d.tu if life == 0 else None)
-    put(d, hurt_c)
+    d.characters = tuple([hurt_c if x is c else x for x in d.characters])
     note(d, "damage", f"{name} loses {c.life - life} LP ({reason}): {life} LP left")
     if life == 0:
         back = hurt_c.revives_at

@@ -12,7 +12,9 @@ at another until the group pays a turn (1 TU), which ``new_turn`` on the action 
 (the screen's "Stay (1 TU) and start").
 
 The actions change the action's ``Draft`` (see ``model``); the queries read a state or a
-draft.
+draft. ``logged_test_start`` and ``logged_test_roll`` are the two actions as the engine's
+``apply_logged`` replays them from its own log: the same effect, without the checks
+that were made when they were played.
 """
 
 from __future__ import annotations
@@ -28,44 +30,66 @@ from companion.games.time_stories.action_odds import RollOdds, roll_odds
 from companion.games.time_stories.model import (
     Character,
     Draft,
-    RollRecord,
     State,
     after_damage,
     character,
     flag_field,
     hurt,
     living,
+    new_roll_record,
     note,
     spend,
     text_field,
 )
+from companion.games.time_stories.quick import maker
+
+#: ``Test(...)`` with every field in order, made the quick way.
+new_test = maker(at.Test)
 
 
-def _alive_in(state: State, test: at.Test) -> list[Character]:
+def _alive_in(state: State | Draft, test: at.Test) -> list[Character]:
+    """The test's living characters, in the test's order."""
     return [c for c in (character(state, n) for n in test.characters) if not c.dead]
 
 
-def company(state: State, test: at.Test) -> str:
+def _in_test(state: State | Draft, test: at.Test) -> tuple[list[Character], str]:
+    """The test's living characters (in the group's order) and their ``company``: one
+    pass over the group, as every roll and every test asks for both."""
+    names = test.characters
+    alive: list[Character] = []
+    living = 0
+    for c in state.characters:
+        if c.life > 0:
+            living += 1
+            if c.name in names:
+                alive.append(c)
+    n = len(alive)
+    return alive, "alone" if n == 1 else "together" if n >= 2 and n == living else ""
+
+
+def company(state: State | Draft, test: at.Test) -> str:
     """Who a test's characters are with: ``"alone"`` (one character in the space),
     ``"together"`` (every living character of the group shares the space) or ``""``."""
-    alive = _alive_in(state, test)
-    everyone = [c for c in state.characters if not c.dead]
-    if len(alive) == 1:
-        return "alone"
-    if len(alive) >= 2 and len(alive) == len(everyone):
-        return "together"
-    return ""
+    return _in_test(state, test)[1]
 
 
-def ability_modifiers(state: State, test: at.Test) -> tuple[int, int]:
+def _abilities_of(alive: list[Character], characteristic: str) -> tuple[int, int]:
+    extra = turn = 0
+    for c in alive:
+        for a in c.abilities:
+            if a.characteristic == characteristic:
+                extra += a.extra_dice
+                turn += a.turn_to_hit
+    return extra, turn
+
+
+def ability_modifiers(state: State | Draft, test: at.Test) -> tuple[int, int]:
     """``(extra_dice, turn_to_hit)`` that the sheets' abilities give this test's
     characteristic (an ability for another characteristic does nothing here)."""
-    found = [a for c in _alive_in(state, test) for a in c.abilities
-             if a.characteristic == test.characteristic]
-    return sum(a.extra_dice for a in found), sum(a.turn_to_hit for a in found)
+    return _abilities_of(_in_test(state, test)[0], test.characteristic)
 
 
-def ability_lines(state: State, test: at.Test) -> list[str]:
+def ability_lines(state: State | Draft, test: at.Test) -> list[str]:
     """The abilities that apply to this test, in words for the screen."""
     out = []
     for c in _alive_in(state, test):
@@ -80,13 +104,14 @@ def ability_lines(state: State, test: at.Test) -> list[str]:
     return out
 
 
-def dice_for(state: State, test: at.Test, extra_dice: int = 0) -> int:
+def dice_for(state: State | Draft, test: at.Test, extra_dice: int = 0) -> int:
     """Action dice of a test: its characteristic summed over its living characters, as
     their company changes it, plus their abilities' and ``extra_dice`` (a card's or a
     roll's modifier, possibly negative). Never fewer than 0."""
-    with_whom = company(state, test)
-    base = sum(c.dice(test.characteristic, with_whom) for c in _alive_in(state, test))
-    return max(0, base + ability_modifiers(state, test)[0] + extra_dice)
+    alive, with_whom = _in_test(state, test)
+    characteristic = test.characteristic
+    base = sum(c.dice(characteristic, with_whom) for c in alive)
+    return max(0, base + _abilities_of(alive, characteristic)[0] + extra_dice)
 
 
 def roll_odds_for(state: State, space: str | None = None, extra_dice: int = 0,
@@ -203,7 +228,34 @@ def test_start(d: Draft, action: Mapping[str, Any]) -> None:
                         space=space)
     elif refusal := _another_space(d, names, space):
         raise refusal
-    _open_test(d, at.Test(space, characteristic, names, shields, shields, locked))
+    _open_test(d, new_test(space, characteristic, names, shields, shields, locked, "ready",
+                           0, None))
+
+
+def logged_test_start(d: Draft, action: Mapping[str, Any]) -> None:
+    """``test_start`` for an action read back from our own game log (``apply_logged``):
+    its fields are checked as they are recorded (the space, the characteristic, living
+    characters who have it, the shields) but not the refusals of that moment (a busy
+    space, another space in this turn, a retry, a character in another test), which
+    ``test_start`` checked when the action was played."""
+    space = text_field(action, "space")
+    characteristic = text_field(action, "characteristic")
+    raw = action.get("characters")
+    if not isinstance(raw, (list, tuple)) or not raw:
+        raise MalformedAction(f"the characters of a test are a list of names, not {raw!r}")
+    for name in raw:
+        c = living(d, name)
+        if all(k != characteristic for k, _ in c.characteristics):
+            at.characteristic_value(c.name, {}, characteristic)  # its refusal
+    names = tuple(raw)
+    shields = at.parse_shields(action.get("shields"))
+    locked = flag_field(action, "locked")
+    if flag_field(action, "new_turn"):
+        _new_turn(d, f"{', '.join(names)} at space {space}")
+        if not d.running:
+            return
+    _open_test(d, new_test(space, characteristic, names, shields, shields, locked, "ready",
+                           0, None))
 
 
 def _open_test(d: Draft, test: at.Test) -> None:
@@ -235,19 +287,36 @@ def test_roll(d: Draft, action: Mapping[str, Any]) -> None:
     _roll(d, index, test, faces, turn_to_hit)
 
 
+def logged_test_roll(d: Draft, action: Mapping[str, Any]) -> None:
+    """``test_roll`` for an action read back from our own game log (``apply_logged``): the
+    faces are checked (a list of 1 to 6) but not counted against the test's dice again,
+    which ``test_roll`` did when the action was played."""
+    index, test = _find_test(d, action)
+    if test.status != "ready":
+        raise RuleError("time_stories.rolled_this_turn", "The test at space {space} was rolled "
+                        "this turn: continue or abandon it.", space=test.space)
+    faces = action.get("faces")
+    if not isinstance(faces, (list, tuple)):
+        raise MalformedAction("test_roll needs 'faces': the list of dice rolled")
+    modifiers = action.get("modifiers")
+    _roll(d, index, test, faces, 0 if modifiers is None else at.parse_modifiers(modifiers)[1])
+
+
 def _roll(d: Draft, index: int, test: at.Test, faces: list, turn_to_hit: int) -> None:
     """What a roll of ``faces`` does, once ``test_roll`` has checked it fits the test
     (``turn_to_hit``: the dice the roll itself asks to turn into hits)."""
-    turn_to_hit = _turned(len(faces), turn_to_hit, ability_modifiers(d, test)[1])
+    if any(c.abilities for c in d.characters):
+        turn_to_hit = _turned(len(faces), turn_to_hit, ability_modifiers(d, test)[1])
+    space, turn = test.space, d.turn
     resistances = [(n, character(d, n).resistance) for n in test.characters]
-    out = at.resolve(test.left, list(faces), resistances, turn_to_hit, d.riposte_on_clear)
-    turn = d.turn
+    out = at.resolve(test.left, faces, resistances, turn_to_hit, d.riposte_on_clear)
     alive = {c.name for c in d.characters if c.life > 0}
-    acted = tuple(a for a in d.acted if a[2] == turn)
-    acted += tuple((n, test.space, turn) for n in test.characters
-                   if n in alive and (n, test.space, turn) not in acted)
-    d.acted = acted
-    note(d, "roll", f"roll at {test.space}, faces {list(faces)}: {at.describe(out)}")
+    acted = [a for a in d.acted if a[2] == turn]  # who rolled where: this turn only
+    for n in test.characters:
+        if n in alive and (n, space, turn) not in acted:
+            acted.append((n, space, turn))
+    d.acted = tuple(acted)
+    note(d, "roll", f"roll at {space}, faces {list(faces)}: {at.describe(out)}")
     if out.cleared:
         _set_test(d, index, None)
         note(d, "test", f"test at {test.space} cleared")
@@ -259,8 +328,8 @@ def _roll(d: Draft, index: int, test: at.Test, faces: list, turn_to_hit: int) ->
             why = " and ".join(p for p, n in (("riposte", loss.riposte), ("black hearts",
                                                                          loss.hearts)) if n)
             hurt(d, loss.character, loss.total, why)
-    deaths = tuple(sorted(n for n in alive if character(d, n).life <= 0))
-    d.last_roll = RollRecord(test.space, test.characteristic, out, deaths)
+    deaths = tuple(sorted([c.name for c in d.characters if c.life <= 0 and c.name in alive]))
+    d.last_roll = new_roll_record(test.space, test.characteristic, out, deaths)
     after_damage(d)
     if out.tu_cost and d.running:
         spend(d, out.tu_cost, "shields", f"TU shields left at {test.space}")
