@@ -148,7 +148,8 @@ def apply_logged(state: State, action: Mapping[str, Any]) -> State:
     handler = _LOGGED_HANDLERS.get(kind) if kind.__class__ is str else None
     if handler is None:
         kind, handler = handler_for(_LOGGED_HANDLERS, action, "T.I.M.E Stories")
-    _check_run(state, kind)
+    if state.runs[-1].outcome is not None:
+        _check_run(state, kind)
     d = draft(state)
     handler(d, action)
     return freeze(d)

@@ -302,37 +302,45 @@ def logged_test_roll(d: Draft, action: Mapping[str, Any]) -> None:
     _roll(d, index, test, faces, 0 if modifiers is None else at.parse_modifiers(modifiers)[1])
 
 
+#: Why a character in a test loses life points: (riposte?, black hearts?) -> words.
+_LOSS_WHY = {(True, False): "riposte", (False, True): "black hearts",
+             (True, True): "riposte and black hearts"}
+
+
 def _roll(d: Draft, index: int, test: at.Test, faces: list, turn_to_hit: int) -> None:
     """What a roll of ``faces`` does, once ``test_roll`` has checked it fits the test
     (``turn_to_hit``: the dice the roll itself asks to turn into hits)."""
-    if any(c.abilities for c in d.characters):
+    group = d.characters
+    if any(c.abilities for c in group):
         turn_to_hit = _turned(len(faces), turn_to_hit, ability_modifiers(d, test)[1])
-    space, turn = test.space, d.turn
-    resistances = [(n, character(d, n).resistance) for n in test.characters]
+    space, turn, names = test.space, d.turn, test.characters
+    resistances = [(n, character(d, n).resistance) for n in names]
     out = at.resolve(test.left, faces, resistances, turn_to_hit, d.riposte_on_clear)
-    alive = {c.name for c in d.characters if c.life > 0}
+    alive = {c.name for c in group if c.life > 0}
     acted = [a for a in d.acted if a[2] == turn]  # who rolled where: this turn only
-    for n in test.characters:
+    for n in names:
         if n in alive and (n, space, turn) not in acted:
             acted.append((n, space, turn))
     d.acted = tuple(acted)
     note(d, "roll", f"roll at {space}, faces {list(faces)}: {at.describe(out)}")
     if out.cleared:
         _set_test(d, index, None)
-        note(d, "test", f"test at {test.space} cleared")
+        note(d, "test", f"test at {space} cleared")
     else:
-        _set_test(d, index, replace(test, left=out.left, status="rolled",
-                                    rolls=test.rolls + 1, rolled_turn=turn))
+        _set_test(d, index, new_test(space, test.characteristic, names, test.shields, out.left,
+                                     test.locked, "rolled", test.rolls + 1, turn))
+    hurt_any = False
     for loss in out.losses:
-        if loss.total:
-            why = " and ".join(p for p, n in (("riposte", loss.riposte), ("black hearts",
-                                                                         loss.hearts)) if n)
-            hurt(d, loss.character, loss.total, why)
-    deaths = tuple(sorted([c.name for c in d.characters if c.life <= 0 and c.name in alive]))
-    d.last_roll = new_roll_record(test.space, test.characteristic, out, deaths)
+        riposte, hearts = loss.riposte, loss.hearts
+        if riposte or hearts:
+            hurt(d, loss.character, riposte + hearts, _LOSS_WHY[riposte > 0, hearts > 0])
+            hurt_any = True
+    deaths = tuple(sorted([c.name for c in d.characters if c.life <= 0 and c.name in alive])
+                   ) if hurt_any else ()
+    d.last_roll = new_roll_record(space, test.characteristic, out, deaths)
     after_damage(d)
     if out.tu_cost and d.running:
-        spend(d, out.tu_cost, "shields", f"TU shields left at {test.space}")
+        spend(d, out.tu_cost, "shields", f"TU shields left at {space}")
 
 
 def test_continue(d: Draft, action: Mapping[str, Any]) -> None:
