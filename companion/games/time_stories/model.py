@@ -197,6 +197,8 @@ FIELD_WORDS = {
 
 def text_field(action: Mapping[str, Any], key: str, default: str | None = None) -> str:
     value = action.get(key, default)
+    if value.__class__ is str and (text := value.strip()):
+        return text  # the usual case first; anything else is checked below
     if value is not None and not isinstance(value, str):
         raise MalformedAction(f"action '{action.get('type')}': '{key}' must be text, "
                               f"not {value!r}")
@@ -207,6 +209,9 @@ def text_field(action: Mapping[str, Any], key: str, default: str | None = None) 
 
 
 def int_field(action: Mapping[str, Any], key: str, lo: int, hi: int) -> int:
+    value = action.get(key)
+    if value.__class__ is int and lo <= value <= hi:
+        return value  # the usual case first; anything else is checked below
     value = require(action, key, int)
     if not lo <= value <= hi:
         raise RuleError("time_stories.out_of_range", "{What} must be {lo} to {hi}, not "
@@ -221,6 +226,8 @@ def _cap(text: str) -> str:
 
 def flag_field(action: Mapping[str, Any], key: str) -> bool:
     value = action.get(key, False)
+    if value is False or value is True:
+        return value
     if not isinstance(value, bool):
         raise MalformedAction(f"action '{action.get('type')}': '{key}' must be true or false")
     return value
@@ -244,7 +251,7 @@ def living(state: State | Draft, name: Any) -> Character:
     if not isinstance(name, str):
         raise MalformedAction(f"a character is named by a string, not {name!r}")
     c = character(state, name)
-    if c.dead:
+    if c.life <= 0:  # dead
         raise RuleError("time_stories.dead", "{name} is dead and {back}.", name=name,
                         back=f"comes back at {c.revives_at} TU" if c.revives_at
                         else "cannot come back in this run")
@@ -252,7 +259,8 @@ def living(state: State | Draft, name: Any) -> Character:
 
 
 def put(d: Draft, new: Character) -> None:
-    d.characters = tuple(new if c.name == new.name else c for c in d.characters)
+    name = new.name
+    d.characters = tuple([new if c.name == name else c for c in d.characters])
 
 
 def note(d: Draft, kind: str, reason: str, before: int | None = None,
