@@ -244,21 +244,24 @@ def comes_back_at(state: State, name: str) -> int | None:
 
 # ----------------------------------------------------------------- time and runs
 def _travel(d: Draft, action: Mapping[str, Any]) -> None:
-    die = require(action, "die", int)
-    if not 1 <= die <= 6:
-        raise MalformedAction(f"travel: a Time Captain die shows 1 to 6, not {die}")
+    die = action.get("die")
+    if die.__class__ is not int or not 1 <= die <= 6:  # the usual die first
+        die = require(action, "die", int)
+        if not 1 <= die <= 6:
+            raise MalformedAction(f"travel: a Time Captain die shows 1 to 6, not {die}")
     red = flag_field(action, "red") if "red" in action else d.location_red
     to_red = flag_field(action, "to_red")
     to = action.get("to")
     if to is not None and (not isinstance(to, str) or not to.strip()):
         raise MalformedAction(f"travel: 'to' must be the name of the new location, not {to!r}")
-    locked = [t.space for t in d.tests if t.locked]
-    if locked:
-        raise RuleError("time_stories.locked_leave", "The group cannot leave: the test at "
-                        "space {spaces} is locked and goes on until it is cleared or its "
-                        "characters are dead.", spaces=listed(locked))
-    for t in d.tests:
-        note(d, "test", f"test at {t.space} left unfinished: its shields reset")
+    if d.tests:
+        locked = [t.space for t in d.tests if t.locked]
+        if locked:
+            raise RuleError("time_stories.locked_leave", "The group cannot leave: the test "
+                            "at space {spaces} is locked and goes on until it is cleared or "
+                            "its characters are dead.", spaces=listed(locked))
+        for t in d.tests:
+            note(d, "test", f"test at {t.space} left unfinished: its shields reset")
     cost = captain_cost(die) + (RED_DEPARTURE_TU if red else 0)
     where = f" from {d.location}" if d.location else ""
     where += f" to {to.strip()}" if to else ""

@@ -110,8 +110,12 @@ def dice_for(state: State | Draft, test: at.Test, extra_dice: int = 0) -> int:
     roll's modifier, possibly negative). Never fewer than 0."""
     alive, with_whom = _in_test(state, test)
     characteristic = test.characteristic
-    base = sum(c.dice(characteristic, with_whom) for c in alive)
-    return max(0, base + _abilities_of(alive, characteristic)[0] + extra_dice)
+    base = 0
+    for c in alive:
+        base += c.dice(characteristic, with_whom)
+        if c.abilities:
+            base += _abilities_of([c], characteristic)[0]
+    return max(0, base + extra_dice)
 
 
 def roll_odds_for(state: State, space: str | None = None, extra_dice: int = 0,
