@@ -305,6 +305,7 @@ def _start_run(d: Draft, action: Mapping[str, Any]) -> None:
     number = d.run.number + 1
     d.runs, d.tu, d.turn = d.runs.append(Run(number, tu)), tu, 0
     d.location, d.location_red, d.tests, d.last_roll, d.abandoned = None, False, (), None, ()
+    d.acted = ()  # turn numbers start again: last run's rolls count for nothing
     d.run_starts, d.run_begun = d.run_starts.append(len(d.log)), False
     note(d, "run", f"run {number} starts with {tu} TU")
     _cast(d, chars)
