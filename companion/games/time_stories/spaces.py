@@ -270,11 +270,17 @@ def _open_test(d: Draft, test: at.Test) -> None:
          f"{len(test.shields)} shields{lock}")
 
 
-def test_roll(d: Draft, action: Mapping[str, Any]) -> None:
+def _test_to_roll(d: Draft, action: Mapping[str, Any]) -> tuple[int, at.Test]:
+    """The open test the roll is for, which must be waiting for its roll."""
     index, test = _find_test(d, action)
     if test.status != "ready":
         raise RuleError("time_stories.rolled_this_turn", "The test at space {space} was rolled "
                         "this turn: continue or abandon it.", space=test.space)
+    return index, test
+
+
+def test_roll(d: Draft, action: Mapping[str, Any]) -> None:
+    index, test = _test_to_roll(d, action)
     extra, turn_to_hit = at.parse_modifiers(action.get("modifiers"))
     faces = action.get("faces")
     if not isinstance(faces, (list, tuple)):
@@ -295,10 +301,7 @@ def logged_test_roll(d: Draft, action: Mapping[str, Any]) -> None:
     """``test_roll`` for an action read back from our own game log (``apply_logged``): the
     faces are checked (a list of 1 to 6) but not counted against the test's dice again,
     which ``test_roll`` did when the action was played."""
-    index, test = _find_test(d, action)
-    if test.status != "ready":
-        raise RuleError("time_stories.rolled_this_turn", "The test at space {space} was rolled "
-                        "this turn: continue or abandon it.", space=test.space)
+    index, test = _test_to_roll(d, action)
     faces = action.get("faces")
     if not isinstance(faces, (list, tuple)):
         raise MalformedAction("test_roll needs 'faces': the list of dice rolled")
