@@ -45,14 +45,17 @@ from companion.games.time_stories.model import (
     OUTCOMES,
     RED_DEPARTURE_TU,
     Character,
+    Draft,
     Item,
     Run,
     State,
     after_damage,
     character,
+    draft,
     drop_item,
     end_run,
     flag_field,
+    freeze,
     gain_item,
     give_item,
     hurt,
@@ -70,6 +73,8 @@ from companion.games.time_stories.spaces import (
     ability_modifiers,
     company,
     dice_for,
+    logged_test_roll,
+    logged_test_start,
     roll_odds_for,
     test_abandon,
     test_continue,
@@ -89,7 +94,7 @@ GAME = GameInfo(
 NAME = GAME.name
 TITLE = GAME.title
 
-__all__ = ["NAME", "TITLE", "Character", "Item", "State", "apply", "burndown",
+__all__ = ["NAME", "TITLE", "Character", "Item", "State", "apply", "apply_logged", "burndown",
            "comes_back_at", "company", "dice_for", "initial", "is_over", "roll_odds_for",
            "snapshot"]
 
@@ -112,9 +117,10 @@ def initial(setup: Mapping[str, Any]) -> State:
     if not isinstance(roc, bool):
         raise MalformedAction("setup 'riposte_on_clear' must be true or false")
     chars = parse_characters(setup["characters"], players) if setup.get("characters") else ()
-    state = State(players, mission.strip(), tu, roc, PVec((Run(1, tu),)), tu, characters=chars,
-                  run_starts=PVec((0,)))
-    return note(state, "run", f"run 1 of {mission.strip()} starts with {tu} TU")
+    d = draft(State(players, mission.strip(), tu, roc, PVec((Run(1, tu),)), tu,
+                    characters=chars, run_starts=PVec((0,))))
+    note(d, "run", f"run 1 of {mission.strip()} starts with {tu} TU")
+    return freeze(d)
 
 
 #: What may be recorded while a run is over: the next run, and the items a MISSION
@@ -124,13 +130,42 @@ BETWEEN_RUNS = ("start_run", "gain_item", "drop_item")
 
 def apply(state: State, action: Mapping[str, Any]) -> State:
     kind, handler = handler_for(_HANDLERS, action, "T.I.M.E Stories")
-    if state.run.outcome == "successful":
+    _check_run(state, kind)
+    d = draft(state)
+    handler(d, action)
+    return freeze(d)
+
+
+def apply_logged(state: State, action: Mapping[str, Any]) -> State:
+    """``apply`` for an action read back from our own game log (resume, History), which
+    ``apply`` accepted when it was played (the log's checksum stops a damaged row before
+    it gets here). The result is the state ``apply`` gives; what ``apply`` worked out
+    again only to refuse (a roll's count of dice, a test started at a busy space or at
+    another space in the same turn) is trusted, while an action that cannot be applied
+    at all (an unknown kind or test, a missing or mistyped field, a dead or unknown
+    character) is still refused with ``apply``'s error."""
+    kind = action.get("type") if action.__class__ is dict else None
+    handler = _LOGGED_HANDLERS.get(kind) if kind.__class__ is str else None
+    if handler is None:
+        kind, handler = handler_for(_LOGGED_HANDLERS, action, "T.I.M.E Stories")
+    if state.runs[-1].outcome is not None:
+        _check_run(state, kind)
+    d = draft(state)
+    handler(d, action)
+    return freeze(d)
+
+
+def _check_run(state: State, kind: str) -> None:
+    """Refuse what the end of the run or of the mission does not allow."""
+    run = state.runs[-1]
+    if run.outcome is None:
+        return
+    if run.outcome == "successful":
         raise RuleError("time_stories.mission_complete", "The mission is complete: there is "
                         "nothing more to play.")
-    if kind not in BETWEEN_RUNS and not state.running:
+    if kind not in BETWEEN_RUNS:
         raise RuleError("time_stories.run_over", "Run {run} is over: start the next run "
-                        "first.", run=state.run.number)
-    return handler(state, action)
+                        "first.", run=run.number)
 
 
 def snapshot(state: State, recent: int | None = None) -> dict:
@@ -208,114 +243,119 @@ def comes_back_at(state: State, name: str) -> int | None:
 
 
 # ----------------------------------------------------------------- time and runs
-def _travel(state: State, action: Mapping[str, Any]) -> State:
-    die = require(action, "die", int)
-    if not 1 <= die <= 6:
-        raise MalformedAction(f"travel: a Time Captain die shows 1 to 6, not {die}")
-    red = flag_field(action, "red") if "red" in action else state.location_red
+def _travel(d: Draft, action: Mapping[str, Any]) -> None:
+    die = action.get("die")
+    if die.__class__ is not int or not 1 <= die <= 6:  # the usual die first
+        die = require(action, "die", int)
+        if not 1 <= die <= 6:
+            raise MalformedAction(f"travel: a Time Captain die shows 1 to 6, not {die}")
+    red = flag_field(action, "red") if "red" in action else d.location_red
     to_red = flag_field(action, "to_red")
     to = action.get("to")
     if to is not None and (not isinstance(to, str) or not to.strip()):
         raise MalformedAction(f"travel: 'to' must be the name of the new location, not {to!r}")
-    locked = [t.space for t in state.tests if t.locked]
-    if locked:
-        raise RuleError("time_stories.locked_leave", "The group cannot leave: the test at "
-                        "space {spaces} is locked and goes on until it is cleared or its "
-                        "characters are dead.", spaces=listed(locked))
-    for t in state.tests:
-        state = note(state, "test", f"test at {t.space} left unfinished: its shields reset")
+    if d.tests:
+        locked = [t.space for t in d.tests if t.locked]
+        if locked:
+            raise RuleError("time_stories.locked_leave", "The group cannot leave: the test "
+                            "at space {spaces} is locked and goes on until it is cleared or "
+                            "its characters are dead.", spaces=listed(locked))
+        for t in d.tests:
+            note(d, "test", f"test at {t.space} left unfinished: its shields reset")
     cost = captain_cost(die) + (RED_DEPARTURE_TU if red else 0)
-    where = f" from {state.location}" if state.location else ""
+    where = f" from {d.location}" if d.location else ""
     where += f" to {to.strip()}" if to else ""
     why = f"travel{where}: captain die {die}" + (" +2 (red-lettered departure)" if red else "")
-    state = replace(state, tests=(), turn=state.turn + 1, location_red=to_red,
-                    location=to.strip() if to else None)
-    return spend(state, cost, "travel", why)
+    d.tests, d.turn, d.location_red = (), d.turn + 1, to_red
+    d.location = to.strip() if to else None
+    spend(d, cost, "travel", why)
 
 
-def _stay(state: State, action: Mapping[str, Any]) -> State:
+def _stay(d: Draft, action: Mapping[str, Any]) -> None:
     why = action.get("reason")
     why = f": {why.strip()}" if isinstance(why, str) and why.strip() else ""
-    state = replace(state, turn=state.turn + 1)
-    return spend(state, 1, "stay", f"another turn at {state.location or 'this location'}{why}")
+    d.turn += 1
+    spend(d, 1, "stay", f"another turn at {d.location or 'this location'}{why}")
 
 
-def _adjust_tu(state: State, action: Mapping[str, Any]) -> State:
+def _adjust_tu(d: Draft, action: Mapping[str, Any]) -> None:
     delta = int_field(action, "delta", -MAX_TU, MAX_TU)
     reason = text_field(action, "reason")
     if delta == 0:
         raise RuleError("time_stories.zero_correction", "A correction of 0 changes nothing.")
     if delta < 0:
-        return spend(state, -delta, "adjust", f"correction: {reason}")
-    before = state.tu
-    return note(replace(state, tu=min(MAX_TU, before + delta)), "adjust",
-                f"correction: {reason}", before)
+        spend(d, -delta, "adjust", f"correction: {reason}")
+        return
+    before = d.tu
+    d.tu = min(MAX_TU, before + delta)
+    note(d, "adjust", f"correction: {reason}", before)
 
 
-def _start_run(state: State, action: Mapping[str, Any]) -> State:
-    if state.running:
+def _start_run(d: Draft, action: Mapping[str, Any]) -> None:
+    if d.running:
         raise RuleError("time_stories.run_going", "Run {run} is still going: end it first.",
-                        run=state.run.number)
-    tu = state.default_tu
+                        run=d.run.number)
+    tu = d.default_tu
     if "starting_tu" in action:
         tu = int_field(action, "starting_tu", 1, MAX_TU)
     if action.get("characters") is not None:
-        chars = parse_characters(action["characters"], state.players)
+        chars = parse_characters(action["characters"], d.players)
     else:
-        chars = tuple(replace(c, life=c.max_life, tu_at_death=None) for c in state.characters)
-    number = state.run.number + 1
-    state = replace(state, runs=state.runs.append(Run(number, tu)), tu=tu, turn=0,
-                    location=None, location_red=False, tests=(), last_roll=None, abandoned=(),
-                    acted=(),  # turn numbers start again: last run's rolls count for nothing
-                    run_starts=state.run_starts.append(len(state.log)), run_begun=False)
-    state = note(state, "run", f"run {number} starts with {tu} TU")
-    return _cast(state, chars)
+        chars = tuple(replace(c, life=c.max_life, tu_at_death=None) for c in d.characters)
+    number = d.run.number + 1
+    d.runs, d.tu, d.turn = d.runs.append(Run(number, tu)), tu, 0
+    d.location, d.location_red, d.tests, d.last_roll, d.abandoned = None, False, (), None, ()
+    d.acted = ()  # turn numbers start again: last run's rolls count for nothing
+    d.run_starts, d.run_begun = d.run_starts.append(len(d.log)), False
+    note(d, "run", f"run {number} starts with {tu} TU")
+    _cast(d, chars)
 
 
-def _end_run_action(state: State, action: Mapping[str, Any]) -> State:
+def _end_run_action(d: Draft, action: Mapping[str, Any]) -> None:
     outcome = action.get("outcome")
     if outcome not in OUTCOMES:
         raise MalformedAction(f"end_run: 'outcome' must be one of {', '.join(OUTCOMES)}, "
                               f"not {outcome!r}")
-    return end_run(state, outcome, str(action.get("reason") or "the group says so"))
+    end_run(d, outcome, str(action.get("reason") or "the group says so"))
 
 
-def _cast(state: State, chars: tuple[Character, ...]) -> State:
+def _cast(d: Draft, chars: tuple[Character, ...]) -> None:
     names = {c.name for c in chars}
-    state = replace(state, characters=chars)
+    d.characters = chars
     if chars:
-        state = note(state, "cast", "characters: " + ", ".join(c.name for c in chars))
-    for item in state.items:
+        note(d, "cast", "characters: " + ", ".join(c.name for c in chars))
+    for item in d.items:
         if item.holder is not None and item.holder not in names:
-            state = put_item(state, replace(item, holder=None))
-            state = note(state, "item", f"{item.name} stays with the group ({item.holder} left)")
-    return state
+            put_item(d, replace(item, holder=None))
+            note(d, "item", f"{item.name} stays with the group ({item.holder} left)")
 
 
-def _set_characters(state: State, action: Mapping[str, Any]) -> State:
-    if state.run_begun or state.tests:
+def _set_characters(d: Draft, action: Mapping[str, Any]) -> None:
+    if d.run_begun or d.tests:
         raise RuleError("time_stories.cast_at_start", "Characters change only at the start of "
                         "a run, before anything happens: new ones can come in with the next "
                         "run.")
-    return _cast(state, parse_characters(action.get("characters"), state.players))
+    _cast(d, parse_characters(action.get("characters"), d.players))
 
 
 # ----------------------------------------------------------------- life
-def _damage(state: State, action: Mapping[str, Any]) -> State:
-    c = living(state, action.get("character"))
+def _damage(d: Draft, action: Mapping[str, Any]) -> None:
+    c = living(d, action.get("character"))
     amount = int_field(action, "amount", 1, MAX_LIFE)
-    return after_damage(hurt(state, c.name, amount, text_field(action, "reason")))
+    hurt(d, c.name, amount, text_field(action, "reason"))
+    after_damage(d)
 
 
-def _heal(state: State, action: Mapping[str, Any]) -> State:
-    c = living(state, action.get("character"))
+def _heal(d: Draft, action: Mapping[str, Any]) -> None:
+    c = living(d, action.get("character"))
     amount = int_field(action, "amount", 1, MAX_LIFE)
     if c.life >= c.max_life:
         raise RuleError("time_stories.full_health", "{name} already has full health ({life} "
                         "LP).", name=c.name, life=c.max_life)
     life = min(c.max_life, c.life + amount)
     why = action.get("reason") or "healed"
-    return note(put(state, replace(c, life=life)), "heal", f"{c.name} heals to {life} LP ({why})")
+    put(d, replace(c, life=life))
+    note(d, "heal", f"{c.name} heals to {life} LP ({why})")
 
 
 _HANDLERS = {
@@ -335,3 +375,4 @@ _HANDLERS = {
     "test_continue": test_continue,
     "test_abandon": test_abandon,
 }
+_LOGGED_HANDLERS = _HANDLERS | {"test_start": logged_test_start, "test_roll": logged_test_roll}

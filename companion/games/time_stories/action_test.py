@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
+from companion.games.time_stories.quick import maker
 
 SHIELD_KINDS = ("blank", "skull", "heart", "tu", "special")
 MAX_SHIELDS = 30
@@ -94,6 +95,12 @@ class RollOutcome:
     losses: tuple[Loss, ...]
     tu_cost: int
     cleared: bool
+
+
+#: ``Loss(...)`` and ``RollOutcome(...)`` with every field in order, made the quick way
+#: (one of each per roll of a long night's replay).
+_new_loss = maker(Loss)
+_new_outcome = maker(RollOutcome)
 
 
 def parse_shields(raw: Any) -> tuple[str, ...]:
@@ -209,26 +216,19 @@ def resolve(
         raise RuleError("time_stories.turn_too_many", "{Turn} cannot become hits with {dice} "
                         "rolled.", Turn=dice_words(turn_to_hit).capitalize(),
                         dice=dice_words(len(faces)))
-    symbols, turned = turn_dice([FACE_SYMBOL[f] for f in faces], turn_to_hit)
-    hits = sum(SYMBOL_HITS[s] for s in symbols)
-    skulls = sum(1 for s in symbols if s == SKULL)
+    symbols = tuple([FACE_SYMBOL[f] for f in faces])
+    turned: tuple[int, ...] = ()
+    if turn_to_hit:
+        symbols, turned = turn_dice(symbols, turn_to_hit)
+    hits = sum([SYMBOL_HITS[s] for s in symbols])
+    skulls = symbols.count(SKULL)
     removed, still = shields_after(left, hits)
     count = riposte_count(skulls, still, riposte_on_clear)
-    hearts = sum(1 for s in still if s == "heart")
-    losses = tuple(Loss(name, riposte_loss(res, count), hearts) for name, res in resistances)
-    return RollOutcome(
-        faces=tuple(faces),
-        symbols=symbols,
-        turned=turned,
-        hits=hits,
-        skulls=skulls,
-        removed=removed,
-        left=still,
-        riposte=count,
-        losses=losses,
-        tu_cost=sum(1 for s in still if s == "tu"),
-        cleared=not still,
-    )
+    hearts = still.count("heart")
+    losses = tuple([_new_loss(name, 1 if count > res else 0, hearts)
+                    for name, res in resistances])  # riposte_loss, inline
+    return _new_outcome(tuple(faces), symbols, turned, hits, skulls, removed, still, count,
+                        losses, still.count("tu"), not still)
 
 
 def describe(outcome: RollOutcome) -> str:

@@ -6,6 +6,12 @@ this module. What lives here:
 
 * the frozen records: ``State``, ``Run``, ``Item``, ``LogEntry``, ``RollRecord`` (the
   character sheets are in ``sheets``, open tests are ``action_test.Test``);
+* ``Draft``: how one action builds its new state. ``draft(state)`` is a private,
+  writable copy of the state's fields; the handlers and the helpers below change it in
+  place, and ``freeze(draft)`` turns it into the new frozen ``State`` (the same object,
+  its class switched: the two classes share one slot layout). So an action makes one
+  new state however many lines it logs, and the state passed in is never touched (a
+  refused action simply drops its draft);
 * ``spend``: the only way TU leave the tracker. It stops at 0 and logs the real
   amount, brings back characters whose revival time has come, and ends the run as
   ``failed_time`` at 0;
@@ -17,6 +23,10 @@ this module. What lives here:
   engine module;
 * field readers: a missing or mistyped key is a ``MalformedAction``; an empty name or a
   number out of range a ``RuleError`` whose sentence says what the field is.
+
+The helpers that change things (``note``, ``put``, ``spend``, ``hurt``, ``after_damage``,
+``end_run``, the item actions) take a ``Draft`` and return nothing; the readers
+(``character``, ``living``, the queries of ``spaces``) take either a state or a draft.
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ from companion.games.base import Player, listed, require
 from companion.games.evolve import replace
 from companion.games.pvec import EMPTY, PVec
 from companion.games.time_stories import action_test as at
+from companion.games.time_stories.quick import copier, maker
 from companion.games.time_stories.sheets import (  # noqa: F401 - re-exported
     MAX_CHARACTERS,
     MAX_LIFE,
@@ -138,6 +149,38 @@ class State:
         return self.run.outcome is None
 
 
+# ----------------------------------------------------------------- one action's draft
+class Draft:
+    """A writable copy of a ``State``'s fields, private to one action (see the module
+    docstring): ``State``'s slots in ``State``'s order, so ``freeze`` can give it that
+    class. ``run`` and ``running`` read as they do on a state."""
+
+    __slots__ = State.__slots__
+
+    @property
+    def run(self) -> Run:
+        return self.runs[-1]
+
+    @property
+    def running(self) -> bool:
+        return self.runs[-1].outcome is None
+
+
+#: ``draft(state)``: the writable copy one action changes (the state is left as it is).
+draft = copier(State, Draft)
+#: ``new_entry(run, turn, tu_before, tu_after, amount, asked, kind, reason)``: a
+#: ``LogEntry``, made the fast way (nearly every action logs one or more).
+new_entry = maker(LogEntry)
+new_roll_record = maker(RollRecord)
+
+
+def freeze(d: Draft) -> State:
+    """The finished draft as the action's new, frozen ``State`` (the same object: do not
+    keep the draft)."""
+    d.__class__ = State
+    return d
+
+
 # ----------------------------------------------------------------- small helpers
 #: what a field of an action is, for the sentence that asks for it or bounds it
 FIELD_WORDS = {
@@ -154,6 +197,8 @@ FIELD_WORDS = {
 
 def text_field(action: Mapping[str, Any], key: str, default: str | None = None) -> str:
     value = action.get(key, default)
+    if value.__class__ is str and (text := value.strip()):
+        return text  # the usual case first; anything else is checked below
     if value is not None and not isinstance(value, str):
         raise MalformedAction(f"action '{action.get('type')}': '{key}' must be text, "
                               f"not {value!r}")
@@ -164,6 +209,9 @@ def text_field(action: Mapping[str, Any], key: str, default: str | None = None) 
 
 
 def int_field(action: Mapping[str, Any], key: str, lo: int, hi: int) -> int:
+    value = action.get(key)
+    if value.__class__ is int and lo <= value <= hi:
+        return value  # the usual case first; anything else is checked below
     value = require(action, key, int)
     if not lo <= value <= hi:
         raise RuleError("time_stories.out_of_range", "{What} must be {lo} to {hi}, not "
@@ -178,12 +226,14 @@ def _cap(text: str) -> str:
 
 def flag_field(action: Mapping[str, Any], key: str) -> bool:
     value = action.get(key, False)
+    if value is False or value is True:
+        return value
     if not isinstance(value, bool):
         raise MalformedAction(f"action '{action.get('type')}': '{key}' must be true or false")
     return value
 
 
-def character(state: State, name: str) -> Character:
+def character(state: State | Draft, name: str) -> Character:
     for c in state.characters:
         if c.name == name:
             return c
@@ -195,90 +245,99 @@ def character(state: State, name: str) -> Character:
                     known=listed(c.name for c in state.characters))
 
 
-def living(state: State, name: Any) -> Character:
+def living(state: State | Draft, name: Any) -> Character:
     if name is None:
         raise RuleError("time_stories.missing", "Choose {what} first.", what="a character")
     if not isinstance(name, str):
         raise MalformedAction(f"a character is named by a string, not {name!r}")
     c = character(state, name)
-    if c.dead:
+    if c.life <= 0:  # dead
         raise RuleError("time_stories.dead", "{name} is dead and {back}.", name=name,
                         back=f"comes back at {c.revives_at} TU" if c.revives_at
                         else "cannot come back in this run")
     return c
 
 
-def put(state: State, new: Character) -> State:
-    chars = tuple(new if c.name == new.name else c for c in state.characters)
-    return replace(state, characters=chars)
+def put(d: Draft, new: Character) -> None:
+    name = new.name
+    d.characters = tuple([new if c.name == name else c for c in d.characters])
 
 
-def note(state: State, kind: str, reason: str, before: int | None = None,
-         asked: int | None = None) -> State:
+def note(d: Draft, kind: str, reason: str, before: int | None = None,
+         asked: int | None = None) -> None:
     """Append a log line; with ``before``, the line records a change of TU."""
-    tu0 = state.tu if before is None else before
-    entry = LogEntry(state.run.number, state.turn, tu0, state.tu, tu0 - state.tu,
-                     tu0 - state.tu if asked is None else asked, kind, reason)
-    return replace(state, log=state.log.append(entry),
-                   run_begun=state.run_begun or kind not in QUIET_KINDS)
+    tu = d.tu
+    tu0 = tu if before is None else before
+    spent = tu0 - tu
+    # len(runs) is the current run's number: runs are numbered 1, 2, ... as they start
+    d.log = d.log.append(new_entry(len(d.runs), d.turn, tu0, tu, spent,
+                                   spent if asked is None else asked, kind, reason))
+    if not d.run_begun and kind not in QUIET_KINDS:
+        d.run_begun = True
 
 
 # ----------------------------------------------------------------- time, life, runs
-def end_run(state: State, outcome: str, why: str) -> State:
-    state = replace(state, runs=state.runs.set(-1, replace(state.run, outcome=outcome)),
-                    tests=())
-    state = note(state, "run", f"run {state.run.number} ends, {_OUTCOME_TEXT[outcome]} ({why})")
+def end_run(d: Draft, outcome: str, why: str) -> None:
+    run = replace(d.runs[-1], outcome=outcome)
+    d.runs = d.runs.set(-1, run)
+    d.tests = ()
+    note(d, "run", f"run {run.number} ends, {_OUTCOME_TEXT[outcome]} ({why})")
     if outcome != "successful":
-        back = [i.name for i in state.items if not i.agency]
+        back = [i.name for i in d.items if not i.agency]
         if back:
-            state = replace(state, items=tuple(i for i in state.items if i.agency))
-            state = note(state, "item", "back to the item deck: " + ", ".join(back))
-    return state
+            d.items = tuple(i for i in d.items if i.agency)
+            note(d, "item", "back to the item deck: " + ", ".join(back))
 
 
-def spend(state: State, asked: int, kind: str, reason: str) -> State:
+def spend(d: Draft, asked: int, kind: str, reason: str) -> None:
     """Take ``asked`` TU off the tracker (never below 0), log it, revive, end at 0."""
-    before = state.tu
-    state = note(replace(state, tu=max(0, before - asked)), kind, reason, before, asked)
-    if state.tu == 0:
-        return end_run(state, "failed_time", "no time units left")
-    for c in state.characters:
-        if c.dead and c.revives_at is not None and state.tu <= c.revives_at:
-            state = put(state, replace(c, life=c.max_life, tu_at_death=None))
-            state = note(state, "revival", f"{c.name} comes back at full health "
-                          f"({c.max_life} LP; died at {c.tu_at_death} TU)")
-    return state
+    before = d.tu
+    d.tu = tu = max(0, before - asked)
+    note(d, kind, reason, before, asked)
+    if tu == 0:
+        end_run(d, "failed_time", "no time units left")
+        return
+    for c in d.characters:
+        if c.life <= 0 and (back := c.revives_at) is not None and tu <= back:
+            put(d, replace(c, life=c.max_life, tu_at_death=None))
+            note(d, "revival", f"{c.name} comes back at full health "
+                 f"({c.max_life} LP; died at {c.tu_at_death} TU)")
 
 
-def hurt(state: State, name: str, amount: int, reason: str) -> State:
-    c = character(state, name)
+def hurt(d: Draft, name: str, amount: int, reason: str) -> None:
+    c = character(d, name)
     life = max(0, c.life - amount)
-    state = put(state, replace(c, life=life, tu_at_death=state.tu if life == 0 else None))
-    state = note(state, "damage", f"{name} loses {c.life - life} LP ({reason}): {life} LP left")
+    hurt_c = replace(c, life=life, tu_at_death=d.tu if life == 0 else None)
+    d.characters = tuple([hurt_c if x is c else x for x in d.characters])
+    note(d, "damage", f"{name} loses {c.life - life} LP ({reason}): {life} LP left")
     if life == 0:
-        back = character(state, name).revives_at
+        back = hurt_c.revives_at
         when = f"comes back at {back} TU" if back else "cannot come back in this run"
-        state = note(state, "death", f"{name} dies at {state.tu} TU and {when}")
-    return state
+        note(d, "death", f"{name} dies at {d.tu} TU and {when}")
 
 
-def after_damage(state: State) -> State:
+def after_damage(d: Draft) -> None:
     """Take the dead out of their tests; a run with every character dead has failed."""
-    tests = []
-    for t in state.tests:
-        alive = tuple(n for n in t.characters if not character(state, n).dead)
-        if alive:
-            tests.append(replace(t, characters=alive))
-        else:
-            state = note(state, "test", f"test at {t.space} ends: its characters are dead")
-    state = replace(state, tests=tuple(tests))
-    if state.characters and all(c.dead for c in state.characters):
-        state = end_run(state, "failed_deaths", "every character is dead")
-    return state
+    dead = {c.name for c in d.characters if c.life <= 0}
+    if not dead:
+        return
+    if d.tests:
+        tests = []
+        for t in d.tests:
+            alive = tuple(n for n in t.characters if n not in dead)
+            if len(alive) == len(t.characters):
+                tests.append(t)
+            elif alive:
+                tests.append(replace(t, characters=alive))
+            else:
+                note(d, "test", f"test at {t.space} ends: its characters are dead")
+        d.tests = tuple(tests)
+    if len(dead) == len(d.characters):
+        end_run(d, "failed_deaths", "every character is dead")
 
 
 # ----------------------------------------------------------------- items
-def item_named(state: State, name: Any) -> Item:
+def item_named(state: State | Draft, name: Any) -> Item:
     for i in state.items:
         if i.name == name:
             return i
@@ -288,46 +347,46 @@ def item_named(state: State, name: Any) -> Item:
                     item=name)
 
 
-def put_item(state: State, new: Item) -> State:
-    return replace(state, items=tuple(new if i.name == new.name else i for i in state.items))
+def put_item(d: Draft, new: Item) -> None:
+    d.items = tuple(new if i.name == new.name else i for i in d.items)
 
 
-def holder_field(state: State, action: Mapping[str, Any], key: str) -> str | None:
+def holder_field(state: State | Draft, action: Mapping[str, Any], key: str) -> str | None:
     if key not in action:
         raise MalformedAction(f"action '{action['type']}' needs '{key}': a character, or "
                               "null for the group")
     return None if action[key] is None else living(state, action[key]).name
 
 
-def gain_item(state: State, action: Mapping[str, Any]) -> State:
+def gain_item(d: Draft, action: Mapping[str, Any]) -> None:
     """An item card enters play; between runs (a MISSION FAILED card's items) it goes
     to the group, as nobody has a receptacle until the next run starts."""
     name = text_field(action, "item")
-    if any(i.name.lower() == name.lower() for i in state.items):
+    if any(i.name.lower() == name.lower() for i in d.items):
         raise RuleError("time_stories.item_twice", "The group already has {item}.", item=name)
-    if not state.running and action.get("holder") is not None:
+    if not d.running and action.get("holder") is not None:
         raise RuleError("time_stories.item_between_runs", "Between runs an item goes to the "
                         "group: hand it to a character once run {next} starts.",
-                        next=state.run.number + 1)
-    holder = holder_field(state, {"holder": None} | dict(action), "holder")
+                        next=d.run.number + 1)
+    holder = holder_field(d, {"holder": None} | dict(action), "holder")
     agency = flag_field(action, "agency")
-    state = replace(state, items=state.items + (Item(name, holder, agency),))
+    d.items = d.items + (Item(name, holder, agency),)
     kind = " (T.I.M.E Agency: kept between runs)" if agency else ""
-    when = "" if state.running else f", for run {state.run.number + 1}"
-    return note(state, "item", f"{holder or 'the group'} gains {name}{kind}{when}")
+    when = "" if d.running else f", for run {d.run.number + 1}"
+    note(d, "item", f"{holder or 'the group'} gains {name}{kind}{when}")
 
 
-def give_item(state: State, action: Mapping[str, Any]) -> State:
-    item = item_named(state, action.get("item"))
-    to = holder_field(state, action, "to")
+def give_item(d: Draft, action: Mapping[str, Any]) -> None:
+    item = item_named(d, action.get("item"))
+    to = holder_field(d, action, "to")
     if to == item.holder:
         raise RuleError("time_stories.holds_already", "{Holder} already holds {item}.",
                         Holder=to or "The group", item=item.name)
-    state = put_item(state, replace(item, holder=to))
-    return note(state, "item", f"{item.name}: {item.holder or 'the group'} -> {to or 'the group'}")
+    put_item(d, replace(item, holder=to))
+    note(d, "item", f"{item.name}: {item.holder or 'the group'} -> {to or 'the group'}")
 
 
-def drop_item(state: State, action: Mapping[str, Any]) -> State:
-    item = item_named(state, action.get("item"))
-    state = replace(state, items=tuple(i for i in state.items if i.name != item.name))
-    return note(state, "item", f"{item.name} leaves play ({action.get('reason') or 'dropped'})")
+def drop_item(d: Draft, action: Mapping[str, Any]) -> None:
+    item = item_named(d, action.get("item"))
+    d.items = tuple(i for i in d.items if i.name != item.name)
+    note(d, "item", f"{item.name} leaves play ({action.get('reason') or 'dropped'})")

@@ -53,10 +53,15 @@ class Character:
 
     def dice(self, characteristic: str, company: str = "") -> int:
         """Dice for ``characteristic`` in ``company`` ("alone", "together" or "")."""
-        base = dict(self.characteristics)[characteristic]
-        changed = dict(self.alone if company == "alone" else
-                       self.together if company == "together" else ())
-        return changed.get(characteristic, base)
+        changed = self.alone if company == "alone" else \
+            self.together if company == "together" else ()
+        for name, dice in changed:  # a few pairs: no dict to build
+            if name == characteristic:
+                return dice
+        for name, dice in self.characteristics:
+            if name == characteristic:
+                return dice
+        raise KeyError(characteristic)
 
     @property
     def dead(self) -> bool:

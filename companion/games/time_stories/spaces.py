@@ -10,6 +10,11 @@ Another space, another turn: the state keeps where each character rolled in the 
 turn (``State.acted``); a character who rolled at one space cannot start or join a test
 at another until the group pays a turn (1 TU), which ``new_turn`` on the action does
 (the screen's "Stay (1 TU) and start").
+
+The actions change the action's ``Draft`` (see ``model``); the queries read a state or a
+draft. ``logged_test_start`` and ``logged_test_roll`` are the two actions as the engine's
+``apply_logged`` replays them from its own log: the same effect, without the checks
+that were made when they were played.
 """
 
 from __future__ import annotations
@@ -24,44 +29,67 @@ from companion.games.time_stories import action_test as at
 from companion.games.time_stories.action_odds import RollOdds, roll_odds
 from companion.games.time_stories.model import (
     Character,
-    RollRecord,
+    Draft,
     State,
     after_damage,
     character,
     flag_field,
     hurt,
     living,
+    new_roll_record,
     note,
     spend,
     text_field,
 )
+from companion.games.time_stories.quick import maker
+
+#: ``Test(...)`` with every field in order, made the quick way.
+new_test = maker(at.Test)
 
 
-def _alive_in(state: State, test: at.Test) -> list[Character]:
+def _alive_in(state: State | Draft, test: at.Test) -> list[Character]:
+    """The test's living characters, in the test's order."""
     return [c for c in (character(state, n) for n in test.characters) if not c.dead]
 
 
-def company(state: State, test: at.Test) -> str:
+def _in_test(state: State | Draft, test: at.Test) -> tuple[list[Character], str]:
+    """The test's living characters (in the group's order) and their ``company``: one
+    pass over the group, as every roll and every test asks for both."""
+    names = test.characters
+    alive: list[Character] = []
+    living = 0
+    for c in state.characters:
+        if c.life > 0:
+            living += 1
+            if c.name in names:
+                alive.append(c)
+    n = len(alive)
+    return alive, "alone" if n == 1 else "together" if n >= 2 and n == living else ""
+
+
+def company(state: State | Draft, test: at.Test) -> str:
     """Who a test's characters are with: ``"alone"`` (one character in the space),
     ``"together"`` (every living character of the group shares the space) or ``""``."""
-    alive = _alive_in(state, test)
-    everyone = [c for c in state.characters if not c.dead]
-    if len(alive) == 1:
-        return "alone"
-    if len(alive) >= 2 and len(alive) == len(everyone):
-        return "together"
-    return ""
+    return _in_test(state, test)[1]
 
 
-def ability_modifiers(state: State, test: at.Test) -> tuple[int, int]:
+def _abilities_of(alive: list[Character], characteristic: str) -> tuple[int, int]:
+    extra = turn = 0
+    for c in alive:
+        for a in c.abilities:
+            if a.characteristic == characteristic:
+                extra += a.extra_dice
+                turn += a.turn_to_hit
+    return extra, turn
+
+
+def ability_modifiers(state: State | Draft, test: at.Test) -> tuple[int, int]:
     """``(extra_dice, turn_to_hit)`` that the sheets' abilities give this test's
     characteristic (an ability for another characteristic does nothing here)."""
-    found = [a for c in _alive_in(state, test) for a in c.abilities
-             if a.characteristic == test.characteristic]
-    return sum(a.extra_dice for a in found), sum(a.turn_to_hit for a in found)
+    return _abilities_of(_in_test(state, test)[0], test.characteristic)
 
 
-def ability_lines(state: State, test: at.Test) -> list[str]:
+def ability_lines(state: State | Draft, test: at.Test) -> list[str]:
     """The abilities that apply to this test, in words for the screen."""
     out = []
     for c in _alive_in(state, test):
@@ -76,13 +104,18 @@ def ability_lines(state: State, test: at.Test) -> list[str]:
     return out
 
 
-def dice_for(state: State, test: at.Test, extra_dice: int = 0) -> int:
+def dice_for(state: State | Draft, test: at.Test, extra_dice: int = 0) -> int:
     """Action dice of a test: its characteristic summed over its living characters, as
     their company changes it, plus their abilities' and ``extra_dice`` (a card's or a
     roll's modifier, possibly negative). Never fewer than 0."""
-    with_whom = company(state, test)
-    base = sum(c.dice(test.characteristic, with_whom) for c in _alive_in(state, test))
-    return max(0, base + ability_modifiers(state, test)[0] + extra_dice)
+    alive, with_whom = _in_test(state, test)
+    characteristic = test.characteristic
+    base = 0
+    for c in alive:
+        base += c.dice(characteristic, with_whom)
+        if c.abilities:
+            base += _abilities_of([c], characteristic)[0]
+    return max(0, base + extra_dice)
 
 
 def roll_odds_for(state: State, space: str | None = None, extra_dice: int = 0,
@@ -144,18 +177,21 @@ def _test_characters(state: State, raw: Any, characteristic: str, space: str) ->
     return tuple(raw)
 
 
-def _set_test(state: State, index: int, test: at.Test | None) -> State:
-    rest = state.tests[:index] + state.tests[index + 1:]
-    return replace(state, tests=rest if test is None else rest[:index] + (test,) + rest[index:])
+def _set_test(d: Draft, index: int, test: at.Test | None) -> None:
+    tests = d.tests
+    if test is None:
+        d.tests = tests[:index] + tests[index + 1:]
+    else:
+        d.tests = (*tests[:index], test, *tests[index + 1:])
 
 
-def _acted_elsewhere(state: State, names: Any, space: str) -> list[tuple[str, str]]:
+def _acted_elsewhere(state: State | Draft, names: Any, space: str) -> list[tuple[str, str]]:
     """(character, space) for those of ``names`` who rolled at another space this turn."""
     return [(n, where) for n, where, turn in state.acted
             if turn == state.turn and n in names and where != space]
 
 
-def _another_space(state: State, names: Any, space: str) -> RuleError | None:
+def _another_space(state: State | Draft, names: Any, space: str) -> RuleError | None:
     """The refusal for characters who rolled at another space this turn, if any: the
     rulebook charges the group a turn (1 TU) to interact with more space cards."""
     elsewhere = _acted_elsewhere(state, names, space)
@@ -168,121 +204,185 @@ def _another_space(state: State, names: Any, space: str) -> RuleError | None:
                      space=space)
 
 
-def _new_turn(state: State, why: str) -> State:
+def _new_turn(d: Draft, why: str) -> None:
     """The group pays for another turn at this location (1 TU), as a stay would."""
-    state = replace(state, turn=state.turn + 1)
-    return spend(state, 1, "stay", f"another turn at {state.location or 'this location'}: "
-                 f"{why}")
+    d.turn += 1
+    spend(d, 1, "stay", f"another turn at {d.location or 'this location'}: {why}")
 
 
-def test_start(state: State, action: Mapping[str, Any]) -> State:
+def test_start(d: Draft, action: Mapping[str, Any]) -> None:
     space = text_field(action, "space")
-    if any(t.space == space for t in state.tests):
+    if any(t.space == space for t in d.tests):
         raise RuleError("time_stories.space_busy", "Space {space} already has a test: finish "
                         "or abandon it first.", space=space)
-    if not state.characters:
+    if not d.characters:
         raise RuleError("time_stories.no_characters", "This run has no characters: add them "
                         "first.")
     characteristic = text_field(action, "characteristic")
-    names = _test_characters(state, action.get("characters"), characteristic, space)
+    names = _test_characters(d, action.get("characters"), characteristic, space)
     shields = at.parse_shields(action.get("shields"))
     locked = flag_field(action, "locked")
     if flag_field(action, "new_turn"):
-        state = _new_turn(state, f"{', '.join(names)} at space {space}")
-        if not state.running:
-            return state  # that last time unit ended the run
-    elif (space, state.turn) in state.abandoned:
+        _new_turn(d, f"{', '.join(names)} at space {space}")
+        if not d.running:
+            return  # that last time unit ended the run
+    elif (space, d.turn) in d.abandoned:
         raise RuleError("time_stories.retry_needs_turn", "The test at space {space} was given "
                         "up this turn: trying it again needs another turn (1 TU).",
                         space=space)
-    elif refusal := _another_space(state, names, space):
+    elif refusal := _another_space(d, names, space):
         raise refusal
-    test = at.Test(space, characteristic, names, shields, shields, locked)
-    state = replace(state, tests=state.tests + (test,))
+    _open_test(d, new_test(space, characteristic, names, shields, shields, locked, "ready",
+                           0, None))
+
+
+def logged_test_start(d: Draft, action: Mapping[str, Any]) -> None:
+    """``test_start`` for an action read back from our own game log (``apply_logged``):
+    its fields are checked as they are recorded (the space, the characteristic, living
+    characters who have it, the shields) but not the refusals of that moment (a busy
+    space, another space in this turn, a retry, a character in another test), which
+    ``test_start`` checked when the action was played."""
+    space = text_field(action, "space")
+    characteristic = text_field(action, "characteristic")
+    raw = action.get("characters")
+    if not isinstance(raw, (list, tuple)) or not raw:
+        raise MalformedAction(f"the characters of a test are a list of names, not {raw!r}")
+    for name in raw:
+        c = living(d, name)
+        if all(k != characteristic for k, _ in c.characteristics):
+            at.characteristic_value(c.name, {}, characteristic)  # its refusal
+    names = tuple(raw)
+    shields = at.parse_shields(action.get("shields"))
+    locked = flag_field(action, "locked")
+    if flag_field(action, "new_turn"):
+        _new_turn(d, f"{', '.join(names)} at space {space}")
+        if not d.running:
+            return
+    _open_test(d, new_test(space, characteristic, names, shields, shields, locked, "ready",
+                           0, None))
+
+
+def _open_test(d: Draft, test: at.Test) -> None:
+    d.tests = d.tests + (test,)
     lock = ", locked" if test.locked else ""
-    return note(state, "test", f"test at {space}: {characteristic} ({', '.join(names)}), "
-                f"{dice_for(state, test)} dice against {len(shields)} shields{lock}")
+    note(d, "test", f"test at {test.space}: {test.characteristic} "
+         f"({', '.join(test.characters)}), {dice_for(d, test)} dice against "
+         f"{len(test.shields)} shields{lock}")
 
 
-def test_roll(state: State, action: Mapping[str, Any]) -> State:
-    index, test = _find_test(state, action)
+def _test_to_roll(d: Draft, action: Mapping[str, Any]) -> tuple[int, at.Test]:
+    """The open test the roll is for, which must be waiting for its roll."""
+    index, test = _find_test(d, action)
     if test.status != "ready":
         raise RuleError("time_stories.rolled_this_turn", "The test at space {space} was rolled "
                         "this turn: continue or abandon it.", space=test.space)
+    return index, test
+
+
+def test_roll(d: Draft, action: Mapping[str, Any]) -> None:
+    index, test = _test_to_roll(d, action)
     extra, turn_to_hit = at.parse_modifiers(action.get("modifiers"))
     faces = action.get("faces")
     if not isinstance(faces, (list, tuple)):
         raise MalformedAction("test_roll needs 'faces': the list of dice rolled")
-    dice = dice_for(state, test, extra)
+    dice = dice_for(d, test, extra)
     if len(faces) != dice:
         raise MalformedAction(f"the roll has {len(faces)} faces but the test at {test.space} "
-                              f"needs {dice} dice ({dice_for(state, test)} "
+                              f"needs {dice} dice ({dice_for(d, test)} "
                               f"{test.characteristic}, {extra:+d} extra)")
     if turn_to_hit > dice:
         raise RuleError("time_stories.turn_too_many", "{Turn} cannot become hits with {dice} "
                         "rolled.", Turn=at.dice_words(turn_to_hit).capitalize(),
                         dice=at.dice_words(dice))
-    turn_to_hit = _turned(dice, turn_to_hit, ability_modifiers(state, test)[1])
-    resistances = [(n, character(state, n).resistance) for n in test.characters]
-    out = at.resolve(test.left, list(faces), resistances, turn_to_hit, state.riposte_on_clear)
-    alive = {c.name for c in state.characters if not c.dead}
-    acted = tuple(a for a in state.acted if a[2] == state.turn)
-    acted += tuple((n, test.space, state.turn) for n in test.characters
-                   if n in alive and (n, test.space, state.turn) not in acted)
-    state = replace(state, acted=acted)
-    state = note(state, "roll", f"roll at {test.space}, faces {list(faces)}: {at.describe(out)}")
+    _roll(d, index, test, faces, turn_to_hit)
+
+
+def logged_test_roll(d: Draft, action: Mapping[str, Any]) -> None:
+    """``test_roll`` for an action read back from our own game log (``apply_logged``): the
+    faces are checked (a list of 1 to 6) but not counted against the test's dice again,
+    which ``test_roll`` did when the action was played."""
+    index, test = _test_to_roll(d, action)
+    faces = action.get("faces")
+    if not isinstance(faces, (list, tuple)):
+        raise MalformedAction("test_roll needs 'faces': the list of dice rolled")
+    modifiers = action.get("modifiers")
+    _roll(d, index, test, faces, 0 if modifiers is None else at.parse_modifiers(modifiers)[1])
+
+
+#: Why a character in a test loses life points: (riposte?, black hearts?) -> words.
+_LOSS_WHY = {(True, False): "riposte", (False, True): "black hearts",
+             (True, True): "riposte and black hearts"}
+
+
+def _roll(d: Draft, index: int, test: at.Test, faces: list, turn_to_hit: int) -> None:
+    """What a roll of ``faces`` does, once ``test_roll`` has checked it fits the test
+    (``turn_to_hit``: the dice the roll itself asks to turn into hits)."""
+    group = d.characters
+    if any(c.abilities for c in group):
+        turn_to_hit = _turned(len(faces), turn_to_hit, ability_modifiers(d, test)[1])
+    space, turn, names = test.space, d.turn, test.characters
+    resistances = [(n, character(d, n).resistance) for n in names]
+    out = at.resolve(test.left, faces, resistances, turn_to_hit, d.riposte_on_clear)
+    alive = {c.name for c in group if c.life > 0}
+    acted = [a for a in d.acted if a[2] == turn]  # who rolled where: this turn only
+    for n in names:
+        if n in alive and (n, space, turn) not in acted:
+            acted.append((n, space, turn))
+    d.acted = tuple(acted)
+    note(d, "roll", f"roll at {space}, faces {list(faces)}: {at.describe(out)}")
     if out.cleared:
-        state = _set_test(state, index, None)
-        state = note(state, "test", f"test at {test.space} cleared")
+        _set_test(d, index, None)
+        note(d, "test", f"test at {space} cleared")
     else:
-        state = _set_test(state, index, replace(test, left=out.left, status="rolled",
-                                                rolls=test.rolls + 1, rolled_turn=state.turn))
+        _set_test(d, index, new_test(space, test.characteristic, names, test.shields, out.left,
+                                     test.locked, "rolled", test.rolls + 1, turn))
+    hurt_any = False
     for loss in out.losses:
-        if loss.total:
-            why = " and ".join(p for p, n in (("riposte", loss.riposte), ("black hearts",
-                                                                         loss.hearts)) if n)
-            state = hurt(state, loss.character, loss.total, why)
-    deaths = tuple(sorted(n for n in alive if character(state, n).dead))
-    state = replace(state, last_roll=RollRecord(test.space, test.characteristic, out, deaths))
-    state = after_damage(state)
-    if state.running and out.tu_cost:
-        state = spend(state, out.tu_cost, "shields", f"TU shields left at {test.space}")
-    return state
+        riposte, hearts = loss.riposte, loss.hearts
+        if riposte or hearts:
+            hurt(d, loss.character, riposte + hearts, _LOSS_WHY[riposte > 0, hearts > 0])
+            hurt_any = True
+    deaths = tuple(sorted([c.name for c in d.characters if c.life <= 0 and c.name in alive])
+                   ) if hurt_any else ()
+    d.last_roll = new_roll_record(space, test.characteristic, out, deaths)
+    after_damage(d)
+    if out.tu_cost and d.running:
+        spend(d, out.tu_cost, "shields", f"TU shields left at {space}")
 
 
-def test_continue(state: State, action: Mapping[str, Any]) -> State:
-    index, test = _find_test(state, action)
+def test_continue(d: Draft, action: Mapping[str, Any]) -> None:
+    index, test = _find_test(d, action)
     if test.status != "rolled":
         raise RuleError("time_stories.roll_first", "Roll the dice for the test at space {space} "
                         "first.", space=test.space)
     raw = action.get("characters")
     names = test.characters if raw is None else _test_characters(
-        state, raw, test.characteristic, test.space)
+        d, raw, test.characteristic, test.space)
     staying = [n for n in test.characters if n not in names]
     if test.locked and staying:
         raise RuleError("time_stories.locked_stay", "The test at space {space} is locked: "
                         "{names} must stay in it.", space=test.space, names=listed(staying))
     joined = [n for n in names if n not in test.characters]
-    pay = test.rolled_turn == state.turn or flag_field(action, "new_turn")
-    if not pay and (refusal := _another_space(state, joined, test.space)):
+    pay = test.rolled_turn == d.turn or flag_field(action, "new_turn")
+    if not pay and (refusal := _another_space(d, joined, test.space)):
         raise refusal  # the group paid for this turn, but these rolled elsewhere in it
-    state = _set_test(state, index, replace(test, characters=names, status="ready"))
+    _set_test(d, index, replace(test, characters=names, status="ready"))
     if joined:
-        state = note(state, "test", f"{', '.join(joined)} join the test at {test.space}")
+        note(d, "test", f"{', '.join(joined)} join the test at {test.space}")
     if not pay:
-        return state  # the group has already paid for this turn
-    state = replace(state, turn=state.turn + 1)
-    return spend(state, 1, "stay", f"another turn to continue the test at {test.space}")
+        return  # the group has already paid for this turn
+    d.turn += 1
+    spend(d, 1, "stay", f"another turn to continue the test at {test.space}")
 
 
-def test_abandon(state: State, action: Mapping[str, Any]) -> State:
-    index, test = _find_test(state, action)
+def test_abandon(d: Draft, action: Mapping[str, Any]) -> None:
+    index, test = _find_test(d, action)
     if test.locked:
         raise RuleError("time_stories.locked_abandon", "The test at space {space} is locked: "
                         "it goes on until it is cleared or its characters are dead.",
                         space=test.space)
-    state = _set_test(state, index, None)
-    if test.status == "rolled" and test.rolled_turn == state.turn:
-        tried = tuple(a for a in state.abandoned if a[1] == state.turn)
-        state = replace(state, abandoned=tried + ((test.space, state.turn),))
-    return note(state, "test", f"test at {test.space} abandoned: its shields reset")
+    _set_test(d, index, None)
+    if test.status == "rolled" and test.rolled_turn == d.turn:
+        tried = tuple(a for a in d.abandoned if a[1] == d.turn)
+        d.abandoned = tried + ((test.space, d.turn),)
+    note(d, "test", f"test at {test.space} abandoned: its shields reset")
