@@ -15,16 +15,30 @@ action, and both must charge the seat the verdict allows:
 so a log line that contradicts itself is refused as malformed (no table can produce
 it); ``check_picker`` refuses a picker the verdict does not allow with a ``RuleError``
 in the table's words. Not an engine: it declares no ``GAME``.
+
+For the engines' ``apply_logged`` (a round read back from our own game log, which
+``apply`` accepted when it was played): ``logged_verdict`` reads only what the picker
+checks need and refuses a verdict that cannot be applied at all (a damaged field, a
+seat that is not a player), without deciding it again. Both paths record the same
+things from the verdict's JSON: ``verdict_text`` (compact JSON, keys sorted) and
+``ranking_delays``, so ``apply_logged`` gives a state equal to ``apply``'s.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Mapping
+from operator import itemgetter
 from typing import Any
 
 from companion.errors import CompanionError, MalformedAction, RuleError
 from companion.games.base import listed
-from companion.slap.verdict import CASE_FALSE_ALARM, Verdict, decide
+from companion.slap.verdict import CASE_FALSE_ALARM, CASES, Verdict, decide
+
+try:  # a C JSON writer/reader for the verdicts the states keep as text (json otherwise)
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - orjson is a dependency
+    _orjson = None
 
 #: Who chose the picker: the arbiter's verdict named them, or the table chose.
 BY_VERDICT, BY_TABLE = "verdict", "table"
@@ -63,6 +77,98 @@ def read_verdict(data: Mapping[str, Any], seats: Collection[int], kind: str) -> 
         raise MalformedAction(f"{kind}: the verdict's picker or candidates do not follow "
                               "from its own slap times")
     return verdict
+
+
+class LoggedVerdict:
+    """What the picker checks need from a verdict read back from our own game log
+    (``logged_verdict``): the same attributes as ``Verdict`` for them, read without
+    deciding the verdict again."""
+
+    __slots__ = ("case", "picker", "candidates", "too_close", "non_slappers", "slappers")
+
+    def __init__(self, data: Mapping[str, Any], seats: frozenset[int]) -> None:
+        """Read ``data``; TypeError, KeyError or ValueError when a field is missing or of
+        the wrong kind, LookupError (a seat) when a seat it names is not in ``seats``. The
+        seat lists are the data's own lists (read, never changed)."""
+        ranking = data["ranking"]
+        candidates = data["candidates"]
+        non_slappers = data["non_slappers"]
+        if type(ranking) is not list or type(candidates) is not list \
+                or type(non_slappers) is not list:
+            raise TypeError("ranking, candidates or non_slappers is not a list")
+        slappers = list(map(_SEAT, ranking))
+        named = slappers + candidates + non_slappers
+        if named and set(map(type, named + list(map(_TIME, ranking)))) != _INTS:
+            raise TypeError("a seat or a slap time is not a whole number")
+        if not seats.issuperset(named):
+            raise LookupError(next(s for s in named if s not in seats))
+        case = self.case = data["case"]
+        too_close = self.too_close = data["too_close"]
+        picker = self.picker = data["picker"]
+        if case not in CASES or type(too_close) is not bool:
+            raise ValueError("case or too_close")
+        if picker is not None and (type(picker) is not int or picker not in candidates):
+            raise ValueError("the picker is not a candidate")
+        self.candidates, self.non_slappers, self.slappers = candidates, non_slappers, slappers
+
+
+_SEAT, _TIME = itemgetter("seat"), itemgetter("t_ns")
+_INTS = {int}
+
+
+_SEAT_SETS: dict[tuple[int, ...], frozenset[int]] = {}
+
+
+def logged_verdict(data: Any, seats: tuple[int, ...], kind: str) -> LoggedVerdict:
+    """The verdict stored in action ``kind`` of our own game log, trusted as ``apply``
+    checked it when it was played, but refused (MalformedAction) when it cannot be applied
+    at all: a field missing or of the wrong type, or a seat that is not a player
+    (``seats``: the players' seats)."""
+    known = _SEAT_SETS.get(seats)
+    if known is None:
+        known = _SEAT_SETS[seats] = frozenset(seats)
+    try:
+        return LoggedVerdict(data, known)
+    except LookupError as exc:
+        if type(exc) is LookupError:  # a seat that is not a player's
+            seat = exc.args[0]
+            label = next(label for label, key in (
+                ("slapped", "ranking"), ("is a candidate", "candidates"),
+                ("never slapped", "non_slappers"))
+                if seat in ([r["seat"] for r in data[key]] if key == "ranking" else data[key]))
+            raise MalformedAction(f"{kind}: seat {seat} {label} but is not a player (seats "
+                                  f"{', '.join(map(str, seats))})") from None
+        raise MalformedAction(f"{kind}: the verdict is damaged ({exc!r})") from None
+    except (TypeError, ValueError) as exc:
+        raise MalformedAction(f"{kind}: the verdict is damaged ({exc!r})") from None
+
+
+def ranking_delays(ranking: list) -> tuple[tuple[int, float], ...]:
+    """(seat, ms after the first slap) from a verdict's JSON ranking, in slap order (the
+    order ``Verdict.from_json`` requires), rounded to the µs like the arbiter's."""
+    if not ranking:
+        return ()
+    first = ranking[0]["t_ns"]
+    return tuple((r["seat"], round((r["t_ns"] - first) / 1e6, 3)) for r in ranking)
+
+
+def verdict_text(data: Mapping[str, Any], kind: str) -> str:
+    """A verdict's JSON data as compact text, keys sorted (the same text for equal
+    verdicts): what a state keeps of it, a third of the memory of the parsed data."""
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(data, option=_orjson.OPT_SORT_KEYS).decode()
+        except TypeError:
+            pass  # something orjson does not write (a huge int): json words the error
+    try:
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise MalformedAction(f"{kind}: the verdict is not JSON data ({exc})") from None
+
+
+def parse_text(text: str) -> Any:
+    """The JSON data of a ``verdict_text``."""
+    return _orjson.loads(text) if _orjson is not None else json.loads(text)
 
 
 def check_picker(verdict: Verdict, picker: int | None,

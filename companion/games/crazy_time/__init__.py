@@ -41,7 +41,15 @@ from companion.games.crazy_time.fields import (
     text_field,
 )
 from companion.games.crazy_time.laws import STANDING_LAWS, Law, find_law
-from companion.games.crazy_time.pickups import PICKUP_KEEPS, REASONS, accusation, mistakes, pickup
+from companion.games.crazy_time.pickups import (
+    PICKUP_KEEPS,
+    REASONS,
+    accusation,
+    mistakes,
+    mistakes_logged,
+    pickup,
+    pickup_logged,
+)
 from companion.games.crazy_time.records import (
     Guess,
     Pickup,
@@ -113,10 +121,7 @@ class State:
     opened: tuple[tuple[str, int], ...] = ()
     last_guess: tuple[tuple[tuple[int, str], int], ...] = ()
     correct: tuple[str, ...] = ()
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        return tuple(p.seat for p in self.players)
+    seats: tuple[int, ...] = ()
 
     def name(self, seat: int) -> str:
         for p in self.players:
@@ -185,7 +190,8 @@ def initial(setup: Mapping[str, Any]) -> State:
     zeros = (0,) * len(players)
     state = State(players=players, deal=deal_size(len(players)), first_dealer=first,
                   round=1, phase=PLAYING, dealer=first, lead=first, notice="",
-                  picked=(zeros,) * ROUNDS, ticked=(zeros,) * ROUNDS, removed=zeros)
+                  picked=(zeros,) * ROUNDS, ticked=(zeros,) * ROUNDS, removed=zeros,
+                  seats=seats)
     return replace(state, notice=_round_start_notice(state))
 
 
@@ -195,6 +201,18 @@ def initial(setup: Mapping[str, Any]) -> State:
 def apply(state: State, action: Mapping[str, Any]) -> State:
     """The state after ``action``, or RuleError (``state`` itself is never changed)."""
     _, handler = handler_for(_HANDLERS, action, "Crazy Time")
+    return handler(state, action)
+
+
+def apply_logged(state: State, action: Mapping[str, Any]) -> State:
+    """``apply`` for an action read back from our own game log (resume, History), which
+    ``apply`` accepted when it was played: the same state, but a slap verdict is not read
+    in full and decided again from its slap times (``slap_verdicts.logged_verdict``; it
+    is still refused when it cannot be applied at all). Every other check stays."""
+    kind = action.get("type") if type(action) is dict else None
+    handler = _LOGGED_HANDLERS.get(kind) if type(kind) is str else None
+    if handler is None:  # not what our log gives back: the same refusal as apply's
+        _, handler = handler_for(_LOGGED_HANDLERS, action, "Crazy Time")
     return handler(state, action)
 
 
@@ -338,6 +356,7 @@ _HANDLERS = {
     "guess": _guess,
     "tick_tock": _tick_tock,
 }
+_LOGGED_HANDLERS = {**_HANDLERS, "pickup": pickup_logged, "mistakes": mistakes_logged}
 
 
 # --------------------------------------------------------------------------- snapshot
@@ -399,4 +418,4 @@ def snapshot(state: State, recent: int | None = None) -> dict:
 
 __all__ = ["NAME", "TITLE", "ROUNDS", "REASONS", "PICKUP_KEEPS", "State", "Pickup", "Guess",
            "RoundResult",
-           "Law", "deal_size", "initial", "apply", "snapshot"]
+           "Law", "deal_size", "initial", "apply", "apply_logged", "snapshot"]

@@ -20,6 +20,9 @@ PLAYING, NEW_LAW, OVER = "playing", "new_law", "over"
 
 def seat_field(state: Any, action: Mapping[str, Any], key: str) -> int:
     """``action[key]``, a seat of the game."""
+    seat = action.get(key)
+    if type(seat) is int and seat in state.seats:
+        return seat
     return check_seat(state, action["type"], key, require(action, key, int))
 
 

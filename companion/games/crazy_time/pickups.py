@@ -20,7 +20,6 @@ the other way round.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,7 +38,14 @@ from companion.games.crazy_time.fields import (
 from companion.games.crazy_time.laws import find_law
 from companion.games.crazy_time.records import Pickup
 from companion.games.evolve import replace
-from companion.games.slap_verdicts import check_picker, read_verdict
+from companion.games.slap_verdicts import (
+    LoggedVerdict,
+    check_picker,
+    logged_verdict,
+    ranking_delays,
+    read_verdict,
+    verdict_text,
+)
 from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
 
 REASONS = ("slap", "temporal_flaw", "wrong_accusation", "false_slap")
@@ -59,15 +65,18 @@ def _reason(action: Mapping[str, Any], default: str | None = None) -> str:
     return reason
 
 
-def _verdict(state: Any, action: Mapping[str, Any], reason: str) -> Verdict | None:
-    """The verdict the action carries, read and checked against its reason."""
+def _verdict(state: Any, action: Mapping[str, Any], reason: str,
+             logged: bool = False) -> Verdict | LoggedVerdict | None:
+    """The verdict the action carries, read and checked against its reason. ``logged``:
+    the action comes from our own game log, where ``apply`` accepted it: the verdict is
+    read for the picker checks but not decided again (``slap_verdicts.logged_verdict``)."""
     data = optional(action, "verdict", Mapping)
     if data is None:
         return None
     if reason not in ("slap", "false_slap"):
         raise MalformedAction(f"action '{action['type']}': a slap verdict goes with reason "
                               f"'slap' or 'false_slap', not {reason!r}")
-    verdict = read_verdict(data, state.seats, action["type"])
+    verdict = (logged_verdict if logged else read_verdict)(data, state.seats, action["type"])
     false_alarm = verdict.case == CASE_FALSE_ALARM
     if reason == "slap" and false_alarm:
         raise RuleError("crazy_time.false_alarm_is_no_slap", "This slap round was called off "
@@ -80,7 +89,8 @@ def _verdict(state: Any, action: Mapping[str, Any], reason: str) -> Verdict | No
     return verdict
 
 
-def _charged(state: Any, action: Mapping[str, Any], verdict: Verdict, seat: int) -> str | None:
+def _charged(state: Any, action: Mapping[str, Any], verdict: Verdict | LoggedVerdict,
+             seat: int) -> str | None:
     """Who chose ``seat``: the verdict, or the table among its candidates (refused when
     the verdict allows neither). An action's own ``decision`` must say the same."""
     chose = check_picker(verdict, seat, state.name)
@@ -89,12 +99,6 @@ def _charged(state: Any, action: Mapping[str, Any], verdict: Verdict, seat: int)
         raise MalformedAction(f"action '{action['type']}': decision {said!r}, but the "
                               f"{chose} chose the picker")
     return chose
-
-
-def _delays(verdict: Verdict | None) -> tuple[tuple[int, float], ...]:
-    if verdict is None:
-        return ()
-    return tuple((e.seat, round(e.delay_first_ns / 1e6, 3)) for e in verdict.ranking)
 
 
 def _cause(state: Any, text: str | None) -> tuple[str | None, str | None]:
@@ -106,14 +110,18 @@ def _cause(state: Any, text: str | None) -> tuple[str | None, str | None]:
 
 
 def record_pickup(state: Any, action: Mapping[str, Any], seat: int, reason: str,
-                  cause: str | None, verdict: Verdict | None = None, **extra: Any) -> Any:
+                  cause: str | None, verdict: Verdict | LoggedVerdict | None = None,
+                  **extra: Any) -> Any:
     """The state with one more pick-up by ``seat``; the picker restarts the count."""
     law, rule = _cause(state, cause)
     pile = count_field(action, "pile")
-    text = None if verdict is None else json.dumps(action["verdict"])
+    text, delays = None, ()
+    if verdict is not None:  # what both paths keep of it, from the verdict's own JSON
+        data = action["verdict"]
+        text, delays = verdict_text(data, action["type"]), ranking_delays(data["ranking"])
     pickup = Pickup(n=len(state.pickups) + 1, round=state.round, seat=seat, reason=reason,
                     law=law, rule=rule, via=action["type"], pile=pile, verdict=text,
-                    delays=_delays(verdict), **extra)
+                    delays=delays, **extra)
     piles = tuple((s, c) for s, c in state.piles if s != seat)
     if pile is not None:
         piles += ((seat, pile),)
@@ -132,13 +140,14 @@ def record_pickup(state: Any, action: Mapping[str, Any], seat: int, reason: str,
                                               state.index(seat)), opened=opened)
 
 
-def pickup(state: Any, action: Mapping[str, Any]) -> Any:
-    """``{"type": "pickup", "seat", "reason", "law"?, "verdict"?, "decision"?, "pile"?}``"""
+def pickup(state: Any, action: Mapping[str, Any], logged: bool = False) -> Any:
+    """``{"type": "pickup", "seat", "reason", "law"?, "verdict"?, "decision"?, "pile"?}``
+    (``logged``: read back from our own game log, see ``_verdict``)"""
     in_play(state)
     seat = seat_field(state, action, "seat")
     reason = _reason(action)
     cause = optional(action, "law", str)
-    verdict = _verdict(state, action, reason)
+    verdict = _verdict(state, action, reason, logged)
     decision = None if verdict is None else _charged(state, action, verdict, seat)
     return record_pickup(state, action, seat, reason, cause, verdict, decision=decision)
 
@@ -171,7 +180,7 @@ def accusation(state: Any, action: Mapping[str, Any]) -> Any:
                          erred=(accused,) if picker != accused else ())
 
 
-def mistakes(state: Any, action: Mapping[str, Any]) -> Any:
+def mistakes(state: Any, action: Mapping[str, Any], logged: bool = False) -> Any:
     """``{"type": "mistakes", "seats": [...], "reason"?, "law"?, "verdict"?, "pile"?}``:
     several players erred, listed in the order they did; the last one picks up. With a
     false-alarm verdict, every one listed must have slapped, and the last one listed is
@@ -187,7 +196,7 @@ def mistakes(state: Any, action: Mapping[str, Any]) -> Any:
         raise MalformedAction("action 'mistakes': a wrong accusation is recorded with "
                               "'accusation'")
     cause = optional(action, "law", str)
-    verdict = _verdict(state, action, reason)
+    verdict = _verdict(state, action, reason, logged)
     decision = None
     if verdict is not None:
         if reason == "slap":
@@ -201,3 +210,13 @@ def mistakes(state: Any, action: Mapping[str, Any]) -> Any:
         decision = _charged(state, action, verdict, seats[-1])
     return record_pickup(state, action, seats[-1], reason, cause, verdict, erred=seats,
                          decision=decision)
+
+
+def pickup_logged(state: Any, action: Mapping[str, Any]) -> Any:
+    """``pickup`` for an action read back from our own game log (``apply_logged``)."""
+    return pickup(state, action, logged=True)
+
+
+def mistakes_logged(state: Any, action: Mapping[str, Any]) -> Any:
+    """``mistakes`` for an action read back from our own game log (``apply_logged``)."""
+    return mistakes(state, action, logged=True)
