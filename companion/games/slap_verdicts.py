@@ -152,16 +152,17 @@ def ranking_delays(ranking: list) -> tuple[tuple[int, float], ...]:
     return tuple((r["seat"], round((r["t_ns"] - first) / 1e6, 3)) for r in ranking)
 
 
-def verdict_text(data: Mapping[str, Any], kind: str) -> str:
+def verdict_text(data: Mapping[str, Any], kind: str, sort: bool = True) -> str:
     """A verdict's JSON data as compact text, keys sorted (the same text for equal
-    verdicts): what a state keeps of it, a third of the memory of the parsed data."""
+    verdicts) unless ``sort`` is false (then in the data's own order): what a state keeps
+    of it, a third of the memory of the parsed data."""
     if _orjson is not None:
         try:
-            return _orjson.dumps(data, option=_orjson.OPT_SORT_KEYS).decode()
+            return _orjson.dumps(data, option=_orjson.OPT_SORT_KEYS if sort else None).decode()
         except TypeError:
             pass  # something orjson does not write (a huge int): json words the error
     try:
-        return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
+        return json.dumps(data, sort_keys=sort, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise MalformedAction(f"{kind}: the verdict is not JSON data ({exc})") from None
 

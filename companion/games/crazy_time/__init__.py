@@ -344,7 +344,7 @@ def _tick_tock(state: State, action: Mapping[str, Any]) -> State:
     in_play(state)
     seat = seat_field(state, action, "seat")
     return replace(state, tick_tocks=state.tick_tocks.append(TickTock(state.round, seat)),
-                   ticked=bump(state.ticked, state.round - 1, state.index(seat)))
+                   ticked=bump(state.ticked, state.round - 1, state.seats.index(seat)))
 
 
 _HANDLERS = {
@@ -374,11 +374,16 @@ def pickups_per_round(state: State) -> list[dict]:
             for rnd, row in enumerate(state.picked[:state.round], start=1)]
 
 
-def slap_delays(state: State) -> dict[str, list]:
-    """Every delay (ms after the first slap) the slap verdicts gave each seat."""
+def slap_delays(state: State, pickups: list[dict] | None = None) -> dict[str, list]:
+    """Every delay (ms after the first slap) the slap verdicts gave each seat.
+    ``pickups``: the snapshot's pick-ups of the whole game, when they are at hand."""
     out: dict[str, list] = {str(s): [] for s in state.seats}
-    for p in state.pickups:
-        for seat, ms in p.delays:
+    if pickups is None:
+        delays = (p.delays for p in state.pickups if p.verdict is not None)
+    else:
+        delays = (p["delays"] for p in pickups if p["delays"])
+    for pairs in delays:
+        for seat, ms in pairs:
             out[str(seat)].append(ms)
     return out
 
@@ -387,6 +392,7 @@ def snapshot(state: State, recent: int | None = None) -> dict:
     """The whole game as JSON data, secrets included (export/statistics, not the screen).
     With ``recent``: the newest ``recent`` pick-ups, guesses and "Tick, Tock" calls, and
     no slap statistics."""
+    pickups = [pickup_json(p) for p in newest(state.pickups, recent)]
     out = {
         "game": NAME,
         "players": [{"name": p.name, "seat": p.seat} for p in state.players],
@@ -402,7 +408,7 @@ def snapshot(state: State, recent: int | None = None) -> dict:
                   "creator": x.creator, "absent": x.absent, "from_round": x.from_round,
                   "guessed": state.guessed(x.name)} for x in state.laws],
         "left_room": list(state.left_room()),
-        "pickups": [pickup_json(p) for p in newest(state.pickups, recent)],
+        "pickups": pickups,
         "guesses": [guess_json(g) for g in newest(state.guesses, recent)],
         "tick_tocks": [{"round": t.round, "seat": t.seat}
                        for t in newest(state.tick_tocks, recent)],
@@ -412,7 +418,7 @@ def snapshot(state: State, recent: int | None = None) -> dict:
         "pickups_per_round": pickups_per_round(state),
     }
     if recent is None:
-        out["slap_delays"] = slap_delays(state)
+        out["slap_delays"] = slap_delays(state, pickups)
     return out
 
 

@@ -37,7 +37,10 @@ def check_seat(state: Any, kind: str, label: str, seat: Any) -> int:
 
 def optional(action: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     """``action[key]`` checked against ``kind``, or None when absent or null."""
-    return require(action, key, kind) if action.get(key) is not None else None
+    value = action.get(key)
+    if value is None or type(value) is kind:
+        return value
+    return require(action, key, kind)
 
 
 def count_field(action: Mapping[str, Any], key: str) -> int | None:

@@ -42,7 +42,6 @@ from companion.games.slap_verdicts import (
     LoggedVerdict,
     check_picker,
     logged_verdict,
-    ranking_delays,
     read_verdict,
     verdict_text,
 )
@@ -56,8 +55,11 @@ _REASON_WORDS = {"slap": "last to slap", "temporal_flaw": "temporal flaw",
 
 
 def _reason(action: Mapping[str, Any], default: str | None = None) -> str:
-    if default is not None and action.get("reason") is None:
+    reason = action.get("reason")
+    if reason is None and default is not None:
         return default
+    if type(reason) is str and reason in _REASON_WORDS:
+        return reason
     reason = require(action, "reason", str)
     if reason not in REASONS:
         raise MalformedAction(f"action '{action['type']}': unknown reason {reason!r} "
@@ -70,9 +72,11 @@ def _verdict(state: Any, action: Mapping[str, Any], reason: str,
     """The verdict the action carries, read and checked against its reason. ``logged``:
     the action comes from our own game log, where ``apply`` accepted it: the verdict is
     read for the picker checks but not decided again (``slap_verdicts.logged_verdict``)."""
-    data = optional(action, "verdict", Mapping)
+    data = action.get("verdict")
     if data is None:
         return None
+    if type(data) is not dict:
+        data = optional(action, "verdict", Mapping)
     if reason not in ("slap", "false_slap"):
         raise MalformedAction(f"action '{action['type']}': a slap verdict goes with reason "
                               f"'slap' or 'false_slap', not {reason!r}")
@@ -115,29 +119,32 @@ def record_pickup(state: Any, action: Mapping[str, Any], seat: int, reason: str,
     """The state with one more pick-up by ``seat``; the picker restarts the count."""
     law, rule = _cause(state, cause)
     pile = count_field(action, "pile")
-    text, delays = None, ()
-    if verdict is not None:  # what both paths keep of it, from the verdict's own JSON
-        data = action["verdict"]
-        text, delays = verdict_text(data, action["type"]), ranking_delays(data["ranking"])
-    pickup = Pickup(n=len(state.pickups) + 1, round=state.round, seat=seat, reason=reason,
-                    law=law, rule=rule, via=action["type"], pile=pile, verdict=text,
-                    delays=delays, **extra)
-    piles = tuple((s, c) for s, c in state.piles if s != seat)
+    kind = action["type"]
+    # what both paths keep of a verdict: its own JSON, as text (delays are read from it)
+    text = None if verdict is None else verdict_text(action["verdict"], kind, sort=False)
+    n = len(state.pickups) + 1
+    pickup = Pickup(n, state.round, seat, reason, law, rule, kind, pile=pile, verdict=text,
+                    **extra)
+    piles = state.piles
+    if piles:
+        piles = tuple([sc for sc in piles if sc[0] != seat])
     if pile is not None:
         piles += ((seat, pile),)
+    who = state.name(seat)
     why = _REASON_WORDS[reason] + (f", {law or rule}" if (law or rule) else "")
-    late = [s for s in pickup.erred if s != seat] if action["type"] == "accusation" else []
-    if late:
-        why += f": {state.name(late[0])}'s mistake, and {state.name(seat)} played since"
-    notice = (f"{state.name(seat)} picks up ({why}): collect every discard pile, keep up to "
+    if kind == "accusation":
+        late = [s for s in pickup.erred if s != seat]
+        if late:
+            why += f": {state.name(late[0])}'s mistake, and {who} played since"
+    notice = (f"{who} picks up ({why}): collect every discard pile, keep up to "
               f"{PICKUP_KEEPS} under the draw pile, box the rest. Any law in effect is "
-              f"cancelled. {state.name(seat)} restarts the count at 1 o'clock.")
+              f"cancelled. {who} restarts the count at 1 o'clock.")
     opened = state.opened
-    if pickup.opens_guess:
-        opened = put_pair(opened, pickup.law, pickup.n)
+    if law is not None and reason != "wrong_accusation":  # pickup.opens_guess
+        opened = put_pair(opened, law, n)
     return replace(state, pickups=state.pickups.append(pickup), piles=piles, lead=seat,
                    notice=notice, picked=bump(state.picked, state.round - 1,
-                                              state.index(seat)), opened=opened)
+                                              state.seats.index(seat)), opened=opened)
 
 
 def pickup(state: Any, action: Mapping[str, Any], logged: bool = False) -> Any:

@@ -7,8 +7,9 @@ pick-up is decided (and checked against a slap verdict) is in ``pickups``.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
+
+from companion.games.slap_verdicts import parse_text, ranking_delays
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,9 +20,10 @@ class Pickup:
     in the table's words when it names no law. ``via`` is the action that recorded it.
     ``erred``: who made the mistakes (several, the picker last), or the one whose
     mistake a later player is charged with. ``verdict`` is the slap arbiter's verdict
-    as JSON text (kept verbatim); ``delays`` the (seat, delay_ms) pairs of its ranking;
-    ``decision`` who chose the picker: ``"verdict"`` (the arbiter named them) or
-    ``"table"`` (too close to call, or several never slapped).
+    as compact JSON text (its keys in the action's order); ``delays`` the (seat,
+    delay_ms) pairs of its ranking, read from that text when asked; ``decision`` who
+    chose the picker: ``"verdict"`` (the arbiter named them) or ``"table"`` (too close to
+    call, or several never slapped).
     """
 
     n: int
@@ -34,9 +36,15 @@ class Pickup:
     accuser: int | None = None
     erred: tuple[int, ...] = ()
     verdict: str | None = None
-    delays: tuple[tuple[int, float], ...] = ()
     pile: int | None = None
     decision: str | None = None
+
+    @property
+    def delays(self) -> tuple[tuple[int, float], ...]:
+        """(seat, ms after the first slap) from the verdict's ranking, in slap order."""
+        if self.verdict is None:
+            return ()
+        return ranking_delays(parse_text(self.verdict)["ranking"])
 
     @property
     def opens_guess(self) -> bool:
@@ -80,10 +88,11 @@ class RoundResult:
 
 
 def pickup_json(p: Pickup) -> dict:
+    verdict = None if p.verdict is None else parse_text(p.verdict)
+    delays = () if verdict is None else ranking_delays(verdict["ranking"])
     return {"n": p.n, "round": p.round, "seat": p.seat, "reason": p.reason, "law": p.law,
             "rule": p.rule, "via": p.via, "accuser": p.accuser, "erred": list(p.erred),
-            "verdict": None if p.verdict is None else json.loads(p.verdict),
-            "delays": [[s, ms] for s, ms in p.delays], "pile": p.pile,
+            "verdict": verdict, "delays": [[s, ms] for s, ms in delays], "pile": p.pile,
             "decision": p.decision}
 
 
