@@ -19,9 +19,9 @@ in the table's words. Not an engine: it declares no ``GAME``.
 For the engines' ``apply_logged`` (a round read back from our own game log, which
 ``apply`` accepted when it was played): ``logged_verdict`` reads only what the picker
 checks need and refuses a verdict that cannot be applied at all (a damaged field, a
-seat that is not a player), without deciding it again. Both paths record the same
-things from the verdict's JSON: ``verdict_text`` (compact JSON, keys sorted) and
-``ranking_delays``, so ``apply_logged`` gives a state equal to ``apply``'s.
+seat that is not a player), without deciding it again. Both paths keep the same thing
+of a verdict, its own JSON as compact text (``verdict_text``; ``parse_text`` and
+``ranking_delays`` read it back), so ``apply_logged`` gives a state equal to ``apply``'s.
 """
 
 from __future__ import annotations
@@ -114,9 +114,7 @@ class LoggedVerdict:
 
 _SEAT, _TIME = itemgetter("seat"), itemgetter("t_ns")
 _INTS = {int}
-
-
-_SEAT_SETS: dict[tuple[int, ...], frozenset[int]] = {}
+_SEAT_SETS: dict[tuple[int, ...], frozenset[int]] = {}  # a game's seats, as a set
 
 
 def logged_verdict(data: Any, seats: tuple[int, ...], kind: str) -> LoggedVerdict:

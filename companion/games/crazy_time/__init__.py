@@ -57,7 +57,9 @@ from companion.games.crazy_time.records import (
     TickTock,
     guess_json,
     pickup_json,
+    pickups_per_round,
     result_json,
+    slap_delays,
 )
 from companion.games.evolve import replace
 from companion.games.pvec import EMPTY, PVec, newest
@@ -365,27 +367,6 @@ _LOGGED_HANDLERS = {**_HANDLERS, "pickup": pickup_logged, "mistakes": mistakes_l
 def is_over(state: State) -> bool:
     """Round 4 has a winner, the Grand Master of Time (the session closes the game)."""
     return state.phase == OVER
-
-
-def pickups_per_round(state: State) -> list[dict]:
-    """Pick-ups per player for every round begun: ``[{"round", "by_seat": {seat: n}}]``."""
-    return [{"round": rnd, "by_seat": {str(s): n for s, n in zip(state.seats, row,
-                                                                 strict=True)}}
-            for rnd, row in enumerate(state.picked[:state.round], start=1)]
-
-
-def slap_delays(state: State, pickups: list[dict] | None = None) -> dict[str, list]:
-    """Every delay (ms after the first slap) the slap verdicts gave each seat.
-    ``pickups``: the snapshot's pick-ups of the whole game, when they are at hand."""
-    out: dict[str, list] = {str(s): [] for s in state.seats}
-    if pickups is None:
-        delays = (p.delays for p in state.pickups if p.verdict is not None)
-    else:
-        delays = (p["delays"] for p in pickups if p["delays"])
-    for pairs in delays:
-        for seat, ms in pairs:
-            out[str(seat)].append(ms)
-    return out
 
 
 def snapshot(state: State, recent: int | None = None) -> dict:

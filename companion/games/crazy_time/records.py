@@ -1,13 +1,15 @@
 """The records the Crazy Time referee keeps.
 
 Plain frozen data used by ``crazy_time`` (the rules engine): one record per pick-up,
-guess, "Tick, Tock" call and round won, plus their JSON forms for ``snapshot()``. How a
-pick-up is decided (and checked against a slap verdict) is in ``pickups``.
+guess, "Tick, Tock" call and round won, plus their JSON forms and the statistics
+``snapshot()`` gives of them (pick-ups per round, slap delays). How a pick-up is
+decided (and checked against a slap verdict) is in ``pickups``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from companion.games.slap_verdicts import parse_text, ranking_delays
 
@@ -104,3 +106,23 @@ def guess_json(g: Guess) -> dict:
 def result_json(r: RoundResult) -> dict:
     return {"round": r.round, "seat": r.seat, "dealer": r.dealer, "how": r.how}
 
+
+def pickups_per_round(state: Any) -> list[dict]:
+    """Pick-ups per player for every round begun: ``[{"round", "by_seat": {seat: n}}]``."""
+    return [{"round": rnd, "by_seat": {str(s): n for s, n in zip(state.seats, row,
+                                                                 strict=True)}}
+            for rnd, row in enumerate(state.picked[:state.round], start=1)]
+
+
+def slap_delays(state: Any, pickups: list[dict] | None = None) -> dict[str, list]:
+    """Every delay (ms after the first slap) the slap verdicts gave each seat.
+    ``pickups``: the snapshot's pick-ups of the whole game, when they are at hand."""
+    out: dict[str, list] = {str(s): [] for s in state.seats}
+    if pickups is None:
+        delays = (p.delays for p in state.pickups if p.verdict is not None)
+    else:
+        delays = (p["delays"] for p in pickups if p["delays"])
+    for pairs in delays:
+        for seat, ms in pairs:
+            out[str(seat)].append(ms)
+    return out
