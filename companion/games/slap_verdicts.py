@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Mapping
-from operator import itemgetter
 from typing import Any
 
 from companion.errors import CompanionError, MalformedAction, RuleError
@@ -82,26 +81,31 @@ def read_verdict(data: Mapping[str, Any], seats: Collection[int], kind: str) -> 
 class LoggedVerdict:
     """What the picker checks need from a verdict read back from our own game log
     (``logged_verdict``): the same attributes as ``Verdict`` for them, read without
-    deciding the verdict again."""
+    deciding the verdict again. The seat lists are the data's own lists (only read)."""
 
     __slots__ = ("case", "picker", "candidates", "too_close", "non_slappers", "slappers")
 
     def __init__(self, data: Mapping[str, Any], seats: frozenset[int]) -> None:
-        """Read ``data``; TypeError, KeyError or ValueError when a field is missing or of
-        the wrong kind, LookupError (a seat) when a seat it names is not in ``seats``. The
-        seat lists are the data's own lists (read, never changed)."""
+        """Read ``data``; LookupError, TypeError or ValueError when a field is missing or
+        of the wrong kind, or names a seat that is not in ``seats``."""
         ranking = data["ranking"]
         candidates = data["candidates"]
         non_slappers = data["non_slappers"]
         if type(ranking) is not list or type(candidates) is not list \
                 or type(non_slappers) is not list:
             raise TypeError("ranking, candidates or non_slappers is not a list")
-        slappers = list(map(_SEAT, ranking))
-        named = slappers + candidates + non_slappers
-        if named and set(map(type, named + list(map(_TIME, ranking)))) != _INTS:
-            raise TypeError("a seat or a slap time is not a whole number")
-        if not seats.issuperset(named):
-            raise LookupError(next(s for s in named if s not in seats))
+        slappers = []
+        for entry in ranking:
+            seat = entry["seat"]
+            if seat not in seats or type(seat) is not int or type(entry["t_ns"]) is not int:
+                raise ValueError(f"ranking entry {entry!r}")
+            slappers.append(seat)
+        for seat in candidates:
+            if seat not in seats or type(seat) is not int:
+                raise ValueError(f"candidate {seat!r}")
+        for seat in non_slappers:
+            if seat not in seats or type(seat) is not int:
+                raise ValueError(f"non-slapper {seat!r}")
         case = self.case = data["case"]
         too_close = self.too_close = data["too_close"]
         picker = self.picker = data["picker"]
@@ -112,8 +116,6 @@ class LoggedVerdict:
         self.candidates, self.non_slappers, self.slappers = candidates, non_slappers, slappers
 
 
-_SEAT, _TIME = itemgetter("seat"), itemgetter("t_ns")
-_INTS = {int}
 _SEAT_SETS: dict[tuple[int, ...], frozenset[int]] = {}  # a game's seats, as a set
 
 
@@ -127,18 +129,24 @@ def logged_verdict(data: Any, seats: tuple[int, ...], kind: str) -> LoggedVerdic
         known = _SEAT_SETS[seats] = frozenset(seats)
     try:
         return LoggedVerdict(data, known)
-    except LookupError as exc:
-        if type(exc) is LookupError:  # a seat that is not a player's
-            seat = exc.args[0]
-            label = next(label for label, key in (
-                ("slapped", "ranking"), ("is a candidate", "candidates"),
-                ("never slapped", "non_slappers"))
-                if seat in ([r["seat"] for r in data[key]] if key == "ranking" else data[key]))
-            raise MalformedAction(f"{kind}: seat {seat} {label} but is not a player (seats "
-                                  f"{', '.join(map(str, seats))})") from None
-        raise MalformedAction(f"{kind}: the verdict is damaged ({exc!r})") from None
-    except (TypeError, ValueError) as exc:
-        raise MalformedAction(f"{kind}: the verdict is damaged ({exc!r})") from None
+    except (LookupError, TypeError, ValueError) as exc:
+        raise MalformedAction(_unfit(data, seats, kind, exc)) from None
+
+
+def _unfit(data: Any, seats: tuple[int, ...], kind: str, exc: Exception) -> str:
+    """Why ``logged_verdict`` refuses ``data``, in the words ``read_verdict`` uses."""
+    try:
+        groups = (("slapped", [r["seat"] for r in data["ranking"]]),
+                  ("never slapped", list(data["non_slappers"])),
+                  ("is a candidate", list(data["candidates"])))
+    except (LookupError, TypeError):
+        groups = ()
+    for label, group in groups:
+        for seat in group:
+            if type(seat) is int and seat not in seats:
+                return (f"{kind}: seat {seat} {label} but is not a player "
+                        f"(seats {', '.join(map(str, seats))})")
+    return f"{kind}: the verdict is damaged ({exc!r})"
 
 
 def ranking_delays(ranking: list) -> tuple[tuple[int, float], ...]:
@@ -150,17 +158,16 @@ def ranking_delays(ranking: list) -> tuple[tuple[int, float], ...]:
     return tuple((r["seat"], round((r["t_ns"] - first) / 1e6, 3)) for r in ranking)
 
 
-def verdict_text(data: Mapping[str, Any], kind: str, sort: bool = True) -> str:
-    """A verdict's JSON data as compact text, keys sorted (the same text for equal
-    verdicts) unless ``sort`` is false (then in the data's own order): what a state keeps
-    of it, a third of the memory of the parsed data."""
+def verdict_text(data: Mapping[str, Any], kind: str) -> str:
+    """A verdict's JSON data as compact text, its keys in the data's own order (what the
+    action gave): what a state keeps of it, a third of the memory of the parsed data."""
     if _orjson is not None:
         try:
-            return _orjson.dumps(data, option=_orjson.OPT_SORT_KEYS if sort else None).decode()
+            return _orjson.dumps(data).decode()
         except TypeError:
             pass  # something orjson does not write (a huge int): json words the error
     try:
-        return json.dumps(data, sort_keys=sort, separators=(",", ":"), allow_nan=False)
+        return json.dumps(data, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise MalformedAction(f"{kind}: the verdict is not JSON data ({exc})") from None
 

@@ -54,8 +54,8 @@ from companion.games.crazy_time.records import (
     Guess,
     Pickup,
     RoundResult,
-    TickTock,
     guess_json,
+    new_tick_tock,
     pickup_json,
     pickups_per_round,
     result_json,
@@ -345,7 +345,7 @@ def _guess(state: State, action: Mapping[str, Any]) -> State:
 def _tick_tock(state: State, action: Mapping[str, Any]) -> State:
     in_play(state)
     seat = seat_field(state, action, "seat")
-    return replace(state, tick_tocks=state.tick_tocks.append(TickTock(state.round, seat)),
+    return replace(state, tick_tocks=state.tick_tocks.append(new_tick_tock(state.round, seat)),
                    ticked=bump(state.ticked, state.round - 1, state.seats.index(seat)))
 
 

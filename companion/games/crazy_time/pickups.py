@@ -36,7 +36,7 @@ from companion.games.crazy_time.fields import (
     text_field,
 )
 from companion.games.crazy_time.laws import find_law
-from companion.games.crazy_time.records import Pickup
+from companion.games.crazy_time.records import new_pickup
 from companion.games.evolve import replace
 from companion.games.slap_verdicts import (
     LoggedVerdict,
@@ -121,10 +121,10 @@ def record_pickup(state: Any, action: Mapping[str, Any], seat: int, reason: str,
     pile = count_field(action, "pile")
     kind = action["type"]
     # what both paths keep of a verdict: its own JSON, as text (delays are read from it)
-    text = None if verdict is None else verdict_text(action["verdict"], kind, sort=False)
+    text = None if verdict is None else verdict_text(action["verdict"], kind)
     n = len(state.pickups) + 1
-    pickup = Pickup(n, state.round, seat, reason, law, rule, kind, pile=pile, verdict=text,
-                    **extra)
+    pickup = new_pickup(n, state.round, seat, reason, law, rule, kind, pile=pile, verdict=text,
+                        **extra)
     piles = state.piles
     if piles:
         piles = tuple([sc for sc in piles if sc[0] != seat])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.maker import maker
 from companion.games.slap_verdicts import parse_text, ranking_delays
 
 
@@ -87,6 +88,11 @@ class RoundResult:
     seat: int
     dealer: int
     how: str = "emptied"
+
+
+#: ``Pickup(...)`` and ``TickTock(...)``, made faster (one per pick-up or call all night).
+new_pickup = maker(Pickup)
+new_tick_tock = maker(TickTock)
 
 
 def pickup_json(p: Pickup) -> dict:
