@@ -113,8 +113,9 @@ def load_config(path: Path | None = None) -> Config:
     return parse_config(data, path)
 
 
-class _Reader:
-    """Reads one TOML table, checking keys and types, naming ``file: key = value``."""
+class TableReader:
+    """Reads one TOML table, checking keys and types, naming ``file: key = value`` (the
+    config's tables here, and venue mode's in ``venue/settings.py``)."""
 
     def __init__(self, path: Path, table: Any, where: str, allowed: set[str]) -> None:
         self.path, self.where = path, where
@@ -162,20 +163,20 @@ class _Reader:
 
 def parse_config(data: dict, path: Path) -> Config:
     """Validate already-parsed TOML data (``load_config`` reads the file first)."""
-    top = _Reader(path, data, "",
+    top = TableReader(path, data, "",
                   {"board", "captain", "seats", "slap", "pad", "sound", "ui", "venue"})
-    board = _Reader(path, data.get("board", {}), "board", {"factory"})
+    board = TableReader(path, data.get("board", {}), "board", {"factory"})
     factory = board.get("factory", str, "auto")
     if factory not in FACTORIES:
         raise board.fail("factory", f"must be one of {', '.join(FACTORIES)}")
 
-    captain = _Reader(path, data.get("captain", {}), "captain", {"button_pin", "lamp_pin"})
+    captain = TableReader(path, data.get("captain", {}), "captain", {"button_pin", "lamp_pin"})
     seats_raw = top.get("seats", list)
     if not 2 <= len(seats_raw) <= 8:
         raise ConfigError(f"{path}: [[seats]] lists {len(seats_raw)} seats; a box has 2 to 8")
     seats = []
     for i, raw in enumerate(seats_raw):
-        r = _Reader(path, raw, f"seats[{i}]", {"seat", "button_pin", "lamp_pin", "colour"})
+        r = TableReader(path, raw, f"seats[{i}]", {"seat", "button_pin", "lamp_pin", "colour"})
         colour = r.get("colour", str)
         if colour not in PALETTE:
             raise r.fail("colour", f"must be one of {', '.join(PALETTE)}")
@@ -204,7 +205,8 @@ def parse_config(data: dict, path: Path) -> Config:
             raise ConfigError(f"{path}: {key} = {pin}: GPIO{pin} is already used by {used[pin]}")
         used[pin] = key
 
-    slap_r = _Reader(path, data.get("slap", {}), "slap", {"holdoff_ms", "timeout_ms", "stuck_ms"})
+    slap_r = TableReader(path, data.get("slap", {}), "slap",
+                         {"holdoff_ms", "timeout_ms", "stuck_ms"})
     slap = SlapConfig(
         holdoff_ms=slap_r.get("holdoff_ms", (int, float), 20.0, lo=0, hi=200),
         timeout_ms=slap_r.get("timeout_ms", (int, float), 2500.0, lo=200, hi=30000),
@@ -213,10 +215,10 @@ def parse_config(data: dict, path: Path) -> Config:
     if slap.holdoff_ms >= slap.timeout_ms:
         raise ConfigError(f"{path}: slap.holdoff_ms = {clip(slap.holdoff_ms)} must be "
                           f"shorter than slap.timeout_ms = {clip(slap.timeout_ms)}")
-    pad_r = _Reader(path, data.get("pad", {}), "pad", {"enabled", "port"})
+    pad_r = TableReader(path, data.get("pad", {}), "pad", {"enabled", "port"})
     pad = PadConfig(pad_r.get("enabled", bool, False), pad_r.get("port", str, ""))
-    sound = _Reader(path, data.get("sound", {}), "sound", {"muted"})
-    ui = _Reader(path, data.get("ui", {}), "ui", {"fullscreen"})
+    sound = TableReader(path, data.get("sound", {}), "sound", {"muted"})
+    ui = TableReader(path, data.get("ui", {}), "ui", {"fullscreen"})
     from companion.venue.settings import parse_venue  # venue mode (issue 16): opt-in
 
     venue = parse_venue(data.get("venue"), path)

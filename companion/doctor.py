@@ -4,7 +4,8 @@ Prints the config file in force and where that choice came from (on the box: the
 kiosk's own, from /etc/table-companion/kiosk.env), the pin factory and whether its
 timestamps come from the kernel, the slap resolution bound that follows, the sound card
 and touchscreen (or plainly that there is none), and the game log's path, origin and
-schema version. ``--watch SECONDS`` lists every button edge with its timestamp and lights
+schema version, and venue mode (off, or the broker, the table's name and what the
+outbox still holds). ``--watch SECONDS`` lists every button edge with its timestamp and lights
 the pressed seat's lamp while the button is down, so each button and lamp can be checked.
 """
 
@@ -60,6 +61,12 @@ def doctor(config_arg: str | None, watch_seconds: float = 0, out=print) -> int:
     out(f"sound:         {audio.summary(card)}"
         f"{'' if card else ': the cues stay silent (plug in the USB speaker)'}")
     out(f"touchscreen:   {touch.summary(touch.touchscreens())}")
+    venue = config.venue
+    if venue is None:
+        out("venue:         off (no [venue] table in the config)")
+    else:
+        out(f"venue:         {venue.venue}, table {venue.table!r}: broker {venue.host}:"
+            f"{venue.port}{' (TLS)' if venue.tls else ''}, page {venue.page_base()}")
     status = 0
     try:
         path = log_path()
@@ -78,10 +85,28 @@ def doctor(config_arg: str | None, watch_seconds: float = 0, out=print) -> int:
         else:
             out(f"game log:      {log.path} (schema {log.schema_version}, "
                 f"{len(log.games())} games)")
+            if venue is not None:
+                out(f"venue outbox:  {outbox_line(log)}")
             log.close()
     if watch_seconds > 0:
         _watch(config, factory, info, watch_seconds, out)
     return status
+
+
+def outbox_line(log: GameLog) -> str:
+    """What venue mode still has to send, read from the log without changing it."""
+    tables = {r[0] for r in log.db.execute("SELECT name FROM sqlite_master")}
+    if "venue_outbox" not in tables:
+        return "none yet (this log predates venue mode)"
+    (unsent,) = log.db.execute(
+        "SELECT COUNT(*) FROM venue_outbox WHERE sent_at IS NULL").fetchone()
+    (unacked,) = log.db.execute(
+        "SELECT COUNT(*) FROM venue_outbox WHERE topic = 'result' AND sent_at IS NOT NULL"
+        " AND acked_at IS NULL").fetchone()
+    if not unsent and not unacked:
+        return "empty: the venue has everything"
+    return (f"{unsent} message(s) waiting to be sent, {unacked} result(s) sent but not yet "
+            "acknowledged by the venue")
 
 
 def _watch(config, factory, info, seconds: float, out) -> None:

@@ -10,9 +10,9 @@
 Undo deletes the last action from the log and steps back to the state before it.
 ``resume`` rebuilds a session from the log by replaying every action, which is also
 what happens after a power cut. When the rules say the game is over (an engine's
-``is_over(state)``: a winner, a tie), the log marks it finished at once, so it is no
-longer offered for resume; undoing the action that ended it, or a correction after the
-end, opens it again.
+``is_over(state)``: a winner, a tie), the log marks it finished in the same transaction
+as the action that ended it, so it is no longer offered for resume; undoing that action,
+or a correction after the end, opens it again (in its own transaction too).
 
 The session does not keep every state (a long night would keep n of them): it keeps a
 checkpoint every ``CHECKPOINT_EVERY`` actions and the states since the last one. Undo
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -42,6 +42,8 @@ from companion.store.gamelog import GameLog, dumps
 
 #: Actions between two kept states: undo replays at most this many actions.
 CHECKPOINT_EVERY = 64
+#: Actions between two calls of a resume's ``progress`` (the app pings its watchdog).
+PROGRESS_EVERY = 2048
 #: Entries of each growing list in the screens' snapshot (``GameSession.snapshot``).
 SCREEN_RECENT = 64
 
@@ -112,13 +114,17 @@ class GameSession:
     """One open game. Owned by the UI thread; not thread-safe on purpose."""
 
     def __init__(self, log: GameLog, rules: Rules, game_id: int, setup: dict,
-                 actions: Iterable[dict] = (), *, logged: bool = False) -> None:
-        """``actions``: the game's actions so far (``logged``: read from our own log)."""
+                 actions: Iterable[dict] = (), *, logged: bool = False,
+                 progress: Callable[[int], object] | None = None) -> None:
+        """``actions``: the game's actions so far (``logged``: read from our own log);
+        ``progress(n)`` is called every ``PROGRESS_EVERY`` actions replayed."""
         self.log, self.rules, self.game_id, self.setup = log, rules, game_id, setup
         self._restart(rules.initial(setup))
         with gc_paused():
-            for _, action, state in replay_states(rules, setup, actions, logged):
+            for i, action, state in replay_states(rules, setup, actions, logged):
                 self._push(action, state)
+                if progress is not None and not i % PROGRESS_EVERY:
+                    progress(i)
 
     def _restart(self, initial: Any) -> None:
         self._n = 0
@@ -142,14 +148,17 @@ class GameSession:
         return cls(log, rules, game_id, setup)
 
     @classmethod
-    def resume(cls, log: GameLog, game_id: int) -> GameSession:
+    def resume(cls, log: GameLog, game_id: int,
+               progress: Callable[[int], object] | None = None) -> GameSession:
         """The game as its log replays, read row by row (only the newest actions stay in
-        memory; the state holds the rest)."""
+        memory; the state holds the rest). ``progress(n)``: called every
+        ``PROGRESS_EVERY`` actions, so the app can tell its watchdog it is alive while a
+        huge log replays (a game of 200,000 actions takes seconds, more on a Pi)."""
         row = log.game(game_id)
         if getattr(row, "damaged", None):
             raise LogError(row.damaged)
         return cls(log, get_rules(row.kind), game_id, row.setup, log.iter_actions(game_id),
-                   logged=True)
+                   logged=True, progress=progress)
 
     @property
     def state(self) -> Any:
@@ -165,6 +174,16 @@ class GameSession:
         return self.log.actions(self.game_id)
 
     @property
+    def last_action(self) -> dict | None:
+        """The action undo would remove (None at the start of the game): from the recent
+        states when they hold it, else the one row read back from the log."""
+        if self._tail:
+            return self._tail[-1][0]
+        if not self._n:
+            return None
+        return next(self.log.iter_actions(self.game_id, self._n - 1, self._n))
+
+    @property
     def can_undo(self) -> bool:
         return self._n > 0
 
@@ -177,12 +196,11 @@ class GameSession:
         """
         action = as_logged(action)
         new_state = self.rules.apply(self.state, action)
-        if is_over(self.rules, self.state):  # a correction after the end: open it again
-            self.log.finish(self.game_id, "open")
-        self.log.append(self.game_id, action)
+        # a correction after the end opens the game again; an action that ends it by the
+        # rules closes it: either in the action's own transaction
+        self.log.append(self.game_id, action, reopen=is_over(self.rules, self.state),
+                        finish=is_over(self.rules, new_state))
         self._push(action, new_state)
-        if is_over(self.rules, new_state):
-            self.log.finish(self.game_id, "finished")
         return new_state
 
     def undo(self) -> dict:
@@ -190,11 +208,10 @@ class GameSession:
         if not self._n:
             raise RuleError("session.nothing_to_undo", "Nothing to undo: this is the start of "
                             "the game.")
-        if is_over(self.rules, self.state):  # the rules ended it: open it again first
-            self.log.finish(self.game_id, "open")
         if not self._tail:
             self._refill_tail()
-        removed = self.log.undo(self.game_id)
+        # the rules ended it: it opens again with the undo, in one transaction
+        removed = self.log.undo(self.game_id, reopen=is_over(self.rules, self.state))
         if removed != self._tail[-1][0]:
             raise LogError("the game log and the screen disagree; restart to replay the log")
         self._tail.pop()

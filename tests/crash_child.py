@@ -28,8 +28,11 @@ def operations(seed: int, count: int = 400):
                    "note": "x" * rng.randint(0, 300)}
 
 
-def main(path: str, seed: int) -> None:
+def main(path: str, seed: int, outbox_hook=None) -> None:
+    """Play the seeded operations on the log at ``path``; ``outbox_hook``: venue mode's
+    hook installed on the log first (tests/venue/outbox_crash_child.py)."""
     log = GameLog(path)
+    log.outbox_hook = outbox_hook
     games = log.open_games()
     game = (GameSession.resume(log, games[0].id) if games
             else GameSession.start(log, get_rules("scorepad"), SETUP))

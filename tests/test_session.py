@@ -41,6 +41,21 @@ def test_undo_steps_back_and_refuses_past_the_start(game_log):
         game.undo()
 
 
+def test_the_last_action_is_what_undo_would_remove_across_checkpoints(game_log):
+    from companion.session import CHECKPOINT_EVERY
+
+    game = GameSession.start(game_log, SCOREPAD, SETUP)
+    assert game.last_action is None
+    n = 2 * CHECKPOINT_EVERY + 3
+    for points in range(1, n + 1):
+        game.do({"type": "score", "seat": 1, "points": points})
+    for points in range(n, 0, -1):  # through every checkpoint, as the Undo label reads it
+        last = game.last_action
+        assert last == {"type": "score", "seat": 1, "points": points}
+        assert game.undo() == last
+    assert game.last_action is None
+
+
 def test_unknown_kind_in_log_is_a_clear_error(game_log):
     gid = game_log.new_game("chess", SETUP)
     with pytest.raises(LogError, match="unknown game kind 'chess'"):
@@ -123,6 +138,26 @@ def test_a_won_game_is_finished_in_the_log_and_undo_opens_it_again(game_log):
     assert GameSession.resume(game_log, game.game_id).state.asking == 1
 
 
+def test_ending_or_reopening_a_game_commits_with_its_action(game_log):
+    """The action that ends a game and its "finished" are one transaction, as are an
+    undo and the reopening it brings: a power cut between two commits would offer a
+    game that is over for resume, or keep a corrected one closed."""
+    game = GameSession.start(game_log, SCOREPAD, SETUP)
+    game.do({"type": "score", "seat": 1, "points": 4})
+    commits: list[str] = []
+    game_log.db.set_trace_callback(
+        lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None)
+    try:
+        game.do({"type": "finish"})
+        assert len(commits) == 1 and game_log.game(game.game_id).status == "finished"
+        game.undo()
+        assert len(commits) == 2 and game_log.game(game.game_id).status == "open"
+        game.do({"type": "finish"})
+        assert len(commits) == 3 and game_log.game(game.game_id).status == "finished"
+    finally:
+        game_log.db.set_trace_callback(None)
+
+
 def test_the_score_pad_stays_open_until_its_finish(game_log):
     game = GameSession.start(game_log, SCOREPAD, SETUP)
     game.do({"type": "score", "seat": 1, "points": 4})
@@ -139,3 +174,20 @@ def test_a_game_ended_again_after_an_undo_is_finished_again(game_log):
     game.do({"type": "score", "seat": 2, "points": 1})
     game.do({"type": "finish"})
     assert game_log.game(game.game_id).status == "finished" and len(game.actions) == 2
+
+
+def test_a_long_resume_reports_its_progress(tmp_path):
+    """The app pings its watchdog from ``progress``: a huge log replaying for seconds
+    must not look like a hung UI thread."""
+    from companion.session import PROGRESS_EVERY
+
+    log = GameLog(tmp_path / "g.sqlite3")
+    game = GameSession.start(log, SCOREPAD, SETUP)
+    n = 2 * PROGRESS_EVERY + 5
+    for i in range(n):
+        log.append(game.game_id, {"type": "score", "seat": 1 + i % 2, "points": 1})
+    seen: list[int] = []
+    again = GameSession.resume(log, game.game_id, progress=seen.append)
+    assert seen == [PROGRESS_EVERY, 2 * PROGRESS_EVERY]
+    assert again.n_actions == n and again.state.total(1) == PROGRESS_EVERY + 3
+    log.close()

@@ -95,6 +95,9 @@ class GameLog:
         #: roll back (and are taken back) with the action; ``hook.committed()`` after.
         self.outbox_hook: Any = None
         self.recovered: str | None = None
+        #: The integrity check did not finish at opening (a large log): the app runs it
+        #: in the background (``store/integrity.py``).
+        self.unchecked = False
         self._retake: list[takeback.Noted] | None = None  # a take-back still to finish
         self._noted: list[takeback.Noted] = []
         if self.path is None:
@@ -103,7 +106,7 @@ class GameLog:
         elif read_only:
             self.db, self.schema_version = open_read_only(self.path)
         else:
-            self.db, self.recovered = opening.open_log(self.path)
+            self.db, self.recovered, self.unchecked = opening.open_log(self.path)
             if self.recovered:
                 log.error("game log %s: %s", self.path, self.recovered)
             try:
@@ -207,11 +210,19 @@ class GameLog:
 
         return self._tx(write)
 
-    def append(self, game_id: int, action: dict) -> int:
-        """Append one action and commit it; returns its sequence number (1-based)."""
+    def append(self, game_id: int, action: dict, *, reopen: bool = False,
+               finish: bool = False) -> int:
+        """Append one action and commit it; returns its sequence number (1-based).
+
+        ``reopen``: the game was closed (its rules had ended it) and this action corrects
+        it; ``finish``: this action ends it by the rules. Either status change commits in
+        the same transaction as the action, so a power cut never leaves a game that is
+        over still offered for resume, or a correction without its game reopened."""
         text = dumps(action)
 
         def write() -> int:
+            if reopen:
+                self._set_status(game_id, "open")
             self._require_open(game_id)
             (last,) = self.db.execute(
                 "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)
@@ -223,14 +234,20 @@ class GameLog:
                 (game_id, seq, at, text, action_crc(game_id, seq, at, text)),
             )
             self._hook("action", game_id, seq, {"action": action})
+            if finish:
+                self._set_status(game_id, "finished")
             return seq
 
         return self._tx(write)
 
-    def undo(self, game_id: int) -> dict | None:
-        """Delete the game's last action and return it (None when there is none)."""
+    def undo(self, game_id: int, *, reopen: bool = False) -> dict | None:
+        """Delete the game's last action and return it (None when there is none).
+        ``reopen``: the game was closed by the action undone; it opens again in the same
+        transaction."""
 
         def write() -> dict | None:
+            if reopen:
+                self._set_status(game_id, "open")
             self._require_open(game_id)
             row = self.db.execute(
                 "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
@@ -271,15 +288,16 @@ class GameLog:
         if status not in ("finished", "abandoned", "open"):
             raise LogError(f"unknown game status {clip(status)}")
 
-        def write() -> None:
-            self._note("games", "id = ?", (game_id,))
-            self.db.execute(
-                "UPDATE games SET status = ?, finished_at = ? WHERE id = ?",
-                (status, None if status == "open" else self.clock(), game_id),
-            )
-            self._hook(status, game_id, -1, {})
+        self._tx(lambda: self._set_status(game_id, status))
 
-        self._tx(write)
+    def _set_status(self, game_id: int, status: str) -> None:
+        """Inside a write transaction: the game's new status (noted for take-back)."""
+        self._note("games", "id = ?", (game_id,))
+        self.db.execute(
+            "UPDATE games SET status = ?, finished_at = ? WHERE id = ?",
+            (status, None if status == "open" else self.clock(), game_id),
+        )
+        self._hook(status, game_id, -1, {})
 
     def _hook(self, event: str, game_id: int, seq: int, detail: dict) -> None:
         if self.outbox_hook is not None:

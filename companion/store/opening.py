@@ -3,7 +3,9 @@
 ``identify`` looks before anything is written: the first 100 bytes are read as plain
 bytes (another program's database is recognised by its application id without SQLite
 ever opening it for writing), then a read-only SQLite connection reads the id, schema
-version and tables, and runs ``quick_check``. The answer is one of:
+version and tables, and runs ``quick_check`` when the file is small enough to check
+at start (``integrity.py``: a larger log opens ``unchecked`` and is checked in the
+background; one marked damaged by that check gets the whole check here). The answer is one of:
 
 * ``ABSENT`` or ``EMPTY``: no log yet (no file, a zero-length file, or the remains of a
   first start that never committed): ``build`` makes one;
@@ -32,6 +34,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.errors import LogError, StorageError
+from companion.store import integrity
 from companion.store.migrations import APPLICATION_ID, SCHEMA_VERSION, migrate
 from companion.store.salvage import Salvaged, salvage
 from companion.store.storage import (
@@ -59,6 +62,8 @@ class Look:
     state: str
     why: str = ""
     version: int = 0
+    #: False when the integrity check did not finish within the start's budget.
+    checked: bool = True
 
 
 def identify(path: Path) -> Look:
@@ -79,10 +84,11 @@ def identify(path: Path) -> Look:
 
 
 def _look(path: Path) -> Look:
+    check_now = integrity.fits_at_start(path)
     try:
         db = connect(path, "mode=ro")
         try:
-            return _look_inside(db)
+            return _look_inside(db, check_now)
         finally:
             db.close()
     except sqlite3.Error as exc:
@@ -131,7 +137,7 @@ def read_header(path: Path) -> bytes | Look | None:
         raise storage_error(exc, path, "Could not read") from exc
 
 
-def _look_inside(db: sqlite3.Connection) -> Look:
+def _look_inside(db: sqlite3.Connection, check_now: bool) -> Look:
     app_id = db.execute("PRAGMA application_id").fetchone()[0]
     version = db.execute("PRAGMA user_version").fetchone()[0]
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -148,15 +154,18 @@ def _look_inside(db: sqlite3.Connection) -> Look:
     missing = TABLES - tables if version else set()
     if missing:
         return Look(DAMAGED, f"its table {sorted(missing)[0]!r} is missing", version)
-    check = db.execute("PRAGMA quick_check").fetchone()[0]
+    if not check_now:
+        return Look(OURS, version=version, checked=False)
+    check = integrity.quick_check(db)
     if check != "ok":
         return Look(DAMAGED, f"SQLite integrity check failed: {check}", version)
     return Look(OURS, version=version)
 
 
-def open_log(path: Path) -> tuple[sqlite3.Connection, str | None]:
-    """The app's connection to the log at ``path`` (created when there is none), and a
-    sentence for the host when a foreign or damaged file had to be set aside."""
+def open_log(path: Path) -> tuple[sqlite3.Connection, str | None, bool]:
+    """The app's connection to the log at ``path`` (created when there is none), a
+    sentence for the host when a foreign or damaged file had to be set aside, and whether
+    the integrity check is still to finish (``integrity.check_in_background``)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -176,8 +185,10 @@ def open_log(path: Path) -> tuple[sqlite3.Connection, str | None]:
                      f"{aside.name} and a fresh log was started.")
     elif look.state == DAMAGED:
         recovered = _salvage(path, look.why)
+    if look.state != OURS or look.checked:
+        integrity.clear_mark(path)  # checked whole, or a fresh log in its place
     try:
-        return open_for_play(path), recovered
+        return open_for_play(path), recovered, not look.checked
     except sqlite3.Error as exc:
         raise as_log_error(exc, path, "Could not open") from exc
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from kivy.app import App
 from kivy.base import ExceptionHandler, ExceptionManager
-from kivy.clock import Clock
+from kivy.clock import Clock, mainthread
 from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
@@ -45,6 +45,7 @@ from companion.palette import rgba
 from companion.session import GameSession
 from companion.sound import SoundCues
 from companion.speech import Line, Voice
+from companion.store import integrity
 from companion.store.gamelog import GameLog
 from companion.table import Table
 from companion.ui import storage_problem, theme
@@ -64,15 +65,6 @@ def describe(action: dict, setup: dict) -> str:
     names = {p.get("seat"): p.get("name") for p in setup.get("players", [])}
     seat = action.get("seat")
     return f"{words} ({names[seat]})" if seat in names else words
-
-
-def last_action(session: GameSession) -> dict:
-    """The game's last action, from the session's recent states when it has them (no
-    read of the whole log once per action), else from the log."""
-    tail = getattr(session, "_tail", None)
-    if tail:
-        return tail[-1][0]
-    return session.actions[-1]
 
 
 def load_kv(py_file: str) -> None:
@@ -222,7 +214,18 @@ class CompanionApp(App):
         Clock.schedule_once(lambda _dt: self.watchdog.ready(), 0)  # after the first frame
         if self.log.recovered:
             self.say(self.log.recovered, seconds=30)
+        if getattr(self.log, "unchecked", False):  # too large to check whole at start
+            integrity.check_in_background(self.log.path, mainthread(self.log_checked))
         return root
+
+    def log_checked(self, verdict: str) -> None:
+        """The background integrity check's answer (on the UI thread). A failed one has
+        marked the log: the next start checks it whole and saves what can be read."""
+        if verdict == "ok":
+            return
+        self.tell(f"The game log failed SQLite's check ({verdict}). Everything recorded "
+                  "is kept. Restart the companion when the game allows: it will set the "
+                  "damaged file aside and save every game it can read.")
 
     def on_start(self) -> None:
         from companion.ui.kivy_env import fill_display
@@ -319,13 +322,18 @@ class CompanionApp(App):
 
     def resume_game(self, game_id: int) -> bool:
         try:
-            self.session = GameSession.resume(self.log, game_id)
+            self.session = GameSession.resume(self.log, game_id, progress=self.keep_alive)
         except CompanionError as exc:
             self.say(f"Cannot resume game {game_id}: {exc}", error=True)
             storage_problem.tell(exc)
             return False
         self._show_game()
         return True
+
+    def keep_alive(self, _done: int = 0) -> None:
+        """Tell the watchdog the UI thread lives while it is busy for seconds on end
+        (a huge game replaying); the frame loop does it otherwise."""
+        self.watchdog.ping(time.monotonic())
 
     def _show_game(self) -> None:
         game = info(self.session.rules.NAME)
@@ -403,7 +411,7 @@ class CompanionApp(App):
         session = self.session
         if session is None or not session.can_undo:
             return "Undo"
-        return f"Undo: {describe(last_action(session), session.setup)}"
+        return f"Undo: {describe(session.last_action, session.setup)}"
 
     def end_game(self, status: str = "finished", ask: bool = True) -> bool:
         """Close the game in progress; it is then no longer offered for resume.

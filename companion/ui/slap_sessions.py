@@ -29,7 +29,9 @@ class ToolSessions:
         elif self.session is None or app.log.game(self.session.game_id).status != "open":
             rows = [g for g in app.log.games("stop_time") if g.status == "open"]
             try:
-                self.session = GameSession.resume(app.log, rows[-1].id) if rows else None
+                self.session = (GameSession.resume(app.log, rows[-1].id,
+                                                   progress=app.keep_alive)
+                                if rows else None)
             except CompanionError as exc:  # a log that no longer replays: start afresh
                 app.say(f"Slap pad log {rows[-1].id} not continued: {exc}", error=True)
                 self.session = None

@@ -39,9 +39,11 @@ def pressed(rgba) -> tuple[float, float, float, float]:
 
 
 def dimmed(rgba) -> tuple[float, float, float, float]:
-    """A disabled button's colour: the same hue, plainly not available."""
+    """A disabled button's colour: mostly grey with a trace of its hue, darker than any
+    live button, so a disabled "Resume" never reads as the way forward."""
     r, g, b, a = rgba
-    return (r * 0.55, g * 0.55, b * 0.55, a)
+    grey = 0.3 * r + 0.59 * g + 0.11 * b
+    return tuple(0.6 * (0.8 * grey + 0.2 * c) for c in (r, g, b)) + (a,)
 
 
 # -- sizes -----------------------------------------------------------------------------

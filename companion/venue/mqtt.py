@@ -25,6 +25,7 @@ import os
 import select
 import socket
 import ssl
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -248,3 +249,31 @@ def _close(client: mqtt.Client) -> None:
         if pair is not None:
             with contextlib.suppress(OSError):
                 pair.close()
+
+
+class Worker:
+    """The thread that owns a ``Connection``: ``start`` runs ``_run`` (the subclass's
+    loop, which goes on while ``_running``) on a daemon thread named ``thread_name``;
+    ``_halt`` ends the loop, wakes the connection out of its wait and joins the thread.
+    The publisher and the subscriber are both one."""
+
+    thread_name = "venue-worker"
+    conn: Connection
+
+    _running = False
+    _thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._running = True
+        self._thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
+        self._thread.start()
+
+    def _halt(self, timeout: float) -> None:
+        self._running = False
+        self.conn.wake()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def _run(self) -> None:  # pragma: no cover - every worker has its own loop
+        raise NotImplementedError

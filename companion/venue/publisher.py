@@ -29,14 +29,13 @@ from __future__ import annotations
 
 import logging
 import queue
-import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from companion.errors import CompanionError
-from companion.venue.mqtt import BrokerSettings, Connection
+from companion.venue.mqtt import BrokerSettings, Connection, Worker
 from companion.venue.outbox import Outbox, OutboxRow
 from companion.venue.payloads import PayloadBuilder
 from companion.venue.settings import VenueConfig
@@ -51,8 +50,10 @@ def minutes(seconds: float) -> str:
     return f"{m // 60} h {m % 60} min" if m >= 60 else f"{m} min"
 
 
-class Publisher:
+class Publisher(Worker):
     """Owns the MQTT connection and its own connection to the game log's outbox."""
+
+    thread_name = "venue-publisher"
 
     def __init__(self, cfg: VenueConfig, log_path: Path | str, box_id: str, *,
                  clock: Callable[[], float] = time.monotonic, resend_after: float = 120.0,
@@ -79,8 +80,6 @@ class Publisher:
         self._other_boxes: set[str] = set()
         self.venue_online = False  # the venue's retained _venue message says it listens
         self.published = 0
-        self._thread: threading.Thread | None = None
-        self._running = False
 
     # -- life ------------------------------------------------------------------------
 
@@ -92,17 +91,8 @@ class Publisher:
             week_ago = datetime.now(UTC) - timedelta(days=KEEP_DAYS)
             self.outbox.prune(week_ago.isoformat(timespec="milliseconds"))
 
-    def start(self) -> None:
-        self._running = True
-        self._thread = threading.Thread(target=self._run, name="venue-publisher", daemon=True)
-        self._thread.start()
-
     def stop(self, timeout: float = 5.0) -> None:
-        self._running = False
-        self.conn.wake()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+        self._halt(timeout)
         self.conn.close()
         if self.outbox is not None:
             self.outbox.close()

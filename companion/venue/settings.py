@@ -67,9 +67,9 @@ def parse_venue(raw: Any, path: Path) -> VenueConfig | None:
     """Validate the ``[venue]`` table (None when the config has none)."""
     if raw is None:
         return None
-    from companion.config import _Reader  # config imports this module lazily
+    from companion.config import TableReader  # config imports this module lazily
 
-    r = _Reader(path, raw, "venue", KEYS)
+    r = TableReader(path, raw, "venue", KEYS)
     host = r.get("host", str)
     if not host.strip() or any(c.isspace() or c in "/@" for c in host.strip()):
         raise r.fail("host", "must be a host name or an address, like 192.168.1.20")

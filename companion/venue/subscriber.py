@@ -17,18 +17,21 @@ broker restart lose nothing.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable
 
-from companion.venue.mqtt import BrokerSettings, Connection
+from companion.venue.mqtt import BrokerSettings, Connection, Worker
 from companion.venue.receiver import VenueStore
 from companion.venue.topics import VERSION, encode
 
 log = logging.getLogger(__name__)
 
 
-class Subscriber:
+class Subscriber(Worker):
+    """The venue's side: hears every box's messages and keeps ``store`` up to date."""
+
+    thread_name = "venue-subscriber"
+
     def __init__(self, store: VenueStore, settings: BrokerSettings, *,
                  on_change: Callable[[], None] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -40,20 +43,9 @@ class Subscriber:
                                                      "online": False}), True),
             max_backoff=10.0)
         self.status = "starting"
-        self._running = False
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        self._running = True
-        self._thread = threading.Thread(target=self._run, name="venue-subscriber", daemon=True)
-        self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
-        self._running = False
-        self.conn.wake()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+        self._halt(timeout)
         if self.conn.state == "up":
             self.conn.publish(self.topics.venue_status,
                               encode({"v": VERSION, "type": "venue", "online": False}),

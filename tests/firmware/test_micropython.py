@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,8 +25,12 @@ from companion.pad import codec
 
 pytestmark = pytest.mark.slow
 
+#: How the vectors' messages are packed: the same file test_proto_vectors.py imports.
+PACKERS_SOURCE = (Path(__file__).parents[1] / "vector_packers.py").read_text()
+
 VECTORS_SCRIPT = r'''
 import gc, json, proto
+from vector_packers import packers
 gc.disable()  # see the module docstring
 v = json.load(open(ROOT + "/vectors.json"))
 checked, failures = 0, []
@@ -39,23 +44,7 @@ def check(what, ok):
 check("protocol", v["protocol"] == proto.PROTOCOL_VERSION)
 for vec in v["crc16"]:
     check("crc " + vec["hex"][:16], proto.crc16(bytes.fromhex(vec["hex"])) == vec["crc"])
-pack = {
-    0x81: lambda f: proto.hello(f["re"], f["proto"], tuple(f["firmware"]), f["seats"],
-                                f["nonce"], f["chip"], f["capture"], f["capture_ns"],
-                                f["holdoff_us"]),
-    0x82: lambda f: proto.press(f["nonce"], f["report"], f["t_ns"], f["sent_ns"],
-                                f["pressed"], f["released"], f["gap_ns"]),
-    0x83: lambda f: proto.hb_reply(f["re"], f["echo"], f["nonce"], f["t_ns"], f["pending"],
-                                   f["lamps"], f["overflow"], f["max_gap_ns"]),
-    0x84: lambda f: proto.lamps_ack(f["re"], f["lamps"]),
-    0x85: lambda f: proto.error(f["re"], f["type"], f["code"]),
-}
-value = {
-    0x01: lambda f: f["proto"],
-    0x02: lambda f: (f["nonce"], f["reports"]),
-    0x03: lambda f: f["host_time"],
-    0x04: lambda f: f["mask"],
-}
+pack, value = packers(proto)
 for vec in v["messages"]:
     frame, payload, typ = bytes.fromhex(vec["frame"]), bytes.fromhex(vec["payload"]), vec["type"]
     check("frame " + vec["name"], proto.frame(vec["seq"], typ, payload) == frame)
@@ -163,7 +152,7 @@ def _last_json(output: str):
 
 
 def test_proto_passes_the_vectors_under_micropython(micropython):
-    result = _last_json(micropython(VECTORS_SCRIPT))
+    result = _last_json(micropython(VECTORS_SCRIPT, {"vector_packers.py": PACKERS_SOURCE}))
     assert result["failures"] == []
     assert result["checked"] > 50
 

@@ -5,29 +5,14 @@ import json
 from pathlib import Path
 
 import pytest
+from vector_packers import packers
 
 from companion.pad.fakehal import load_firmware
 
 VECTORS = json.loads((Path(__file__).parents[2] / "firmware" / "vectors.json").read_text())
 proto = load_firmware().proto
 
-PACKERS = {
-    0x81: lambda f: proto.hello(f["re"], f["proto"], tuple(f["firmware"]), f["seats"],
-                                f["nonce"], f["chip"], f["capture"], f["capture_ns"],
-                                f["holdoff_us"]),
-    0x82: lambda f: proto.press(f["nonce"], f["report"], f["t_ns"], f["sent_ns"],
-                                f["pressed"], f["released"], f["gap_ns"]),
-    0x83: lambda f: proto.hb_reply(f["re"], f["echo"], f["nonce"], f["t_ns"], f["pending"],
-                                   f["lamps"], f["overflow"], f["max_gap_ns"]),
-    0x84: lambda f: proto.lamps_ack(f["re"], f["lamps"]),
-    0x85: lambda f: proto.error(f["re"], f["type"], f["code"]),
-}
-HOST_VALUES = {
-    0x01: lambda f: f["proto"],
-    0x02: lambda f: (f["nonce"], f["reports"]),
-    0x03: lambda f: f["host_time"],
-    0x04: lambda f: f["mask"],
-}
+PACKERS, HOST_VALUES = packers(proto)
 
 
 def test_protocol_version_matches_vectors():

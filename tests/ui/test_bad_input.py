@@ -73,3 +73,17 @@ def test_a_game_resumed_after_its_players_were_renamed_keeps_its_own_names(ui):
     ui.pump()
     ui.find("Maximiliana Oberst: [b]4[/b]")
     assert ui.app.session.snapshot()["totals"]["1"] == 4
+
+
+def test_a_log_that_fails_its_background_check_is_told_to_the_table(ui):
+    """A log too large to check at start is checked on a worker thread; its answer
+    reaches the banner, where the table looks (issue 13: a bounded check at start)."""
+    ui.goto_home()
+    ui.app.clear_banner()
+    ui.app.log_checked("ok")
+    assert ui.app.banner_text == ""
+    ui.app.log_checked("row 4 missing from index idx_actions")
+    ui.pump()
+    assert "failed SQLite's check (row 4 missing" in ui.app.banner_text
+    assert "Everything recorded is kept" in ui.app.banner_text
+    ui.app.clear_banner()

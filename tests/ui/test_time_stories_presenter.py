@@ -103,3 +103,11 @@ def test_parse_sheet_gives_the_new_character_to_the_least_busy_player():
     assert p.parse_sheet(" ", "3 1 Combat 3", snap)[1] == "Give the character a name"
     again = [p.sheet_of(c) for c in snap["characters"]]
     assert again == SETUP["characters"]
+
+
+def test_the_tables_dice_symbols_read_back_as_themselves():
+    """Each symbol a die can be set to is logged as a face the engine reads as it."""
+    from companion.games.time_stories.action_test import FACE_SYMBOL
+
+    assert set(p.DIE_SYMBOLS) == set(FACE_SYMBOL.values())
+    assert [FACE_SYMBOL[f] for f in p.faces_for(list(p.DIE_SYMBOLS))] == list(p.DIE_SYMBOLS)

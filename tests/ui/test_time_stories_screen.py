@@ -93,6 +93,40 @@ def test_cook_example_dice_test_with_odds_and_a_turned_die(ui):
     assert ui.app.session.snapshot()["tu"] == 25
 
 
+def test_the_tables_own_dice_are_entered_by_their_symbols(ui):
+    """The table rolls its own action dice: each die is tapped until it shows what the
+    real die shows, and the roll is recorded as the engine reads those symbols."""
+    from kivy.uix.button import Button
+
+    start(ui)
+    ui.tap(ui.find("Dice test"))
+    ui.tap(ui.find("Glibness"))
+    ui.tap(ui.find("Marie"))
+    ui.tap(ui.find("Madeleine"))
+    for kind in ("blank", "blank", "skull", "blank"):
+        ui.tap(ui.find(f" {kind}"))
+    ui.tap(ui.find("Start: "))
+    def dice():  # rebuilt after each tap
+        return [w for w in ui.app.root.walk()
+                if isinstance(w, Button) and w.text.endswith("[/size]")]
+
+    ui.tap(ui.find("Our dice"))
+    assert len(dice()) == 4 and all("skull" in d.text for d in dice())
+    for i, taps in enumerate((0, 1, 2, 3)):  # skull, blank, 1 hit, 2 hits
+        for _ in range(taps):
+            ui.tap(dice()[i])
+    ui.screenshot("time_stories_our_dice")
+    assert ui.app.session.actions[-1]["type"] == "test_start", "nothing rolled before Record"
+    ui.tap(ui.find("Record roll"))
+    assert ui.app.session.actions[-1] == {"type": "test_roll", "space": "B",
+                                          "faces": [1, 3, 4, 6]}
+    snap = ui.app.session.snapshot()
+    assert snap["last_roll"]["outcome"]["symbols"] == ["skull", "blank", "hit", "double"]
+    assert snap["tests"][0]["left"] == ["blank"]  # three hits: three shields gone
+    ui.tap(ui.find("Undo"))
+    ui.tap(ui.find("Undo"))
+
+
 def test_run_ends_at_zero_and_run_two_starts_with_thirty(ui):
     screen = start(ui)
     ui.app.act({"type": "gain_item", "item": "Agency badge", "holder": None, "agency": True})

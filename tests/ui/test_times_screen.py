@@ -67,6 +67,24 @@ def key(ui, text: str):
     return found[0]
 
 
+def type_on_number_pad(ui, dialog, digits: str) -> None:
+    """Tap the dialog's number, type ``digits`` on the number pad that opens, then OK."""
+    from kivy.uix.button import Button
+
+    from companion.ui.widgets import NumberPad
+
+    (number,) = [w for w in dialog.walk() if isinstance(w, Button)
+                 and w.text == str(dialog.value) and w.font_size == 40]
+    ui.tap(number)
+    (pad,) = [w for w in ui.app.layer.children if isinstance(w, NumberPad)]
+    ui.screenshot("times_override_number_pad")
+    for d in digits + "K":
+        (k,) = [w for w in pad.walk() if isinstance(w, Button) and w.text == (
+            "OK" if d == "K" else d)]
+        ui.tap(k)
+    assert pad.parent is None, f"the number pad is still open: {pad.note}"
+
+
 def check_touch_targets(ui):
     """Every button on the screen lies inside the window and is big enough for a finger."""
     from kivy.uix.behaviors import ButtonBehavior
@@ -223,11 +241,12 @@ def test_override_ends_the_round_and_the_track_names_the_winner(ui, played):
     ui.tap(ui.find("Save override"))
     assert ui.find("Override: Choose whose hand or score to set.")
     ui.tap(pick(ui, "Einstein"))
-    for _ in range(5):
-        ui.tap(key(ui, "-"))
+    type_on_number_pad(ui, screen.overlay, "1")  # far from the hand: typed, not stepped
+    assert screen.overlay.value == 1
     ui.tap(ui.find("Save override"))
     assert "reason" in ui.find("Override: ").text
     ui.tap(ui.find("Card dropped"))
+    assert ui.app.banner_text == "", "the refusal is answered: it no longer hides the title"
     ui.screenshot("times_override")
     check_touch_targets(ui)
     ui.tap(ui.find("Save override"))

@@ -77,3 +77,31 @@ def test_a_password_file_others_can_read_is_refused(tmp_path):
     path = write(tmp_path, f'host = "h"\ntable = "T1"\npassword_file = "{secret}"')
     with pytest.raises(ConfigError, match="needs venue.username"):
         load_config(path)
+
+
+def test_doctor_says_whether_venue_mode_is_on_and_what_the_outbox_holds(tmp_path, data_dir,
+                                                                        capsys):
+    from companion.cli import main
+    from companion.games import get_rules
+    from companion.paths import log_path
+    from companion.session import GameSession
+    from companion.store.gamelog import GameLog
+    from companion.venue.outbox import OutboxHook
+
+    assert main(["doctor"]) == 0
+    assert "venue:         off (no [venue] table in the config)" in capsys.readouterr().out
+    config = tmp_path / "box.toml"
+    config.write_text(DEFAULT_CONFIG.read_text() + '\n[venue]\nhost = "10.0.0.2"\n'
+                      'venue = "Dice Bar"\ntable = "Table 4"\n')
+    log = GameLog(log_path())
+    log.outbox_hook = OutboxHook()
+    game = GameSession.start(log, get_rules("scorepad"), {"players": [
+        {"name": "Ann", "seat": 1}, {"name": "Bo", "seat": 2}]})
+    game.do({"type": "score", "seat": 1, "points": 3})
+    log.close()
+    before = log_path().read_bytes()
+    assert main(["doctor", "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "venue:         Dice Bar, table 'Table 4': broker 10.0.0.2:1883" in out
+    assert "venue outbox:  2 message(s) waiting to be sent" in out
+    assert log_path().read_bytes() == before, "the doctor changes nothing it looks at"

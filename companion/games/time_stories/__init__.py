@@ -266,6 +266,7 @@ def _start_run(state: State, action: Mapping[str, Any]) -> State:
     number = state.run.number + 1
     state = replace(state, runs=state.runs.append(Run(number, tu)), tu=tu, turn=0,
                     location=None, location_red=False, tests=(), last_roll=None, abandoned=(),
+                    acted=(),  # turn numbers start again: last run's rolls count for nothing
                     run_starts=state.run_starts.append(len(state.log)), run_begun=False)
     state = note(state, "run", f"run {number} starts with {tu} TU")
     return _cast(state, chars)

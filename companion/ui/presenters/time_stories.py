@@ -29,6 +29,17 @@ FACE_LOOK = {
     "hit": ("\u2739", "1 hit", (0.15, 0.40, 0.80, 1)),
     "double": ("\u2739\u2739", "2 hits", (0.10, 0.30, 0.95, 1)),
 }
+#: A die's symbols in the order a tap steps through them, when the table enters its
+#: own action dice, and the regular die's face the engine reads for each.
+DIE_SYMBOLS = ("skull", "blank", "hit", "double")
+FACE_OF_SYMBOL = {"skull": 1, "blank": 3, "hit": 4, "double": 6}
+
+
+def faces_for(symbols: list[str]) -> list[int]:
+    """The ``test_roll`` faces for dice the table rolled and entered by their symbols."""
+    return [FACE_OF_SYMBOL[s] for s in symbols]
+
+
 #: shield kind -> (short label for a shield chip, words)
 SHIELD_LOOK = {
     "blank": ("\u25cb", "blank"),

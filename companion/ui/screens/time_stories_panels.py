@@ -20,6 +20,7 @@ from kivy.utils import escape_markup
 
 from companion import dice
 from companion.palette import rgba
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
 from companion.ui.presenters import time_stories_setup as setup
@@ -29,6 +30,7 @@ load_kv(__file__)
 
 SYMBOL_FONT = "DejaVuSans"
 SPACES = ("A", "B", "C", "D", "E", "F", "G")
+DICE_PER_ROW = 6  # the table's own dice, entered one tile each: 6 fit across 800 px
 
 
 def _app():
@@ -67,7 +69,7 @@ def _toggle(text, down, action, width=None, font=None) -> ToggleButton:
 def _heading(text: str) -> BodyLabel:
     """A row's heading, at its left (the rows keep their height: nothing scrolls away)."""
     label = BodyLabel(text=text, font_size=22, bold=True, size_hint_x=None, width=132,
-                      color=(1, 0.85, 0.4, 1), halign="left", valign="middle")
+                      color=theme.NEWS, halign="left", valign="middle")
     label.bind(size=lambda w, size: setattr(w, "text_size", size))
     return label
 
@@ -242,13 +244,16 @@ class DiceTestPanel(Panel):
         self.shields: list[str] = []
         self.locked, self.turn_to_hit, self.show_roll = False, 0, False
         self.offer: dict | None = None  # a refused start another turn would allow
+        self.entering: list[str] | None = None  # the table's own dice, as set so far
 
     def refresh(self, snap: dict) -> None:
         tests = snap["tests"]
         if not snap["running"] and not (self.show_roll and snap["last_roll"]):
             self.screen.show_panel(NextRunPanel(screen=self.screen))
             return
-        if self.show_roll and snap["last_roll"]:
+        if self.entering is not None and tests and tests[0]["status"] == "ready":
+            self._enter_dice(tests[0])
+        elif self.show_roll and snap["last_roll"]:
             self._results(snap, tests)
         elif tests:
             self._open(tests[0])
@@ -310,9 +315,42 @@ class DiceTestPanel(Panel):
                                 _button("+", lambda: self.set("turn_to_hit",
                                                               self.turn_to_hit + 1), 80,
                                         repeat_ok=True)))
-            self.footer(_button(f"Roll {t['dice']} dice", lambda: self.roll(t)))
+            self.footer(_button(f"Roll {t['dice']} dice", lambda: self.roll(t)),
+                        _button("Our dice", lambda: self.set(
+                            "entering", [p.DIE_SYMBOLS[0]] * t["dice"]), 170))
         else:
             self._continue_footer(t)
+
+    def _enter_dice(self, t: dict) -> None:
+        """The table rolled its own action dice: each die's tile steps through the
+        symbols on a tap (skull, blank, 1 hit, 2 hits) until it shows what the die does."""
+        box = self.content()
+        box.add_widget(BodyLabel(text=f"Space {t['space']}: tap each die to match yours",
+                                 size_hint_y=None, height=44))
+        tiles = []
+        for i, sym in enumerate(self.entering):
+            mark, words, colour = p.FACE_LOOK[sym]
+            tile = _button(f"{mark}\n[size=22]{words}[/size]", lambda i=i: self.turn_die(i),
+                           120, markup=True, font_name=SYMBOL_FONT, halign="center",
+                           font_size=40, repeat_ok=True, background_color=colour)
+            tile.height = 112 if len(self.entering) <= DICE_PER_ROW else 84
+            tiles.append(tile)
+        for first in range(0, len(tiles), DICE_PER_ROW):  # more dice: more rows
+            box.add_widget(_row(*tiles[first:first + DICE_PER_ROW], height=tiles[0].height))
+        if self.turn_to_hit:
+            box.add_widget(BodyLabel(text=f"Turn to hit: {self.turn_to_hit}",
+                                     size_hint_y=None, height=40))
+        self.footer(_button("Record roll", lambda: self.record_dice(t)),
+                    _button("Cancel", lambda: self.set("entering", None), 140))
+
+    def turn_die(self, i: int) -> None:
+        symbols = p.DIE_SYMBOLS
+        self.entering[i] = symbols[(symbols.index(self.entering[i]) + 1) % len(symbols)]
+        self.refresh(self.screen.snapshot())
+
+    def record_dice(self, t: dict) -> None:
+        faces, self.entering = p.faces_for(self.entering), None
+        self._roll(t, faces)
 
     def _results(self, snap: dict, tests: list) -> None:
         box = self.content()
@@ -403,7 +441,9 @@ class DiceTestPanel(Panel):
             self.refresh(self.screen.snapshot())
 
     def roll(self, t: dict) -> None:
-        faces = list(dice.roll(t["dice"], self.screen.rng))
+        self._roll(t, list(dice.roll(t["dice"], self.screen.rng)))
+
+    def _roll(self, t: dict, faces: list[int]) -> None:
         action = {"type": "test_roll", "space": t["space"], "faces": faces}
         if self.turn_to_hit:
             action["modifiers"] = {"turn_to_hit": self.turn_to_hit}

@@ -35,7 +35,8 @@ from kivy.utils import escape_markup
 
 from companion.games import times
 from companion.palette import default_colour, rgba, text_rgba
-from companion.ui.app import last_action, load_kv
+from companion.ui import theme
+from companion.ui.app import load_kv
 from companion.ui.presenters import times as view
 from companion.ui.screens.times_panels import (
     CardKey,
@@ -58,7 +59,7 @@ def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> BigB
                   font_size=28 if len(text) <= 14 else 24)
     b.bind(size=lambda w, size: setattr(w, "text_size", (size[0] - 8, size[1])))
     if main:
-        b.tint = (0.0, 0.45, 0.70, 1)
+        b.tint = theme.MAIN
     b.bind(on_release=lambda _w: on_tap())
     return b
 
@@ -137,7 +138,7 @@ class TimesScreen(Screen):
             self.seen_rounds, self.show_track = len(state.history), False
         elif n > self._n_actions:
             self.pending, self.entry = [], view.YearEntry()
-            last = last_action(session)
+            last = session.last_action
             if last.get("type") == "play":
                 self._last_choices, self.choices, self.selected = self.choices, {}, None
             if state.phase == times.OVER:

@@ -50,6 +50,7 @@ from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
 
 from companion.games import times
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters.times import (
     OVERRIDE_REASONS,
@@ -60,7 +61,7 @@ from companion.ui.presenters.times import (
     stacks,
 )
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton
+from companion.ui.widgets import BigButton, NumberPad
 
 Colours = Mapping[int, tuple[float, float, float, float]]
 
@@ -171,7 +172,7 @@ class YearPad(BoxLayout):
             elif key == "Erase":
                 b.bind(on_release=lambda _w: on_erase())
             else:
-                b.tint = (0.0, 0.45, 0.70, 1)
+                b.tint = theme.MAIN
                 b.bind(on_release=lambda _w: on_ok())
                 self.bind(ready=lambda _w, ok, btn=b: setattr(btn, "disabled", not ok))
                 b.disabled = not self.ready
@@ -387,8 +388,11 @@ class OverrideDialog(Overlay):
                                         lambda f=field: self.set_field(f)))
         row.add_widget(self._choice("-", False, lambda: self.step(-1), self.seat is not None,
                                     repeat_ok=True))
-        row.add_widget(Label(text=str(self.value) if self.seat is not None else "-",
-                             font_size=40, bold=True))
+        number = self._choice(str(self.value) if self.seat is not None else "-", False,
+                              self.type_value, self.seat is not None)
+        number.font_size = 40
+        number.bold = True
+        row.add_widget(number)  # a tap types the number on the number pad
         row.add_widget(self._choice("+", False, lambda: self.step(+1), self.seat is not None,
                                     repeat_ok=True))
         panel.add_widget(row)
@@ -403,7 +407,7 @@ class OverrideDialog(Overlay):
         end = BoxLayout(size_hint_y=None, height=72, spacing=6)
         end.add_widget(self._choice("Cancel", False, self.screen.close_overlay))
         save = self._choice("Save override", False, self.save)
-        save.tint = (0.0, 0.45, 0.70, 1)
+        save.tint = theme.MAIN
         end.add_widget(save)
         panel.add_widget(end)
 
@@ -412,7 +416,7 @@ class OverrideDialog(Overlay):
                 repeat_ok: bool = False) -> BigButton:
         b = BigButton(text=text, disabled=not enabled, repeat_ok=repeat_ok)
         if selected:
-            b.tint = (0.0, 0.45, 0.70, 1)
+            b.tint = theme.MAIN
         b.bind(on_release=lambda _w: on_tap())
         return b
 
@@ -433,8 +437,21 @@ class OverrideDialog(Overlay):
         self.value = max(lo, min(hi, self.value + delta))
         self._build()
 
+    def type_value(self) -> None:
+        """The number pad over the dialog, for a value far from the current one."""
+        lo, hi = self.LIMITS[self.field]
+        name = next(p.name for p in self.state.players if p.seat == self.seat)
+        what = "Hand size" if self.field == "hand" else "Score"
+        NumberPad.open(App.get_running_app(), f"{what} for {name}", self.set_value, lo, hi,
+                       self.value)
+
+    def set_value(self, value: int) -> None:
+        self.value = value
+        self._build()
+
     def set_reason(self, reason: str) -> None:
         self.reason = reason
+        App.get_running_app().clear_banner()  # a "give a reason" refusal is answered
         self._build()
 
     def save(self) -> None:
