@@ -15,16 +15,29 @@ action, and both must charge the seat the verdict allows:
 so a log line that contradicts itself is refused as malformed (no table can produce
 it); ``check_picker`` refuses a picker the verdict does not allow with a ``RuleError``
 in the table's words. Not an engine: it declares no ``GAME``.
+
+For the engines' ``apply_logged`` (a round read back from our own game log, which
+``apply`` accepted when it was played): ``logged_verdict`` reads only what the picker
+checks need and refuses a verdict that cannot be applied at all (a damaged field, a
+seat that is not a player), without deciding it again. Both paths keep the same thing
+of a verdict, its own JSON as compact text (``verdict_text``; ``parse_text`` and
+``ranking_delays`` read it back), so ``apply_logged`` gives a state equal to ``apply``'s.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from companion.errors import CompanionError, MalformedAction, RuleError
 from companion.games.base import listed
-from companion.slap.verdict import CASE_FALSE_ALARM, Verdict, decide
+from companion.slap.verdict import CASE_FALSE_ALARM, CASES, Verdict, decide
+
+try:  # a C JSON writer/reader for the verdicts the states keep as text (json otherwise)
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - orjson is a dependency
+    _orjson = None
 
 #: Who chose the picker: the arbiter's verdict named them, or the table chose.
 BY_VERDICT, BY_TABLE = "verdict", "table"
@@ -63,6 +76,105 @@ def read_verdict(data: Mapping[str, Any], seats: Collection[int], kind: str) -> 
         raise MalformedAction(f"{kind}: the verdict's picker or candidates do not follow "
                               "from its own slap times")
     return verdict
+
+
+class LoggedVerdict:
+    """What the picker checks need from a verdict read back from our own game log
+    (``logged_verdict``): the same attributes as ``Verdict`` for them, read without
+    deciding the verdict again. The seat lists are the data's own lists (only read)."""
+
+    __slots__ = ("case", "picker", "candidates", "too_close", "non_slappers", "slappers")
+
+    def __init__(self, data: Mapping[str, Any], seats: frozenset[int]) -> None:
+        """Read ``data``; LookupError, TypeError or ValueError when a field is missing or
+        of the wrong kind, or names a seat that is not in ``seats``."""
+        ranking = data["ranking"]
+        candidates = data["candidates"]
+        non_slappers = data["non_slappers"]
+        if type(ranking) is not list or type(candidates) is not list \
+                or type(non_slappers) is not list:
+            raise TypeError("ranking, candidates or non_slappers is not a list")
+        slappers = []
+        for entry in ranking:
+            seat = entry["seat"]
+            if seat not in seats or type(seat) is not int or type(entry["t_ns"]) is not int:
+                raise ValueError(f"ranking entry {entry!r}")
+            slappers.append(seat)
+        for seat in candidates:
+            if seat not in seats or type(seat) is not int:
+                raise ValueError(f"candidate {seat!r}")
+        for seat in non_slappers:
+            if seat not in seats or type(seat) is not int:
+                raise ValueError(f"non-slapper {seat!r}")
+        case = self.case = data["case"]
+        too_close = self.too_close = data["too_close"]
+        picker = self.picker = data["picker"]
+        if case not in CASES or type(too_close) is not bool:
+            raise ValueError("case or too_close")
+        if picker is not None and (type(picker) is not int or picker not in candidates):
+            raise ValueError("the picker is not a candidate")
+        self.candidates, self.non_slappers, self.slappers = candidates, non_slappers, slappers
+
+
+_SEAT_SETS: dict[tuple[int, ...], frozenset[int]] = {}  # a game's seats, as a set
+
+
+def logged_verdict(data: Any, seats: tuple[int, ...], kind: str) -> LoggedVerdict:
+    """The verdict stored in action ``kind`` of our own game log, trusted as ``apply``
+    checked it when it was played, but refused (MalformedAction) when it cannot be applied
+    at all: a field missing or of the wrong type, or a seat that is not a player
+    (``seats``: the players' seats)."""
+    known = _SEAT_SETS.get(seats)
+    if known is None:
+        known = _SEAT_SETS[seats] = frozenset(seats)
+    try:
+        return LoggedVerdict(data, known)
+    except (LookupError, TypeError, ValueError) as exc:
+        raise MalformedAction(_unfit(data, seats, kind, exc)) from None
+
+
+def _unfit(data: Any, seats: tuple[int, ...], kind: str, exc: Exception) -> str:
+    """Why ``logged_verdict`` refuses ``data``, in the words ``read_verdict`` uses."""
+    try:
+        groups = (("slapped", [r["seat"] for r in data["ranking"]]),
+                  ("never slapped", list(data["non_slappers"])),
+                  ("is a candidate", list(data["candidates"])))
+    except (LookupError, TypeError):
+        groups = ()
+    for label, group in groups:
+        for seat in group:
+            if type(seat) is int and seat not in seats:
+                return (f"{kind}: seat {seat} {label} but is not a player "
+                        f"(seats {', '.join(map(str, seats))})")
+    return f"{kind}: the verdict is damaged ({exc!r})"
+
+
+def ranking_delays(ranking: list) -> tuple[tuple[int, float], ...]:
+    """(seat, ms after the first slap) from a verdict's JSON ranking, in slap order (the
+    order ``Verdict.from_json`` requires), rounded to the µs like the arbiter's."""
+    if not ranking:
+        return ()
+    first = ranking[0]["t_ns"]
+    return tuple((r["seat"], round((r["t_ns"] - first) / 1e6, 3)) for r in ranking)
+
+
+def verdict_text(data: Mapping[str, Any], kind: str) -> str:
+    """A verdict's JSON data as compact text, its keys in the data's own order (what the
+    action gave): what a state keeps of it, a third of the memory of the parsed data."""
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(data).decode()
+        except TypeError:
+            pass  # something orjson does not write (a huge int): json words the error
+    try:
+        return json.dumps(data, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise MalformedAction(f"{kind}: the verdict is not JSON data ({exc})") from None
+
+
+def parse_text(text: str) -> Any:
+    """The JSON data of a ``verdict_text``."""
+    return _orjson.loads(text) if _orjson is not None else json.loads(text)
 
 
 def check_picker(verdict: Verdict, picker: int | None,

@@ -33,7 +33,6 @@ session when used outside a Crazy Time game and ``act()``s one ``slap_round`` pe
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -42,14 +41,17 @@ from typing import Any
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, action_type, players_from_setup, require
 from companion.games.evolve import replace
+from companion.games.maker import maker
 from companion.games.pvec import EMPTY, PVec, newest
-from companion.games.slap_verdicts import check_picker, read_verdict
-from companion.slap.verdict import CASE_FALSE_ALARM, CASE_SYNC
-
-try:  # a C JSON writer/reader for the verdicts a state keeps as text (json otherwise)
-    import orjson as _orjson
-except ImportError:  # pragma: no cover - orjson is a dependency
-    _orjson = None
+from companion.games.slap_verdicts import (
+    check_picker,
+    logged_verdict,
+    parse_text,
+    ranking_delays,
+    read_verdict,
+    verdict_text,
+)
+from companion.slap.verdict import CASE_FALSE_ALARM
 
 GAME = GameInfo(
     name="stop_time",
@@ -69,19 +71,34 @@ DECISIONS = ("verdict", "false_alarm", "table")
 
 @dataclass(frozen=True, slots=True)
 class Round:
-    """One recorded slap round. ``delays``: (seat, ms after the first slap) in slap order;
-    ``verdict`` is the arbiter's verdict as the action gave it, kept as compact JSON text
-    (a third of the memory of the parsed object; a snapshot parses the rounds it shows)."""
+    """One recorded slap round: who picked up and why, and the arbiter's verdict as the
+    action gave it, kept as compact JSON text (``slap_verdicts.verdict_text``: a third of
+    the memory of the parsed data). What else the verdict says is read from that text
+    when asked (``candidates``, ``non_slappers``, ``delays``), so a long night's rounds
+    keep half the memory they would as parsed tuples, and a resume builds none of them."""
 
     n: int
     picker: int | None
     decision: str
     case: str
     too_close: bool
-    candidates: tuple[int, ...]
-    non_slappers: tuple[int, ...]
-    delays: tuple[tuple[int, float], ...]
     verdict: str
+
+    @property
+    def candidates(self) -> tuple[int, ...]:
+        return tuple(parse_text(self.verdict)["candidates"])
+
+    @property
+    def non_slappers(self) -> tuple[int, ...]:
+        return tuple(parse_text(self.verdict)["non_slappers"])
+
+    @property
+    def delays(self) -> tuple[tuple[int, float], ...]:
+        """(seat, ms after the first slap) in slap order."""
+        return ranking_delays(parse_text(self.verdict)["ranking"])
+
+
+_new_round = maker(Round)  # Round(...), faster: one per round all night
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,50 +131,20 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     decided again from its own slap times: a verdict that contradicts itself is malformed
     (``slap_verdicts.read_verdict``); the picker must be one the verdict allows."""
     data = _round_fields(action)
-    verdict = read_verdict(data, state.seats, "slap_round")
-    return _record(state, action, verdict, _delays(data["ranking"]), data)
+    return _record(state, action, read_verdict(data, state.seats, "slap_round"), data)
 
 
 def apply_logged(state: State, action: Mapping[str, Any]) -> State:
     """``apply`` for a round read back from our own game log, which ``apply`` accepted
-    when it was played: the verdict's own fields are checked (seats, picker, candidates)
-    but it is not decided again from its slap times, and it is kept as given, not
-    copied. That keeps a resume of thousands of rounds within a fraction of a second."""
-    data = _round_fields(action)
-    try:
-        facts = _Facts(data)
-        delays = _delays(data["ranking"])
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise MalformedAction(f"slap_round: the verdict is damaged ({exc!r})") from None
-    for label, group in (("slapped", facts.slappers), ("never slapped", facts.non_slappers),
-                         ("is a candidate", facts.candidates)):
-        _check_seats(state, label, group)
-    return _record(state, action, facts, delays, data)
-
-
-class _Facts:
-    """What a round record needs from a logged verdict, read without judging it."""
-
-    __slots__ = ("case", "picker", "candidates", "too_close", "non_slappers", "slappers")
-
-    def __init__(self, data: Mapping[str, Any]) -> None:
-        self.case = data["case"]
-        self.picker = data["picker"]
-        self.candidates = _seats(data["candidates"])
-        self.too_close = data["too_close"]
-        self.non_slappers = _seats(data["non_slappers"])
-        if self.case not in (CASE_SYNC, CASE_FALSE_ALARM) or not isinstance(self.too_close,
-                                                                            bool):
-            raise ValueError("case / too_close")
-        if self.picker is not None and self.picker not in self.candidates:
-            raise ValueError("picker")
-        self.slappers = _seats([r["seat"] for r in data["ranking"]])
-
-
-def _seats(raw: Any) -> tuple[int, ...]:
-    if type(raw) is not list or any(type(s) is not int for s in raw):
-        raise TypeError(f"not a list of seats: {raw!r}")
-    return tuple(raw)
+    when it was played: the verdict's own fields are checked (seats, picker, candidates;
+    ``slap_verdicts.logged_verdict``) but it is not decided again from its slap times.
+    That keeps a resume of thousands of rounds within a fraction of a second."""
+    if type(action) is dict and action.get("type") == "slap_round" \
+            and type(data := action.get("verdict")) is dict:
+        pass  # what the log gives back: the checks of _round_fields hold
+    else:
+        data = _round_fields(action)
+    return _record(state, action, logged_verdict(data, state.seats, "slap_round"), data)
 
 
 def _round_fields(action: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -167,24 +154,20 @@ def _round_fields(action: Mapping[str, Any]) -> Mapping[str, Any]:
     return require(action, "verdict", Mapping)
 
 
-def _delays(ranking: list) -> tuple[tuple[int, float], ...]:
-    """(seat, ms after the first slap) from a verdict's ranking, in slap order."""
-    first = ranking[0]["t_ns"] if ranking else 0
-    return tuple((r["seat"], round((r["t_ns"] - first) / 1e6, 3)) for r in ranking)
-
-
 def _record(state: State, action: Mapping[str, Any], verdict: Any,
-            delays: tuple[tuple[int, float], ...], data: Mapping[str, Any]) -> State:
+            data: Mapping[str, Any]) -> State:
     """Check the picker and the decision against the verdict (``check_picker``: the
     same refusals on both paths) and add the round, keeping the pick-up counts."""
-    decision = require(action, "decision", str)
+    decision = action.get("decision")
     if decision not in DECISIONS:
+        require(action, "decision", str)
         raise MalformedAction(f"slap_round: unknown decision {decision!r} "
                               f"(one of {', '.join(DECISIONS)})")
     if "picker" not in action:
         raise MalformedAction("slap_round needs 'picker' (a seat, or null when nobody can "
                               "pick up)")
     picker = action["picker"]
+    picks = state.picks
     if picker is not None:
         if isinstance(picker, bool) or not isinstance(picker, int):
             raise MalformedAction(f"slap_round: picker must be a seat number or null, "
@@ -192,40 +175,12 @@ def _record(state: State, action: Mapping[str, Any], verdict: Any,
         if picker not in state.seats:
             raise RuleError("stop_time.no_such_seat", "Nobody plays at seat {seat}.",
                             seat=picker)
-    _check_decision(verdict, decision, check_picker(verdict, picker, state.name))
-    rnd = Round(n=len(state.rounds) + 1, picker=picker, decision=decision, case=verdict.case,
-                too_close=verdict.too_close, candidates=tuple(verdict.candidates),
-                non_slappers=tuple(verdict.non_slappers),
-                delays=delays, verdict=_compact(data))
-    picks = state.picks
-    if picker is not None:
         i = state.seats.index(picker)
         picks = (*picks[:i], picks[i] + 1, *picks[i + 1:])
+    _check_decision(verdict, decision, check_picker(verdict, picker, state.name))
+    rnd = _new_round(len(state.rounds) + 1, picker, decision, verdict.case,
+                     verdict.too_close, verdict_text(data, "slap_round"))
     return replace(state, rounds=state.rounds.append(rnd), picks=picks)
-
-
-def _check_seats(state: State, label: str, group: tuple[int, ...]) -> None:
-    for seat in group:
-        if seat not in state.seats:
-            raise MalformedAction(f"slap_round: seat {seat} {label} but is not a player "
-                                  f"(seats {', '.join(map(str, state.seats))})")
-
-
-def _compact(data: Mapping[str, Any]) -> str:
-    """A verdict as compact JSON text, keys sorted (the same text for equal verdicts)."""
-    if _orjson is not None:
-        try:
-            return _orjson.dumps(data, option=_orjson.OPT_SORT_KEYS).decode()
-        except TypeError:
-            pass  # something orjson does not write (a huge int): json words the error
-    try:
-        return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise MalformedAction(f"slap_round: the verdict is not JSON data ({exc})") from None
-
-
-def _parse(text: str) -> Any:
-    return _orjson.loads(text) if _orjson is not None else json.loads(text)
 
 
 def _check_decision(verdict: Any, decision: str, chose: str | None) -> None:
@@ -243,11 +198,16 @@ def _check_decision(verdict: Any, decision: str, chose: str | None) -> None:
                               f"by the {'verdict' if chose == 'verdict' else 'table'}")
 
 
-def reaction_ms(state: State) -> dict[str, dict[str, Any]]:
-    """Per seat: every delay after the first slap (ms), how many, and their median."""
+def reaction_ms(state: State, rounds: list[dict] | None = None) -> dict[str, dict[str, Any]]:
+    """Per seat: every delay after the first slap (ms), how many, and their median.
+    ``rounds``: the snapshot's rounds of the whole game, when they are at hand already."""
     per_seat: dict[int, list[float]] = {seat: [] for seat in state.seats}
-    for r in state.rounds:
-        for s, ms in r.delays:
+    if rounds is None:
+        delays = (ranking_delays(parse_text(r.verdict)["ranking"]) for r in state.rounds)
+    else:
+        delays = ([(d["seat"], d["delay_ms"]) for d in r["ranking"]] for r in rounds)
+    for pairs in delays:
+        for s, ms in pairs:
             if s in per_seat:
                 per_seat[s].append(ms)
     return {str(seat): {"delays": d, "count": len(d),
@@ -255,22 +215,28 @@ def reaction_ms(state: State) -> dict[str, dict[str, Any]]:
             for seat, d in per_seat.items()}
 
 
+def _round_json(r: Round) -> dict:
+    verdict = parse_text(r.verdict)
+    return {"n": r.n, "picker": r.picker, "decision": r.decision, "case": r.case,
+            "too_close": r.too_close, "candidates": list(verdict["candidates"]),
+            "non_slappers": list(verdict["non_slappers"]),
+            "ranking": [{"seat": s, "delay_ms": ms}
+                        for s, ms in ranking_delays(verdict["ranking"])],
+            "verdict": verdict}
+
+
 def snapshot(state: State, recent: int | None = None) -> dict:
     """The rounds (only the newest ``recent`` when given: what the slap screen lists),
     pick-ups per seat and, in the full snapshot, each seat's reaction times."""
+    rounds = [_round_json(r) for r in newest(state.rounds, recent)]
     out = {
         "game": NAME,
         "players": [{"name": p.name, "seat": p.seat} for p in state.players],
-        "rounds": [{"n": r.n, "picker": r.picker, "decision": r.decision, "case": r.case,
-                    "too_close": r.too_close, "candidates": list(r.candidates),
-                    "non_slappers": list(r.non_slappers),
-                    "ranking": [{"seat": s, "delay_ms": ms} for s, ms in r.delays],
-                    "verdict": _parse(r.verdict)}
-                   for r in newest(state.rounds, recent)],
+        "rounds": rounds,
         "pickups": {str(p.seat): n for p, n in zip(state.players, state.picks, strict=True)},
     }
     if recent is None:
-        out["reaction_ms"] = reaction_ms(state)
+        out["reaction_ms"] = reaction_ms(state, rounds)
     return out
 
 

@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 from functools import reduce
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+from longgames import long_game
 from refusals import malformed, refused
 
+from companion.errors import MalformedAction, RuleError
 from companion.games import get_rules
 from companion.games import stop_time as st
 from companion.slap.verdict import decide, false_alarm
@@ -131,3 +136,111 @@ def test_apply_never_changes_the_state_it_was_given():
     assert state.rounds == () and len(after.rounds) == 1
     with malformed("no action 'pickup'"):
         st.apply(state, {"type": "pickup", "seat": 1})
+
+
+# --------------------------------------------------------------------------- resuming from our log
+# ``apply_logged`` replays rounds read back from our own game log: it trusts the verdict
+# ``apply`` decided again when the round was played, but gives the very same state and
+# refuses the same pickers and decisions.
+
+
+def outcome(fn, state, action):
+    """What ``fn`` makes of ``action``: ("ok", new state) or how it was refused."""
+    try:
+        return "ok", fn(state, action)
+    except RuleError as exc:
+        return "refused", exc.code
+    except MalformedAction:
+        return "malformed", None
+
+
+def assert_same_replay(setup, actions, legal=False):
+    """Both paths, round by round: the same state after each, the same refusals
+    (``legal``: every round must be accepted)."""
+    state = logged = st.initial(setup)
+    for action in json.loads(json.dumps(actions)):  # as the SQLite log gives them back
+        want, got = outcome(st.apply, state, action), outcome(st.apply_logged, logged, action)
+        assert got == want, action
+        assert want[0] == "ok" or not legal, (action, want)
+        if want[0] == "ok":
+            state, logged = want[1], got[1]
+    assert st.snapshot(logged) == st.snapshot(state)
+    return logged
+
+
+CLEAR = verdict({1: 0, 2: 40, 3: 95, 4: 180})
+CLOSE = verdict({1: 0, 2: 40, 3: 95.0, 4: 95.4})
+TWO_NEVER = verdict({1: 0, 2: 30})
+RULEBOOK_ROUNDS = [  # the rounds of the tests above, legal and not
+    rnd(CLEAR, 4), rnd(CLEAR, 2), rnd(CLEAR, 7), rnd(CLEAR, 4, "table"),
+    rnd(CLEAR, 4, "coin"), rnd(CLEAR, None), rnd(CLOSE, 3), rnd(CLOSE, 2, "table"),
+    rnd(CLOSE, 3, "table"), rnd(TWO_NEVER, 4, "table"), rnd(TWO_NEVER, 4, "false_alarm"),
+    rnd(false_alarm(TWO_NEVER), 1, "false_alarm"), rnd(false_alarm(TWO_NEVER), 2, "false_alarm"),
+    rnd(false_alarm(verdict({})), None, "false_alarm"), rnd(verdict({}), None, "table"),
+    {"type": "pickup", "seat": 1}, {"type": "slap_round", "picker": 1, "decision": "verdict"},
+    {**rnd(CLEAR, 4), "decision": 3}, {k: v for k, v in rnd(CLEAR, 4).items() if k != "picker"},
+    {**rnd(CLEAR, 4), "picker": "4"}, {**rnd(CLEAR, 4), "picker": True},
+]
+
+
+def test_apply_logged_gives_the_same_state_and_refusals_on_the_rulebook_rounds():
+    state = assert_same_replay(setup(), RULEBOOK_ROUNDS)
+    assert [r.picker for r in state.rounds] == [4, 3, 4, 2, None]
+    assert state.rounds[1].candidates == (3, 4) and state.rounds[2].non_slappers == (3, 4)
+    assert state.rounds[0].delays == ((1, 0.0), (2, 40.0), (3, 95.0), (4, 180.0))
+
+
+def damaged(change):
+    action = rnd(CLEAR, 4)
+    change(action["verdict"])
+    return action
+
+
+@pytest.mark.parametrize(("action", "match"), [
+    (damaged(lambda v: v.update(candidates="everyone")), "damaged"),
+    (damaged(lambda v: v.pop("non_slappers")), "damaged"),
+    (damaged(lambda v: v.update(picker=2)), "damaged"),  # not one of its candidates
+    (damaged(lambda v: v.update(too_close=None)), "damaged"),
+    (damaged(lambda v: v["ranking"].append("seat 5")), "damaged"),
+    (damaged(lambda v: v["ranking"][1].update(t_ns=1.5)), "damaged"),
+    (damaged(lambda v: v["ranking"][3].update(seat=9)), "seat 9 slapped but is not a player"),
+    (damaged(lambda v: v.update(candidates=[4, 8])), "seat 8 is a candidate but is not a"),
+    ({**rnd(CLEAR, 4), "verdict": "clear"}, "wrong type"),
+])
+def test_apply_logged_refuses_a_verdict_that_cannot_be_applied(action, match):
+    with malformed(match):
+        st.apply_logged(play(), action)
+
+
+@hs.composite
+def a_night(draw):
+    """Random slap rounds for 2 to 8 players, the picker and decision right or not."""
+    n = draw(hs.integers(2, 8))
+    seats = tuple(range(1, n + 1))
+    rounds = []
+    for _ in range(draw(hs.integers(0, 25))):
+        slapped = draw(hs.lists(hs.sampled_from(seats), unique=True))
+        v = verdict({s: draw(hs.integers(0, 900)) / 2 for s in slapped}, seats)
+        if draw(hs.booleans()):
+            v = false_alarm(v)
+        picker = draw(hs.sampled_from([*v.candidates, None, 1, n + 1]))
+        decision = draw(hs.sampled_from(st.DECISIONS))
+        rounds.append(rnd(v, picker, decision))
+    return setup(n), rounds
+
+
+@settings(deadline=None, max_examples=80)
+@given(a_night())
+def test_apply_logged_agrees_with_apply_on_any_round(night):
+    assert_same_replay(*night)
+
+
+@settings(deadline=None, max_examples=15)
+@given(hs.integers(0, 10_000), hs.integers(1, 400))
+def test_apply_logged_agrees_with_apply_over_long_nights(seed, n):
+    assert_same_replay(*long_game("stop_time", n, seed), legal=True)
+
+
+def test_apply_logged_agrees_with_apply_over_a_long_night_of_2000_rounds():
+    state = assert_same_replay(*long_game("stop_time", 2000), legal=True)
+    assert {r.decision for r in state.rounds} == set(st.DECISIONS)

@@ -41,15 +41,25 @@ from companion.games.crazy_time.fields import (
     text_field,
 )
 from companion.games.crazy_time.laws import STANDING_LAWS, Law, find_law
-from companion.games.crazy_time.pickups import PICKUP_KEEPS, REASONS, accusation, mistakes, pickup
+from companion.games.crazy_time.pickups import (
+    PICKUP_KEEPS,
+    REASONS,
+    accusation,
+    mistakes,
+    mistakes_logged,
+    pickup,
+    pickup_logged,
+)
 from companion.games.crazy_time.records import (
     Guess,
     Pickup,
     RoundResult,
-    TickTock,
     guess_json,
+    new_tick_tock,
     pickup_json,
+    pickups_per_round,
     result_json,
+    slap_delays,
 )
 from companion.games.evolve import replace
 from companion.games.pvec import EMPTY, PVec, newest
@@ -113,10 +123,7 @@ class State:
     opened: tuple[tuple[str, int], ...] = ()
     last_guess: tuple[tuple[tuple[int, str], int], ...] = ()
     correct: tuple[str, ...] = ()
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        return tuple(p.seat for p in self.players)
+    seats: tuple[int, ...] = ()
 
     def name(self, seat: int) -> str:
         for p in self.players:
@@ -185,7 +192,8 @@ def initial(setup: Mapping[str, Any]) -> State:
     zeros = (0,) * len(players)
     state = State(players=players, deal=deal_size(len(players)), first_dealer=first,
                   round=1, phase=PLAYING, dealer=first, lead=first, notice="",
-                  picked=(zeros,) * ROUNDS, ticked=(zeros,) * ROUNDS, removed=zeros)
+                  picked=(zeros,) * ROUNDS, ticked=(zeros,) * ROUNDS, removed=zeros,
+                  seats=seats)
     return replace(state, notice=_round_start_notice(state))
 
 
@@ -195,6 +203,18 @@ def initial(setup: Mapping[str, Any]) -> State:
 def apply(state: State, action: Mapping[str, Any]) -> State:
     """The state after ``action``, or RuleError (``state`` itself is never changed)."""
     _, handler = handler_for(_HANDLERS, action, "Crazy Time")
+    return handler(state, action)
+
+
+def apply_logged(state: State, action: Mapping[str, Any]) -> State:
+    """``apply`` for an action read back from our own game log (resume, History), which
+    ``apply`` accepted when it was played: the same state, but a slap verdict is not read
+    in full and decided again from its slap times (``slap_verdicts.logged_verdict``; it
+    is still refused when it cannot be applied at all). Every other check stays."""
+    kind = action.get("type") if type(action) is dict else None
+    handler = _LOGGED_HANDLERS.get(kind) if type(kind) is str else None
+    if handler is None:  # not what our log gives back: the same refusal as apply's
+        _, handler = handler_for(_LOGGED_HANDLERS, action, "Crazy Time")
     return handler(state, action)
 
 
@@ -325,8 +345,8 @@ def _guess(state: State, action: Mapping[str, Any]) -> State:
 def _tick_tock(state: State, action: Mapping[str, Any]) -> State:
     in_play(state)
     seat = seat_field(state, action, "seat")
-    return replace(state, tick_tocks=state.tick_tocks.append(TickTock(state.round, seat)),
-                   ticked=bump(state.ticked, state.round - 1, state.index(seat)))
+    return replace(state, tick_tocks=state.tick_tocks.append(new_tick_tock(state.round, seat)),
+                   ticked=bump(state.ticked, state.round - 1, state.seats.index(seat)))
 
 
 _HANDLERS = {
@@ -338,6 +358,7 @@ _HANDLERS = {
     "guess": _guess,
     "tick_tock": _tick_tock,
 }
+_LOGGED_HANDLERS = {**_HANDLERS, "pickup": pickup_logged, "mistakes": mistakes_logged}
 
 
 # --------------------------------------------------------------------------- snapshot
@@ -348,26 +369,11 @@ def is_over(state: State) -> bool:
     return state.phase == OVER
 
 
-def pickups_per_round(state: State) -> list[dict]:
-    """Pick-ups per player for every round begun: ``[{"round", "by_seat": {seat: n}}]``."""
-    return [{"round": rnd, "by_seat": {str(s): n for s, n in zip(state.seats, row,
-                                                                 strict=True)}}
-            for rnd, row in enumerate(state.picked[:state.round], start=1)]
-
-
-def slap_delays(state: State) -> dict[str, list]:
-    """Every delay (ms after the first slap) the slap verdicts gave each seat."""
-    out: dict[str, list] = {str(s): [] for s in state.seats}
-    for p in state.pickups:
-        for seat, ms in p.delays:
-            out[str(seat)].append(ms)
-    return out
-
-
 def snapshot(state: State, recent: int | None = None) -> dict:
     """The whole game as JSON data, secrets included (export/statistics, not the screen).
     With ``recent``: the newest ``recent`` pick-ups, guesses and "Tick, Tock" calls, and
     no slap statistics."""
+    pickups = [pickup_json(p) for p in newest(state.pickups, recent)]
     out = {
         "game": NAME,
         "players": [{"name": p.name, "seat": p.seat} for p in state.players],
@@ -383,7 +389,7 @@ def snapshot(state: State, recent: int | None = None) -> dict:
                   "creator": x.creator, "absent": x.absent, "from_round": x.from_round,
                   "guessed": state.guessed(x.name)} for x in state.laws],
         "left_room": list(state.left_room()),
-        "pickups": [pickup_json(p) for p in newest(state.pickups, recent)],
+        "pickups": pickups,
         "guesses": [guess_json(g) for g in newest(state.guesses, recent)],
         "tick_tocks": [{"round": t.round, "seat": t.seat}
                        for t in newest(state.tick_tocks, recent)],
@@ -393,10 +399,10 @@ def snapshot(state: State, recent: int | None = None) -> dict:
         "pickups_per_round": pickups_per_round(state),
     }
     if recent is None:
-        out["slap_delays"] = slap_delays(state)
+        out["slap_delays"] = slap_delays(state, pickups)
     return out
 
 
 __all__ = ["NAME", "TITLE", "ROUNDS", "REASONS", "PICKUP_KEEPS", "State", "Pickup", "Guess",
            "RoundResult",
-           "Law", "deal_size", "initial", "apply", "snapshot"]
+           "Law", "deal_size", "initial", "apply", "apply_logged", "snapshot"]

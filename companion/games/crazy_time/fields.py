@@ -20,6 +20,9 @@ PLAYING, NEW_LAW, OVER = "playing", "new_law", "over"
 
 def seat_field(state: Any, action: Mapping[str, Any], key: str) -> int:
     """``action[key]``, a seat of the game."""
+    seat = action.get(key)
+    if type(seat) is int and seat in state.seats:
+        return seat
     return check_seat(state, action["type"], key, require(action, key, int))
 
 
@@ -34,7 +37,10 @@ def check_seat(state: Any, kind: str, label: str, seat: Any) -> int:
 
 def optional(action: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     """``action[key]`` checked against ``kind``, or None when absent or null."""
-    return require(action, key, kind) if action.get(key) is not None else None
+    value = action.get(key)
+    if value is None or type(value) is kind:
+        return value
+    return require(action, key, kind)
 
 
 def count_field(action: Mapping[str, Any], key: str) -> int | None:

@@ -11,7 +11,7 @@ spaces do not count, nor does letter case ("time  machine" finds "Time Machine")
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -59,8 +59,11 @@ def law_key(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def find_law(laws: Iterable[Law], text: str) -> Law | None:
+def find_law(laws: Sequence[Law], text: str) -> Law | None:
     """The law in ``laws`` whose name ``text`` spells (see ``law_key``), or None."""
+    for law in laws:  # the name as the engine wrote it (no two laws share a key)
+        if law.name == text:
+            return law
     key = law_key(text)
     if not key:
         return None

@@ -20,7 +20,6 @@ the other way round.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,9 +36,15 @@ from companion.games.crazy_time.fields import (
     text_field,
 )
 from companion.games.crazy_time.laws import find_law
-from companion.games.crazy_time.records import Pickup
+from companion.games.crazy_time.records import new_pickup
 from companion.games.evolve import replace
-from companion.games.slap_verdicts import check_picker, read_verdict
+from companion.games.slap_verdicts import (
+    LoggedVerdict,
+    check_picker,
+    logged_verdict,
+    read_verdict,
+    verdict_text,
+)
 from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
 
 REASONS = ("slap", "temporal_flaw", "wrong_accusation", "false_slap")
@@ -50,8 +55,11 @@ _REASON_WORDS = {"slap": "last to slap", "temporal_flaw": "temporal flaw",
 
 
 def _reason(action: Mapping[str, Any], default: str | None = None) -> str:
-    if default is not None and action.get("reason") is None:
+    reason = action.get("reason")
+    if reason is None and default is not None:
         return default
+    if type(reason) is str and reason in _REASON_WORDS:
+        return reason
     reason = require(action, "reason", str)
     if reason not in REASONS:
         raise MalformedAction(f"action '{action['type']}': unknown reason {reason!r} "
@@ -59,15 +67,20 @@ def _reason(action: Mapping[str, Any], default: str | None = None) -> str:
     return reason
 
 
-def _verdict(state: Any, action: Mapping[str, Any], reason: str) -> Verdict | None:
-    """The verdict the action carries, read and checked against its reason."""
-    data = optional(action, "verdict", Mapping)
+def _verdict(state: Any, action: Mapping[str, Any], reason: str,
+             logged: bool = False) -> Verdict | LoggedVerdict | None:
+    """The verdict the action carries, read and checked against its reason. ``logged``:
+    the action comes from our own game log, where ``apply`` accepted it: the verdict is
+    read for the picker checks but not decided again (``slap_verdicts.logged_verdict``)."""
+    data = action.get("verdict")
     if data is None:
         return None
+    if type(data) is not dict:
+        data = optional(action, "verdict", Mapping)
     if reason not in ("slap", "false_slap"):
         raise MalformedAction(f"action '{action['type']}': a slap verdict goes with reason "
                               f"'slap' or 'false_slap', not {reason!r}")
-    verdict = read_verdict(data, state.seats, action["type"])
+    verdict = (logged_verdict if logged else read_verdict)(data, state.seats, action["type"])
     false_alarm = verdict.case == CASE_FALSE_ALARM
     if reason == "slap" and false_alarm:
         raise RuleError("crazy_time.false_alarm_is_no_slap", "This slap round was called off "
@@ -80,7 +93,8 @@ def _verdict(state: Any, action: Mapping[str, Any], reason: str) -> Verdict | No
     return verdict
 
 
-def _charged(state: Any, action: Mapping[str, Any], verdict: Verdict, seat: int) -> str | None:
+def _charged(state: Any, action: Mapping[str, Any], verdict: Verdict | LoggedVerdict,
+             seat: int) -> str | None:
     """Who chose ``seat``: the verdict, or the table among its candidates (refused when
     the verdict allows neither). An action's own ``decision`` must say the same."""
     chose = check_picker(verdict, seat, state.name)
@@ -89,12 +103,6 @@ def _charged(state: Any, action: Mapping[str, Any], verdict: Verdict, seat: int)
         raise MalformedAction(f"action '{action['type']}': decision {said!r}, but the "
                               f"{chose} chose the picker")
     return chose
-
-
-def _delays(verdict: Verdict | None) -> tuple[tuple[int, float], ...]:
-    if verdict is None:
-        return ()
-    return tuple((e.seat, round(e.delay_first_ns / 1e6, 3)) for e in verdict.ranking)
 
 
 def _cause(state: Any, text: str | None) -> tuple[str | None, str | None]:
@@ -106,39 +114,47 @@ def _cause(state: Any, text: str | None) -> tuple[str | None, str | None]:
 
 
 def record_pickup(state: Any, action: Mapping[str, Any], seat: int, reason: str,
-                  cause: str | None, verdict: Verdict | None = None, **extra: Any) -> Any:
+                  cause: str | None, verdict: Verdict | LoggedVerdict | None = None,
+                  **extra: Any) -> Any:
     """The state with one more pick-up by ``seat``; the picker restarts the count."""
     law, rule = _cause(state, cause)
     pile = count_field(action, "pile")
-    text = None if verdict is None else json.dumps(action["verdict"])
-    pickup = Pickup(n=len(state.pickups) + 1, round=state.round, seat=seat, reason=reason,
-                    law=law, rule=rule, via=action["type"], pile=pile, verdict=text,
-                    delays=_delays(verdict), **extra)
-    piles = tuple((s, c) for s, c in state.piles if s != seat)
+    kind = action["type"]
+    # what both paths keep of a verdict: its own JSON, as text (delays are read from it)
+    text = None if verdict is None else verdict_text(action["verdict"], kind)
+    n = len(state.pickups) + 1
+    pickup = new_pickup(n, state.round, seat, reason, law, rule, kind, pile=pile, verdict=text,
+                        **extra)
+    piles = state.piles
+    if piles:
+        piles = tuple([sc for sc in piles if sc[0] != seat])
     if pile is not None:
         piles += ((seat, pile),)
+    who = state.name(seat)
     why = _REASON_WORDS[reason] + (f", {law or rule}" if (law or rule) else "")
-    late = [s for s in pickup.erred if s != seat] if action["type"] == "accusation" else []
-    if late:
-        why += f": {state.name(late[0])}'s mistake, and {state.name(seat)} played since"
-    notice = (f"{state.name(seat)} picks up ({why}): collect every discard pile, keep up to "
+    if kind == "accusation":
+        late = [s for s in pickup.erred if s != seat]
+        if late:
+            why += f": {state.name(late[0])}'s mistake, and {who} played since"
+    notice = (f"{who} picks up ({why}): collect every discard pile, keep up to "
               f"{PICKUP_KEEPS} under the draw pile, box the rest. Any law in effect is "
-              f"cancelled. {state.name(seat)} restarts the count at 1 o'clock.")
+              f"cancelled. {who} restarts the count at 1 o'clock.")
     opened = state.opened
-    if pickup.opens_guess:
-        opened = put_pair(opened, pickup.law, pickup.n)
+    if law is not None and reason != "wrong_accusation":  # pickup.opens_guess
+        opened = put_pair(opened, law, n)
     return replace(state, pickups=state.pickups.append(pickup), piles=piles, lead=seat,
                    notice=notice, picked=bump(state.picked, state.round - 1,
-                                              state.index(seat)), opened=opened)
+                                              state.seats.index(seat)), opened=opened)
 
 
-def pickup(state: Any, action: Mapping[str, Any]) -> Any:
-    """``{"type": "pickup", "seat", "reason", "law"?, "verdict"?, "decision"?, "pile"?}``"""
+def pickup(state: Any, action: Mapping[str, Any], logged: bool = False) -> Any:
+    """``{"type": "pickup", "seat", "reason", "law"?, "verdict"?, "decision"?, "pile"?}``
+    (``logged``: read back from our own game log, see ``_verdict``)"""
     in_play(state)
     seat = seat_field(state, action, "seat")
     reason = _reason(action)
     cause = optional(action, "law", str)
-    verdict = _verdict(state, action, reason)
+    verdict = _verdict(state, action, reason, logged)
     decision = None if verdict is None else _charged(state, action, verdict, seat)
     return record_pickup(state, action, seat, reason, cause, verdict, decision=decision)
 
@@ -171,7 +187,7 @@ def accusation(state: Any, action: Mapping[str, Any]) -> Any:
                          erred=(accused,) if picker != accused else ())
 
 
-def mistakes(state: Any, action: Mapping[str, Any]) -> Any:
+def mistakes(state: Any, action: Mapping[str, Any], logged: bool = False) -> Any:
     """``{"type": "mistakes", "seats": [...], "reason"?, "law"?, "verdict"?, "pile"?}``:
     several players erred, listed in the order they did; the last one picks up. With a
     false-alarm verdict, every one listed must have slapped, and the last one listed is
@@ -187,7 +203,7 @@ def mistakes(state: Any, action: Mapping[str, Any]) -> Any:
         raise MalformedAction("action 'mistakes': a wrong accusation is recorded with "
                               "'accusation'")
     cause = optional(action, "law", str)
-    verdict = _verdict(state, action, reason)
+    verdict = _verdict(state, action, reason, logged)
     decision = None
     if verdict is not None:
         if reason == "slap":
@@ -201,3 +217,13 @@ def mistakes(state: Any, action: Mapping[str, Any]) -> Any:
         decision = _charged(state, action, verdict, seats[-1])
     return record_pickup(state, action, seats[-1], reason, cause, verdict, erred=seats,
                          decision=decision)
+
+
+def pickup_logged(state: Any, action: Mapping[str, Any]) -> Any:
+    """``pickup`` for an action read back from our own game log (``apply_logged``)."""
+    return pickup(state, action, logged=True)
+
+
+def mistakes_logged(state: Any, action: Mapping[str, Any]) -> Any:
+    """``mistakes`` for an action read back from our own game log (``apply_logged``)."""
+    return mistakes(state, action, logged=True)

@@ -1,14 +1,18 @@
 """The records the Crazy Time referee keeps.
 
 Plain frozen data used by ``crazy_time`` (the rules engine): one record per pick-up,
-guess, "Tick, Tock" call and round won, plus their JSON forms for ``snapshot()``. How a
-pick-up is decided (and checked against a slap verdict) is in ``pickups``.
+guess, "Tick, Tock" call and round won, plus their JSON forms and the statistics
+``snapshot()`` gives of them (pick-ups per round, slap delays). How a pick-up is
+decided (and checked against a slap verdict) is in ``pickups``.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
+from typing import Any
+
+from companion.games.maker import maker
+from companion.games.slap_verdicts import parse_text, ranking_delays
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,9 +23,10 @@ class Pickup:
     in the table's words when it names no law. ``via`` is the action that recorded it.
     ``erred``: who made the mistakes (several, the picker last), or the one whose
     mistake a later player is charged with. ``verdict`` is the slap arbiter's verdict
-    as JSON text (kept verbatim); ``delays`` the (seat, delay_ms) pairs of its ranking;
-    ``decision`` who chose the picker: ``"verdict"`` (the arbiter named them) or
-    ``"table"`` (too close to call, or several never slapped).
+    as compact JSON text (its keys in the action's order); ``delays`` the (seat,
+    delay_ms) pairs of its ranking, read from that text when asked; ``decision`` who
+    chose the picker: ``"verdict"`` (the arbiter named them) or ``"table"`` (too close to
+    call, or several never slapped).
     """
 
     n: int
@@ -34,9 +39,15 @@ class Pickup:
     accuser: int | None = None
     erred: tuple[int, ...] = ()
     verdict: str | None = None
-    delays: tuple[tuple[int, float], ...] = ()
     pile: int | None = None
     decision: str | None = None
+
+    @property
+    def delays(self) -> tuple[tuple[int, float], ...]:
+        """(seat, ms after the first slap) from the verdict's ranking, in slap order."""
+        if self.verdict is None:
+            return ()
+        return ranking_delays(parse_text(self.verdict)["ranking"])
 
     @property
     def opens_guess(self) -> bool:
@@ -79,11 +90,17 @@ class RoundResult:
     how: str = "emptied"
 
 
+#: ``Pickup(...)`` and ``TickTock(...)``, made faster (one per pick-up or call all night).
+new_pickup = maker(Pickup)
+new_tick_tock = maker(TickTock)
+
+
 def pickup_json(p: Pickup) -> dict:
+    verdict = None if p.verdict is None else parse_text(p.verdict)
+    delays = () if verdict is None else ranking_delays(verdict["ranking"])
     return {"n": p.n, "round": p.round, "seat": p.seat, "reason": p.reason, "law": p.law,
             "rule": p.rule, "via": p.via, "accuser": p.accuser, "erred": list(p.erred),
-            "verdict": None if p.verdict is None else json.loads(p.verdict),
-            "delays": [[s, ms] for s, ms in p.delays], "pile": p.pile,
+            "verdict": verdict, "delays": [[s, ms] for s, ms in delays], "pile": p.pile,
             "decision": p.decision}
 
 
@@ -95,3 +112,23 @@ def guess_json(g: Guess) -> dict:
 def result_json(r: RoundResult) -> dict:
     return {"round": r.round, "seat": r.seat, "dealer": r.dealer, "how": r.how}
 
+
+def pickups_per_round(state: Any) -> list[dict]:
+    """Pick-ups per player for every round begun: ``[{"round", "by_seat": {seat: n}}]``."""
+    return [{"round": rnd, "by_seat": {str(s): n for s, n in zip(state.seats, row,
+                                                                 strict=True)}}
+            for rnd, row in enumerate(state.picked[:state.round], start=1)]
+
+
+def slap_delays(state: Any, pickups: list[dict] | None = None) -> dict[str, list]:
+    """Every delay (ms after the first slap) the slap verdicts gave each seat.
+    ``pickups``: the snapshot's pick-ups of the whole game, when they are at hand."""
+    out: dict[str, list] = {str(s): [] for s in state.seats}
+    if pickups is None:
+        delays = (p.delays for p in state.pickups if p.verdict is not None)
+    else:
+        delays = (p["delays"] for p in pickups if p["delays"])
+    for pairs in delays:
+        for seat, ms in pairs:
+            out[str(seat)].append(ms)
+    return out

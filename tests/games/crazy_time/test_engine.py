@@ -11,9 +11,10 @@ from functools import reduce
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from longgames import long_game
 from refusals import MALFORMED, expect, malformed, refused
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, MalformedAction, RuleError
 from companion.games import crazy_time as ct
 from companion.slap.verdict import decide, false_alarm
 
@@ -551,3 +552,128 @@ def test_others_played_since_the_mistake_so_the_last_to_have_played_picks_up():
     with refused("crazy_time.no_such_seat"):
         ct.apply(play([]), {"type": "accusation", "accuser": 1, "accused": 4,
                             "law": "Time Machine", "correct": True, "last_played": 9})
+
+
+# --------------------------------------------------------------------------- resuming from our log
+# ``apply_logged`` replays actions read back from our own game log: it trusts a slap verdict
+# that ``apply`` checked when it was played (no second decision from its slap times), but it
+# must give the very same state, and refuse the same illegal actions.
+
+
+def as_logged(actions):
+    """The actions as the SQLite log gives them back (plain JSON)."""
+    return json.loads(json.dumps(actions))
+
+
+def outcome(fn, state, action):
+    """What ``fn`` makes of ``action``: ("ok", new state) or how it was refused."""
+    try:
+        return "ok", fn(state, action)
+    except RuleError as exc:
+        return "refused", exc.code
+    except MalformedAction:
+        return "malformed", None
+
+
+def assert_same_replay(setup, actions, legal=False):
+    """Both paths, action by action: the same state after each, the same refusals
+    (``legal``: every action must be accepted)."""
+    state = logged = ct.initial(setup)
+    for action in as_logged(actions):
+        want, got = outcome(ct.apply, state, action), outcome(ct.apply_logged, logged, action)
+        assert got == want, action
+        assert want[0] == "ok" or not legal, (action, want)
+        if want[0] == "ok":
+            state, logged = want[1], got[1]
+    assert ct.snapshot(logged) == ct.snapshot(state)
+    return logged
+
+
+def test_apply_logged_replays_the_rulebook_game_to_the_same_state():
+    state = assert_same_replay(setup_for(5, first_dealer=2), FULL_GAME, legal=True)
+    assert state.grand_master == 5 and len(state.pickups) == 8
+
+
+@pytest.mark.parametrize(("prefix", "action", "expected"), BAD,
+                         ids=[f"{i}-{a.get('type')}" for i, (_, a, _) in enumerate(BAD)])
+def test_apply_logged_refuses_the_same_bad_input(prefix, action, expected):
+    state = play(prefix, first_dealer=2)
+    before = ct.snapshot(state)
+    expect(expected, ct.apply_logged, state, *as_logged([action]))
+    assert ct.snapshot(state) == before
+
+
+@pytest.mark.parametrize(("action", "code"), [
+    (pickup(1, "slap", verdict=CLEAR.to_json()), "slap.verdict_names_other"),
+    (pickup(2, "slap", verdict=CLOSE.to_json()), "slap.not_a_candidate"),
+    (pickup(1, "slap", verdict=CALLED_OFF.to_json()), "crazy_time.false_alarm_is_no_slap"),
+    (pickup(4, "false_slap", verdict=CLEAR.to_json()), "crazy_time.slap_is_no_false_alarm"),
+    ({"type": "mistakes", "seats": [2, 1], "reason": "false_slap",
+      "verdict": CALLED_OFF.to_json()}, "crazy_time.erred_without_slap"),
+    ({"type": "mistakes", "seats": [1, 4], "reason": "slap", "verdict": CLEAR.to_json()},
+     "crazy_time.mistakes_need_false_alarm"),
+    (pickup(1, "false_slap", verdict=false_alarm(slaps({})).to_json()), "slap.nobody_picks_up"),
+])
+def test_apply_logged_still_charges_only_whom_the_verdict_allows(action, code):
+    with refused(code):
+        ct.apply_logged(play([]), action)
+
+
+def test_apply_logged_records_the_verdict_pickups_of_the_rulebook_as_apply_does():
+    never = slaps({1: 0, 2: 30, 3: 50, 5: 60})  # Dan never slapped
+    state = assert_same_replay(setup_for(5), [
+        pickup(4, "slap", verdict=CLEAR.to_json()),
+        pickup(3, "slap", verdict=CLOSE.to_json()),
+        pickup(4, "slap", verdict=CLOSE.to_json(), decision="table"),
+        pickup(3, "slap", verdict=CLOSE.to_json(), decision="verdict"),
+        pickup(4, "slap", verdict=never.to_json()),
+        pickup(1, "false_slap", verdict=CALLED_OFF.to_json()),
+        {"type": "mistakes", "seats": [3, 1], "reason": "false_slap",
+         "verdict": CALLED_OFF.to_json()},
+        {"type": "mistakes", "seats": [3, 1], "reason": "false_slap",
+         "verdict": CALLED_OFF.to_json(), "decision": "table"},
+    ])
+    assert [(p.seat, p.decision) for p in state.pickups] == [
+        (4, "verdict"), (3, "table"), (4, "table"), (4, "verdict"), (1, "verdict"),
+        (1, "verdict")]
+    assert state.pickups[-1].erred == (3, 1) and state.pickups[0].delays[-1] == (4, 410.0)
+
+
+def damaged(change):
+    action = pickup(4, "slap", verdict=CLEAR.to_json())
+    change(action["verdict"])
+    return action
+
+
+@pytest.mark.parametrize(("action", "match"), [
+    (damaged(lambda v: v.update(candidates="everyone")), "damaged"),
+    (damaged(lambda v: v.pop("ranking")), "damaged"),
+    (damaged(lambda v: v.update(picker=True)), "damaged"),
+    (damaged(lambda v: v.update(too_close="no")), "damaged"),
+    (damaged(lambda v: v.update(case="sneeze")), "damaged"),
+    (damaged(lambda v: v["ranking"][0].update(t_ns="soon")), "damaged"),
+    (damaged(lambda v: v["ranking"][0].update(seat=9)), "seat 9 slapped but is not a player"),
+    (damaged(lambda v: v.update(non_slappers=[0])), "seat 0 never slapped but is not a player"),
+    (pickup(4, "slap", verdict=[1, 2]), "verdict"),
+])
+def test_apply_logged_refuses_a_verdict_that_cannot_be_applied(action, match):
+    with malformed(match):
+        ct.apply_logged(play([]), action)
+
+
+@settings(deadline=None, max_examples=60)
+@given(a_game())
+def test_apply_logged_agrees_with_apply_on_any_play(game):
+    """Every action tried (legal or not): the same state, or the same refusal."""
+    assert_same_replay(*game)
+
+
+@settings(deadline=None, max_examples=15)
+@given(st.integers(0, 10_000), st.integers(1, 600))
+def test_apply_logged_agrees_with_apply_over_long_nights(seed, n):
+    assert_same_replay(*long_game("crazy_time", n, seed), legal=True)
+
+
+def test_apply_logged_agrees_with_apply_over_a_long_night_of_3000_actions():
+    state = assert_same_replay(*long_game("crazy_time", 3000), legal=True)
+    assert any(p.verdict is not None for p in state.pickups)
