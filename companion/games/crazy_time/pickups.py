@@ -28,6 +28,7 @@ from companion.errors import MalformedAction, RuleError
 from companion.games.base import require
 from companion.games.crazy_time.fields import (
     bump,
+    check_pile,
     check_seat,
     count_field,
     in_play,
@@ -110,6 +111,7 @@ def record_pickup(state: Any, action: Mapping[str, Any], seat: int, reason: str,
     """The state with one more pick-up by ``seat``; the picker restarts the count."""
     law, rule = _cause(state, cause)
     pile = count_field(action, "pile")
+    check_pile(state, seat, pile, PICKUP_KEEPS, f"a pick-up keeps at most {PICKUP_KEEPS} cards")
     text = None if verdict is None else json.dumps(action["verdict"])
     pickup = Pickup(n=len(state.pickups) + 1, round=state.round, seat=seat, reason=reason,
                     law=law, rule=rule, via=action["type"], pile=pile, verdict=text,

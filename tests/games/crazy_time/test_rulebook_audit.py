@@ -227,8 +227,6 @@ def test_a_wrong_guess_removes_nothing_and_adds_nothing():
     assert ct.apply(state, guess(3, "Sevens", False, pile_after=7)).piles == ((3, 7),)
 
 
-@pytest.mark.xfail(strict=True, reason="engine: accepts a pick-up that leaves more than five "
-                   "cards on top of the last counted draw pile")
 def test_a_pickup_keeps_at_most_five_cards():
     """Picking up: the picker keeps five cards (or all, if fewer) under the draw pile."""
     state = play([pickup(2, pile=7)])
