@@ -203,6 +203,13 @@ def test_a_correct_guess_on_five_cards_or_fewer_wins_the_round(pile):
     assert state.phase == ct.NEW_LAW and state.results[-1].seat == 3
 
 
+@pytest.mark.xfail(strict=True, reason="engine: accepts 'emptied: false' for a correct guess "
+                   "on a pile counted at five cards or fewer")
+def test_a_correct_guess_on_five_cards_cannot_leave_cards():
+    state = play(LAW_1 + [pickup(3, law_name="Sevens", pile=5)])
+    refused_unchanged(state, guess(3, "Sevens", True, emptied=False), "crazy_time.pile_emptied")
+
+
 def test_a_correct_guess_on_more_than_five_cards_keeps_the_round_going():
     state = play(LAW_1 + [pickup(3, law_name="Sevens", pile=6)])
     state = ct.apply(state, guess(3, "Sevens", True))
