@@ -62,7 +62,8 @@ GAME = GameInfo(
     order=10,
     screen="companion.ui.screens.crazy_time:CrazyTimeScreen",
     players=(4, 7),
-    version=2,  # 2: slap pick-ups agree with their verdict, record who chose
+    version=3,  # 2: slap pick-ups agree with their verdict, record who chose; 3: pile
+    # counts hold against the five cards a pick-up keeps and a correct guess removes
 )
 NAME = GAME.name
 TITLE = GAME.title
