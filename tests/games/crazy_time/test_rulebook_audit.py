@@ -276,3 +276,69 @@ def test_any_four_winners_give_a_legal_game_with_three_laws(case):
         state = ct.apply(state, law(f"Law {r}", w, absent))
     assert state.phase == ct.OVER and state.grand_master == winners[-1]
     assert len(set(state.left_room())) == 3
+
+
+@st.composite
+def pile_events(draw):
+    """Pick-ups (some because of "Sevens", some with a counted pile) and Cara's guesses."""
+    events = []
+    for _ in range(draw(st.integers(1, 14))):
+        if draw(st.booleans()):
+            events.append(pickup(draw(st.integers(1, 4)),
+                                 law_name=draw(st.sampled_from(["Sevens", None])),
+                                 pile=draw(st.one_of(st.none(), st.integers(0, 25)))))
+        else:
+            events.append(guess(3, "Sevens", draw(st.booleans()),
+                                pile_after=draw(st.one_of(st.none(), st.integers(0, 25)))))
+    return events
+
+
+@settings(deadline=None, max_examples=200)
+@given(pile_events())
+def test_counted_piles_follow_the_five_card_rules(events):
+    """Against a model of the rulebook's counts: a pick-up keeps at most five cards, a
+    correct guess removes five (and wins the round when nothing is left), a wrong guess
+    removes none; between counts a pile only shrinks. Cara was out of the room for
+    "Sevens" and guesses once per pick-up because of it."""
+    state = play(LAW_1)
+    counted: dict[int, int] = {}
+    may_guess = guessed = False
+    for action in events:
+        ok = True
+        if action["type"] == "pickup":
+            seat, pile = action["seat"], action.get("pile")
+            ok = pile is None or seat not in counted or pile <= counted[seat] + 5
+        else:
+            correct, after = action["correct"], action.get("pile_after")
+            known = counted.get(3)
+            if not may_guess or guessed:
+                ok = False
+            elif known is not None and after is not None:
+                ok = after <= (max(0, known - 5) if correct else known)
+            if ok and not correct and after == 0:
+                ok = False  # a wrong guess cannot empty a pile
+        try:
+            new = ct.apply(state, action)
+        except CompanionError:
+            assert not ok, action
+            continue
+        assert ok, action
+        state = new
+        if action["type"] == "pickup":
+            counted.pop(action["seat"], None)
+            if action.get("pile") is not None:
+                counted[action["seat"]] = action["pile"]
+            may_guess = may_guess or action.get("law") == "Sevens"
+            continue
+        may_guess = False
+        guessed = guessed or action["correct"]
+        known = counted.pop(3, None)
+        if action.get("pile_after") is not None:
+            counted[3] = action["pile_after"]
+        empties = action.get("pile_after") == 0 or (
+            action["correct"] and known is not None and known <= 5)
+        assert (state.phase == ct.NEW_LAW) is empties
+        if empties:
+            assert state.results[-1] == ct.RoundResult(2, 3, 2, "guess")
+            break
+        assert dict(state.piles) == counted
