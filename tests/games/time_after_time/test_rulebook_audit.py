@@ -145,6 +145,17 @@ def test_place_agrees_with_an_independent_reading_of_the_row_rule(row, slot, hou
     assert tat.can_place(row, slot, hour)[0] is rulebook_place_ok(row, slot, hour)
 
 
+@settings(deadline=None, max_examples=300)
+@given(st.lists(st.one_of(st.none(), st.integers(6, 22)), min_size=7, max_size=7))
+def test_a_complete_row_is_seven_strictly_increasing_times(row):
+    """End: all seven spaces covered, time advancing left to right, no duplicate."""
+    expected = None not in row and all(a < b for a, b in zip(row, row[1:], strict=False))
+    assert tat.is_complete(row) is expected
+    if None not in row and not expected:
+        assert {p.kind for p in tat.check_row(row)} <= {"order", "duplicate"}
+        assert tat.check_row(row)
+
+
 def test_a_third_copy_of_an_hour_does_not_exist():
     """Two copies of each time: once both are face up (or in the box), no third."""
     state = run(game("A", "B", "C"), place(1, 0, 7), place(2, 0, 7))
@@ -296,6 +307,10 @@ def test_with_the_pile_gone_a_correct_row_still_wins_and_an_unfinished_one_ties(
                                        {"from": 4, "to": 3}]},
      "time_after_time.emergency_count"),  # one or two cards, never three
     ([_, _, _, 7, 8, _, _], {"from": 3, "to": 4}, "time_after_time.slot_taken"),
+    ([_, _, _, 7, 8, _, _], {"moves": [{"from": 3, "to": 4}, {"from": 4, "to": 3}]},
+     "time_after_time.move_breaks_row"),  # swapping two cards breaks the order
+    ([_, _, _, 7, 8, _, _], {"moves": [{"from": 3, "to": 2}, {"from": 3, "to": 4}]},
+     "time_after_time.move_twice"),
     ([6, _, _, _, _, _, 22], {"from": 0, "to": 1}, "time_after_time.not_stuck"),  # no error
     ([_, _, _, 7, 8, _, _], {"from": 5, "to": 4}, MALFORMED),  # no card there
 ])
