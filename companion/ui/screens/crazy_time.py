@@ -30,6 +30,7 @@ from kivy.utils import escape_markup
 from companion.errors import CompanionError
 from companion.events import CAPTAIN_SEAT
 from companion.palette import rgba, text_rgba
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import crazy_time as cp
 from companion.ui.presenters.crazy_time_view import view
@@ -100,7 +101,7 @@ class CrazyTimeScreen(Screen):
                      text=lambda b, text: setattr(b, "font_size", 28 if len(text) <= 14
                                                   else 22))
             if text == "Stop Time!":
-                btn.tint = (0.78, 0.16, 0.12, 1)
+                btn.tint = theme.ALARM
             self.buttons[method] = btn
             grid.add_widget(btn)
 

@@ -22,6 +22,7 @@ from companion.errors import CompanionError
 from companion.games import get_rules
 from companion.session import replay
 from companion.store.export import export_csv, export_jsonl
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters.history import (
     PlayerStats,
@@ -80,7 +81,7 @@ class WinsChart(Widget):
                 y = self.top - (i + 1) * h + gap / 2
                 Color(0.25, 0.27, 0.33, 1)
                 Rectangle(pos=(x0, y), size=(width * s.played / most, h - gap))
-                Color(0.0, 0.62, 0.45, 1)
+                Color(*theme.GO)
                 Rectangle(pos=(x0, y), size=(width * s.won / most, h - gap))
         for i, s in enumerate(rows):
             y = self.top - (i + 1) * h
@@ -141,7 +142,7 @@ class HistoryScreen(Screen):
             row.add_widget(line)
             if g.status == "open":
                 b = BigButton(text="Resume", size_hint_x=None, width=130,
-                              tint=(0.0, 0.62, 0.45, 1))
+                              tint=theme.GO)
                 b.bind(on_release=lambda _w, gid=g.game_id: app.resume_game(gid))
                 row.add_widget(b)
             box.add_widget(row)

@@ -27,6 +27,7 @@ from kivy.utils import escape_markup
 
 from companion.games import professor_tempus as pt
 from companion.palette import rgba, text_rgba
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import professor_tempus as view
 from companion.ui.taps import OneTap
@@ -38,7 +39,7 @@ IDLE = (0.20, 0.22, 0.28, 1)
 CHOSEN = (0.55, 0.45, 0.12, 1)
 CARD = {"red": (0.70, 0.15, 0.15, 1), "purple": (0.45, 0.20, 0.60, 1),
         "joker": (0.25, 0.45, 0.30, 1)}
-STRIP = (0.14, 0.15, 0.20, 1)
+STRIP = theme.PANEL
 GO = (0.15, 0.5, 0.25, 1)
 
 

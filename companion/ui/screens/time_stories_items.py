@@ -24,6 +24,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
 from kivy.utils import escape_markup
 
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories_items as pi
 from companion.ui.screens.time_stories_panels import Panel, _button, _row, _toggle
@@ -94,7 +95,7 @@ class ItemsPanel(Panel):
                          self.toggle_agency, width=210)
         agency.background_normal, agency.background_down = "", ""
         agency.background_color = ((0.95, 0.74, 0.22, 1) if self.new_agency
-                                   else (0.22, 0.24, 0.30, 1))
+                                   else theme.BUTTON)
         agency.color = (0.12, 0.10, 0.05, 1) if self.new_agency else (1, 1, 1, 1)
         agency.bold = self.new_agency
         agency.font_size = 28

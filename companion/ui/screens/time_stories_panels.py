@@ -20,6 +20,7 @@ from kivy.utils import escape_markup
 
 from companion import dice
 from companion.palette import rgba
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
 from companion.ui.presenters import time_stories_setup as setup
@@ -68,7 +69,7 @@ def _toggle(text, down, action, width=None, font=None) -> ToggleButton:
 def _heading(text: str) -> BodyLabel:
     """A row's heading, at its left (the rows keep their height: nothing scrolls away)."""
     label = BodyLabel(text=text, font_size=22, bold=True, size_hint_x=None, width=132,
-                      color=(1, 0.85, 0.4, 1), halign="left", valign="middle")
+                      color=theme.NEWS, halign="left", valign="middle")
     label.bind(size=lambda w, size: setattr(w, "text_size", size))
     return label
 

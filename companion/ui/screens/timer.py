@@ -45,6 +45,7 @@ from companion import bootclock
 from companion.events import CAPTAIN_SEAT
 from companion.palette import default_colour, rgba
 from companion.timer import RUNNING, TimerError
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters.spoken import spoken_names, timer_line
 from companion.ui.presenters.timer import (
@@ -287,7 +288,7 @@ class TimerScreen(Screen):
         for c in row:
             b = BigButton(text=c.label, disabled=not c.enabled, size_hint_x=len(c.label) + 2)
             if c.selected:
-                b.tint = (0.0, 0.45, 0.70, 1)
+                b.tint = theme.MAIN
             b.bind(on_release=lambda _w, key=c.key: self.control(key))
             bar.add_widget(b)
 

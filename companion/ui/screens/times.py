@@ -35,6 +35,7 @@ from kivy.utils import escape_markup
 
 from companion.games import times
 from companion.palette import default_colour, rgba, text_rgba
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import times as view
 from companion.ui.screens.times_panels import (
@@ -58,7 +59,7 @@ def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> BigB
                   font_size=28 if len(text) <= 14 else 24)
     b.bind(size=lambda w, size: setattr(w, "text_size", (size[0] - 8, size[1])))
     if main:
-        b.tint = (0.0, 0.45, 0.70, 1)
+        b.tint = theme.MAIN
     b.bind(on_release=lambda _w: on_tap())
     return b
 

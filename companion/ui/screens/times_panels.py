@@ -50,6 +50,7 @@ from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
 
 from companion.games import times
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters.times import (
     OVERRIDE_REASONS,
@@ -171,7 +172,7 @@ class YearPad(BoxLayout):
             elif key == "Erase":
                 b.bind(on_release=lambda _w: on_erase())
             else:
-                b.tint = (0.0, 0.45, 0.70, 1)
+                b.tint = theme.MAIN
                 b.bind(on_release=lambda _w: on_ok())
                 self.bind(ready=lambda _w, ok, btn=b: setattr(btn, "disabled", not ok))
                 b.disabled = not self.ready
@@ -406,7 +407,7 @@ class OverrideDialog(Overlay):
         end = BoxLayout(size_hint_y=None, height=72, spacing=6)
         end.add_widget(self._choice("Cancel", False, self.screen.close_overlay))
         save = self._choice("Save override", False, self.save)
-        save.tint = (0.0, 0.45, 0.70, 1)
+        save.tint = theme.MAIN
         end.add_widget(save)
         panel.add_widget(end)
 
@@ -415,7 +416,7 @@ class OverrideDialog(Overlay):
                 repeat_ok: bool = False) -> BigButton:
         b = BigButton(text=text, disabled=not enabled, repeat_ok=repeat_ok)
         if selected:
-            b.tint = (0.0, 0.45, 0.70, 1)
+            b.tint = theme.MAIN
         b.bind(on_release=lambda _w: on_tap())
         return b
 
