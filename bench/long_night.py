@@ -165,7 +165,7 @@ class ReadOnlyUndo:
     def __getattr__(self, name):
         return getattr(self.log, name)
 
-    def undo(self, gid: int):
+    def undo(self, gid: int, reopen: bool = False):
         action = next(self.log.iter_actions(gid, self.n - 1, self.n))
         self.n -= 1
         return action

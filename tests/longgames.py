@@ -174,7 +174,8 @@ def _crazy_time(state, rng: random.Random, per_round: int) -> Iterator[Action]:
         yield {"type": "pickup", "seat": seat, "reason": "slap", "verdict": verdict.to_json()}
     if roll < 0.5:
         yield {"type": "pickup", "seat": rng.choice(seats), "reason": "temporal_flaw",
-               "law": rng.choice(laws), "pile": rng.randint(0, 20)}
+               "law": rng.choice(laws), "pile": rng.randint(0, 20) + 6}  # a correct guess
+        # on five or fewer counted cards would win the round, and round 4 must go on
     if roll < 0.6:
         a, b = rng.sample(seats, 2)
         yield {"type": "accusation", "accuser": a, "accused": b, "law": rng.choice(laws),

@@ -111,6 +111,11 @@ CRAZY_TIME = [
     Case("crazy_time.player_count", lambda: ct.deal_size(3), CT_SEATS),
     Case("crazy_time.no_such_seat", ct_in(pickup(9)), CT_SEATS),
     Case("crazy_time.negative_count", ct_in(pickup(2, pile=-1)), CT_SEATS),
+    Case("crazy_time.pile_count", refusing(ct, CT, pickup(2, pile=7))(pickup(2, pile=13)),
+         CT_SEATS),
+    Case("crazy_time.pile_emptied", refusing(ct, CT, *ROUND_2, pickup(1, law="Sevens", pile=4))(
+        {"type": "guess", "seat": 1, "law": "Sevens", "correct": True, "emptied": False}),
+         CT_SEATS),
     Case("crazy_time.empty_text", ct_in({"type": "accusation", "accuser": 1, "accused": 2,
                                          "law": " ", "correct": True}), CT_SEATS),
     Case("crazy_time.game_over", ct_over(pickup(1)), CT_SEATS),

@@ -33,6 +33,7 @@ from companion.games.crazy_time.fields import (
     OVER,
     PLAYING,
     bump,
+    check_pile,
     count_field,
     in_play,
     optional,
@@ -71,7 +72,8 @@ GAME = GameInfo(
     order=10,
     screen="companion.ui.screens.crazy_time:CrazyTimeScreen",
     players=(4, 7),
-    version=2,  # 2: slap pick-ups agree with their verdict, record who chose
+    version=3,  # 2: slap pick-ups agree with their verdict, record who chose; 3: pile
+    # counts hold against the five cards a pick-up keeps and a correct guess removes
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -312,9 +314,22 @@ def _guess(state: State, action: Mapping[str, Any]) -> State:
                         name=state.name(seat), law=law.name)
     correct = require(action, "correct", bool)
     pile_after = count_field(action, "pile_after")
+    if correct:
+        check_pile(state, seat, pile_after, -GUESS_REMOVES,
+                   f"a correct guess removes {GUESS_REMOVES} cards")
+    else:
+        check_pile(state, seat, pile_after, 0, "a wrong guess removes none")
+    # a pile counted at five or fewer (it can only have shrunk since) is emptied
+    counted = dict(state.piles).get(seat)
+    empties = correct and counted is not None and counted <= GUESS_REMOVES
     emptied = optional(action, "emptied", bool)
+    if emptied is False and empties:
+        raise RuleError("crazy_time.pile_emptied", "{name}'s draw pile was counted at "
+                        "{counted}: a correct guess removes {removes} cards and leaves none, "
+                        "so {name} wins the round.", name=state.name(seat), counted=counted,
+                        removes=GUESS_REMOVES)
     if emptied is None:
-        emptied = pile_after == 0
+        emptied = pile_after == 0 or empties
     if emptied and not correct:
         raise RuleError("crazy_time.wrong_guess_empties", "A wrong guess removes no cards, so "
                         "it cannot empty {name}'s draw pile.", name=state.name(seat))

@@ -52,6 +52,20 @@ def count_field(action: Mapping[str, Any], key: str) -> int | None:
     return value
 
 
+def check_pile(state: Any, seat: int, pile: int | None, change: int, why: str) -> None:
+    """Refuse a pile count the rules cannot give: between two counts a draw pile only
+    shrinks (cards turned up), except by what ``why`` says (``change`` cards at most;
+    negative when cards are taken away). Only checked when this round has a count."""
+    counted = dict(state.piles).get(seat)
+    if pile is None or counted is None:
+        return
+    most = max(0, counted + change)
+    if pile > most:
+        raise RuleError("crazy_time.pile_count", "{name}'s draw pile was counted at {counted} "
+                        "and {why}: it holds at most {most}, not {pile}.",
+                        name=state.name(seat), counted=counted, why=why, most=most, pile=pile)
+
+
 def text_field(action: Mapping[str, Any], key: str, what: str) -> str:
     """A text the table typed; ``what`` says what it is in the refusal."""
     value = require(action, key, str).strip()

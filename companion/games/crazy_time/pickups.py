@@ -27,6 +27,7 @@ from companion.errors import MalformedAction, RuleError
 from companion.games.base import require
 from companion.games.crazy_time.fields import (
     bump,
+    check_pile,
     check_seat,
     count_field,
     in_play,
@@ -120,6 +121,7 @@ def record_pickup(state: Any, action: Mapping[str, Any], seat: int, reason: str,
     law, rule = _cause(state, cause)
     pile = count_field(action, "pile")
     kind = action["type"]
+    check_pile(state, seat, pile, PICKUP_KEEPS, f"a pick-up keeps at most {PICKUP_KEEPS} cards")
     # what both paths keep of a verdict: its own JSON, as text (delays are read from it)
     text = None if verdict is None else verdict_text(action["verdict"], kind)
     n = len(state.pickups) + 1
