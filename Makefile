@@ -29,7 +29,7 @@ FORCE    ?= 0
 # flash settings: the pad's serial port (default: /dev/slap-pad, else the only Pico found).
 PORT     ?=
 
-.PHONY: run test lint bench pad-sim doctor clean install-kiosk flash
+.PHONY: run test lint bench pad-sim doctor clean install-kiosk flash boot-test
 
 # Debian packages first (installed as root; otherwise named in one line): see the script.
 $(PY):
@@ -55,6 +55,10 @@ run: $(RUN_STAMP)
 
 test: lint
 	if [ -n "$$DISPLAY" ]; then $(PY) -m pytest; else $(XVFB) $(PY) -m pytest; fi
+
+# The installed box booted by a real systemd (root; about 10 minutes; tests/boot/).
+boot-test:
+	bash tests/boot/boot-test.sh
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .

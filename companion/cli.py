@@ -6,6 +6,7 @@
     companion venue [...]            the venue's live page (see companion/venue/server.py)
     companion replay FILE [--json]
     companion kiosk [--config PATH] [--data-dir DIR]   the box's kiosk: the app under cage
+    companion logs [journalctl options]   the kiosk's lines and systemd's, this boot
     companion pad-sim [...]          the virtual Pico slap pad (see companion/pad/sim.py)
 
 Which config and log: ``--config``/``--data-dir``, then ``COMPANION_CONFIG``/
@@ -67,6 +68,8 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("kiosk", help="the box's kiosk: the app full-screen under cage, for systemd",
                    parents=[common])
+    sub.add_parser("logs", help="the kiosk's lines in the journal (launcher, cage, app) "
+                   "with systemd's own; journalctl options pass through", add_help=False)
     sub.add_parser("pad-sim", help="run the virtual Pico slap pad on a pseudo-terminal",
                    add_help=False)
     sub.add_parser("venue", help="the venue's live page for many tables (MQTT)", add_help=False)
@@ -89,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         from companion.pad.sim import main as pad_sim_main
 
         return pad_sim_main(argv[1:])
+    if argv[:1] == ["logs"]:
+        return cmd_logs(argv[1:])
     if argv[:1] == ["venue"]:  # venue mode (issue 16)
         from companion.venue.server import main as venue_main
 
@@ -212,6 +217,21 @@ def cmd_kiosk(args: argparse.Namespace) -> int:
     from companion.launcher import launch
 
     return launch(config_arg=_config_arg(args), data_dir=args.data_dir)
+
+
+def cmd_logs(extra: list[str]) -> int:
+    """journalctl with the kiosk's matches (companion/journal.py); its exit status."""
+    import shutil
+    import subprocess
+
+    from companion.journal import journal_args
+
+    command = journal_args(extra)
+    if shutil.which(command[0]) is None:
+        print("companion logs: journalctl is not installed here: the kiosk's log is "
+              "systemd's journal, on the box", file=sys.stderr)
+        return 2
+    return subprocess.call(command)
 
 
 COMMANDS = {"run": cmd_run, "doctor": cmd_doctor, "export": cmd_export, "replay": cmd_replay,

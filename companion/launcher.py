@@ -13,7 +13,12 @@ logind session on tty1 (``PAMName=``). It:
    ``NOTIFY_SOCKET`` pointing at a relay socket of its own. The relay passes the app's
    ``READY=1``, ``WATCHDOG=1`` and ``STATUS=`` on to systemd from this process. It has
    to: with ``PAMName=``, logind moves the session's processes into a scope of their
-   own, and systemd then accepts notifications only from the unit's main PID;
+   own, and systemd then accepts notifications only from the unit's main PID. The app
+   is told to draw through cage's Xwayland only (``SDL_VIDEODRIVER=x11``): without it,
+   SDL falls back to an off-screen window when Xwayland fails, and the unit would be
+   "active" in front of a black screen. The app sends ``READY=1`` after its first frame
+   is swapped (``CompanionApp._first_frame``), so READY means the picture is on cage's
+   output; ``STATUS=`` says what the kiosk is doing at each step;
 4. on SIGTERM asks the app to stop, then cage, then kills what is left of the group; on
    the watchdog's SIGABRT (a hung app) kills the group at once. When cage ends by
    itself, the kiosk failed: the launcher says so on the screen and exits 1, and
@@ -41,11 +46,14 @@ import time
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.journal import LOGS_COMMAND
 from companion.watchdog import Watchdog
 
 EX_CONFIG = 78  # sysexits.h: a person must fix something; the unit does not restart
 FORWARDED = ("READY=1", "WATCHDOG=1", "STATUS=", "STOPPING=1")
 STOP_GRACE_S = 5.0
+STARTING = "Starting cage, Xwayland and the companion"
+ON_SCREEN = "The companion is on the screen"
 
 
 class Refusal(CompanionError):
@@ -121,6 +129,7 @@ class Relay:
                 if self.ready:
                     continue
                 self.ready, self.app_pid = True, pid
+                self.upstream.notify(f"STATUS={ON_SCREEN}")
             elif line.startswith("STATUS="):
                 self.status = line[len("STATUS="):]
             self.upstream.notify(line)
@@ -221,9 +230,10 @@ def launch(config_arg: str | None = None, data_dir: str | None = None,
     relay = Relay(folder, upstream)
     child_env = {k: v for k, v in environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_PID")}
     child_env.update(NOTIFY_SOCKET=str(relay.path), COMPANION_KIOSK="1",
-                     WLR_LIBINPUT_NO_DEVICES="1")  # start even with no touchscreen
+                     WLR_LIBINPUT_NO_DEVICES="1",  # start even with no touchscreen
+                     SDL_VIDEODRIVER="x11")  # cage's Xwayland or nothing: never off-screen
     command = _cage_command(str(config_path(config_arg)), data_dir, environ)
-    upstream.notify("STATUS=Starting cage and the companion")
+    upstream.notify(f"STATUS={STARTING}")
     started = time.monotonic()
     kiosk = Kiosk(command, child_env, relay, grace_s)
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGABRT):
@@ -235,10 +245,16 @@ def launch(config_arg: str | None = None, data_dir: str | None = None,
         shutil.rmtree(folder, ignore_errors=True)
     if kiosk.stop_requested and not kiosk.hung:
         return 0
-    why = "it stopped answering" if kiosk.hung else f"cage ended with status {status}"
     last = f" ({relay.status})" if relay.status else ""
-    ran = "before its first screen" if not relay.ready else \
-        f"after {time.monotonic() - started:.0f} s"
-    say(f"the companion stopped {ran}: {why}{last}. It restarts in a moment; if this "
-        f"repeats, see: journalctl -u table-companion -b")
+    if kiosk.hung:
+        why = f"the companion stopped answering after {time.monotonic() - started:.0f} s"
+    elif not relay.ready:
+        why = (f"the companion never reached the screen: cage ended with status {status} "
+               f"before the app's first frame{last}. Its window needs cage's Xwayland and "
+               f"a display (the touchscreen or HDMI); their own lines say which failed")
+    else:
+        why = (f"the companion stopped after {time.monotonic() - started:.0f} s: cage "
+               f"ended with status {status}{last}")
+    upstream.notify(f"STATUS=Stopped: {why}")
+    say(f"{why}. It restarts in a moment; if this repeats, see: {LOGS_COMMAND}")
     return 1

@@ -34,7 +34,9 @@ KIOSK_USER=table-companion
 UNIT=table-companion.service
 DEFAULT_DATA=/var/lib/table-companion
 GROUPS_WANTED=(gpio dialout video render input audio)
-PACKAGES=(cage xwayland python3-venv python3-lgpio libpam-systemd libgl1 libegl1
+# polkitd: without it, cage's seat request through logind waits out the unit's whole
+# start timeout at every start (Raspberry Pi OS Lite has it; plain Debian may not).
+PACKAGES=(cage xwayland python3-venv python3-lgpio libpam-systemd polkitd libgl1 libegl1
           libgl1-mesa-dri libmtdev1 espeak-ng)
 
 say() { printf 'install-kiosk: %s\n' "$*"; }
@@ -54,7 +56,8 @@ else
   # model in the device tree counts too: that is Raspberry Pi OS Lite).
   os_name="$(. "$OS_RELEASE" 2>/dev/null && echo "${PRETTY_NAME:-unknown}")" || os_name=unknown
   codename="$(. "$OS_RELEASE" 2>/dev/null && echo "${VERSION_CODENAME:-}")" || codename=
-  model="$(tr -d '\0' < "$PI_MODEL" 2>/dev/null || true)"
+  model=""
+  [ -r "$PI_MODEL" ] && model="$(tr -d '\0' < "$PI_MODEL" 2>/dev/null || true)"
   arch="$(uname -m)"
   if [ "$FORCE" != 1 ]; then
     case "$model" in
@@ -78,9 +81,25 @@ if ! staged; then
   if [ ${#missing[@]} -gt 0 ]; then
     say "installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
-      || stop "apt-get could not install ${missing[*]}: connect the Pi to the network and" \
-              "run sudo make install-kiosk again"
+    apt-get update -qq || stop "apt-get could not read the package lists: connect the Pi to" \
+        "the network and run sudo make install-kiosk again"
+    # A package the sources do not have is named as such, not blamed on the network.
+    unknown=()
+    for pkg in "${missing[@]}"; do
+      candidate="$(apt-cache policy "$pkg" 2>/dev/null | sed -n 's/^ *Candidate: //p')"
+      [ -n "$candidate" ] && [ "$candidate" != "(none)" ] || unknown+=("$pkg")
+    done
+    if [ ${#unknown[@]} -gt 0 ]; then
+      if [ "${unknown[*]}" = python3-lgpio ]; then
+        stop "python3-lgpio is not in this system's package sources: this is not Raspberry" \
+             "Pi OS, whose archive has it (the kiosk reads the seat buttons through it)"
+      fi
+      stop "${unknown[*]}: not in this system's package sources (apt-cache policy shows no" \
+           "candidate); the kiosk is made for Raspberry Pi OS Bookworm"
+    fi
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+      || stop "apt-get could not install ${missing[*]} (see its message above); then run" \
+              "sudo make install-kiosk again"
   fi
 fi
 [ -x "$KIOSK_PYTHON" ] || stop "$KIOSK_PYTHON is missing: sudo apt install python3-venv"
@@ -135,7 +154,7 @@ config="$T/etc/table-companion/config.toml"
 if [ -e "$config" ]; then
   say "config /etc/table-companion/config.toml exists: kept"
 else
-  "$venv/bin/python" - "$config" <<'PY' || stop "could not write the kiosk's config"
+  "$venv/bin/python" -I - "$config" <<'PY' || stop "could not write the kiosk's config"
 import re
 import sys
 from pathlib import Path
@@ -155,7 +174,7 @@ PY
   chmod 0644 "$config"
   say "wrote /etc/table-companion/config.toml (the pad on when plugged in, full screen)"
 fi
-if ! "$venv/bin/python" -c "import sys; from companion.config import load_config; load_config(sys.argv[1])" "$config" 2>"$work/config-error"; then
+if ! "$venv/bin/python" -I -c "import sys; from companion.config import load_config; load_config(sys.argv[1])" "$config" 2>"$work/config-error"; then
   say "WARNING: the kept config does not load with this version: $(tail -1 "$work/config-error")"
   say "the kiosk will show this message until /etc/table-companion/config.toml is fixed"
 fi
@@ -219,6 +238,16 @@ install -m 0644 "$SRC/systemd/system.conf.d/table-companion-watchdog.conf" \
   "$T/etc/systemd/system.conf.d/table-companion-watchdog.conf"
 uid="$(id -u "$KIOSK_USER" 2>/dev/null || true)"
 if [ -n "$uid" ]; then
+  # ProtectHome=tmpfs empties /run/user in the unit's view; bring back the kiosk's own
+  # runtime folder (its Wayland and notify sockets). Only the installer knows the UID.
+  install -d "$dropin"
+  cat > "$work/runtime-dir.conf" <<EOF
+# Written by make install-kiosk: the kiosk user's runtime folder (/run/user/$uid, made by
+# logind for its session) inside the unit's sandbox, where ProtectHome=tmpfs hides the rest.
+[Service]
+BindPaths=-/run/user/$uid
+EOF
+  install -m 0644 "$work/runtime-dir.conf" "$dropin/runtime-dir.conf"
   install -d "$sysd/user-$uid.slice.d"
   install -m 0644 "$SRC/systemd/table-companion-slice.conf" \
     "$sysd/user-$uid.slice.d/table-companion.conf"
@@ -247,10 +276,13 @@ if staged; then
 else
   systemctl enable "$UNIT"
 fi
-run systemctl restart "$UNIT"
 if staged; then
   say "staged (enabled inside DESTDIR). Not done: apt-get, useradd, chown, udevadm, systemctl"
+elif ! systemctl restart "$UNIT"; then
+  status="$(systemctl show -p StatusText --value "$UNIT" 2>/dev/null || true)"
+  stop "installed, but the kiosk did not reach the screen: ${status:-systemd gave no reason}." \
+       "Its lines: companion logs   (then: sudo systemctl restart table-companion)"
 else
-  say "done: the kiosk runs on tty1 and starts at every boot."
-  say "check it with: companion doctor   and   journalctl -u table-companion -b"
+  say "done: the kiosk is on the screen (tty1) and starts at every boot."
+  say "check it with: companion doctor   and its lines with: companion logs"
 fi

@@ -27,7 +27,7 @@ mode = os.environ.get("FAKE_CAGE", "ready")
 with open(os.environ["FAKE_CAGE_LOG"], "w") as f:
     f.write(repr((sys.argv[1:], {{k: os.environ.get(k) for k in (
         "NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC", "COMPANION_KIOSK",
-        "WLR_LIBINPUT_NO_DEVICES")}})))
+        "WLR_LIBINPUT_NO_DEVICES", "SDL_VIDEODRIVER")}})))
 if mode == "crash":
     sys.exit(3)
 pid = os.fork()
@@ -150,8 +150,29 @@ def test_a_cage_that_dies_is_a_failure_said_on_screen_and_restarted(box):
     proc = start(env, FAKE_CAGE="crash")
     assert proc.wait(60) == 1
     err = proc.stderr.read()
-    assert "stopped before its first screen: cage ended with status 3" in err
-    assert "journalctl -u table-companion" in err
+    assert "never reached the screen: cage ended with status 3 before the app's first " \
+        "frame" in err
+    assert "see: companion logs" in err
+
+
+def test_the_status_says_what_the_kiosk_does_and_the_app_draws_through_xwayland(box):
+    env, sock, tmp_path = box
+    start(env)
+    got = messages(sock, "READY=1")
+    assert got.index("STATUS=Starting cage, Xwayland and the companion") < got.index("READY=1")
+    assert "STATUS=The companion is on the screen" in got
+    _, cage_env = ast.literal_eval((tmp_path / "cage").read_text())
+    assert cage_env["SDL_VIDEODRIVER"] == "x11"  # never SDL's off-screen fallback
+
+
+def test_the_logs_command_shows_the_units_lines_and_the_kiosks_own():
+    from companion.journal import journal_args
+
+    args = journal_args(["-n", "50"])
+    assert args[:2] == ["journalctl", "-b"] and "-n" in args
+    assert "_SYSTEMD_UNIT=table-companion.service" in args
+    assert "SYSLOG_IDENTIFIER=companion" in args  # the lines from the session scope
+    assert journal_args(["-b", "-1"]).count("-b") == 1
 
 
 def test_an_app_deaf_to_sigterm_is_killed_with_its_group(box):
@@ -168,4 +189,4 @@ def test_the_watchdogs_abort_kills_a_hung_app_and_reports_it(box):
     assert "READY=1" in messages(sock, "READY=1")
     proc.send_signal(signal.SIGABRT)
     assert proc.wait(30) == 1
-    assert "it stopped answering" in proc.stderr.read()
+    assert "the companion stopped answering" in proc.stderr.read()

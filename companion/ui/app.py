@@ -211,12 +211,19 @@ class CompanionApp(App):
             Window.bind(on_touch_down=self._on_touch)
         else:
             Clock.schedule_interval(self._frame, 0)
-        Clock.schedule_once(lambda _dt: self.watchdog.ready(), 0)  # after the first frame
+        Window.bind(on_flip=self._first_frame)
         if self.log.recovered:
             self.say(self.log.recovered, seconds=30)
         if getattr(self.log, "unchecked", False):  # too large to check whole at start
             integrity.check_in_background(self.log.path, mainthread(self.log_checked))
         return root
+
+    def _first_frame(self, *_args) -> None:
+        """The first frame is being swapped onto the display: tell systemd (through the
+        kiosk's relay) on the next clock tick, once the swap is done. READY=1 then means
+        the home screen is on the screen, not that a window was asked for."""
+        Window.unbind(on_flip=self._first_frame)
+        Clock.schedule_once(lambda _dt: self.watchdog.ready(), 0)
 
     def log_checked(self, verdict: str) -> None:
         """The background integrity check's answer (on the UI thread). A failed one has
