@@ -20,10 +20,12 @@ run_pkgs=(libgl1 libegl1 libgl1-mesa-dri libmtdev1 xclip python3-venv espeak-ng)
 # Xvfb for real windows without a display (xwininfo from x11-utils: the window's real size
 # in the full-screen tests); systemd-analyze for the unit checks; strace for
 # the game log's fault injection (tests/faults); cage, xwayland and grim for the kiosk test
-# (the real kiosk under cage's headless backend, its frame taken with grim); venue mode
+# (the real kiosk under cage on a stand-in display: Xvfb sized by matchbox-window-manager,
+# its frame taken with grim); venue mode
 # (docs/venue.md): Mosquitto for the broker tests, Chromium and its WebDriver for the
 # venue page in a real headless browser.
-test_pkgs=(xvfb xauth x11-utils systemd strace cage xwayland grim mosquitto chromium chromium-driver)
+test_pkgs=(xvfb xauth x11-utils systemd strace cage xwayland grim matchbox-window-manager
+           mosquitto chromium chromium-driver)
 
 case "$role" in
   run) want=("${run_pkgs[@]}") ;;

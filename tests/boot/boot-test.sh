@@ -226,27 +226,7 @@ frame() {  # frame NAME: cage's output as $ART/boot-NAME.png, and its PPM for th
   cp "$R/root/frame.png" "$ART/boot-$1.png" && cp "$R/root/frame.ppm" "$B/boot-$1.ppm"
 }
 home_screen() {  # home_screen NAME: the picture fills the output and shows the home tiles
-  python3 - "$B/boot-$1.ppm" "$SCREEN" <<'EOF'
-import sys
-data = open(sys.argv[1], "rb").read()
-magic, w, h, maxval, rest = data.split(maxsplit=4)
-w, h = int(w), int(h)
-want_w, want_h = (int(v) for v in sys.argv[2].split("x"))
-def px(x, y):
-    i = (y * w + x) * 3
-    return rest[i:i + 3]
-pixels = [px(x, y) for y in range(0, h, 4) for x in range(0, w, 4)]
-drawn = sum(p != b"\0\0\0" for p in pixels) / len(pixels)
-# The home screen's nine tiles fill the band below its two top rows: lighter than the
-# background, in each third of the width and at each third of the band's height.
-def light(p):
-    return sum(p) > 3 * 0x20
-tiles = sum(light(px(int(w * fx), int(h * fy)))
-            for fx in (0.04, 0.37, 0.70) for fy in (0.36, 0.56, 0.76))
-print(f"  output {w}x{h} (the screen {want_w}x{want_h}), {drawn:.0%} not black, "
-      f"{tiles} of 9 tile corners lit")
-sys.exit(0 if (w, h) == (want_w, want_h) and drawn > 0.95 and tiles == 9 else 1)
-EOF
+  python3 "$PROJECT/tests/screen_check.py" "$B/boot-$1.ppm" "$SCREEN"
 }
 
 # ---- the checks -----------------------------------------------------------------------
@@ -304,14 +284,14 @@ EOF
   check "kill -9 of the app: back on the screen" wait_on_screen
   check "kill -9 of the app: a new app process" test -n "$(app_pid)" -a "$(app_pid)" != "$pid"
   check "kill -9 of the app: the log intact ($before)" test "$(db)" = "$before"
-  frame after-kill9
+  frame after-kill9 && check "after kill -9: the home screen again" home_screen after-kill9
 
   log "SIGSTOP the app: the watchdog (15 s) restarts the kiosk"
   r0=$(prop NRestarts); pid=$(app_pid); in_root "kill -STOP $pid"; sleep 25
   check "a hung app is restarted by the watchdog" test "$(prop NRestarts)" -gt "$r0"
   check "after the hang: back on the screen" wait_on_screen
   check "after the hang: the log intact" test "$(db)" = "$before"
-  frame after-hang
+  frame after-hang && check "after the hang: the home screen again" home_screen after-hang
 
   log "a second install"
   check "the second install ends with exit status 0" install_as_owner install-2.log
@@ -335,6 +315,18 @@ EOF
   as_owner 'cd ~/table-companion && git status --porcelain --ignored; find . ! -user someone' >"$L/clone.log" 2>&1
   check "the owner's clone is left as it was (no new files, none of root's)" test ! -s "$L/clone.log"
   check "no core dump in the data folder" test -z "$(in_root 'ls /var/lib/table-companion | grep -i core')"
+
+  log "bad input: no display at all (the display stand-in taken away)"
+  in_root "mv /etc/systemd/system/$UNIT.service.d/boot-test-display.conf /root/
+    systemctl daemon-reload; systemctl restart --no-block $UNIT"
+  local seen_on_screen=no
+  for _ in $(seq 1 40); do on_screen && seen_on_screen=yes; sleep 1; done
+  echo "  $(prop ActiveState), Status: $(prop StatusText)"
+  check "no display: never active with the companion on the screen" test "$seen_on_screen" = no
+  as_owner 'companion logs --no-pager -n 200' >"$L/nodisplay.log" 2>&1
+  check "no display: companion logs says the companion never reached the screen" \
+    grep -q "never reached the screen" "$L/nodisplay.log"
+  check "no display: the log intact" test "$(db)" = "$before"
 }
 
 main() {
