@@ -248,7 +248,18 @@ db() {  # what the log holds: integrity, games, actions
 }
 app_pid() { in_root "pgrep -u table-companion -f '$APP_PATTERN'"; }
 
+lacks() { ! grep -q -e "$1" "$2"; }
+
 run_checks() {
+  log "bad input: python3-lgpio not in the package sources (its stand-in removed)"
+  in_root 'dpkg -r python3-lgpio >/dev/null'
+  install_as_owner install-0.log
+  check "the installer names python3-lgpio as missing from the package sources" \
+    grep -q "python3-lgpio is not in this system's package sources" "$L/install-0.log"
+  check "the installer prints no stray shell error" lacks "No such file or directory" "$L/install-0.log"
+  check "the refused install changed nothing" test -z "$(in_root 'ls -d /opt/table-companion /etc/table-companion 2>/dev/null')"
+  in_root 'dpkg -i /root/python3-lgpio_0.0~standin1_all.deb >/dev/null'
+
   log "install as the owner: sudo make install-kiosk FORCE=1"
   check "the installer ends with exit status 0" install_as_owner install-1.log
   check "the installer says the kiosk is on the screen" grep -q "kiosk is on the screen" "$L/install-1.log"
