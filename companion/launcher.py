@@ -84,7 +84,7 @@ def preflight(config_arg: str | None, data_dir: str | None, environ=os.environ) 
                       "with pam_systemd; run sudo make install-kiosk again")
     path = config_path(config_arg)
     try:
-        load_config(path)
+        config = load_config(path)
         paths.use(data_dir=data_dir)
         paths.kivy_home()
     except CompanionError as exc:
@@ -92,12 +92,29 @@ def preflight(config_arg: str | None, data_dir: str | None, environ=os.environ) 
     finally:
         paths.reset()
     notes = []
+    if config.venue is not None and not internet_sockets():
+        notes.append(NO_VENUE_SOCKETS)
     if not touch.touchscreens():
         notes.append(touch.NO_TOUCHSCREEN)
     card = audio.choose(audio.playback_cards())
     notes.append(f"sound: {audio.summary(card)}"
                  + ("" if card else " (the cues stay silent: plug in the USB speaker)"))
     return notes
+
+
+NO_VENUE_SOCKETS = ("the config has a [venue] section, but this kiosk's sandbox allows no "
+                    "internet sockets, so no game reaches the venue: run sudo make "
+                    "install-kiosk again (it allows them for a venue config; games are kept)")
+
+
+def internet_sockets() -> bool:
+    """Whether this process may open an internet socket: the unit allows one only when the
+    installer saw a [venue] section (systemd/venue-network.conf)."""
+    try:
+        socket.socket(socket.AF_INET, socket.SOCK_STREAM).close()
+    except OSError:
+        return False
+    return True
 
 
 class Relay:

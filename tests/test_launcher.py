@@ -190,3 +190,29 @@ def test_the_watchdogs_abort_kills_a_hung_app_and_reports_it(box):
     proc.send_signal(signal.SIGABRT)
     assert proc.wait(30) == 1
     assert "the companion stopped answering" in proc.stderr.read()
+
+
+def test_a_venue_config_in_a_sandbox_without_internet_sockets_is_named(tmp_path, monkeypatch):
+    import errno
+    import socket as socket_module
+
+    from companion import launcher
+
+    config = tmp_path / "box.toml"
+    config.write_text(DEFAULT_CONFIG.read_text() + '\n[venue]\nhost = "127.0.0.1"\n'
+                      'table = "Table 3"\n')
+    runtime = tmp_path / "run"
+    runtime.mkdir()
+    environ = {"PATH": os.environ["PATH"], "XDG_RUNTIME_DIR": str(runtime)}
+    monkeypatch.setattr(launcher.shutil, "which", lambda tool, path=None: f"/usr/bin/{tool}")
+    assert launcher.NO_VENUE_SOCKETS not in launcher.preflight(str(config), str(tmp_path),
+                                                               environ)
+    real = socket_module.socket
+
+    def sandboxed(family=socket_module.AF_INET, *args, **kwargs):
+        if family in (socket_module.AF_INET, socket_module.AF_INET6):  # as the unit denies
+            raise OSError(errno.EAFNOSUPPORT, "Address family not supported by protocol")
+        return real(family, *args, **kwargs)
+
+    monkeypatch.setattr(launcher.socket, "socket", sandboxed)
+    assert launcher.NO_VENUE_SOCKETS in launcher.preflight(str(config), str(tmp_path), environ)
