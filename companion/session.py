@@ -55,20 +55,13 @@ def as_logged(action: Any) -> Any:
     return json.loads(dumps(action))
 
 
-def logged_apply(rules: Rules):
-    """How to apply an action read back from our own game log: the engine's
-    ``apply_logged`` when it has one (it may trust what ``apply`` checked when the action
-    was played), else ``apply``."""
-    return getattr(rules, "apply_logged", rules.apply)
-
-
-def replay_states(rules: Rules, setup: dict, actions: Iterable[dict],
-                  logged: bool = False) -> Iterator[tuple[int, dict, Any]]:
-    """``(i, action, state after it)`` for each action, from the initial state. A stored
-    action that the rules now reject (refused or malformed) is a ``LogError`` naming its
-    position. ``logged``: the actions come from our own game log (see ``logged_apply``)."""
+def replay_states(rules: Rules, setup: dict,
+                  actions: Iterable[dict]) -> Iterator[tuple[int, dict, Any]]:
+    """``(i, action, state after it)`` for each action, from the initial state, through
+    the engine's one ``apply``. A stored action that the rules now reject (refused or
+    malformed) is a ``LogError`` naming its position."""
     state = rules.initial(setup)
-    apply = logged_apply(rules) if logged else rules.apply
+    apply = rules.apply
     for i, action in enumerate(actions, start=1):
         try:
             state = apply(state, action)
@@ -78,12 +71,11 @@ def replay_states(rules: Rules, setup: dict, actions: Iterable[dict],
         yield i, action, state
 
 
-def final_state(rules: Rules, setup: dict, actions: Iterable[dict],
-                logged: bool = False) -> Any:
+def final_state(rules: Rules, setup: dict, actions: Iterable[dict]) -> Any:
     """The state after every action (the initial one when there is none)."""
     last = None
     with gc_paused():
-        for last in replay_states(rules, setup, actions, logged):  # noqa: B007
+        for last in replay_states(rules, setup, actions):  # noqa: B007
             pass
     return rules.initial(setup) if last is None else last[2]
 
@@ -114,14 +106,14 @@ class GameSession:
     """One open game. Owned by the UI thread; not thread-safe on purpose."""
 
     def __init__(self, log: GameLog, rules: Rules, game_id: int, setup: dict,
-                 actions: Iterable[dict] = (), *, logged: bool = False,
+                 actions: Iterable[dict] = (), *,
                  progress: Callable[[int], object] | None = None) -> None:
-        """``actions``: the game's actions so far (``logged``: read from our own log);
-        ``progress(n)`` is called every ``PROGRESS_EVERY`` actions replayed."""
+        """``actions``: the game's actions so far; ``progress(n)`` is called every
+        ``PROGRESS_EVERY`` actions replayed."""
         self.log, self.rules, self.game_id, self.setup = log, rules, game_id, setup
         self._restart(rules.initial(setup))
         with gc_paused():
-            for i, action, state in replay_states(rules, setup, actions, logged):
+            for i, action, state in replay_states(rules, setup, actions):
                 self._push(action, state)
                 if progress is not None and not i % PROGRESS_EVERY:
                     progress(i)
@@ -158,7 +150,7 @@ class GameSession:
         if getattr(row, "damaged", None):
             raise LogError(row.damaged)
         return cls(log, get_rules(row.kind), game_id, row.setup, log.iter_actions(game_id),
-                   logged=True, progress=progress)
+                   progress=progress)
 
     @property
     def state(self) -> Any:
@@ -222,7 +214,7 @@ class GameSession:
         """Step back over a checkpoint: replay the actions after the one before it."""
         self._marks.pop()  # the state now showing; rebuilt below as the tail's last
         base = (len(self._marks) - 1) * CHECKPOINT_EVERY
-        apply = logged_apply(self.rules)
+        apply = self.rules.apply
         state, tail = self._marks[-1], []
         for i, action in enumerate(self.log.iter_actions(self.game_id, base, self._n),
                                    start=base + 1):

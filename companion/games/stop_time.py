@@ -34,12 +34,11 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, action_type, players_from_setup, require
-from companion.games.evolve import replace
 from companion.games.pvec import EMPTY, PVec, newest
 from companion.games.slap_verdicts import check_picker, read_round
 from companion.slap.verdict import CASE_FALSE_ALARM, Verdict

@@ -24,7 +24,7 @@ The action list and the rule readings are in ``docs/crazy-time.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
@@ -54,14 +54,13 @@ from companion.games.crazy_time.records import (
     Guess,
     Pickup,
     RoundResult,
+    TickTock,
     guess_json,
-    new_tick_tock,
     pickup_json,
     pickups_per_round,
     result_json,
     slap_delays,
 )
-from companion.games.evolve import replace
 from companion.games.pvec import EMPTY, PVec, newest
 
 GAME = GameInfo(
@@ -348,7 +347,7 @@ def _guess(state: State, action: Mapping[str, Any]) -> State:
 def _tick_tock(state: State, action: Mapping[str, Any]) -> State:
     in_play(state)
     seat = seat_field(state, action, "seat")
-    return replace(state, tick_tocks=state.tick_tocks.append(new_tick_tock(state.round, seat)),
+    return replace(state, tick_tocks=state.tick_tocks.append(TickTock(state.round, seat)),
                    ticked=bump(state.ticked, state.round - 1, state.seats.index(seat)))
 
 

@@ -21,6 +21,7 @@ the other way round.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
@@ -37,8 +38,7 @@ from companion.games.crazy_time.fields import (
     text_field,
 )
 from companion.games.crazy_time.laws import find_law
-from companion.games.crazy_time.records import new_pickup
-from companion.games.evolve import replace
+from companion.games.crazy_time.records import Pickup
 from companion.games.slap_verdicts import check_picker, read_round
 from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
 
@@ -115,7 +115,7 @@ def record_pickup(state: Any, action: Mapping[str, Any], seat: int, reason: str,
     kind = action["type"]
     check_pile(state, seat, pile, PICKUP_KEEPS, f"a pick-up keeps at most {PICKUP_KEEPS} cards")
     n = len(state.pickups) + 1
-    pickup = new_pickup(n, state.round, seat, reason, law, rule, kind, pile=pile, verdict=verdict,
+    pickup = Pickup(n, state.round, seat, reason, law, rule, kind, pile=pile, verdict=verdict,
                         **extra)
     piles = state.piles
     if piles:

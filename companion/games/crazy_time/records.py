@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.maker import maker
 from companion.slap.verdict import Verdict
 
 
@@ -90,9 +89,6 @@ class RoundResult:
     how: str = "emptied"
 
 
-#: ``Pickup(...)`` and ``TickTock(...)``, made faster (one per pick-up or call all night).
-new_pickup = maker(Pickup)
-new_tick_tock = maker(TickTock)
 
 
 def pickup_json(p: Pickup) -> dict:
