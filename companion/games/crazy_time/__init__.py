@@ -30,8 +30,10 @@ from typing import Any
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, handler_for, players_from_setup, require
 from companion.games.crazy_time.fields import (
+    GUESS_REMOVES,
     NEW_LAW,
     OVER,
+    PICKUP_KEEPS,
     PLAYING,
     bump,
     check_pile,
@@ -44,7 +46,6 @@ from companion.games.crazy_time.fields import (
 )
 from companion.games.crazy_time.laws import STANDING_LAWS, Law, find_law
 from companion.games.crazy_time.pickups import (
-    PICKUP_KEEPS,
     REASONS,
     accusation,
     mistakes,
@@ -72,13 +73,13 @@ GAME = GameInfo(
     players=(4, 7),
     version=4,  # 2: slap pick-ups agree with their verdict, record who chose; 3: pile
     # counts hold against the five cards a pick-up keeps and a correct guess removes;
-    # 4: slap pick-ups store facts, a seat that could not be timed is a candidate
+    # 4: slap pick-ups store facts, a seat that could not be timed is a candidate; a
+    # counted pile never exceeds the deal + 5 a pick-up - 5 a correct guess this round
 )
 NAME = GAME.name
 TITLE = GAME.title
 
 ROUNDS = 4
-GUESS_REMOVES = 5  # cards a correct guess takes out of the guesser's draw pile
 
 _DEAL = {4: 15, 5: 12, 6: 10, 7: 9}
 

@@ -27,6 +27,7 @@ from typing import Any
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import require
 from companion.games.crazy_time.fields import (
+    PICKUP_KEEPS,
     bump,
     check_pile,
     check_seat,
@@ -43,7 +44,6 @@ from companion.games.slap_verdicts import check_picker, read_round
 from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
 
 REASONS = ("slap", "temporal_flaw", "wrong_accusation", "false_slap")
-PICKUP_KEEPS = 5  # cards a picker keeps from the collected discards (at most)
 
 _REASON_WORDS = {"slap": "last to slap", "temporal_flaw": "temporal flaw",
                  "wrong_accusation": "wrong accusation", "false_slap": "false slap"}
