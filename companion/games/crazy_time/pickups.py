@@ -40,7 +40,7 @@ from companion.games.crazy_time.fields import (
 )
 from companion.games.crazy_time.laws import find_law
 from companion.games.crazy_time.records import Pickup
-from companion.games.slap_verdicts import check_picker, read_round
+from companion.games.slap_verdicts import check_picker, facts_text, read_round
 from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
 
 REASONS = ("slap", "temporal_flaw", "wrong_accusation", "false_slap")
@@ -115,8 +115,9 @@ def record_pickup(state: Any, action: Mapping[str, Any], seat: int, reason: str,
     kind = action["type"]
     check_pile(state, seat, pile, PICKUP_KEEPS, f"a pick-up keeps at most {PICKUP_KEEPS} cards")
     n = len(state.pickups) + 1
-    pickup = Pickup(n, state.round, seat, reason, law, rule, kind, pile=pile, verdict=verdict,
-                        **extra)
+    facts = None if verdict is None else facts_text(verdict)
+    pickup = Pickup(n, state.round, seat, reason, law, rule, kind, pile=pile, facts=facts,
+                    **extra)
     piles = state.piles
     if piles:
         piles = tuple([sc for sc in piles if sc[0] != seat])
