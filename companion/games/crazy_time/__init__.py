@@ -7,8 +7,8 @@ pick-up with its cause, who left the room, guesses and the cards they removed, r
 winners and the Grand Master of Time. It refuses what the rules forbid (a fifth round,
 leaving the room twice, a guess before anyone picked up because of the law ...).
 
-Wiring: the session keeps the game log and computes ``state`` as
-``functools.reduce(apply, log, initial(setup))``. When the slap arbiter closes a
+Wiring: the session keeps the game log and computes ``state`` by replaying it through
+``apply`` from ``initial(setup)`` (``companion.session.replay_states``). When the slap arbiter closes a
 "Stop Time" round, the slap screen puts the round's facts (``Verdict.to_facts()``) into
 a ``pickup`` action (``reason: "slap"``, or ``"false_slap"`` for a false alarm) for the
 seat the verdict names or the table chose among its candidates; the engine derives the
