@@ -38,6 +38,7 @@ from typing import Any
 from companion.errors import LogError, MalformedAction, RuleError
 from companion.games import get_rules
 from companion.games.base import Rules, is_over
+from companion.games.replay import replay as replay_from
 from companion.store.gamelog import GameLog, dumps
 
 #: Actions between two kept states: undo replays at most this many actions.
@@ -58,17 +59,9 @@ def as_logged(action: Any) -> Any:
 def replay_states(rules: Rules, setup: dict,
                   actions: Iterable[dict]) -> Iterator[tuple[int, dict, Any]]:
     """``(i, action, state after it)`` for each action, from the initial state, through
-    the engine's one ``apply``. A stored action that the rules now reject (refused or
-    malformed) is a ``LogError`` naming its position."""
-    state = rules.initial(setup)
-    apply = rules.apply
-    for i, action in enumerate(actions, start=1):
-        try:
-            state = apply(state, action)
-        except (RuleError, MalformedAction) as exc:
-            raise LogError(f"action {i} ({action.get('type')!r}) does not replay: {exc}") \
-                from exc
-        yield i, action, state
+    the one ``companion.games.replay.replay``. A stored action that the rules now reject
+    (refused or malformed) is a ``LogError`` naming its position."""
+    return replay_from(rules, rules.initial(setup), actions)
 
 
 def final_state(rules: Rules, setup: dict, actions: Iterable[dict]) -> Any:
@@ -214,16 +207,9 @@ class GameSession:
         """Step back over a checkpoint: replay the actions after the one before it."""
         self._marks.pop()  # the state now showing; rebuilt below as the tail's last
         base = (len(self._marks) - 1) * CHECKPOINT_EVERY
-        apply = self.rules.apply
-        state, tail = self._marks[-1], []
-        for i, action in enumerate(self.log.iter_actions(self.game_id, base, self._n),
-                                   start=base + 1):
-            try:
-                state = apply(state, action)
-            except (RuleError, MalformedAction) as exc:
-                raise LogError(f"action {i} ({action.get('type')!r}) does not replay: "
-                               f"{exc}") from exc
-            tail.append((action, state))
+        tail = [(action, state) for _, action, state in replay_from(
+            self.rules, self._marks[-1], self.log.iter_actions(self.game_id, base, self._n),
+            start=base + 1)]
         if len(tail) != self._n - base:
             raise LogError("the game log and the screen disagree; restart to replay the log")
         self._tail = tail

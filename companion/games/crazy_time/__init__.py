@@ -8,8 +8,8 @@ winners and the Grand Master of Time. It refuses what the rules forbid (a fifth 
 leaving the room twice, a guess before anyone picked up because of the law ...).
 
 Wiring: the session keeps the game log and computes ``state`` by replaying it through
-``apply`` from ``initial(setup)`` (``companion.session.replay_states``). When the slap arbiter closes a
-"Stop Time" round, the slap screen puts the round's facts (``Verdict.to_facts()``) into
+``apply`` from ``initial(setup)`` (``companion.games.replay``). When the slap arbiter
+closes a "Stop Time" round, the slap screen puts the round's facts (``Verdict.to_facts()``) into
 a ``pickup`` action (``reason: "slap"``, or ``"false_slap"`` for a false alarm) for the
 seat the verdict names or the table chose among its candidates; the engine derives the
 verdict from the facts with the one ``decide()`` and refuses any other seat
