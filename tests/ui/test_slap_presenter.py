@@ -85,6 +85,15 @@ def test_several_non_slappers():
     assert one.headline == "Seat 4 picks up" and one.detail == "Never slapped."
 
 
+def test_a_seat_not_timed_is_named_with_why_and_the_table_decides():
+    held = decide({1: 0, 2: 30 * MS}, (1, 2, 3), MS, "gpio", excluded={3: "held"})
+    v = view("verdict", verdict=held)
+    assert v.headline == "Seat 3 could not be timed — tap who picks up"
+    assert v.detail == "Seat 3: button already held down."
+    assert [c.seat for c in v.choices] == [2, 3] and not v.can_record
+    assert sp.decision(held, 3) == (3, "table")
+
+
 def test_false_alarm_takes_the_last_slapper():
     fa = false_alarm(verdict({1: 0, 2: 30}))
     v = view("verdict", verdict=fa)
