@@ -85,6 +85,15 @@ def test_several_non_slappers():
     assert one.headline == "Seat 4 picks up" and one.detail == "Never slapped."
 
 
+def test_a_seat_not_timed_is_named_with_why_and_the_table_decides():
+    held = decide({1: 0, 2: 30 * MS}, (1, 2, 3), MS, "gpio", excluded={3: "held"})
+    v = view("verdict", verdict=held)
+    assert v.headline == "Seat 3 could not be timed — tap who picks up"
+    assert v.detail == "Seat 3: button already held down."
+    assert [c.seat for c in v.choices] == [2, 3] and not v.can_record
+    assert sp.decision(held, 3) == (3, "table")
+
+
 def test_false_alarm_takes_the_last_slapper():
     fa = false_alarm(verdict({1: 0, 2: 30}))
     v = view("verdict", verdict=fa)
@@ -112,7 +121,7 @@ def test_recorded_rounds_read_back_newest_first():
     close = verdict({1: 0, 2: 40, 3: 95.0, 4: 95.4})
     for v, picker, how in ((clear, 4, "verdict"), (close, 3, "table"),
                            (false_alarm(verdict({1: 0, 2: 30})), 2, "false_alarm")):
-        state = st.apply(state, {"type": "slap_round", "verdict": v.to_json(),
+        state = st.apply(state, {"type": "slap_round", "verdict": v.to_facts(),
                                  "picker": picker, "decision": how})
     lines = sp.rounds_from_stop_time(st.snapshot(state))
     assert [x.text for x in lines] == ["Round 3: seat 2 (false alarm)",
@@ -124,12 +133,13 @@ def test_recorded_rounds_read_back_newest_first():
 
 
 def test_crazy_time_slap_pickups_read_back():
-    snap = {"pickups": [
-        {"round": 1, "seat": 4, "reason": "slap",
-         "verdict": verdict({1: 0, 2: 40, 3: 95, 4: 180}).to_json()},
+    clear, alarm = verdict({1: 0, 2: 40, 3: 95, 4: 180}), false_alarm(verdict({3: 30, 1: 0}))
+    snap = {"pickups": [  # as the engine's snapshot gives them
+        {"round": 1, "seat": 4, "reason": "slap", "verdict": clear.to_facts(),
+         "decision": "verdict", "delays": [list(d) for d in clear.delays_ms]},
         {"round": 1, "seat": 2, "reason": "temporal_flaw", "verdict": None},
-        {"round": 2, "seat": 3, "reason": "false_slap",
-         "verdict": false_alarm(verdict({3: 30, 1: 0})).to_json()},
+        {"round": 2, "seat": 3, "reason": "false_slap", "verdict": alarm.to_facts(),
+         "decision": "verdict", "delays": [list(d) for d in alarm.delays_ms]},
     ]}
     assert [x.text for x in sp.rounds_from_crazy_time(snap)] == ["Round 2: seat 3 (false alarm)",
                                                "Round 1: seat 4 (+180.0 ms)"]

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.slap.arbiter import DEFAULT_RESOLUTION_NS, ArbiterConfig, Notice
-from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
+from companion.slap.verdict import CASE_FALSE_ALARM, WHY_WORDS, Verdict
 
 IDLE, ARMED, OPEN, VERDICT = "idle", "armed", "open", "verdict"
 PHASES = (IDLE, ARMED, OPEN, VERDICT)
@@ -219,6 +219,12 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
         base["choices"] = tuple(chip.get(s, SeatChip(s, "grey")) for s in cands)
         if not cands:
             return SlapView(headline="Nobody slapped", detail="Nothing to record.", **base)
+        if verdict.excluded:  # a seat not timed may have been last: always a candidate
+            left = seat_list([s for s, _ in verdict.excluded], "and", names)
+            why = "; ".join(f"{names.get(s) or f'Seat {s}'}: {WHY_WORDS[w]}"
+                            for s, w in verdict.excluded)
+            return SlapView(headline=f"{left[:1].upper()}{left[1:]} could not be timed — "
+                            "tap who picks up", detail=f"{why}.", **base)
         if verdict.too_close:
             why = (f"Within {verdict.resolution_ns / 1e6:g} ms: closer than the buttons "
                    "can tell apart.")
@@ -276,7 +282,8 @@ def rounds_from_crazy_time(snapshot: Mapping) -> list[RoundLine]:
             continue
         if p["reason"] == "false_slap":
             how = "false_alarm"
-        else:  # recorded by the engine; older logs: derived from the verdict
-            how = p.get("decision") or ("verdict" if v.get("picker") == p["seat"] else "table")
-        out.append(_round_line(f"Round {p['round']}", p["seat"], how, v.get("ranking", [])))
+        else:  # recorded by the engine (its snapshot derives it from the facts)
+            how = p.get("decision") or "table"
+        ranking = [{"seat": seat, "delay_ms": ms} for seat, ms in p.get("delays") or []]
+        out.append(_round_line(f"Round {p['round']}", p["seat"], how, ranking))
     return out[::-1]
