@@ -137,8 +137,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from companion.export.logfile import export_csv, export_jsonl, write_file
     from companion.paths import log_path
-    from companion.store.export import export_csv, export_jsonl, write_file
     from companion.store.gamelog import GameLog
 
     path = log_path()
@@ -157,7 +157,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         if unknown:
             raise CompanionError(f"there is no game {unknown[0]} in {path}")
         if args.format == "html":  # venue mode (issue 16): one score sheet per game
-            from companion.venue.export_html import export_command
+            from companion.export.sheets import export_command
 
             return export_command(log, ids, args.output)
         try:
@@ -193,7 +193,7 @@ def _others(log, ids: list[int]) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from companion.store.export import Deadline, read_jsonl, read_log_file, replay_game
+    from companion.export.logfile import Deadline, read_jsonl, read_log_file, replay_game
 
     text = read_log_file(args.file)  # bounded: `companion replay /dev/zero` is a message
     deadline = Deadline()

@@ -63,6 +63,13 @@ def info(name: str) -> GameInfo | None:
     return module.GAME if module is not None else None
 
 
+def title_of(name: str) -> str:
+    """A stored game kind as people call it: its descriptor's title, or for a kind no
+    engine knows (a log from a newer box), the name made readable."""
+    game = info(name)
+    return game.title if game is not None else name.replace("_", " ").title()
+
+
 def get_rules(name: str):
     """The rules engine for a stored game's ``kind``; LogError for an unknown one."""
     try:

@@ -22,6 +22,14 @@ A rules engine is a module (or object) with:
   screens' picture: each list that grows with the game (a time log, slap rounds,
   pick-ups, scored rounds) holds only its newest N entries, so a snapshot costs what a
   screen shows, not the whole night; counts and totals still cover the whole game.
+* ``outcome(state) -> Outcome``: the engine's answer for its game (see ``Outcome``):
+  the players, who won so far by the rules, points per seat where the game keeps
+  points, slap delays where it times slaps, and where it stands in one line. History,
+  the score sheets and the venue read a game through this and ``GAME`` only, so no
+  module outside ``companion.games`` asks which game it is.
+* optionally ``charts(state) -> tuple[Chart, ...]``: the pictures a score sheet draws
+  for the game (``LineChart``, ``Timeline``, ``RoundsTable``: data, no drawing); see
+  ``charts`` below.
 * optionally ``is_over(state) -> bool``: the game has ended by its rules (see
   ``is_over`` below); the session then closes it in the log.
 
@@ -61,7 +69,10 @@ class GameInfo:
     ``version`` is the rules' version: raise it when a change to the engine can change
     what an old log replays to (a rule read differently, a snapshot field computed
     otherwise); History's stored summaries of finished games are computed again for a
-    new version.
+    new version. ``ranked`` is False for a game nobody wins (the slap pad's practice):
+    it counts for reaction times but not on a venue's leaderboards. ``cooperative``
+    means the players win or lose together (T.I.M.E Stories): History says "Won
+    together by" rather than naming a shared first place.
     """
 
     name: str
@@ -73,6 +84,8 @@ class GameInfo:
     on_home: bool = True
     players: tuple[int, int] = (1, 8)
     version: int = 1
+    ranked: bool = True
+    cooperative: bool = False
 
     @property
     def screen_name(self) -> str:
@@ -92,6 +105,85 @@ class Rules(Protocol):
     def apply(self, state: Any, action: Mapping[str, Any]) -> Any: ...
 
     def snapshot(self, state: Any, recent: int | None = None) -> dict: ...
+
+    def outcome(self, state: Any) -> Outcome: ...
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Outcome:
+    """What an engine says about its game, for whoever sums it up (History, the live
+    venue page, the score sheets, the venue's leaderboards).
+
+    ``players``: ``(seat, name)`` in seating order, as the engine knows them.
+    ``winners``: the seats that have won by the rules; empty while nobody has (the
+    score pad names its leaders only once the game is finished), and for a game nobody
+    wins. ``scores``: points per seat for a game that keeps points (the score pad,
+    Times' track, Professor Tempus' hourglasses), else empty. ``reactions``: every slap
+    delay per seat, ms after the first slap, for a game that times slaps. ``status``:
+    where the game stands, in a few words ("Round 3", "Run 2: 14 TU left").
+    """
+
+    players: tuple[tuple[int, str], ...]
+    status: str
+    winners: tuple[int, ...] = ()
+    scores: Mapping[int, int] = dataclasses.field(default_factory=dict)
+    reactions: Mapping[int, tuple[float, ...]] = dataclasses.field(default_factory=dict)
+
+    def name(self, seat: int) -> str:
+        """The name of the player at ``seat`` ("seat 4" for nobody known there)."""
+        return next((n for s, n in self.players if s == seat), f"seat {seat}")
+
+    @property
+    def winner_names(self) -> tuple[str, ...]:
+        return tuple(self.name(s) for s in self.winners)
+
+    @property
+    def reaction_names(self) -> dict[str, tuple[float, ...]]:
+        """``reactions`` by player name, leaving out seats without a delay."""
+        return {self.name(s): tuple(ds) for s, ds in self.reactions.items() if ds}
+
+
+def seated(players: Iterable[Player]) -> tuple[tuple[int, str], ...]:
+    """``Outcome.players`` from an engine's players."""
+    return tuple((p.seat, p.name) for p in players)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LineChart:
+    """Lines over a horizontal axis: ``series`` is ``(label, ((x, y), ...))`` per line;
+    a label that is an ``int`` is a seat (drawn in its colour, named after its player)."""
+
+    caption: str
+    xlabel: str
+    ylabel: str
+    series: tuple[tuple[int | str, tuple[tuple[float, float], ...]], ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Timeline:
+    """Slap rounds on a time line: per round, ``(seat, ms after the first slap)``."""
+
+    caption: str
+    rounds: tuple[tuple[tuple[int, float], ...], ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundsTable:
+    """Points per seat, one row per round (the last row may be the open round)."""
+
+    caption: str
+    seats: tuple[int, ...]
+    rounds: tuple[Mapping[int, int], ...]
+
+
+Chart = LineChart | Timeline | RoundsTable
+
+
+def charts(rules: Rules, state: Any) -> tuple[Chart, ...]:
+    """The pictures a score sheet draws for a game: the engine's ``charts(state)``, or
+    none for an engine that has no pictures."""
+    draw = getattr(rules, "charts", None)
+    return tuple(draw(state)) if draw is not None else ()
 
 
 def to_jsonable(value: Any) -> Any:

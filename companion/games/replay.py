@@ -2,7 +2,7 @@
 
 Every reader of a game log replays through ``replay`` (resume and undo in
 ``companion.session``, History through ``session.final_state``, ``companion replay`` and
-export in ``companion.store.export``, the venue's receiver, live payloads and score
+export in ``companion.export``, the venue's receiver, live payloads and score
 sheets), so a log has one meaning wherever it is read. Pure: no I/O, no clock; the
 caller owns the state it starts from (an engine's ``initial(setup)``, or a state kept
 at a checkpoint) and says how a refusal is worded (``refusal``; by default a

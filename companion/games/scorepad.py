@@ -14,7 +14,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
-from companion.games.base import GameInfo, Player, action_type, players_from_setup, require
+from companion.games.base import (
+    GameInfo,
+    Outcome,
+    Player,
+    RoundsTable,
+    action_type,
+    players_from_setup,
+    require,
+    seated,
+)
 from companion.games.pvec import EMPTY, PVec, newest
 
 GAME = GameInfo(
@@ -90,3 +99,21 @@ def snapshot(state: State, recent: int | None = None) -> dict:
         "totals": {str(p.seat): state.total(p.seat) for p in state.players},
         "winners": list(state.winners()) if state.finished else [],
     }
+
+
+def outcome(state: State) -> Outcome:
+    """Totals per seat; once finished, whoever has the most points (a tie shares it)."""
+    rounds = len(state.rounds)
+    status = (f"Finished after {rounds} rounds" if state.finished and not any(
+        p for _, p in state.current) else f"Round {rounds + 1}")
+    return Outcome(seated(state.players), status,
+                   winners=state.winners() if state.finished else (),
+                   scores={p.seat: state.total(p.seat) for p in state.players})
+
+
+def charts(state: State) -> tuple[RoundsTable, ...]:
+    """The points of every round, the open one last."""
+    rows = [dict(rnd) for rnd in state.rounds]
+    if not state.finished or any(p for _, p in state.current):
+        rows.append(dict(state.current))
+    return (RoundsTable("Rounds", tuple(p.seat for p in state.players), tuple(rows)),)

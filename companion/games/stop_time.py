@@ -38,7 +38,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
-from companion.games.base import GameInfo, Player, action_type, players_from_setup, require
+from companion.games.base import (
+    GameInfo,
+    Outcome,
+    Player,
+    Timeline,
+    action_type,
+    players_from_setup,
+    require,
+    seated,
+)
 from companion.games.pvec import EMPTY, PVec, newest
 from companion.games.slap_verdicts import check_picker, facts_text, read_round, verdict_of
 from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
@@ -51,6 +60,7 @@ GAME = GameInfo(
     played_on="slap",
     on_home=False,
     players=(2, 8),
+    ranked=False,  # practice: reaction times, nobody wins
     version=3,  # 2: issue 15's rules; 3: rounds store facts, a seat not timed is a candidate
 )
 NAME = GAME.name
@@ -216,5 +226,20 @@ def snapshot(state: State, recent: int | None = None) -> dict:
     return out
 
 
+def outcome(state: State) -> Outcome:
+    """Nobody wins the slap pad: its outcome is every seat's slap delays."""
+    n = len(state.rounds)
+    return Outcome(seated(state.players), f"{n} slap round{'s' if n != 1 else ''}",
+                   reactions={int(s): tuple(r["delays"]) for s, r in reaction_ms(state).items()})
+
+
+def charts(state: State) -> tuple[Timeline, ...]:
+    """Every round's slaps, in ms after the first (none before the first round)."""
+    if not state.rounds:
+        return ()
+    return (Timeline("Slap timeline: each round, every slap in ms after the first",
+                     tuple(tuple(r.delays) for r in state.rounds)),)
+
+
 __all__ = ["NAME", "TITLE", "DECISIONS", "State", "Round", "initial", "apply", "snapshot",
-           "reaction_ms"]
+           "reaction_ms", "outcome", "charts"]

@@ -5,8 +5,8 @@ the game from the log (the truth) at send time. The live state needs the game re
 the builder keeps the last replay of each game and only applies the new actions, so a
 long game costs one ``apply`` per message, not a replay (an undo replays once).
 
-``live_view(kind, snapshot)`` is the few words and scores a venue page shows for a game
-in play; it is pure and shared with the venue's score sheet.
+``live_view(outcome)`` is the few words and scores a venue page shows for a game in play,
+from the engine's ``outcome`` (nothing here knows one game from another).
 """
 
 from __future__ import annotations
@@ -14,61 +14,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import CompanionError
-from companion.games import get_rules
+from companion.games import get_rules, title_of
+from companion.games.base import Outcome
 from companion.games.replay import as_raised as _as_raised
 from companion.games.replay import final
-from companion.ui.presenters.history import winners_of
-from companion.ui.presenters.home import title_of
 from companion.venue.outbox import Outbox, OutboxRow
 from companion.venue.topics import VERSION
 
 
-def title(kind: str) -> str:
-    """A game kind as people call it ('Slap pad' for stop_time)."""
-    try:
-        return str(get_rules(kind).TITLE)
-    except CompanionError:
-        return title_of(kind)
-
-
-def scores_of(kind: str, snapshot: dict) -> dict[int, int]:
-    """Points per seat where the game keeps points (score pad, Times, Professor Tempus)."""
-    totals = snapshot.get("totals")
-    if isinstance(totals, dict):
-        return {int(s): int(v) for s, v in totals.items() if str(s).isdigit()
-                and isinstance(v, int)}
-    out = {}
-    for p in snapshot.get("players", []):
-        if isinstance(p, dict) and isinstance(p.get("score"), int) and "seat" in p:
-            out[int(p["seat"])] = int(p["score"])
-    return out
-
-
-def line_of(kind: str, snapshot: dict) -> str:
-    """Where the game stands, in a few words."""
-    s = snapshot
-    if kind == "time_stories":
-        return f"Run {s.get('run')}: {s.get('tu')} TU left"
-    if kind == "time_after_time":
-        return f"{s.get('draw_pile')} cards in the draw pile"
-    if kind == "stop_time":
-        return f"{len(s.get('rounds', []))} slap rounds"
-    if kind == "scorepad":
-        return f"Round {len(s.get('rounds', [])) + 1}"
-    if "round" in s:
-        return f"Round {s.get('round')}"
-    return ""
-
-
-def live_view(kind: str, setup: dict, snapshot: dict) -> tuple[list[dict], str]:
-    """``(players, line)``: each player's name, seat and score (None when the game keeps
-    none), and where the game stands."""
-    scores = scores_of(kind, snapshot)
-    players = [{"name": str(p.get("name", "?"))[:40], "seat": int(p.get("seat", 0)),
-                "score": scores.get(int(p.get("seat", 0)))}
-               for p in setup.get("players", []) if isinstance(p, dict)]
-    return players, line_of(kind, snapshot)
+def live_view(outcome: Outcome) -> tuple[list[dict], str]:
+    """``(players, line)`` from the engine's outcome: each player's name, seat and score
+    (None when the game keeps none), and where the game stands."""
+    players = [{"name": name[:40], "seat": seat, "score": outcome.scores.get(seat)}
+               for seat, name in outcome.players]
+    return players, outcome.status
 
 
 @dataclass
@@ -90,17 +49,14 @@ class PayloadBuilder:
     def _head(self, row: OutboxRow, kind: str, game) -> dict:
         return {"v": VERSION, "type": kind, "box": self.box, "table": self.table,
                 "game": row.game_id, "rev": row.id, "kind": game.kind,
-                "title": title(game.kind), "status": game.status,
+                "title": title_of(game.kind), "status": game.status,
                 "started_at": game.started_at}
 
     def live(self, row: OutboxRow) -> dict:
         game = self.outbox.game(row.game_id)
         replay = self._replayed(row, game)
-        try:
-            snapshot = replay.rules.snapshot(replay.state)
-        except CompanionError:
-            snapshot = {}
-        players, line = live_view(game.kind, game.setup, snapshot)
+        outcome = replay.rules.outcome(replay.state)
+        players, line = live_view(outcome)
         last = replay.last
         words = None
         if last is not None:
@@ -110,7 +66,7 @@ class PayloadBuilder:
                 words += f" ({names[last['seat']]})"
         return {**self._head(row, "live", game), "seq": replay.seq, "players": players,
                 "line": line, "last": words, "at": row.created_at,
-                "winners": winners_of(game.kind, snapshot) if game.status != "open" else []}
+                "winners": list(outcome.winner_names) if game.status != "open" else []}
 
     def _replayed(self, row: OutboxRow, game) -> _Replay:
         cached = self._cache.get(row.game_id)

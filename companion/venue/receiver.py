@@ -34,11 +34,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from companion.errors import CompanionError, LogError
-from companion.games import get_rules
+from companion.games import get_rules, info, title_of
 from companion.games.replay import as_raised as _as_raised
 from companion.games.replay import final
-from companion.ui.presenters.history import reactions_of, winners_of
-from companion.venue.payloads import scores_of, title
 from companion.venue.topics import (
     PayloadError,
     Topics,
@@ -172,15 +170,13 @@ class VenueStore:
             rules = get_rules(obj["kind"])
             state = final(rules, rules.initial(obj["setup"]),
                           (a["action"] for a in obj["actions"]), refusal=_as_raised)
-            snapshot = rules.snapshot(state)
+            outcome = rules.outcome(state)
         except (CompanionError, RecursionError, TypeError, ValueError) as exc:
             return Received("rejected", f"game {obj['game']} from {obj['table']!r} does not "
                                         f"replay here ({exc})")
-        scores = scores_of(obj["kind"], snapshot)
-        players = [{"name": str(p.get("name")), "seat": p.get("seat"),
-                    "score": scores.get(p.get("seat"))}
-                   for p in obj["setup"].get("players", []) if isinstance(p, dict)]
-        winners = winners_of(obj["kind"], snapshot) if obj["status"] == "finished" else []
+        players = [{"name": name, "seat": seat, "score": outcome.scores.get(seat)}
+                   for seat, name in outcome.players]
+        winners = list(outcome.winner_names) if obj["status"] == "finished" else []
         self.db.execute("BEGIN IMMEDIATE")
         self._seen(obj)
         self.db.execute(
@@ -189,7 +185,7 @@ class VenueStore:
              obj["started_at"], obj.get("finished_at") if isinstance(obj.get("finished_at"),
                                                                      str) else None,
              self.clock(), json.dumps(obj), json.dumps(players), json.dumps(winners),
-             json.dumps(reactions_of(obj["kind"], snapshot))))
+             json.dumps(outcome.reaction_names)))
         self.db.execute("COMMIT")
         return Received("stored", ack=ack)
 
@@ -250,11 +246,12 @@ class VenueStore:
             if status != "finished":
                 continue
             if winners and (finished or received) >= since:
-                tonight.append({"table": table, "title": title(kind), "winners": winners,
+                tonight.append({"table": table, "title": title_of(kind), "winners": winners,
                                 "url": f"/game/{box}/{game}", "at": finished or received})
             for name, ds in json.loads(react).items():
                 delays.setdefault(name.casefold(), (name, []))[1].extend(ds)
-            if kind == "stop_time":  # slap practice: reaction times, nobody wins
+            game_info = info(kind)
+            if game_info is not None and not game_info.ranked:  # reaction times only
                 continue
             board = boards.setdefault(kind, {})
             won = {w.casefold() for w in winners}
@@ -263,10 +260,10 @@ class VenueStore:
                 entry = board.setdefault(name.casefold(), {"name": name, "won": 0, "played": 0})
                 entry["played"] += 1
                 entry["won"] += name.casefold() in won
-        leaderboards = [{"kind": kind, "title": title(kind),
+        leaderboards = [{"kind": kind, "title": title_of(kind),
                          "rows": sorted(rows.values(), key=lambda e: (-e["won"], -e["won"] /
                                         e["played"], e["name"].casefold()))[:10]}
-                        for kind, rows in sorted(boards.items(), key=lambda kv: title(kv[0]))]
+                        for kind, rows in sorted(boards.items(), key=lambda kv: title_of(kv[0]))]
         reactions = sorted(({"name": n, "median_ms": round(statistics.median(ds)), "slaps":
                              len(ds)} for n, ds in delays.values() if ds),
                            key=lambda e: e["median_ms"])[:10]

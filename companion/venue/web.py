@@ -34,9 +34,9 @@ from starlette.responses import HTMLResponse, JSONResponse, StreamingResponse
 from starlette.routing import Route
 
 from companion.errors import CompanionError
+from companion.export.sheet import render_result
 from companion.venue import page
 from companion.venue.receiver import VenueStore
-from companion.venue.sheet import render_result
 
 KEEPALIVE_S = 15.0
 

@@ -13,10 +13,10 @@ from logfiles import SETUP, old_log
 
 from companion.cli import main
 from companion.errors import LogError
+from companion.export.logfile import export_jsonl
 from companion.games import get_rules
 from companion.session import GameSession
 from companion.store.checksum import action_crc, setup_crc
-from companion.store.export import export_jsonl
 from companion.store.gamelog import GameLog
 
 

@@ -6,7 +6,8 @@ import pytest
 
 from companion.games import get_rules
 from companion.session import GameSession
-from companion.ui.presenters.history import summarise, win_table, winners_of
+from companion.games.base import Outcome
+from companion.ui.presenters.history import summarise, win_table
 
 PLAYERS = [{"name": "Ann", "seat": 1}, {"name": "Bo", "seat": 2}]
 
@@ -25,9 +26,9 @@ def test_summaries_name_the_winner_and_games_in_progress(game_log):
     open_game = GameSession.start(game_log, get_rules("scorepad"), {"players": PLAYERS})
     open_game.do({"type": "score", "seat": 2, "points": 1})
     rows = {r.id: r for r in game_log.games()}
-    done = summarise(rows[1], get_rules("scorepad").snapshot(
+    done = summarise(rows[1], get_rules("scorepad").outcome(
         GameSession.resume(game_log, 1).state))
-    running = summarise(rows[2], open_game.snapshot())
+    running = summarise(rows[2], open_game.rules.outcome(open_game.state))
     assert done.winners == ("Ann",) and done.result == "Won by Ann"
     assert running.result == "In progress (1 actions)"
     assert "Score pad" in done.line and "Ann, Bo" in done.line
@@ -37,18 +38,20 @@ def test_win_table_counts_games_and_wins_per_name(game_log):
     play_scorepad(game_log, [(1, 5)])
     play_scorepad(game_log, [(2, 5)])
     play_scorepad(game_log, [(2, 9)])
-    games = [summarise(r, GameSession.resume(game_log, r.id).snapshot())
+    games = [summarise(r, (s := GameSession.resume(game_log, r.id)).rules.outcome(s.state))
              for r in game_log.games()]
     table = win_table(games)
     assert [(s.name, s.played, s.won) for s in table] == [("Bo", 3, 2), ("Ann", 3, 1)]
 
 
-def test_winner_readers_for_each_kind_of_game():
-    snap = {"players": PLAYERS}
-    assert winners_of("crazy_time", {**snap, "grand_master": 2}) == ["Bo"]
-    assert winners_of("time_stories", {**snap, "mission_complete": True}) == ["Ann", "Bo"]
-    assert winners_of("times", {**snap, "winners": [1, 2]}) == ["Ann", "Bo"]
-    assert winners_of("professor_tempus", {**snap, "winners": ["2"]}) == ["Bo"]
+@pytest.mark.parametrize(("kind", "result"), [
+    ("time_stories", "Won together by Ann and Bo"),  # cooperative: one mission, won by all
+    ("times", "Won by Ann and Bo"),  # two reached the target space in the same round
+])
+def test_two_winners_are_a_shared_win_only_in_a_cooperative_game(game_log, kind, result):
+    gid = game_log.new_game(kind, {"players": PLAYERS})
+    summary = summarise(game_log.game(gid), Outcome(((1, "Ann"), (2, "Bo")), "", (1, 2)))
+    assert summary.winners == ("Ann", "Bo") and summary.result == result
 
 
 def test_a_game_that_cannot_replay_is_listed_with_the_reason(game_log):

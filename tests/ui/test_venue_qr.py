@@ -77,7 +77,7 @@ def test_the_qr_matrix_is_a_square_code_with_a_quiet_zone():
 
 
 def test_history_writes_the_score_sheets_to_a_usb_stick(ui, tmp_path, monkeypatch):
-    from companion.venue import usb
+    from companion.export import usb
 
     stick = tmp_path / "media" / "pi" / "STICK"
     stick.mkdir(parents=True)

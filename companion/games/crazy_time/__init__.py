@@ -28,7 +28,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
-from companion.games.base import GameInfo, Player, handler_for, players_from_setup, require
+from companion.games.base import (
+    GameInfo,
+    Outcome,
+    Player,
+    Timeline,
+    handler_for,
+    players_from_setup,
+    require,
+    seated,
+)
 from companion.games.crazy_time.fields import (
     GUESS_REMOVES,
     NEW_LAW,
@@ -405,6 +414,27 @@ def snapshot(state: State, recent: int | None = None) -> dict:
     return out
 
 
+def outcome(state: State) -> Outcome:
+    """The winner of the fourth round wins the game: the Grand Master of Time. Every
+    slap round's delays count as the seats' reaction times."""
+    if state.grand_master is not None:
+        status = f"Round {state.round}: {state.name(state.grand_master)} is the Grand " \
+                 "Master of Time"
+    else:
+        status = f"Round {state.round}"
+    return Outcome(seated(state.players), status,
+                   winners=() if state.grand_master is None else (state.grand_master,),
+                   reactions={int(s): tuple(d) for s, d in slap_delays(state).items()})
+
+
+def charts(state: State) -> tuple[Timeline, ...]:
+    """The slap rounds' delays, one line per slap round (none without a slap round)."""
+    rounds = tuple(tuple(p.delays) for p in state.pickups if p.facts is not None and p.delays)
+    if not rounds:
+        return ()
+    return (Timeline("Slap timeline: each slap round, ms after the first slap", rounds),)
+
+
 __all__ = ["NAME", "TITLE", "ROUNDS", "REASONS", "PICKUP_KEEPS", "State", "Pickup", "Guess",
            "RoundResult",
-           "Law", "deal_size", "initial", "apply", "snapshot"]
+           "Law", "deal_size", "initial", "apply", "snapshot", "outcome", "charts"]

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
-from companion.games.base import GameInfo, handler_for, players_from_setup
+from companion.games.base import GameInfo, Outcome, handler_for, players_from_setup, seated
 from companion.games.professor_tempus.cards import (  # noqa: F401 - re-exported for screens
     COLOURS,
     DECK,
@@ -117,7 +117,6 @@ def snapshot(state: State, recent: int | None = None) -> dict:
     seats = [str(p.seat) for p in state.players]
     per_count = counts(state)
     totals = {s: sum(c[s] for c in per_count) for s in seats}
-    best = max(totals.values())
     need = len(state.players) * state.deal.refill
     return {
         "game": NAME,
@@ -157,5 +156,23 @@ def snapshot(state: State, recent: int | None = None) -> dict:
         ],
         "counts": per_count,
         "totals": totals,
-        "winners": [int(s) for s in seats if totals[s] == best] if state.phase == "over" else [],
+        "winners": list(_winners(state, totals)),
     }
+
+
+def _winners(state: State, totals: Mapping[str, int]) -> tuple[int, ...]:
+    """Once the last count is done, whoever collected the most hourglasses (a tie
+    shares the win); nobody before."""
+    if state.phase != "over":
+        return ()
+    best = max(totals.values())
+    return tuple(int(s) for s, n in totals.items() if n == best)
+
+
+def outcome(state: State) -> Outcome:
+    """Hourglasses per seat over every count so far; the most wins at the end."""
+    per_count = counts(state)
+    totals = {str(p.seat): sum(c[str(p.seat)] for c in per_count) for p in state.players}
+    status = "Final count done" if state.phase == "over" else f"Round {state.round}"
+    return Outcome(seated(state.players), status, winners=_winners(state, totals),
+                   scores={int(s): n for s, n in totals.items()})

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.errors import CompanionError, RuleError
-from companion.games.base import GameInfo, handler_for, players_from_setup
+from companion.games.base import GameInfo, Outcome, handler_for, players_from_setup
 from companion.games.time_after_time.actions import ACTIONS
 from companion.games.time_after_time.rows import (  # noqa: F401 - re-exported for screens
     COPIES,
@@ -102,6 +102,18 @@ def _result_words(state: State) -> str:
         names = {s.player.seat: s.player.name for s in state.seats}
         return " and ".join(names[w] for w in state.winners) + " won"
     return "it ended in a tie"
+
+
+def outcome(state: State) -> Outcome:
+    """Whoever first covers all seven spaces correctly with no Ghost in hand wins; a hand
+    emptied without that ends the game in a tie (nobody wins)."""
+    if state.over:
+        words = _result_words(state)
+        status = words[0].upper() + words[1:]
+    else:
+        status = f"{state.draw_pile} cards in the draw pile"
+    return Outcome(tuple((s.player.seat, s.player.name) for s in state.seats), status,
+                   winners=tuple(state.winners))
 
 
 def snapshot(state: State, recent: int | None = None) -> dict:

@@ -31,10 +31,13 @@ from companion.dice import captain_cost
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import (
     GameInfo,
+    LineChart,
+    Outcome,
     handler_for,
     listed,
     players_from_setup,
     require,
+    seated,
     to_jsonable,
 )
 from companion.games.pvec import PVec, newest
@@ -87,14 +90,15 @@ GAME = GameInfo(
     order=20,
     screen="companion.ui.screens.time_stories:TimeStoriesScreen",
     players=(1, 4),
+    cooperative=True,
     version=2,  # 2: another space is another turn; company, abilities
 )
 NAME = GAME.name
 TITLE = GAME.title
 
-__all__ = ["NAME", "TITLE", "Character", "Item", "State", "apply", "burndown",
-           "comes_back_at", "company", "dice_for", "initial", "is_over", "roll_odds_for",
-           "snapshot"]
+__all__ = ["NAME", "TITLE", "Character", "Item", "State", "apply", "burndown", "charts",
+           "comes_back_at", "company", "dice_for", "initial", "is_over", "outcome",
+           "roll_odds_for", "snapshot"]
 
 
 # ----------------------------------------------------------------- engine contract
@@ -198,6 +202,24 @@ def snapshot(state: State, recent: int | None = None) -> dict:
 def is_over(state: State) -> bool:
     """The mission is complete (a failed run only waits for the next one)."""
     return state.run.outcome == "successful"
+
+
+def outcome(state: State) -> Outcome:
+    """Cooperative: the mission is won by everyone together or not (yet) at all; a
+    failed run is not a loss, only the start of the next run."""
+    done = is_over(state)
+    n = state.run.number
+    status = (f"Mission complete in run {n}, {state.tu} TU left" if done
+              else f"Run {n}: {state.tu} TU left")
+    return Outcome(seated(state.players), status,
+                   winners=tuple(p.seat for p in state.players) if done else ())
+
+
+def charts(state: State) -> tuple[LineChart, ...]:
+    """Each run's burn-down: time units left at the end of every turn."""
+    return tuple(LineChart(f"Time units left, run {n} (burn-down)", "turn", "TU",
+                           ((f"Run {n}", burndown(state, n)),))
+                 for n in range(1, len(state.runs) + 1))
 
 
 # ----------------------------------------------------------------- queries for the UI

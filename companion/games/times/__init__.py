@@ -27,7 +27,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
-from companion.games.base import GameInfo, handler_for, listed, players_from_setup
+from companion.games.base import (
+    GameInfo,
+    LineChart,
+    Outcome,
+    handler_for,
+    listed,
+    players_from_setup,
+    seated,
+)
 from companion.games.times.actions import ABORT_AFTER, ACTIONS
 from companion.games.times.cards import DECK_SIZE, HAND_SIZE
 from companion.games.times.score import Result
@@ -54,7 +62,7 @@ from companion.games.times.table import DOUBT, JOIN, PLACE, Turn
 
 __all__ = [
     "NAME", "TITLE", "DEFAULT_TARGET", "State", "RoundRecord", "Override", "Result", "Turn",
-    "initial", "apply", "snapshot", "is_over", "hand", "whose_turn",
+    "initial", "apply", "snapshot", "is_over", "outcome", "charts", "hand", "whose_turn",
     "period_in_force", "required_forced_markers", "legal_starts", "may_doubt", "may_join_doubt",
     "PLAY", "TURNS", "REVEAL", "EVALUATED", "OVER", "ABORT_AFTER",
     "PLACE", "DOUBT", "JOIN",
@@ -103,3 +111,21 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
 def is_over(state: State) -> bool:
     """Someone reached the winning space (the session then closes the game in the log)."""
     return state.phase == OVER
+
+
+def outcome(state: State) -> Outcome:
+    """Spaces on the scoring track per seat; whoever reaches the target space first wins
+    (several in the same round: several winners)."""
+    return Outcome(seated(state.players), f"Round {state.round}, playing to "
+                   f"{state.target}", winners=tuple(state.winners),
+                   scores={p.seat: s for p, s in zip(state.players, state.scores,
+                                                      strict=True)})
+
+
+def charts(state: State) -> tuple[LineChart, ...]:
+    """The scoring track, round by round (none before a round is scored)."""
+    if not state.history:
+        return ()
+    series = tuple((p.seat, ((0, 0), *((r.round, r.totals[i]) for r in state.history)))
+                   for i, p in enumerate(state.players))
+    return (LineChart("The scoring track, round by round", "round", "points", series),)

@@ -5,11 +5,13 @@ what was played, by whom, when, and how it ended. Across games: wins and games p
 per player name, and slap reaction times (the delay after the first slap, from the slap
 pad and Crazy Time's slap rounds).
 
-A finished game never changes, so its outcome (winners, reaction times) is computed
-once and kept in the game log (``GameLog.keep_summary``); it is computed again when the
-engine's version, the form of the summary, or the game itself (finished again after a
-reopen) differs from what it was made with. Open games are replayed each time, except
-the one being played, whose state is already in memory.
+Who won and the reaction times are the engine's answer (``rules.outcome(state)``), so
+nothing here knows one game from another. A finished game never changes, so its outcome
+(winners, reaction times) is computed once and kept in the game log
+(``GameLog.keep_summary``); it is computed again when the engine's version, the form of
+the summary, or the game itself (finished again after a reopen) differs from what it was
+made with. Open games are replayed each time, except the one being played, whose state
+is already in memory.
 
     games = recent_summaries(log, 30, live=app.session)   # newest first
     table = win_table(games)
@@ -24,14 +26,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import CompanionError, LogError
-from companion.games import get_rules, info
+from companion.games import get_rules, info, title_of
+from companion.games.base import Outcome, listed
 from companion.session import final_state
-from companion.ui.presenters.home import title_of, when
+from companion.ui.presenters.home import when
 
 log = logging.getLogger(__name__)
 
-#: The form of a kept outcome; raise it when ``outcome_of`` changes what it keeps.
-SUMMARY_FORM = 1
+#: The form of a kept outcome; raise it when ``kept`` changes what it keeps.
+SUMMARY_FORM = 2  # 2: from the engine's outcome()
 
 
 @dataclass(frozen=True)
@@ -53,57 +56,27 @@ class GameSummary:
         return f"#{self.game_id} {self.title} ({self.started}): {who}. {self.result}"
 
 
-def _names(snapshot: dict) -> dict[int, str]:
-    return {int(p["seat"]): p["name"] for p in snapshot.get("players", [])
-            if isinstance(p, dict) and "seat" in p}
+def kept(outcome: Outcome) -> dict[str, Any]:
+    """What History keeps of a game's outcome: winners and slap delays by name (JSON)."""
+    return {"winners": list(outcome.winner_names),
+            "reactions": {name: list(ds) for name, ds in outcome.reaction_names.items()}}
 
 
-def winners_of(kind: str, snapshot: dict) -> list[str]:
-    """The names of whoever won, by each game's own record of it."""
-    names = _names(snapshot)
-    if kind == "time_stories":  # cooperative: the mission is won together or not at all
-        return list(names.values()) if snapshot.get("mission_complete") else []
-    if kind == "crazy_time":
-        gm = snapshot.get("grand_master")
-        seat = gm.get("seat") if isinstance(gm, dict) else gm
-        return [names[seat]] if seat in names else []
-    seats = snapshot.get("winners") or []
-    return [names[int(s)] for s in seats if str(s).isdigit() and int(s) in names]
-
-
-def reactions_of(kind: str, snapshot: dict) -> dict[str, tuple[float, ...]]:
-    """Slap delays (ms after the first slap) per player name."""
-    names = _names(snapshot)
-    if kind == "stop_time":
-        per_seat = {k: v.get("delays", []) for k, v in snapshot.get("reaction_ms", {}).items()}
-    elif kind == "crazy_time":
-        per_seat = snapshot.get("slap_delays", {})
-    else:
-        return {}
-    return {names[int(s)]: tuple(float(x) for x in d)
-            for s, d in per_seat.items() if d and int(s) in names}
-
-
-def outcome_of(kind: str, snapshot: dict) -> dict[str, Any]:
-    """What History keeps of a replayed game: its winners and slap delays (JSON data)."""
-    return {"winners": winners_of(kind, snapshot),
-            "reactions": {name: list(ds) for name, ds in reactions_of(kind, snapshot).items()}}
-
-
-def summarise(row, snapshot: dict | None, error: str = "",
-              outcome: dict[str, Any] | None = None) -> GameSummary:
-    """One game from the log (``GameRow``) and the snapshot its replay gave (or the
-    ``outcome_of`` that snapshot, as kept)."""
+def summarise(row, outcome: Outcome | dict[str, Any] | None, error: str = "") -> GameSummary:
+    """One game from the log (``GameRow``) and its engine's ``Outcome`` (or what was
+    ``kept`` of it); with neither, the ``error`` that stopped its replay."""
     players = tuple(p.get("name", "?") for p in row.setup.get("players", []))
     base = dict(game_id=row.id, kind=row.kind, title=title_of(row.kind), players=players,
                 started=when(row.started_at), status=row.status, actions=row.n_actions)
-    if snapshot is None and outcome is None:
-        return GameSummary(**base, result=f"Cannot replay: {error}")
     if outcome is None:
-        outcome = outcome_of(row.kind, snapshot)
+        return GameSummary(**base, result=f"Cannot replay: {error}")
+    if isinstance(outcome, Outcome):
+        outcome = kept(outcome)
     winners = tuple(outcome["winners"])
+    game = info(row.kind)
     if winners:
-        result = ("Won by " if len(winners) == 1 else "Won together by ") + " and ".join(winners)
+        together = game is not None and game.cooperative and len(winners) > 1
+        result = ("Won together by " if together else "Won by ") + listed(winners)
     elif row.status == "open":
         result = f"In progress ({row.n_actions} actions)"
     else:
@@ -125,12 +98,12 @@ def recent_summaries(game_log, limit: int, live=None) -> list[GameSummary]:
     games use their kept outcome (computed and kept the first time); ``live`` is the
     session being played, whose state needs no replay."""
     rows = game_log.recent_games(limit)
-    kept = game_log.summaries([r.id for r in rows if r.status != "open"])
+    stored = game_log.summaries([r.id for r in rows if r.status != "open"])
     out = []
     for row in rows:
         key = made_with(row)
-        if row.status != "open" and row.id in kept and kept[row.id][0] == key:
-            out.append(summarise(row, None, outcome=kept[row.id][1]))
+        if row.status != "open" and row.id in stored and stored[row.id][0] == key:
+            out.append(summarise(row, stored[row.id][1]))
             continue
         try:
             if getattr(row, "damaged", None):
@@ -140,7 +113,7 @@ def recent_summaries(game_log, limit: int, live=None) -> list[GameSummary]:
                 state = live.state
             else:
                 state = final_state(rules, row.setup, game_log.iter_actions(row.id))
-            outcome = outcome_of(row.kind, rules.snapshot(state))
+            outcome = kept(rules.outcome(state))
         except CompanionError as exc:
             out.append(summarise(row, None, str(exc)))
             continue
@@ -149,7 +122,7 @@ def recent_summaries(game_log, limit: int, live=None) -> list[GameSummary]:
                 game_log.keep_summary(row.id, key, outcome)
             except CompanionError as exc:  # a full disk: History still shows it
                 log.warning("could not keep the summary of game %s: %s", row.id, exc)
-        out.append(summarise(row, None, outcome=outcome))
+        out.append(summarise(row, outcome))
     return out
 
 
@@ -206,25 +179,23 @@ def describe_action(action: dict, names: dict[int, str]) -> str:
     return f"{words}: " + ", ".join(details) if details else words
 
 
-def score_sheet(summary: GameSummary, setup: dict, snapshot: dict | None,
+def score_sheet(summary: GameSummary, setup: dict, outcome: Outcome | None,
                 rows: list[tuple[int, str, dict]]) -> list[str]:
-    """A game as a person reads it afterwards: who played, the totals where the game
-    keeps them, the result, then every action with its time."""
+    """A game as a person reads it afterwards: who played, the result, the totals where
+    the game keeps points and where it stands (its ``outcome``, None when it does not
+    replay), then every action with its time."""
     names = {int(p["seat"]): str(p.get("name", "?")) for p in setup.get("players", [])
              if isinstance(p, dict) and isinstance(p.get("seat"), int)}
     out = [f"{summary.title}, game #{summary.game_id}, started {summary.started}",
            "Players: " + ", ".join(f"{n} (seat {s})" for s, n in sorted(names.items())),
            summary.result]
-    totals = (snapshot or {}).get("totals")
-    if isinstance(totals, dict) and totals:
-        out.append("Totals: " + ", ".join(f"{names.get(int(s), s)} {v}"
-                                          for s, v in sorted(totals.items(),
-                                                             key=lambda kv: -_num(kv[1]))))
+    if outcome is not None and outcome.scores:
+        out.append("Totals: " + ", ".join(f"{names.get(s, s)} {v}" for s, v in sorted(
+            outcome.scores.items(), key=lambda kv: -kv[1])))
+    if outcome is not None and outcome.status:
+        out.append(outcome.status)
     out.append(f"{len(rows)} actions:")
     for seq, at, action in rows:
         out.append(f"{seq}. {when(at)}  {describe_action(action, names)}")
     return out
 
-
-def _num(value) -> float:
-    return float(value) if isinstance(value, (int, float)) else 0.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from companion.games import games, info
+from companion.games import games, info, title_of  # title_of: screens use it from here
 from companion.games.base import GameInfo
 from companion.store.gamelog import GameRow
 
@@ -26,12 +26,6 @@ def home_games() -> list[GameInfo]:
 class ResumeOffer:
     game_id: int
     text: str
-
-
-def title_of(kind: str) -> str:
-    """A game kind's title from its descriptor; an unknown kind made readable."""
-    game = info(kind)
-    return game.title if game is not None else kind.replace("_", " ").title()
 
 
 def offered(open_games: list[GameRow]) -> list[GameRow]:

@@ -19,9 +19,9 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.errors import CompanionError
+from companion.export.logfile import export_csv, export_jsonl
 from companion.games import get_rules
 from companion.session import replay
-from companion.store.export import export_csv, export_jsonl
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters.history import (
@@ -155,13 +155,13 @@ class HistoryScreen(Screen):
         try:
             actions = app.log.action_rows(summary.game_id)
             rules = get_rules(row.kind)
-            snap = rules.snapshot(replay(rules, row.setup, [a for _s, _t, a in actions])[-1])
+            outcome = rules.outcome(replay(rules, row.setup, [a for _s, _t, a in actions])[-1])
         except CompanionError as exc:
-            actions, snap = [], None
+            actions, outcome = [], None
             app.say(f"Game {summary.game_id} cannot be replayed: {exc}", error=True)
         sheet = ScoreSheet()
         sheet.ids.lines.data = [{"text": line} for line in
-                                score_sheet(summary, row.setup, snap, actions)]
+                                score_sheet(summary, row.setup, outcome, actions)]
         app.lay(sheet)
 
     def export(self) -> None:
@@ -180,8 +180,8 @@ class HistoryScreen(Screen):
         app.say(self.message)
 
     def to_usb(self) -> None:
-        """Every game's HTML score sheet onto a mounted USB stick (companion/venue/usb.py)."""
-        from companion.venue.usb import copy_sheets
+        """Every game's HTML score sheet onto a mounted USB stick (companion/export/usb.py)."""
+        from companion.export.usb import copy_sheets
 
         app = App.get_running_app()
         self.message = copy_sheets(app.log)

@@ -10,9 +10,9 @@ import pytest
 
 from companion.cli import main
 from companion.errors import LogError
+from companion.export.logfile import export_csv, export_jsonl, read_jsonl, replay_game
 from companion.games import get_rules
 from companion.session import GameSession
-from companion.store.export import export_csv, export_jsonl, read_jsonl, replay_game
 
 SETUP = {"players": [{"name": "Ann", "seat": 1}, {"name": "Bo", "seat": 2}]}
 
@@ -104,7 +104,7 @@ def test_replay_of_an_endless_or_huge_file_is_a_message(tmp_path, capsys):
 
 
 def test_replay_stops_when_it_takes_too_long(game_log, played):
-    from companion.store.export import Deadline
+    from companion.export.logfile import Deadline
 
     ticks = iter(range(0, 10_000, 7))  # an injected clock: 7 s per look at it
     deadline = Deadline(seconds=20, clock=lambda: next(ticks))

@@ -4,9 +4,11 @@ pictures drawn as inline SVG), so it can be copied off the box, mailed, or print
 The same page is the venue's ``/game/<box>/<game>`` and what ``companion export --format
 html`` and History's "Score sheets to USB" write. It is made from the game's log (setup
 and actions) by replaying it through its rules engine, so it shows exactly what the
-table recorded: players and scores, who won, rounds, and per game the picture people
-would rather look at than read: the T.I.M.E Stories time-unit burn-down per run, the
-slap timeline (slap pad and Crazy Time), the Times scoring track.
+table recorded: players and scores, who won and where the game stands (the engine's
+``outcome``), and the pictures people would rather look at than read, which the engine
+gives as data (``charts``: the T.I.M.E Stories time-unit burn-down per run, the slap
+timeline of the slap pad and Crazy Time, the Times scoring track, the score pad's rounds)
+and this module draws. Nothing here knows one game from another.
 
     html = render_sheet(SheetGame(kind, setup, actions, started_at, finished_at, status))
 """
@@ -16,12 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from companion.errors import CompanionError, LogError, MalformedAction, RuleError
-from companion.games import get_rules
+from companion.errors import LogError, MalformedAction, RuleError
+from companion.games import get_rules, title_of
+from companion.games.base import Chart, LineChart, RoundsTable, Timeline, charts
 from companion.games.replay import as_raised as _as_raised
 from companion.games.replay import final
-from companion.ui.presenters.history import winners_of
-from companion.venue.payloads import line_of, scores_of, title
 
 PALETTE = ("#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#999")
 
@@ -55,13 +56,13 @@ def _e(value) -> str:
     return escape("" if value is None else str(value))
 
 
-def replay_snapshot(game: SheetGame):
-    """``(rules, final state, snapshot)``; LogError when the game does not replay."""
+def replay_game(game: SheetGame):
+    """``(rules, final state)``; LogError when the game does not replay."""
     try:
         rules = get_rules(game.kind)
         state = final(rules, rules.initial(game.setup), (a["action"] for a in game.actions),
                       refusal=_as_raised)
-        return rules, state, rules.snapshot(state)
+        return rules, state
     except (RuleError, MalformedAction, RecursionError, KeyError, TypeError) as exc:
         raise LogError(f"game {game.game} does not replay: {exc}") from exc
 
@@ -74,12 +75,13 @@ def render_result(payload: dict) -> str:
 
 
 def render_sheet(game: SheetGame) -> str:
-    rules, state, snap = replay_snapshot(game)
+    rules, state = replay_game(game)
+    outcome = rules.outcome(state)
     players = [p for p in game.setup.get("players", []) if isinstance(p, dict)]
     colour = {p.get("seat"): PALETTE[i % len(PALETTE)] for i, p in enumerate(players)}
-    scores = scores_of(game.kind, snap)
-    winners = winners_of(game.kind, snap) if game.status == "finished" else []
-    heading = title(game.kind)
+    scores = outcome.scores
+    winners = outcome.winner_names if game.status == "finished" else ()
+    heading = title_of(game.kind)
     where = f" at {_e(game.table)}" if game.table else ""
     number = f", game {game.game}" if game.game is not None else ""
     parts = [f"<h1>{_e(heading)}</h1>",
@@ -94,9 +96,10 @@ def render_sheet(game: SheetGame) -> str:
         f'<td class="num">{_e(scores.get(p.get("seat"), ""))}</td></tr>' for p in players)
     parts.append(f'<table class="players"><tr><th>player</th><th>seat</th><th>score</th></tr>'
                  f"{rows}</table>")
-    if line_of(game.kind, snap):
-        parts.append(f'<p class="meta">{_e(line_of(game.kind, snap))}</p>')
-    parts += _pictures(game, rules, state, snap, colour)
+    if outcome.status:
+        parts.append(f'<p class="meta">{_e(outcome.status)}</p>')
+    names = {p.get("seat"): p.get("name") for p in players}
+    parts += [_picture(chart, colour, names) for chart in charts(rules, state)]
     parts.append(_action_log(game, players))
     return ('<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport"'
             ' content="width=device-width, initial-scale=1">'
@@ -108,48 +111,24 @@ def _day(stamp: str | None) -> str:
     return (stamp or "")[:16].replace("T", " ")
 
 
-def _pictures(game: SheetGame, rules, state, snap: dict, colour: dict) -> list[str]:
-    names = {p.get("seat"): p.get("name") for p in game.setup.get("players", [])
-             if isinstance(p, dict)}
-    out = []
-    if game.kind == "time_stories":
-        for run in snap.get("runs", []):
-            try:
-                points = rules.burndown(state, run["number"])
-            except (CompanionError, KeyError, TypeError):
-                continue
-            out.append(_figure(_line_chart({f"Run {run['number']}": list(points)},
-                                           {f"Run {run['number']}": PALETTE[4]}, "turn", "TU"),
-                               f"Time units left, run {run['number']} (burn-down)"))
-    if game.kind == "stop_time":
-        rounds = [{s["seat"]: s["delay_ms"] for s in r.get("ranking", [])}
-                  for r in snap.get("rounds", [])]
-        out.append(_figure(_timeline(rounds, colour, names),
-                           "Slap timeline: each round, every slap in ms after the first"))
-    if game.kind == "crazy_time" and snap.get("pickups"):
-        rounds = [{int(s): ms for s, ms in (p.get("delays") or [])}
-                  for p in snap["pickups"] if p.get("delays")]
-        if rounds:
-            out.append(_figure(_timeline(rounds, colour, names),
-                               "Slap timeline: each slap round, ms after the first slap"))
-    if game.kind == "times" and snap.get("history"):
-        series = {}
-        for r in snap["history"]:
-            for s in r["seats"]:
-                series.setdefault(s["seat"], [(0, 0)]).append((r["round"], s["total"]))
-        out.append(_figure(_line_chart({names.get(k, k): v for k, v in series.items()},
-                                       {names.get(k, k): colour.get(k) for k in series},
-                                       "round", "points"), "The scoring track, round by round"))
-    if game.kind == "scorepad":
-        seats = [p.get("seat") for p in game.setup.get("players", [])]
-        head = "".join(f"<th>{_e(names.get(s))}</th>" for s in seats)
-        body = ""
-        for i, rnd in enumerate([*snap["rounds"], snap.get("current", [])], start=1):
-            pts = {s: p for s, p in rnd}
-            body += f"<tr><td>{i}</td>" + "".join(
-                f'<td class="num">{pts.get(s, 0)}</td>' for s in seats) + "</tr>"
-        out.append(f"<h2>Rounds</h2><table><tr><th>round</th>{head}</tr>{body}</table>")
-    return out
+def _picture(chart: Chart, colour: dict, names: dict) -> str:
+    """One of the engine's charts, drawn (a seat is drawn in its colour, by its name)."""
+    if isinstance(chart, LineChart):
+        label = {k: names.get(k, k) if isinstance(k, int) else k for k, _ in chart.series}
+        return _figure(_line_chart({label[k]: list(pts) for k, pts in chart.series},
+                                   {label[k]: colour.get(k) if isinstance(k, int) else
+                                    PALETTE[4] for k, _ in chart.series},
+                                   chart.xlabel, chart.ylabel), chart.caption)
+    if isinstance(chart, Timeline):
+        return _figure(_timeline([dict(r) for r in chart.rounds], colour, names),
+                       chart.caption)
+    if isinstance(chart, RoundsTable):
+        head = "".join(f"<th>{_e(names.get(s))}</th>" for s in chart.seats)
+        body = "".join(f"<tr><td>{i}</td>" + "".join(
+            f'<td class="num">{rnd.get(s, 0)}</td>' for s in chart.seats) + "</tr>"
+            for i, rnd in enumerate(chart.rounds, start=1))
+        return f"<h2>{_e(chart.caption)}</h2><table><tr><th>round</th>{head}</tr>{body}</table>"
+    raise TypeError(f"a score sheet cannot draw {type(chart).__name__}")
 
 
 def _figure(svg: str, caption: str) -> str:

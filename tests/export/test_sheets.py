@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from companion.cli import main
-from companion.venue import usb
-from companion.venue.export_html import sheet_game, write_sheets
-from companion.venue.sheet import render_sheet
+from companion.export import usb
+from companion.export.sheet import render_sheet
+from companion.export.sheets import sheet_game, write_sheets
 from companion.venue.simtable import SimTable
 
 

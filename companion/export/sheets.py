@@ -1,8 +1,8 @@
 """Score sheets out of the box, no venue needed: one HTML file per game plus an index.
 
 Used by ``companion export --format html -o FOLDER`` and by History's "Score sheets to
-USB" (``usb.py``). Each file stands alone (``sheet.render_sheet``); ``index.html`` lists
-them newest first. A game that does not replay is named in ``problems`` and the others
+USB" (``usb``). Each file stands alone (``sheet.render_sheet``); ``index.html`` lists them
+newest first. A game that does not replay is named in ``problems`` and the others
 are still written.
 
     written, problems = write_sheets(log, [g.id for g in log.games()], Path("sheets"))
@@ -15,9 +15,9 @@ from html import escape
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.export.sheet import STYLE, SheetGame, render_sheet
+from companion.games import title_of
 from companion.store.gamelog import GameLog
-from companion.venue.payloads import title
-from companion.venue.sheet import STYLE, SheetGame, render_sheet
 
 
 def sheet_game(log: GameLog, game_id: int, table: str | None = None) -> SheetGame:
@@ -50,7 +50,7 @@ def write_sheets(log: GameLog, ids: list[int], folder: Path,
         path = folder / file_name(game)
         _write(path, html)
         written.append(path)
-        index.append(f'<li><a href="{escape(path.name)}">{escape(title(game.kind))}, '
+        index.append(f'<li><a href="{escape(path.name)}">{escape(title_of(game.kind))}, '
                      f'game {gid}</a> ({escape(game.started_at[:16].replace("T", " "))}, '
                      f"{escape(game.status)})</li>")
     if written:

@@ -2,7 +2,7 @@
 
 A stick counts when the system mounted it (the desktop's automounter, or udisks) under
 ``/media`` or ``/run/media`` read-write, as ``/proc/mounts`` says. The sheets go into
-``table-companion/score-sheets-<date>/`` on it (``export_html.write_sheets``: each file
+``table-companion/score-sheets-<date>/`` on it (``sheets.write_sheets``: each file
 written whole then renamed, and flushed to the stick). What happened is one sentence for
 the status bar; nothing on the box changes either way.
 
@@ -15,8 +15,8 @@ from datetime import datetime
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.export.sheets import write_sheets
 from companion.store.gamelog import GameLog
-from companion.venue.export_html import write_sheets
 
 MOUNTS = Path("/proc/mounts")
 ROOTS = ("/media/", "/run/media/")
