@@ -6,6 +6,8 @@ functions alike), so a circle hidden behind a lazy import is found too."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import companion
@@ -48,3 +50,13 @@ def test_config_and_the_venue_settings_are_no_circle():
     graph = _imports()
     assert "companion.config" not in graph["companion.venue.settings"]
     assert "companion.venue.settings" in graph["companion.config"]
+
+
+def test_the_venue_server_loads_no_ui_module():
+    """The venue runs on a machine without a screen: importing its server (in a fresh
+    interpreter, so nothing imported by other tests counts) loads no ``companion.ui``."""
+    code = ("import sys, companion.venue.server\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('companion.ui', 'kivy'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT.parent, timeout=120)
+    assert out.stdout.strip() == "[]"

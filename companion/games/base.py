@@ -72,7 +72,9 @@ class GameInfo:
     new version. ``ranked`` is False for a game nobody wins (the slap pad's practice):
     it counts for reaction times but not on a venue's leaderboards. ``cooperative``
     means the players win or lose together (T.I.M.E Stories): History says "Won
-    together by" rather than naming a shared first place.
+    together by" rather than naming a shared first place. ``first_player`` is, for an
+    engine whose setup takes who begins, ``(setup key, the players screen's words)``
+    (``("first_dealer", "Deals first")``).
     """
 
     name: str
@@ -86,6 +88,7 @@ class GameInfo:
     version: int = 1
     ranked: bool = True
     cooperative: bool = False
+    first_player: tuple[str, str] | None = None
 
     @property
     def screen_name(self) -> str:

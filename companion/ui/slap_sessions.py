@@ -24,7 +24,7 @@ class ToolSessions:
     def enter(self, app) -> tuple[int, ...]:
         """Find the slap pad's game (this one, or the newest open one in the log) and
         return the seats in play."""
-        if app.session is not None and app.session.rules.NAME == "stop_time":
+        if app.session is not None and app.session.rules.GAME.screen_name == "slap":
             self.session = app.session
         elif self.session is None or app.log.game(self.session.game_id).status != "open":
             rows = [g for g in app.log.games("stop_time") if g.status == "open"]

@@ -79,19 +79,19 @@ class SimTable:
 
     def _play(self) -> Iterator[tuple[int, int]]:
         for n in range(self.games):
-            kind = "stop_time" if n % 3 == 2 else "scorepad"
+            slaps = n % 3 == 2  # every third game is a slap pad log, the others score pads
+            kind = "stop_time" if slaps else "scorepad"
             game = GameSession.start(self.log, get_rules(kind), {"players": self._players()})
             seats = [p["seat"] for p in game.setup["players"]]
             for i in range(self.actions):
-                action = self._slap_round(seats) if kind == "stop_time" else \
-                    self._score(seats, i)
+                action = self._slap_round(seats) if slaps else self._score(seats, i)
                 game.do(action)
                 yield game.game_id, len(game.actions)
                 if self.rng.random() < 0.1:  # second thoughts: undo and play again
                     game.undo()
                     game.do(action)
                     yield game.game_id, len(game.actions)
-            if kind == "scorepad":
+            if not slaps:
                 game.do({"type": "finish"})
                 yield game.game_id, len(game.actions)
             game.finish()

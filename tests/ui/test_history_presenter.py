@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.games import get_rules
-from companion.session import GameSession
 from companion.games.base import Outcome
+from companion.session import GameSession
 from companion.ui.presenters.history import summarise, win_table
 
 PLAYERS = [{"name": "Ann", "seat": 1}, {"name": "Bo", "seat": 2}]

@@ -80,6 +80,7 @@ GAME = GameInfo(
     order=10,
     screen="companion.ui.screens.crazy_time:CrazyTimeScreen",
     players=(4, 7),
+    first_player=("first_dealer", "Deals first"),
     version=4,  # 2: slap pick-ups agree with their verdict, record who chose; 3: pile
     # counts hold against the five cards a pick-up keeps and a correct guess removes;
     # 4: slap pick-ups store facts, a seat that could not be timed is a candidate; a

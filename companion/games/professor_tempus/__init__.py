@@ -62,6 +62,7 @@ GAME = GameInfo(
     order=50,
     screen="companion.ui.screens.professor_tempus:ProfessorTempusScreen",
     players=(2, 5),
+    first_player=("first_seat", "Plays first"),
 )
 NAME = GAME.name
 TITLE = GAME.title

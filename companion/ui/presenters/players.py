@@ -12,17 +12,17 @@ from companion.config import Config
 from companion.games import info
 from companion.palette import rgba
 
-#: Games whose engine takes who begins: (setup key, the button's words).
-FIRST_PLAYER: dict[str, tuple[str, str]] = {
-    "crazy_time": ("first_dealer", "Deals first"),
-    "professor_tempus": ("first_seat", "Plays first"),
-}
+
+def first_player(kind: str) -> tuple[str, str] | None:
+    """``(setup key, the button's words)`` when the game's engine takes who begins."""
+    game = info(kind)
+    return game.first_player if game is not None else None
 
 
 def first_choice(kind: str, rows: list[SeatRow], current: int | None) -> int | None:
     """The seat that begins: ``current`` while it is still in play, else the first seat
     in play (None for a game that does not ask)."""
-    if kind not in FIRST_PLAYER:
+    if first_player(kind) is None:
         return None
     playing = [r.seat for r in rows if r.in_play]
     if current in playing:
@@ -84,6 +84,7 @@ def setup_from_rows(kind: str, rows: list[SeatRow],
             return None, (f"Seats {twin['seat']} and {p['seat']} are both called "
                           f"{p['name']}: give one of them another name.")
     setup: dict = {"players": players}
-    if kind in FIRST_PLAYER and first in {p["seat"] for p in players}:
-        setup[FIRST_PLAYER[kind][0]] = first
+    takes = first_player(kind)
+    if takes is not None and first in {p["seat"] for p in players}:
+        setup[takes[0]] = first
     return setup, ""

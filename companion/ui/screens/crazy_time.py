@@ -112,7 +112,7 @@ class CrazyTimeScreen(Screen):
 
     def _v(self, viewer: int | None = None) -> dict | None:
         session = App.get_running_app().session
-        if session is None or session.rules.NAME != "crazy_time":
+        if session is None or session.rules.GAME.screen_name != self.name:
             return None
         return view(session.state, viewer)
 

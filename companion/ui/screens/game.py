@@ -93,5 +93,6 @@ class GameScreen(Screen):
 
     def on_press_event(self, event) -> None:
         app = App.get_running_app()
-        if event.pressed and app.session is not None and app.session.rules.NAME == "scorepad":
+        session = app.session
+        if event.pressed and session is not None and session.rules.GAME.screen_name == self.name:
             self.score(event.seat, 1)

@@ -18,10 +18,10 @@ from kivy.uix.textinput import TextInput
 from companion.ui.app import load_kv
 from companion.ui.presenters.home import title_of
 from companion.ui.presenters.players import (
-    FIRST_PLAYER,
     SeatRow,
     default_rows,
     first_choice,
+    first_player,
     next_first,
     setup_from_rows,
 )
@@ -102,7 +102,7 @@ class PlayersScreen(Screen):
             self.first_text = ""
             return
         name = next((r.name.strip() for r in rows if r.seat == self.first), "")
-        self.first_text = f"{FIRST_PLAYER[kind][1]}: {name or f'seat {self.first}'}"
+        self.first_text = f"{first_player(kind)[1]}: {name or f'seat {self.first}'}"
 
     def next_first(self) -> None:
         """"Deals first" / "Plays first": the next player in play takes it."""

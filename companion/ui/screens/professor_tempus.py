@@ -82,7 +82,7 @@ class ProfessorTempusScreen(Screen):
 
     def _state(self) -> pt.State | None:
         app = App.get_running_app()
-        if app.session is None or app.session.rules.NAME != "professor_tempus":
+        if app.session is None or app.session.rules.GAME.screen_name != self.name:
             return None
         return app.session.state
 

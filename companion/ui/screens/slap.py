@@ -74,7 +74,7 @@ class SlapScreen(Screen):
         self.shown = None  # the verdict on screen (the false-alarm one after that tap)
         self.chosen: int | None = None
         self.arm_on_enter, self.arm_at = False, None
-        self.for_game = False  # opened by the Crazy Time board for its round
+        self.for_game = ""  # the board that opened it for its game's slap round (Crazy Time)
         self.tools = ToolSessions()
         self.view: sp.SlapView | None = None
         self.face = StopFace()
@@ -94,17 +94,17 @@ class SlapScreen(Screen):
             screen.arm(at_ns)
             return
         screen.arm_on_enter, screen.arm_at = True, at_ns
-        screen.for_game = True
+        screen.for_game = app.sm.current
         app.navigate("slap")
 
     def on_pre_enter(self, *_args) -> None:
         app = App.get_running_app()
         session = app.session
-        for_game, self.for_game = self.for_game, False
+        board, self.for_game = self.for_game, ""
         # Crazy Time's own slap round only when its board opened this screen while a
         # round is being played; the Home tile is the stand-alone tool with its own log
         # (a game between rounds, waiting for its new law, can take no pick-up).
-        if (for_game and session is not None and session.rules.NAME == "crazy_time"
+        if (board and session is not None and session.rules.GAME.screen_name == board
                 and session.state.phase == "playing"):
             self.mode = "crazy"
             seats = tuple(p.seat for p in session.state.players)
@@ -279,8 +279,9 @@ class SlapScreen(Screen):
         app.say(f"Recorded: {self._names(app).get(seat, f'seat {seat}')} picks up")
         if self.mode == "crazy":
             app.back()
-            if app.sm.current != "crazy_time":
-                app.navigate("crazy_time")
+            board = app.session.rules.GAME.screen_name
+            if app.sm.current != board:
+                app.navigate(board)
         else:
             self._show()
         return True
@@ -390,7 +391,8 @@ class SlapScreen(Screen):
         box.clear_widgets()
         session = app.session
         self.ids.undo.disabled = not (session is not None and session.can_undo
-                                      and session.rules.NAME in ("crazy_time", "stop_time"))
+                                      and (self.mode == "crazy"  # its board's game
+                                           or session.rules.GAME.screen_name == self.name))
         if view.choices:
             self.side_title = "Who picks up?"
             grid = GridLayout(cols=3, spacing=8, size_hint_y=None, padding=(4, 4))

@@ -72,7 +72,7 @@ class TimeAfterTimeScreen(Screen):
 
     def _state(self):
         app = App.get_running_app()
-        if app.session is None or app.session.rules.NAME != "time_after_time":
+        if app.session is None or app.session.rules.GAME.screen_name != self.name:
             return None
         return app.session.state
 

@@ -122,7 +122,7 @@ class TimeStoriesScreen(Screen):
 
     def snapshot(self) -> dict | None:
         app = App.get_running_app()
-        if app.session is None or app.session.rules.NAME != "time_stories":
+        if app.session is None or app.session.rules.GAME.screen_name != self.name:
             return None
         return app.session.snapshot()
 
