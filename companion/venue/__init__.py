@@ -7,7 +7,9 @@ the game-over QR code (``qr``).
 
 On the venue's machine (``companion venue``): ``subscriber`` receives into ``receiver``
 (its own SQLite copy, exactly once per table's game and sequence number), and ``web``
-serves the read-only live page; ``sheet`` renders a game's score sheet, the same page
-``companion export --format html`` writes. ``topics`` holds the topic layout and the
-JSON payloads both sides agree on.
+serves the read-only live page, with each game's score sheet from
+``companion.export.sheet`` (the same page ``companion export --format html`` writes).
+``topics`` holds the topic layout and the JSON payloads both sides agree on. What a
+game's players, scores, line and winners are is the rules engine's ``outcome``; nothing
+here imports the UI.
 """

@@ -7,7 +7,7 @@ Routes (all GET, nothing on the page can change anything):
 * ``/events``             server-sent events: an ``event: board`` with the new page part
                           whenever the venue's copy changes (bursts coalesced to one every
                           ``min_interval`` s), a comment every 15 s to keep proxies open;
-* ``/game/{box}/{game}``  a finished game's score sheet (``sheet.render``);
+* ``/game/{box}/{game}``  a finished game's score sheet (``companion.export.sheet``);
 * ``/api/board``          the same data as JSON (for scripts and the bench).
 
 ``Hub`` connects the MQTT thread to the event streams: ``poke()`` from any thread wakes
