@@ -43,10 +43,12 @@ from pathlib import Path
 
 import httpx
 
-from companion.venue.broker import LocalBroker
 from companion.venue.outbox import Outbox
 from companion.venue.settings import VenueConfig
-from companion.venue.simtable import SimTable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the test harness
+from localbroker import LocalBroker  # noqa: E402
+from simtable import SimTable  # noqa: E402
 
 VENUE = "Bench Night"
 

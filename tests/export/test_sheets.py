@@ -4,12 +4,12 @@ and what a sheet shows (players, winner, rounds, the slap timeline, TU burn-down
 from __future__ import annotations
 
 import pytest
+from simtable import SimTable
 
 from companion.cli import main
 from companion.export import usb
 from companion.export.sheet import render_sheet
 from companion.export.sheets import sheet_game, write_sheets
-from companion.venue.simtable import SimTable
 
 
 @pytest.fixture

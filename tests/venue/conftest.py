@@ -4,9 +4,8 @@ fixture), and the venue's copy with its subscriber."""
 from __future__ import annotations
 
 import pytest
+from localbroker import LocalBroker
 from venue_helpers import Changes, Venue
-
-from companion.venue.broker import LocalBroker
 
 
 @pytest.fixture

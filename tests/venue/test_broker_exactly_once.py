@@ -5,11 +5,11 @@ copy, identical to the table's own log, and every box hears that it arrived."""
 from __future__ import annotations
 
 import pytest
+from simtable import SimTable
 from venue_helpers import Venue, needs_mosquitto
 
 from companion.venue.outbox import Outbox
 from companion.venue.settings import VenueConfig
-from companion.venue.simtable import SimTable
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 

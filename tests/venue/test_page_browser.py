@@ -7,10 +7,10 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from simtable import SimTable
 from venue_helpers import needs_mosquitto
 
 from companion.venue.settings import VenueConfig
-from companion.venue.simtable import SimTable
 from companion.venue.web import Hub, WebServer, create_app
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

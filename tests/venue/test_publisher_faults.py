@@ -8,12 +8,12 @@ import queue
 from pathlib import Path
 
 import pytest
+from localbroker import LocalBroker, free_port
+from simtable import SimTable
 from venue_helpers import Venue, make_certificates, needs_mosquitto
 
-from companion.venue.broker import LocalBroker, free_port
 from companion.venue.outbox import Outbox
 from companion.venue.settings import VenueConfig
-from companion.venue.simtable import SimTable
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 FINISH = [{"type": "score", "seat": 1, "points": 2}, {"type": "finish"}]

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from simtable import SimTable
 
 from companion.venue.outbox import Outbox, OutboxHook
 from companion.venue.payloads import PayloadBuilder
 from companion.venue.receiver import VenueStore
-from companion.venue.simtable import SimTable
 from companion.venue.topics import Topics, encode
 
 

@@ -1,5 +1,6 @@
-"""A real Mosquitto broker on a free loopback port: for tests, the bench, and trying venue
-mode on one machine. Not used by a box (a venue runs its own broker).
+"""Test harness: a real Mosquitto broker on a free loopback port, for the venue tests and
+``bench/venue.py`` (which puts ``tests/`` on its path). Not part of the product: a box
+and a venue use a broker the venue runs.
 
 It listens on 127.0.0.1 only, on a port chosen at run time, and is stopped by whoever
 started it (``with LocalBroker(folder) as broker:``). ``start`` waits for Mosquitto's own

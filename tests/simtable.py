@@ -1,5 +1,6 @@
-"""A simulated box for tests and ``bench/venue.py``: a real game log, real sessions and
-rules engines, a real publisher; only the players are made up (seeded, so a run repeats).
+"""Test harness: a simulated box for the venue tests and ``bench/venue.py``: a real game
+log, real sessions and rules engines, a real publisher; only the players are made up
+(seeded, so a run repeats).
 
 A night is a list of games (score pad rounds, slap pad rounds with reaction times);
 ``step()`` plays the next action of the night through ``GameSession`` exactly as a
