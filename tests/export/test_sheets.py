@@ -100,3 +100,18 @@ def test_a_game_that_does_not_replay_is_named_and_the_others_written(table, tmp_
                          "WHERE game_id = 1 AND seq = 1")
     written, problems = write_sheets(table.log, [1, 2, 3], tmp_path / "out")
     assert len(written) == 2 and problems[0].startswith("game 1:")
+
+
+def test_a_chart_line_labelled_by_a_seat_is_drawn_in_its_colour_under_its_name():
+    from companion.export.sheet import _picture
+    from companion.games.base import LineChart, RoundsTable
+
+    track = LineChart("The scoring track, round by round", "round", "points",
+                      ((1, ((0, 0), (1, 3))), (2, ((0, 0), (1, 1)))))
+    svg = _picture(track, {1: "#e69f00", 2: "#56b4e9"}, {1: "Ann", 2: "Bo"})
+    assert 'stroke="#e69f00"' in svg and ">Ann</text>" in svg and ">Bo</text>" in svg
+    assert "The scoring track, round by round" in svg
+    table = _picture(RoundsTable("Rounds", (1, 2), ({1: 3}, {2: 5})), {}, {1: "Ann", 2: "Bo"})
+    assert "<th>Ann</th><th>Bo</th>" in table and '<td class="num">5</td>' in table
+    with pytest.raises(TypeError, match="cannot draw str"):
+        _picture("a pie", {}, {})
