@@ -228,9 +228,11 @@ class CompanionApp(App):
                   "damaged file aside and save every game it can read.")
 
     def on_start(self) -> None:
+        from companion.ui import collector
         from companion.ui.kivy_env import fill_display
 
         fill_display()
+        collector.settle()  # the screens are built: the collector walks them no more
 
     def on_stop(self) -> None:
         if self.pad is not None:

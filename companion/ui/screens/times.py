@@ -35,7 +35,7 @@ from kivy.utils import escape_markup
 
 from companion.games import times
 from companion.palette import default_colour, rgba, text_rgba
-from companion.ui import theme
+from companion.ui import collector, theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import times as view
 from companion.ui.screens.times_panels import (
@@ -202,6 +202,7 @@ class TimesScreen(Screen):
         panel = self._panels.get(kind)
         if panel is None:
             panel = self._panels[kind] = getattr(self, f"_build_{kind}")()
+            collector.keep()  # kept for the app's life: the collector need not walk it
         for widget in panel.body:
             body.add_widget(widget)
         for widget in panel.actions:
@@ -388,9 +389,9 @@ class TimesScreen(Screen):
                                         valign="middle")
         self._evaluated_heading.bind(size=lambda w, size: setattr(w, "text_size", size))
         self._outcomes = BoxLayout(orientation="vertical", spacing=4)
+        self._next_event = _button("Next event", self.next_event, main=True)
         return _Panel([self._evaluated_heading, self._outcomes],
-                      [_button("Next event", self.next_event, main=True),
-                       _button("Override", self.open_override)])
+                      [self._next_event, _button("Override", self.open_override)])
 
     def _update_evaluated(self, state: times.State) -> None:
         year = next((a["year"] for a in reversed(self._app().session.actions)
