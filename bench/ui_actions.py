@@ -124,11 +124,14 @@ class Recorder:
         gc.callbacks.append(self._on_gc)
 
     def time_the_window(self) -> None:
-        """The buffer swap kept apart; the drawing (``on_draw``, the swap excluded)
-        timed in its own column."""
+        """The buffer swap and the clock's sleep until the next frame is due kept apart
+        (neither is CPU); the drawing (``on_draw``, the swap excluded) timed in its own
+        column."""
+        from kivy.clock import Clock
         from kivy.core.window import Window
 
         Window.flip = self._apart(Window.flip)
+        Clock.usleep = self._apart(Clock.usleep)
         on_draw = Window.on_draw
 
         def timed_draw(*args):
@@ -168,8 +171,6 @@ class Recorder:
     def tap(self, widget) -> Sample:
         """Finger down on the widget's centre, a frame, finger up, a frame: the second
         frame's cost is returned (the first is kept in ``presses``)."""
-        from kivy.tests.common import UnitTestTouch
-
         self.clock.now += 1.0
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
@@ -181,6 +182,15 @@ class Recorder:
 
     def count(self, screen: str) -> int:
         return sum(len(v) for v in self.samples.get(screen, {}).values())
+
+
+class UnitTestTouch:
+    """Kivy's test touch, imported when first used (``kivy.tests`` loads pytest)."""
+
+    def __new__(cls, x: float, y: float):
+        from kivy.tests.common import UnitTestTouch as Touch
+
+        return Touch(x, y)
 
 
 def frames(n: int = 1) -> None:

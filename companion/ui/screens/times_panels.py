@@ -39,6 +39,7 @@ from kivy.properties import (
     ColorProperty,
     ListProperty,
     NumericProperty,
+    ObjectProperty,
     StringProperty,
 )
 from kivy.uix.behaviors import ButtonBehavior
@@ -92,16 +93,31 @@ class CardKey(OneTap, Button):
     chosen = BooleanProperty(False)
 
 
-class SpaceButton(OneTap, Button):
-    """One space of a Time Table column; enabled only where a marker may start."""
+class SpaceButton(OneTap, ButtonBehavior, Widget):
+    """One space of a Time Table column; enabled only where a marker may start.
+
+    Not a Label: its number is drawn from a texture made once per text and kept
+    (``_texture``), tinted by a colour, so a tap that enables other spaces renders no
+    text (a Label renders its text anew when its colour or ``disabled`` changes)."""
+
+    text = StringProperty("")
+    label_texture = ObjectProperty(None, allownone=True)
+
+    def on_text(self, *_args) -> None:
+        self.label_texture = _texture(self.text, 26, True) if self.text else None
 
 
 class MarkerBar(Widget):
-    """A laid (or only tapped) marker on its column, with the laying seat's number."""
+    """A laid (or only tapped) marker on its column, with the laying seat's number
+    (drawn from a kept texture: a bar given another seat renders no text)."""
 
     fill = ColorProperty((1, 1, 1, 1))
     seat_colour = ColorProperty((1, 1, 1, 1))
     seat = NumericProperty(0)
+    seat_texture = ObjectProperty(None, allownone=True)
+
+    def on_seat(self, *_args) -> None:
+        self.seat_texture = _texture(str(self.seat), 16, True)
     pending = BooleanProperty(False)
     layer = NumericProperty(0)
     beside = NumericProperty(0)
