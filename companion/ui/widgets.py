@@ -94,22 +94,31 @@ class TopBar(BoxLayout):
 
 
 class LampDots(Widget):
-    """A row of dots, one per seat lamp, each in its seat colour when lit."""
+    """A row of dots, one per seat lamp, each in its seat colour when lit.
+
+    The dots are made once per number of seats; a lamp turned on or off changes one
+    colour instruction (the frame loop sets ``colours`` every frame)."""
 
     colours = ListProperty([])
 
+    def __init__(self, **kwargs) -> None:
+        self._dots: list[tuple[Color, Ellipse]] = []
+        super().__init__(**kwargs)
+
     def on_colours(self, *_args) -> None:
-        self._redraw()
+        if len(self._dots) != len(self.colours):
+            self.canvas.clear()
+            with self.canvas:
+                self._dots = [(Color(), Ellipse(size=(24, 24))) for _ in self.colours]
+            self.on_pos()
+        for (colour, _dot), rgba in zip(self._dots, self.colours, strict=True):
+            colour.rgba = rgba
 
     def on_pos(self, *_args) -> None:
-        self._redraw()
+        for i, (_colour, dot) in enumerate(self._dots):
+            dot.pos = (self.x + 30 * i, self.center_y - 12)
 
-    def _redraw(self) -> None:
-        self.canvas.clear()
-        with self.canvas:
-            for i, colour in enumerate(self.colours):
-                Color(*colour)
-                Ellipse(pos=(self.x + 30 * i, self.center_y - 12), size=(24, 24))
+    on_size = on_pos
 
 
 class TableKeyboard(VKeyboard):
