@@ -432,10 +432,104 @@ def times_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
     frames(2)
 
 
+def professor_tempus_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
+    """Professor Tempus tapped as a host enters it: kind of move, holder, colour, the
+    value (a legal move found with the engine beforehand, untimed; now and then a
+    refused one), the count's "+" and "Score round", Undo."""
+    from companion.games import professor_tempus as pt
+    from companion.games.base import check
+    from companion.ui.presenters import professor_tempus as view
+
+    rng = random.Random(seed)
+    players = [{"name": n, "seat": i + 1} for i, n in enumerate(["Ann", "Bob", "Cara"])]
+    start_game(app, "professor_tempus", {"players": players, "first_seat": 1})
+    screen = app.sm.get_screen("professor_tempus")
+    frames(2)
+
+    def tap(kind: str, widget) -> None:
+        rec.add("professor_tempus", kind, rec.tap(widget))
+
+    def legal_moves(state):
+        for mode, _t in view.MODES:
+            for holder in range(3):
+                for colour, _c in view.COLOURS:
+                    for value in view.VALUES:
+                        action, _why = view.build_action(
+                            state, view.Move(mode, holder, colour), value)
+                        if action is not None and check(pt, state, action) is None:
+                            yield mode, holder, colour, value
+
+    while rec.count("professor_tempus") < taps:
+        state = screen._state()
+        if state is None or state.phase == "over":
+            break
+        if state.phase == "scoring":
+            for row in screen._panels["score"].rows:
+                for _ in range(rng.randint(0, min(3, row.r["max"]))):
+                    tap("hourglass +", row.plus)
+            tap("score round", screen._score_button)
+            continue
+        moves = list(legal_moves(state))
+        if not moves:
+            break
+        mode, holder, colour, value = rng.choice(moves)
+        panel = screen._panels["move"]
+        if screen.move.mode != mode:
+            tap("kind of move", panel.modes[mode])
+        holders = list(reversed(screen.ids.holders.children))
+        if screen.move.holder != holder:
+            tap("holder", holders[holder].children[0])
+        if screen.move.colour != colour:
+            tap("colour", panel.colours[colour])
+        if rng.random() < 0.05:
+            wrong = [b for b in panel.values if not b.disabled and int(b.text) != value]
+            tap("refused value", rng.choice(wrong))
+        n = app.session.n_actions
+        tap("value (plays the card)", panel.values[value - 1])
+        if app.session.n_actions == n:
+            continue  # refused after all: the engine said why
+        if rng.random() < 0.04:
+            tap("undo", screen.ids.undo)
+    app.end_game("abandoned", ask=False)
+    frames(2)
+
+
+def crazy_time_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
+    """Crazy Time's temporal flaws tapped through their questions (who calls it, whom,
+    which law, the verdict), until the round holds many pick-ups; Undo now and then."""
+    from companion.ui.screens.crazy_time_panels import SeatOption
+
+    rng = random.Random(seed)
+    start_game(app, "crazy_time", {"players": FOUR})
+    screen = app.sm.get_screen("crazy_time")
+    frames(2)
+
+    def tap(kind: str, widget) -> None:
+        rec.add("crazy_time", kind, rec.tap(widget))
+
+    def options():
+        return list(reversed(screen._choices.ids.options.children))
+
+    while rec.count("crazy_time") < taps:
+        if screen.panel is not None:  # a law to choose or the end: out of this bench
+            break
+        tap("open a question", screen.buttons["accuse"])
+        tap("seat answer", rng.choice([w for w in options() if isinstance(w, SeatOption)]))
+        tap("seat answer", rng.choice([w for w in options() if isinstance(w, SeatOption)]))
+        tap("law answer", rng.choice(options()))
+        yes = next(w for w in options() if w.text.startswith("Yes:"))
+        tap("verdict (records the pick-up)", yes)
+        if rng.random() < 0.05 and not screen.buttons["undo"].disabled:
+            tap("undo", screen.buttons["undo"])
+    app.end_game("abandoned", ask=False)
+    frames(2)
+
+
 SCREENS = {"crazy_time (75 pick-ups)": crazy_time, "times (track to 99)": times,
            "scorepad (500 entries)": scorepad, "time_stories (60 log lines)": time_stories}
 
-TAPPED = {"times": times_taps}
+TAPPED = {"times": times_taps, "professor_tempus": professor_tempus_taps,
+          "crazy_time": crazy_time_taps}
 
 
 def growth(app, rec: Recorder, repeats: int) -> None:

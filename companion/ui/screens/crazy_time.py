@@ -89,6 +89,8 @@ class CrazyTimeScreen(Screen):
         super().__init__(**kwargs)
         self.board_w = CrazyBoard()
         self.panel = None
+        self._choices: ChoicePanel | None = None  # made on the first question, then kept
+        self._pickups_shown: tuple | None = None  # what the pick-up list's data is for
         self.flow: str | None = None
         self.metro: dict | None = None  # {"seat", "start", "beat"} while counting
         self.buttons: dict[str, BigButton] = {}
@@ -134,13 +136,18 @@ class CrazyTimeScreen(Screen):
 
     def _open(self, flow: str, panel) -> None:
         self.flow, self.panel = flow, panel
-        self.ids.stage.clear_widgets()
-        self.ids.stage.add_widget(panel)
+        if panel.parent is not self.ids.stage:
+            self.ids.stage.clear_widgets()
+            self.ids.stage.add_widget(panel)
 
     def _ask(self, flow: str, title: str, options, on_pick, hint: str = "", cols: int = 3,
              cancel: bool = True, extra=()) -> None:
-        self._open(flow, ChoicePanel(title, options, on_pick, self.close if cancel else None,
-                                     hint=hint, cols=cols, extra=extra))
+        if self._choices is None:
+            self._choices = ChoicePanel()
+        # the one panel asks each question: answers are given to its kept buttons
+        self._choices.ask(title, options, on_pick, self.close if cancel else None,
+                          hint=hint, cols=cols, extra=extra)
+        self._open(flow, self._choices)
 
     def close(self) -> None:
         """Back to the board (nothing is recorded)."""
@@ -190,14 +197,12 @@ class CrazyTimeScreen(Screen):
         w.lead_colour = self._colour(b.lead.seat) if b.lead else GREY
         w.lead_name = b.lead.text if b.lead else ""
         # RecycleView data: one dict per pick-up, the newest first and large; an action
-        # changes the list of dicts, not the widget tree.
-        w.ids.pickups.data = [
-            {"seat": line.seat, "colour": self._colour(line.seat), "text": line.text,
-             "font_size": 28 if i == 0 else 24, "wrap": i == 0,
-             "row_size": (None, 84 if i == 0 else 46)}
-            for i, line in enumerate(reversed(b.pickups))
-        ] or [{"seat": 0, "colour": GREY, "text": "No pick-ups yet this round",
-               "font_size": 24, "wrap": False, "row_size": (None, 46)}]
+        # changes the list of dicts, not the widget tree, and only when the pick-ups
+        # changed (closing a question or another action leaves the rows as they are).
+        key = tuple(b.pickups), tuple(self._colour(line.seat) for line in b.pickups)
+        if key != self._pickups_shown:
+            self._pickups_shown = key
+            w.ids.pickups.data = self._pickup_rows(b)
         self.buttons["guess"].disabled = not b.can_guess
         self.buttons["undo"].disabled = not (app.session and app.session.can_undo)
         words = app.undo_label()
@@ -205,6 +210,15 @@ class CrazyTimeScreen(Screen):
         if w.parent is None or w.parent.__self__ is not self.ids.stage.__self__:
             self.ids.stage.clear_widgets()
             self.ids.stage.add_widget(w)
+
+    def _pickup_rows(self, b: cp.Board) -> list[dict]:
+        return [
+            {"seat": line.seat, "colour": self._colour(line.seat), "text": line.text,
+             "font_size": 28 if i == 0 else 24, "wrap": i == 0,
+             "row_size": (None, 84 if i == 0 else 46)}
+            for i, line in enumerate(reversed(b.pickups))
+        ] or [{"seat": 0, "colour": GREY, "text": "No pick-ups yet this round",
+               "font_size": 24, "wrap": False, "row_size": (None, 46)}]
 
     # -- buttons on the table ------------------------------------------------------------------
 
