@@ -580,7 +580,9 @@ class CompanionApp(App):
     # -- keyboard: seat buttons in simulation, Escape = back -------------------------------
 
     def _typing(self) -> bool:
-        return self._focused_input() is not None
+        # a screen typing on its own keyboard (players.py) says so with ``typing``
+        return self._focused_input() is not None or \
+            bool(getattr(self.sm.current_screen, "typing", False))
 
     def _focused_input(self) -> TextInput | None:
         return next((w for w in self.root.walk() if isinstance(w, TextInput) and w.focus),
