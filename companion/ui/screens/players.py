@@ -76,7 +76,7 @@ class PlayersScreen(Screen):
         app = App.get_running_app()
         self.heading = f"Players: {title_of(app.pending_game or 'scorepad')}"
         self.message = self.HINT
-        self.problem = False
+        self.problem, self.problem_text = False, ""
         known = app.log.known_players()
         self.known = [name for name, _seat in known]
         rows = default_rows(app.cfg, known)
@@ -189,14 +189,18 @@ class PlayersScreen(Screen):
             w.toggle.state = "down"
 
     def _edited(self, *_args) -> None:
-        """A problem shown for the old names goes once it is fixed (or says the next)."""
+        """A problem shown for the old names goes once it is fixed (or says the next),
+        in the banner that shows it: never left standing after the fix."""
         self._show_first()
         if not getattr(self, "problem", False):
             return
-        kind = App.get_running_app().pending_game or "scorepad"
+        app = App.get_running_app()
+        kind = app.pending_game or "scorepad"
         setup, why = setup_from_rows(kind, self.current_rows())
-        self.message = self.HINT if setup is not None else why
-        self.problem = setup is None
+        banner = getattr(app, "banner", None)
+        if banner is not None and banner.text == self.problem_text:
+            banner.text = "" if setup is not None else why  # the next one, not again
+        self.problem, self.problem_text = setup is None, why
 
     def _show_first(self) -> None:
         kind = App.get_running_app().pending_game or "scorepad"
@@ -221,7 +225,8 @@ class PlayersScreen(Screen):
         kind = app.pending_game or "scorepad"
         setup, why = setup_from_rows(kind, self.current_rows(), getattr(self, "first", None))
         if setup is None:
-            self.message, self.problem = why, True
+            # said once, in the banner where the table looks (the hint line stays)
+            self.problem, self.problem_text = True, why
             app.say(why, error=True)
             return
         app.start_game(kind, setup)
