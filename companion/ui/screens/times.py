@@ -26,6 +26,7 @@ but not sent (cards chosen, markers of a half-laid turn, digits) lives only here
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.core.text import Label as CoreLabel
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -72,14 +73,29 @@ def _set(button: BigButton, text: str, enabled: bool = True) -> None:
 
 
 def _prompt(lines: int) -> BodyLabel:
-    """The instruction line: in a box of fixed height (one line of 22 px, or two of
-    20 px) so that nothing under it moves when a sentence is longer; what does not fit
-    ends in "..." (800x480 leaves no room for more above 64 px touch targets)."""
+    """The instruction line, in a box of fixed height (one line, or two) so that nothing
+    under it moves when a sentence is longer; set with ``_say``, which picks the largest
+    font that keeps the sentence whole in it (800x480 leaves no room for more lines
+    above touch targets of 64 px)."""
     label = BodyLabel(font_size=22 if lines == 1 else 20, size_hint_y=None,
-                      height=28 if lines == 1 else 48, valign="middle", max_lines=lines,
-                      shorten=lines == 1)
-    label.bind(size=lambda w, size: setattr(w, "text_size", size))
+                      height=28 if lines == 1 else 48, valign="middle", max_lines=lines)
+    label.lines, label.sentence = lines, ""
+    label.bind(size=lambda w, size: setattr(w, "text_size", (size[0], None)),
+               width=lambda w, _width: _say(w, w.sentence))  # fitted again when resized
     return label
+
+
+def _say(label: BodyLabel, text: str) -> None:
+    """``text`` in the prompt ``label``, whole: 22 px, else smaller down to 14 px."""
+    label.sentence = text
+    width = max(1.0, label.width) * label.lines
+    sizes = (22, 20, 18, 16, 14) if label.lines == 1 else (20, 18, 16, 14)
+    for px in sizes:
+        # wrapped lines waste some width at word ends: a tenth is kept free for it
+        if CoreLabel(font_size=px, bold=False).get_extents(text)[0] <= width * (
+                1 if label.lines == 1 else 0.9):
+            break
+    label.font_size, label.text = px, text
 
 
 class _Panel:
@@ -254,7 +270,7 @@ class TimesScreen(Screen):
             pick.card = cards[code].label if code else ""
             pick.card_rgba = cards[code].rgba if code else (0, 0, 0, 0)
             pick.selected = pick.seat == self.selected
-        self._play_prompt.text = view.play_prompt(state, self.choices, self.selected)
+        _say(self._play_prompt, view.play_prompt(state, self.choices, self.selected))
         chosen = self.choices.get(self.selected)
         for code, key in self._card_keys.items():
             key.chosen = code == chosen
@@ -323,7 +339,7 @@ class TimesScreen(Screen):
                                 if turn.seat in seats else self.colour(turn.seat))
         first, last = times.period_in_force(state)
         self._period.text = f"Now: {view.period_text(first, last)}"
-        self._turn_prompt.text = turn.prompt
+        _say(self._turn_prompt, turn.prompt)
         self.time_table.show(view.lanes(state, self.pending), self.colours(state),
                              self.tap_space)
         _set(self._doubt, f"Doubt {turn.doubt_target}" if turn.may_doubt else "Doubt",
