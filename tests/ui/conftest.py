@@ -110,6 +110,28 @@ class UiDriver:
         colours = {data[i : i + 3] for i in range(0, len(data), 4 * 97)}
         return path, len(colours)
 
+    def resize(self, size) -> None:
+        """The window at ``size``, laid out. The X server answers a resize later, and
+        may answer an earlier one late: frames are pumped until the size holds."""
+        from kivy.core.window import Window
+
+        size = tuple(size)
+        steady = 0
+        for _ in range(60):  # the size must hold for 5 frames in a row
+            if tuple(Window.size) != size:
+                Window.size = size
+                steady = 0
+            self.pump(1)
+            steady = steady + 1 if tuple(Window.size) == size else 0
+            if steady >= 5:
+                break
+        else:
+            raise AssertionError(f"the window stays {tuple(Window.size)}, not {size}")
+        sm = self.app.sm  # screens not on show keep their size until shown: all follow
+        for screen in sm.screens:
+            screen.pos, screen.size = sm.pos, sm.size
+        self.pump(2)
+
     def goto_home(self) -> None:
         """Back to a clean start: no game, no button held, lamps off, home screen."""
         self.app.session = None
