@@ -53,7 +53,26 @@ class BigButton(OneTap, Button):
 
 class UndoButton(BigButton):
     """Undo, saying what it would take back ("Undo: pickup (Dan)", from
-    ``app.undo_text``); the words shrink to fit the button, never spill."""
+    ``app.undo_text``): in two lines at most and never cut mid-word; when the whole does
+    not fit even at 18 px, the words without the name ("Undo: pickup"), then "Undo"."""
+
+    words = StringProperty("Undo")
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.fbind("words", self._fit)
+        self.fbind("size", self._fit)
+
+    def _fit(self, *_args) -> None:
+        full = self.words or "Undo"
+        short = full.split(" (", 1)[0]
+        width, height = self.width - 8, self.height - 4
+        for text in dict.fromkeys((full, short, "Undo")):
+            for px in (28, 24, 22, 20, 18):
+                if fits(text, width, height, px, 2):
+                    self.text, self.font_size = text, px
+                    return
+        self.text, self.font_size = "Undo", 22
 
 
 class CounterButton(BigButton):
@@ -72,6 +91,59 @@ class Tile(OneTap, Button):
 
 class Heading(Label):
     """A screen's title line."""
+
+
+def fits(text: str, width: float, height: float, px: float, lines: int = 1,
+         bold: bool = False) -> bool:
+    """Whether ``text`` at ``px`` is whole in ``lines`` lines of a ``width`` x ``height``
+    box: laid out as a label lays it out (wrapped at the width), nothing drawn."""
+    from kivy.core.text import Label as CoreLabel
+
+    if width < 1 or height < 1:
+        return False
+    core = CoreLabel(text=text, font_size=px, bold=bold, text_size=(width, None))
+    w, h = core.render()
+    n = len(getattr(core, "_cached_lines", ()) or ()) or 1
+    # a line's box is a little taller than its letters: 4 px of it may stand out
+    room = max(1, int((height + 4) // (h / n)))
+    return w <= width + 1 and n <= min(lines, room)
+
+
+def fitting_font(text: str, width: float, height: float, sizes, lines: int = 1,
+                 bold: bool = False) -> float:
+    """The largest of ``sizes`` (largest first) at which ``text`` is whole in the box
+    (``fits``); the smallest when none is."""
+    for px in sizes:
+        if fits(text, width, height, px, lines, bold):
+            return px
+    return sizes[-1]
+
+
+class FitLabel(Label):
+    """A label whose text is never cut: the largest font of ``sizes`` that keeps it whole
+    in ``lines`` lines of its width, chosen again when the text or the width changes.
+    (A name of 20 letters, a long sentence: smaller, never "Anne-So...".)"""
+
+    sizes = ListProperty([28, 24, 22, 20, 18, 16, 14])
+    lines = NumericProperty(1)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.fbind("text", self._fit)
+        self.fbind("width", self._fit)
+        self.fbind("sizes", self._fit)
+        self.fbind("lines", self._fit)
+        self.fbind("height", self._fit)
+        self._fit()
+
+    def _fit(self, *_args) -> None:
+        width = self.width - self.padding[0] - self.padding[2]
+        self.max_lines = int(self.lines)
+        self.text_size = (width, None) if self.lines > 1 else (width, self.height)
+        if self.text and self.sizes:
+            height = self.height - self.padding[1] - self.padding[3]
+            self.font_size = fitting_font(self.text, width, height, self.sizes,
+                                          int(self.lines), self.bold)
 
 
 class BodyLabel(Label):

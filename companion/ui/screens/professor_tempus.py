@@ -253,7 +253,7 @@ class ProfessorTempusScreen(Screen):
                                                 colour=CARD[colour])
                 row.add_widget(panel.colours[colour])
             panel.add_widget(row)
-            grid = GridLayout(cols=13, spacing=2)
+            grid = GridLayout(cols=12, spacing=2)  # 25 values: three rows of 64 px keys
             panel.values = []
             for v in view.VALUES:
                 panel.values.append(_button(str(v), lambda v=v: self.enter_value(v)))

@@ -26,7 +26,6 @@ but not sent (cards chosen, markers of a half-laid turn, digits) lives only here
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.core.text import Label as CoreLabel
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -50,7 +49,7 @@ from companion.ui.screens.times_panels import (
     TrackPicture,
     YearPad,
 )
-from companion.ui.widgets import BigButton, BodyLabel, SeatBadge
+from companion.ui.widgets import BigButton, FitLabel, SeatBadge
 
 load_kv(__file__)
 
@@ -72,30 +71,13 @@ def _set(button: BigButton, text: str, enabled: bool = True) -> None:
     button.font_size = 28 if len(text) <= 14 else 24 if len(text) <= 22 else 20
 
 
-def _prompt(lines: int) -> BodyLabel:
+def _prompt(lines: int) -> FitLabel:
     """The instruction line, in a box of fixed height (one line, or two) so that nothing
-    under it moves when a sentence is longer; set with ``_say``, which picks the largest
-    font that keeps the sentence whole in it (800x480 leaves no room for more lines
-    above touch targets of 64 px)."""
-    label = BodyLabel(font_size=22 if lines == 1 else 20, size_hint_y=None,
-                      height=28 if lines == 1 else 48, valign="middle", max_lines=lines)
-    label.lines, label.sentence = lines, ""
-    label.bind(size=lambda w, size: setattr(w, "text_size", (size[0], None)),
-               width=lambda w, _width: _say(w, w.sentence))  # fitted again when resized
-    return label
-
-
-def _say(label: BodyLabel, text: str) -> None:
-    """``text`` in the prompt ``label``, whole: 22 px, else smaller down to 14 px."""
-    label.sentence = text
-    width = max(1.0, label.width) * label.lines
-    sizes = (22, 20, 18, 16, 14) if label.lines == 1 else (20, 18, 16, 14)
-    for px in sizes:
-        # wrapped lines waste some width at word ends: a tenth is kept free for it
-        if CoreLabel(font_size=px, bold=False).get_extents(text)[0] <= width * (
-                1 if label.lines == 1 else 0.9):
-            break
-    label.font_size, label.text = px, text
+    under it moves when a sentence is longer: whole, in the largest font that keeps it
+    so (800x480 leaves no room for more lines above touch targets of 64 px)."""
+    return FitLabel(lines=lines, sizes=[22, 20, 18, 16, 14] if lines == 1 else
+                    [20, 18, 16, 14], size_hint_y=None, height=28 if lines == 1 else 48,
+                    halign="left", valign="middle", color=(0.92, 0.92, 0.92, 1))
 
 
 class _Panel:
@@ -270,7 +252,7 @@ class TimesScreen(Screen):
             pick.card = cards[code].label if code else ""
             pick.card_rgba = cards[code].rgba if code else (0, 0, 0, 0)
             pick.selected = pick.seat == self.selected
-        _say(self._play_prompt, view.play_prompt(state, self.choices, self.selected))
+        self._play_prompt.text = view.play_prompt(state, self.choices, self.selected)
         chosen = self.choices.get(self.selected)
         for code, key in self._card_keys.items():
             key.chosen = code == chosen
@@ -312,12 +294,10 @@ class TimesScreen(Screen):
     def _build_turns(self) -> _Panel:
         line = BoxLayout(size_hint_y=None, height=44, spacing=10)
         self._turn_badge = SeatBadge(pos_hint={"center_y": 0.5}, size=(44, 44))
-        self._headline = Label(font_size=32, bold=True, shorten=True, halign="left",
-                               valign="middle", text_size=(480, 44), size_hint_x=None,
-                               width=480)
-        self._period = Label(font_size=26, halign="right", valign="middle", shorten=True,
-                             color=(0.85, 0.85, 0.9, 1))
-        self._period.bind(size=lambda w, size: setattr(w, "text_size", size))
+        self._headline = FitLabel(sizes=[32, 28, 24, 22, 20, 18], bold=True,
+                                  halign="left", valign="middle")
+        self._period = FitLabel(sizes=[26, 22, 20], halign="right", valign="middle",
+                                size_hint_x=None, width=240, color=(0.85, 0.85, 0.9, 1))
         for widget in (self._turn_badge, self._headline, self._period):
             line.add_widget(widget)
         self._turn_prompt = _prompt(2)
@@ -339,7 +319,7 @@ class TimesScreen(Screen):
                                 if turn.seat in seats else self.colour(turn.seat))
         first, last = times.period_in_force(state)
         self._period.text = f"Now: {view.period_text(first, last)}"
-        _say(self._turn_prompt, turn.prompt)
+        self._turn_prompt.text = turn.prompt
         self.time_table.show(view.lanes(state, self.pending), self.colours(state),
                              self.tap_space)
         _set(self._doubt, f"Doubt {turn.doubt_target}" if turn.may_doubt else "Doubt",
