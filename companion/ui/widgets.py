@@ -10,6 +10,8 @@ so a coloured button (Start, Resume) keeps its colour after being pressed.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from kivy.graphics import Color, Ellipse
 from kivy.properties import (
     BooleanProperty,
@@ -93,10 +95,12 @@ class Heading(Label):
     """A screen's title line."""
 
 
+@lru_cache(maxsize=4096)
 def fits(text: str, width: float, height: float, px: float, lines: int = 1,
          bold: bool = False) -> bool:
     """Whether ``text`` at ``px`` is whole in ``lines`` lines of a ``width`` x ``height``
-    box: laid out as a label lays it out (wrapped at the width), nothing drawn."""
+    box: laid out as a label lays it out (wrapped at the width), nothing drawn. Kept:
+    the same names, prompts and Undo words come back at every turn."""
     from kivy.core.text import Label as CoreLabel
 
     if width < 1 or height < 1:
