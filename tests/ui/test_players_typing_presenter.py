@@ -7,7 +7,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.ui.presenters.players import NAME_MAX, SeatRow, fitting, shift_for, suggestions
+from companion.ui.presenters.players import (
+    NAME_MAX,
+    SeatRow,
+    default_rows,
+    fitting,
+    shift_for,
+    suggestions,
+)
 
 
 @pytest.mark.parametrize(("text", "insert", "replaced", "fits"), [
@@ -46,6 +53,17 @@ def rows(*names):
     (["Cara", "Carl"], ("", "cara"), "", ["Carl"]),  # taken at seat 2, any case
     (["A", "B", "C", "D"], ("", ""), "", ["A", "B", "C"]),
     (["x" * 21], ("", ""), "", []),  # too long for a seat
+    (["Seat 3", "Seat 1", "Ann"], ("", ""), "", ["Ann"]),  # the slap tool's stand-ins
 ])
 def test_suggestions(known, names, typed, offered):
     assert suggestions(known, rows(*names), 1, typed) == offered
+
+
+def test_the_slap_tools_stand_in_names_never_prefill_a_seat():
+    from companion.config import load_config
+
+    cfg = load_config()
+    known = [("Seat 1", 1), ("Seat 2", 2), ("Ann", 3), ("Seat 9 extra", 4)]
+    names = {r.seat: r.name for r in default_rows(cfg, known)}
+    assert names[1] == "" and names[2] == "" and names[3] == "Ann"
+    assert names[4] == "Seat 9 extra"  # a real name that starts with "Seat"

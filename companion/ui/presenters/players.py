@@ -56,9 +56,19 @@ class SeatRow:
         return rgba(self.colour)
 
 
+def is_stand_in(name: str, seat: int | None = None) -> bool:
+    """A seat's stand-in name ("Seat 3", what the slap pad tool records when it plays
+    without names), never a person: not pre-filled, not offered."""
+    words = name.split()
+    return (len(words) == 2 and words[0] == "Seat" and words[1].isdigit()
+            and (seat is None or int(words[1]) == seat))
+
+
 def default_rows(config: Config, known: list[tuple[str, int | None]] = ()) -> list[SeatRow]:
-    """One row per configured seat, pre-filled with who last sat there."""
-    last = {seat: name for name, seat in reversed(list(known)) if seat is not None}
+    """One row per configured seat, pre-filled with who last sat there (a stand-in
+    "Seat N" of the slap pad tool is nobody: the field stays empty)."""
+    last = {seat: name for name, seat in reversed(list(known))
+            if seat is not None and not is_stand_in(name)}
     return [SeatRow(s.seat, s.colour, last.get(s.seat, ""), s.seat in last or s.seat <= 4)
             for s in config.seats]
 
@@ -121,7 +131,8 @@ def suggestions(known: list[str], rows: list[SeatRow], seat: int, typed: str,
     out: list[str] = []
     for name in known:
         folded = name.casefold()
-        if folded in taken or not folded.startswith(start) or name == typed:
+        if folded in taken or not folded.startswith(start) or name == typed \
+                or is_stand_in(name):
             continue
         if name not in out and len(name) <= NAME_MAX:
             out.append(name)
