@@ -21,6 +21,10 @@ The rules are the engine's (``companion.games.times``), the view data the presen
 (``companion.ui.presenters.times``); widgets are in ``times_panels``. Every change goes
 through ``app.act`` (logged before shown) and ``app.undo``; what the host has tapped
 but not sent (cards chosen, markers of a half-laid turn, digits) lives only here.
+
+Each phase's panel (body widgets and action-row buttons, ``_Panel``) is built on its
+first showing (``_build_<phase>``) and kept; ``draw`` puts the phase's panel in place
+and updates it (``_update_<phase>``): a tap sets properties, it makes no widgets.
 """
 
 from __future__ import annotations
