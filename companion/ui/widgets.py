@@ -66,15 +66,19 @@ class UndoButton(BigButton):
         self.fbind("size", self._fit)
 
     def _fit(self, *_args) -> None:
-        full = self.words or "Undo"
-        short = full.split(" (", 1)[0]
-        width, height = self.width - 8, self.height - 4
-        for text in dict.fromkeys((full, short, "Undo")):
-            for px in (28, 24, 22, 20, 18):
-                if fits(text, width, height, px, 2):
-                    self.text, self.font_size = text, px
-                    return
-        self.text, self.font_size = "Undo", 22
+        self.text, self.font_size = undo_words(self.words, self.width - 8, self.height - 4)
+
+
+def undo_words(full: str, width: float, height: float) -> tuple[str, float]:
+    """What an Undo button of ``width`` x ``height`` says, and at which size: the whole
+    ("Undo: pickup (Dan)") in two lines at 18 px or more, else without the name
+    ("Undo: pickup"), else "Undo"; never cut in the middle of a word."""
+    full = full or "Undo"
+    for text in dict.fromkeys((full, full.split(" (", 1)[0], "Undo")):
+        for px in (28, 24, 22, 20, 18):
+            if fits(text, width, height, px, 2):
+                return text, px
+    return "Undo", 22
 
 
 class CounterButton(BigButton):

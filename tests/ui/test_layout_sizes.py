@@ -79,6 +79,8 @@ def test_crazy_time_board(ui, size):
     for i in range(6):
         ui.app.act({"type": "pickup", "seat": 1 + i % 4, "reason": "temporal_flaw"})
     check(ui, size, "crazy_time_board")
+    undo = ui.app.sm.current_screen.buttons["undo"]
+    assert undo.text.startswith("Undo") and "…" not in undo.text and "..." not in undo.text
     ui.app.end_game("abandoned", ask=False)
 
 

@@ -44,7 +44,7 @@ from companion.ui.screens.crazy_time_panels import (
     NewLawPanel,
 )
 from companion.ui.screens.slap import SlapScreen
-from companion.ui.widgets import BigButton
+from companion.ui.widgets import BigButton, undo_words
 
 load_kv(__file__)
 
@@ -106,9 +106,16 @@ class CrazyTimeScreen(Screen):
                 btn.tint = theme.ALARM
             self.buttons[method] = btn
             grid.add_widget(btn)
+        self.buttons["undo"].bind(size=self._fit_undo)
 
     def undo(self) -> None:
         App.get_running_app().undo()
+
+    def _fit_undo(self, *_args) -> None:
+        """Undo's words whole ("Undo: pickup (Dan)", else "Undo: pickup"), never cut."""
+        undo = self.buttons["undo"]
+        undo.text, undo.font_size = undo_words(getattr(self, "_undo_full", "Undo"),
+                                               undo.width - 8, undo.height - 4)
 
     # -- plumbing ----------------------------------------------------------------------
 
@@ -205,8 +212,8 @@ class CrazyTimeScreen(Screen):
             w.ids.pickups.data = self._pickup_rows(b)
         self.buttons["guess"].disabled = not b.can_guess
         self.buttons["undo"].disabled = not (app.session and app.session.can_undo)
-        words = app.undo_label()
-        self.buttons["undo"].text = words if len(words) <= 24 else words[:23] + "…"
+        self._undo_full = app.undo_label()
+        self._fit_undo()
         if w.parent is None or w.parent.__self__ is not self.ids.stage.__self__:
             self.ids.stage.clear_widgets()
             self.ids.stage.add_widget(w)
