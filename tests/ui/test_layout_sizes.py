@@ -110,3 +110,28 @@ def test_the_check_sees_a_cut_label_a_lost_line_overlaps_and_small_buttons(ui):
     assert "loses lines" in found or "spills over" in found
     assert "'A' overlaps Button 'B'" in found
     assert "'B' is 70x40, under 64 px" in found
+
+
+def test_crazy_time_newest_pick_up_is_whole_in_its_list(ui, size, request):
+    """The newest pick-up (the big first row) lies whole inside the list's box."""
+    if size == (800, 480):
+        request.applymarker(pytest.mark.xfail(strict=True, reason=(
+            "with 20-letter names the lead, notice and laws lines above the list leave "
+            "it about 40 px at 800x480: the newest pick-up is half hidden (to redo)")))
+    ui.goto_home()
+    assert ui.app.start_game("crazy_time", {"players": FOUR})
+    for i in range(6):
+        ui.app.act({"type": "pickup", "seat": 1 + i % 4, "reason": "temporal_flaw"})
+    ui.pump(3)
+    rv = ui.app.sm.current_screen.board_w.ids.pickups
+    rows = [w for w in rv.children[0].children if getattr(w, "text", "")]
+    newest = max(rows, key=lambda w: w.top)
+    assert newest.height >= 84
+    _x, top = newest.to_window(newest.x, newest.top)
+    _x, bottom = newest.to_window(newest.x, newest.y)
+    _x, rv_bottom = rv.to_window(rv.x, rv.y)
+    _x, rv_top = rv.to_window(rv.x, rv.top)
+    try:
+        assert bottom >= rv_bottom - 1 and top <= rv_top + 1, (bottom, top, rv_bottom, rv_top)
+    finally:
+        ui.app.end_game("abandoned", ask=False)
