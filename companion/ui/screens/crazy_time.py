@@ -21,6 +21,7 @@ metronome is driven by ``on_frame(now_ns)``; the panels are in ``crazy_time_pane
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
@@ -72,6 +73,35 @@ class CrazyBoard(BoxLayout):
     lead_seat = NumericProperty(0)
     lead_colour = ColorProperty(GREY)
     lead_name = StringProperty("")
+    #: the news lines' size: 1 (28 px), smaller only as far as needed to leave the
+    #: pick-up list ``LIST_MIN`` px (its newest row whole and the next in sight)
+    scale = NumericProperty(1.0)
+
+    LIST_MIN = 92
+    SCALES = (1.0, 0.9, 0.8, 0.72, 0.64)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._refit = Clock.create_trigger(self._fit_news, -1)
+        for name in ("notice", "notice_more", "won", "laws", "lead_name", "lead_seat"):
+            self.fbind(name, self._refit)
+        self.ids.column.fbind("height", self._refit)
+        self.ids.column.fbind("width", self._refit)
+
+    def _news_height(self) -> float:
+        news = self.ids.news
+        for label in news.walk(restrict=True):
+            if hasattr(label, "texture_update") and label is not news:
+                label.texture_update()  # heights follow their texture at once
+        shown = [w for w in news.children if w.height > 0]
+        return sum(w.height for w in shown) + news.spacing * max(0, len(shown) - 1)
+
+    def _fit_news(self, *_args) -> None:
+        room = self.ids.column.height - self.LIST_MIN - self.ids.column.spacing
+        for scale in self.SCALES:
+            self.scale = scale
+            if self._news_height() <= room:
+                return
 
 
 #: The board's buttons, in their fixed places (a button that does not apply now is
