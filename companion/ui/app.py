@@ -235,9 +235,11 @@ class CompanionApp(App):
                   "damaged file aside and save every game it can read.")
 
     def on_start(self) -> None:
+        from companion.ui import collector
         from companion.ui.kivy_env import fill_display
 
         fill_display()
+        collector.settle()  # the screens are built: the collector walks them no more
 
     def on_stop(self) -> None:
         if self.pad is not None:
@@ -585,7 +587,9 @@ class CompanionApp(App):
     # -- keyboard: seat buttons in simulation, Escape = back -------------------------------
 
     def _typing(self) -> bool:
-        return self._focused_input() is not None
+        # a screen typing on its own keyboard (players.py) says so with ``typing``
+        return self._focused_input() is not None or \
+            bool(getattr(self.sm.current_screen, "typing", False))
 
     def _focused_input(self) -> TextInput | None:
         return next((w for w in self.root.walk() if isinstance(w, TextInput) and w.focus),

@@ -10,6 +10,8 @@ so a coloured button (Start, Resume) keeps its colour after being pressed.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from kivy.graphics import Color, Ellipse
 from kivy.properties import (
     BooleanProperty,
@@ -53,7 +55,30 @@ class BigButton(OneTap, Button):
 
 class UndoButton(BigButton):
     """Undo, saying what it would take back ("Undo: pickup (Dan)", from
-    ``app.undo_text``); the words shrink to fit the button, never spill."""
+    ``app.undo_text``): in two lines at most and never cut mid-word; when the whole does
+    not fit even at 18 px, the words without the name ("Undo: pickup"), then "Undo"."""
+
+    words = StringProperty("Undo")
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.fbind("words", self._fit)
+        self.fbind("size", self._fit)
+
+    def _fit(self, *_args) -> None:
+        self.text, self.font_size = undo_words(self.words, self.width - 8, self.height - 4)
+
+
+def undo_words(full: str, width: float, height: float) -> tuple[str, float]:
+    """What an Undo button of ``width`` x ``height`` says, and at which size: the whole
+    ("Undo: pickup (Dan)") in two lines at 18 px or more, else without the name
+    ("Undo: pickup"), else "Undo"; never cut in the middle of a word."""
+    full = full or "Undo"
+    for text in dict.fromkeys((full, full.split(" (", 1)[0], "Undo")):
+        for px in (28, 24, 22, 20, 18):
+            if fits(text, width, height, px, 2):
+                return text, px
+    return "Undo", 22
 
 
 class CounterButton(BigButton):
@@ -72,6 +97,61 @@ class Tile(OneTap, Button):
 
 class Heading(Label):
     """A screen's title line."""
+
+
+@lru_cache(maxsize=4096)
+def fits(text: str, width: float, height: float, px: float, lines: int = 1,
+         bold: bool = False) -> bool:
+    """Whether ``text`` at ``px`` is whole in ``lines`` lines of a ``width`` x ``height``
+    box: laid out as a label lays it out (wrapped at the width), nothing drawn. Kept:
+    the same names, prompts and Undo words come back at every turn."""
+    from kivy.core.text import Label as CoreLabel
+
+    if width < 1 or height < 1:
+        return False
+    core = CoreLabel(text=text, font_size=px, bold=bold, text_size=(width, None))
+    w, h = core.render()
+    n = len(getattr(core, "_cached_lines", ()) or ()) or 1
+    # a line's box is a little taller than its letters: 4 px of it may stand out
+    room = max(1, int((height + 4) // (h / n)))
+    return w <= width + 1 and n <= min(lines, room)
+
+
+def fitting_font(text: str, width: float, height: float, sizes, lines: int = 1,
+                 bold: bool = False) -> float:
+    """The largest of ``sizes`` (largest first) at which ``text`` is whole in the box
+    (``fits``); the smallest when none is."""
+    for px in sizes:
+        if fits(text, width, height, px, lines, bold):
+            return px
+    return sizes[-1]
+
+
+class FitLabel(Label):
+    """A label whose text is never cut: the largest font of ``sizes`` that keeps it whole
+    in ``lines`` lines of its width, chosen again when the text or the width changes.
+    (A name of 20 letters, a long sentence: smaller, never "Anne-So...".)"""
+
+    sizes = ListProperty([28, 24, 22, 20, 18, 16, 14])
+    lines = NumericProperty(1)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.fbind("text", self._fit)
+        self.fbind("width", self._fit)
+        self.fbind("sizes", self._fit)
+        self.fbind("lines", self._fit)
+        self.fbind("height", self._fit)
+        self._fit()
+
+    def _fit(self, *_args) -> None:
+        width = self.width - self.padding[0] - self.padding[2]
+        self.max_lines = int(self.lines)
+        self.text_size = (width, None) if self.lines > 1 else (width, self.height)
+        if self.text and self.sizes:
+            height = self.height - self.padding[1] - self.padding[3]
+            self.font_size = fitting_font(self.text, width, height, self.sizes,
+                                          int(self.lines), self.bold)
 
 
 class BodyLabel(Label):
@@ -94,22 +174,31 @@ class TopBar(BoxLayout):
 
 
 class LampDots(Widget):
-    """A row of dots, one per seat lamp, each in its seat colour when lit."""
+    """A row of dots, one per seat lamp, each in its seat colour when lit.
+
+    The dots are made once per number of seats; a lamp turned on or off changes one
+    colour instruction (the frame loop sets ``colours`` every frame)."""
 
     colours = ListProperty([])
 
+    def __init__(self, **kwargs) -> None:
+        self._dots: list[tuple[Color, Ellipse]] = []
+        super().__init__(**kwargs)
+
     def on_colours(self, *_args) -> None:
-        self._redraw()
+        if len(self._dots) != len(self.colours):
+            self.canvas.clear()
+            with self.canvas:
+                self._dots = [(Color(), Ellipse(size=(24, 24))) for _ in self.colours]
+            self.on_pos()
+        for (colour, _dot), rgba in zip(self._dots, self.colours, strict=True):
+            colour.rgba = rgba
 
     def on_pos(self, *_args) -> None:
-        self._redraw()
+        for i, (_colour, dot) in enumerate(self._dots):
+            dot.pos = (self.x + 30 * i, self.center_y - 12)
 
-    def _redraw(self) -> None:
-        self.canvas.clear()
-        with self.canvas:
-            for i, colour in enumerate(self.colours):
-                Color(*colour)
-                Ellipse(pos=(self.x + 30 * i, self.center_y - 12), size=(24, 24))
+    on_size = on_pos
 
 
 class TableKeyboard(VKeyboard):

@@ -309,10 +309,16 @@ def test_an_empty_name_is_refused_in_a_sentence_and_a_fixed_name_clears_it(ui):
     ui.tap(ui.find("Start"))
     screen = ui.app.sm.current_screen
     assert screen.name == "players"
-    assert screen.message.startswith("Seat 2 is in play but has no name")
+    # said once: in the banner, not again in the hint line nor in the status line
+    assert ui.app.banner_text.startswith("Seat 2 is in play but has no name")
+    assert screen.message == screen.HINT
+    assert not [w for w in ui.app.root.walk() if w is not ui.app.banner and
+                getattr(w, "text", "") == ui.app.banner_text and w.parent is not ui.app.banner]
     rows[2].name_input.text = "ANN"
     ui.pump()
-    assert screen.message == "Seats 1 and 2 are both called ANN: give one of them another name."
+    assert ui.app.banner_text == ("Seats 1 and 2 are both called ANN: give one of them "
+                                  "another name.")
     rows[2].name_input.text = "Bo"
     ui.pump()
+    assert ui.app.banner_text == "", "the banner goes once the names are fixed"
     assert screen.message == screen.HINT

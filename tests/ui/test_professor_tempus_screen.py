@@ -90,6 +90,35 @@ def play_a_round(screen):
         assert enter(screen, "play_on", 1, "red", value)
 
 
+def count_row(screen, seat):
+    from companion.ui.screens.professor_tempus import PtCountRow
+
+    return next(w for w in screen.ids.panel.walk()
+                if isinstance(w, PtCountRow) and w.r.get("seat") == seat)
+
+
+def test_fast_taps_on_the_hourglass_plus_all_count(ui):
+    """Taps 80 ms apart, faster than the screen's frames (no frame between them): the
+    "+" under the finger stays where it is, so every tap counts."""
+    from kivy.tests.common import UnitTestTouch
+
+    screen = start(ui)
+    play_a_round(screen)
+    ui.pump()
+    row = count_row(screen, LOUISA)
+    taps = min(6, row.r["max"])
+    assert taps >= 3
+    x, y = row.plus.to_window(*row.plus.center)
+    for _ in range(taps):
+        ui.clock.now += 0.08
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        touch.touch_up()
+    ui.pump()
+    assert screen.entries == {LOUISA: taps}
+    assert count_row(screen, LOUISA) is row  # updated in place, never made anew
+
+
 def test_round_count_and_running_totals(ui):
     screen = start(ui)
     play_a_round(screen)
@@ -97,8 +126,7 @@ def test_round_count_and_running_totals(ui):
     assert state.phase == "scoring"
     ui.find("Count hourglasses")
     for _ in range(4):
-        ui.pump()  # the panel is rebuilt on each tap: lay it out before tapping
-        ui.tap(screen.ids.panel.children[0].children[1].children[0])  # Louisa's "+"
+        ui.tap(count_row(screen, LOUISA).plus)
     assert screen.entries == {LOUISA: 4}
     ui.screenshot("professor_tempus_count")
     ui.tap(ui.find("Score round"))

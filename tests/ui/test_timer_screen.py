@@ -118,6 +118,22 @@ def test_every_seated_player_ready_reveals_with_lamps_and_sound(ui, timer, playe
     assert ui.app.sm.current == "timer", "a standalone timer stays"
 
 
+def test_the_tool_opens_clean_after_a_choice_was_revealed(ui, timer, played):
+    """A countdown that ended (every seat ready, "Reveal!") is not shown again with its
+    lamps lit when the Timer tile is opened later: it is set back to its length."""
+    ui.tap(ui.find("Start"))
+    for seat in ("1", "2", "3", "4"):
+        ui.press_seat(seat)
+    assert timer.big == "Reveal!" and ui.app.table.lamps.state(1)
+    ui.tap(ui.find("< Back"))
+    timer.clock.advance(20 * 60)
+    enter_timer(ui)
+    ui.pump(2)
+    assert timer.big != "Reveal!" and timer.board.countdown.ready == ()
+    assert not any(ui.app.table.lamps.state(s) for s in (1, 2, 3, 4))
+    assert not any(lamp.lit for lamp in timer._lamps.values())
+
+
 def test_running_timer_is_restored_from_the_settings_store(ui, timer, played):
     ui.tap(ui.find("2 min"))
     ui.tap(ui.find("Start"))

@@ -321,3 +321,39 @@ def test_five_players_fit_the_screen(ui):
     ui.screenshot("times_turn_five")
     check_touch_targets(ui)
     ui.app.end_game("abandoned")
+
+
+def test_taps_change_the_time_table_in_place_and_make_no_widgets(ui, screen):
+    """The turns panel is built once: a marker tap, a placement, a doubt and Undo leave
+    the same widgets on screen (only their words, colours and states change)."""
+    enter_cards(ui, [(None, "Pink 5"), (None, "Blue 1"), (None, "Yellow 3"), (None, "Yellow 1")])
+    ui.tap(ui.find("Play the cards", kind=Button))
+    before = {id(w) for w in screen.walk()}
+    table = screen.time_table
+    ui.tap(space(ui, "Century", "1000"))  # Einstein's placement
+    ui.tap(space(ui, "Century", "1300"))  # Curie's forced marker, not yet sent
+    ui.tap(ui.find("Lay again"))
+    ui.tap(space(ui, "Century", "1300"))
+    ui.tap(space(ui, "Decade", "30"))  # her placement
+    ui.tap(ui.find("Doubt Curie"))
+    ui.tap(ui.find("Undo"))
+    assert screen.time_table is table
+    assert {id(w) for w in screen.walk()} == before, "no widget made, none dropped"
+
+
+def test_a_new_table_shows_its_own_players_not_the_last_games(ui, played):
+    """Panels kept between games show the new game's players, never the old ones."""
+    from companion.ui.screens.times_panels import PlayerPick
+
+    start(ui)
+    ui.app.end_game("abandoned", ask=False)
+    three = [{"name": n, "seat": s} for n, s in (("Ada", 2), ("Bea", 5), ("Cyd", 6))]
+    ui.goto_home()
+    assert ui.app.start_game("times", {"players": three, "target": 15})
+    ui.pump(2)
+    picks = widgets(ui, PlayerPick)
+    assert sorted((p.seat, p.name) for p in picks) == [(2, "Ada"), (5, "Bea"), (6, "Cyd")]
+    shown = " ".join(str(getattr(w, "text", "")) for w in ui.app.root.walk()
+                     if w.get_root_window() is not None and w.opacity > 0)
+    assert not any(name in shown for name in ("Einstein", "Curie", "Gauss", "Riese"))
+    ui.app.end_game("abandoned", ask=False)

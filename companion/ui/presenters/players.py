@@ -12,6 +12,10 @@ from companion.config import Config
 from companion.games import info
 from companion.palette import rgba
 
+#: The longest name a seat takes (the engines and the spoken lines expect no more);
+#: the name field refuses letters beyond it as they are typed.
+NAME_MAX = 20
+
 
 def first_player(kind: str) -> tuple[str, str] | None:
     """``(setup key, the button's words)`` when the game's engine takes who begins."""
@@ -52,9 +56,19 @@ class SeatRow:
         return rgba(self.colour)
 
 
+def is_stand_in(name: str, seat: int | None = None) -> bool:
+    """A seat's stand-in name ("Seat 3", what the slap pad tool records when it plays
+    without names), never a person: not pre-filled, not offered."""
+    words = name.split()
+    return (len(words) == 2 and words[0] == "Seat" and words[1].isdigit()
+            and (seat is None or int(words[1]) == seat))
+
+
 def default_rows(config: Config, known: list[tuple[str, int | None]] = ()) -> list[SeatRow]:
-    """One row per configured seat, pre-filled with who last sat there."""
-    last = {seat: name for name, seat in reversed(list(known)) if seat is not None}
+    """One row per configured seat, pre-filled with who last sat there (a stand-in
+    "Seat N" of the slap pad tool is nobody: the field stays empty)."""
+    last = {seat: name for name, seat in reversed(list(known))
+            if seat is not None and not is_stand_in(name)}
     return [SeatRow(s.seat, s.colour, last.get(s.seat, ""), s.seat in last or s.seat <= 4)
             for s in config.seats]
 
@@ -74,8 +88,8 @@ def setup_from_rows(kind: str, rows: list[SeatRow],
         if not name:
             return None, (f"Seat {r.seat} is in play but has no name: type one, or tap "
                           f"Out if nobody sits there.")
-        if len(name) > 20:
-            return None, f"Seat {r.seat}: the name is too long (20 letters at most)."
+        if len(name) > NAME_MAX:
+            return None, f"Seat {r.seat}: the name is too long ({NAME_MAX} letters at most)."
         players.append({"name": name, "seat": r.seat})
     seen: dict[str, dict] = {}
     for p in players:
@@ -88,3 +102,41 @@ def setup_from_rows(kind: str, rows: list[SeatRow],
     if takes is not None and first in {p["seat"] for p in players}:
         setup[takes[0]] = first
     return setup, ""
+
+
+# -- typing a name on the screen's own keyboard --------------------------------------
+
+
+def fitting(text: str, insert: str, replaced: int = 0) -> str:
+    """The part of ``insert`` that fits in a name holding ``text`` (``replaced`` of its
+    letters selected, so replaced by the insert): line breaks and tabs dropped, cut at
+    ``NAME_MAX`` letters."""
+    insert = "".join(c for c in insert if c not in "\r\n\t")
+    room = max(0, NAME_MAX - len(text) + replaced)
+    return insert[:room]
+
+
+def shift_for(text: str) -> bool:
+    """Whether the next letter starts a word (capital): an empty name, or after a space
+    or a hyphen ("Jean-Luc", "Mary Ann")."""
+    return not text or text[-1] in " -"
+
+
+def suggestions(known: list[str], rows: list[SeatRow], seat: int, typed: str,
+                limit: int = 3) -> list[str]:
+    """Known players to offer as one-tap buttons while seat ``seat`` types ``typed``:
+    the most recent first, those starting with what is typed (any case), none already
+    at another seat, never the name exactly as typed."""
+    taken = {" ".join(r.name.split()).casefold() for r in rows if r.seat != seat}
+    start = " ".join(typed.split()).casefold()
+    out: list[str] = []
+    for name in known:
+        folded = name.casefold()
+        if folded in taken or not folded.startswith(start) or name == typed \
+                or is_stand_in(name):
+            continue
+        if name not in out and len(name) <= NAME_MAX:
+            out.append(name)
+        if len(out) == limit:
+            break
+    return out

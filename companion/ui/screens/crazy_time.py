@@ -21,6 +21,7 @@ metronome is driven by ``on_frame(now_ns)``; the panels are in ``crazy_time_pane
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
@@ -44,7 +45,7 @@ from companion.ui.screens.crazy_time_panels import (
     NewLawPanel,
 )
 from companion.ui.screens.slap import SlapScreen
-from companion.ui.widgets import BigButton
+from companion.ui.widgets import BigButton, undo_words
 
 load_kv(__file__)
 
@@ -72,6 +73,35 @@ class CrazyBoard(BoxLayout):
     lead_seat = NumericProperty(0)
     lead_colour = ColorProperty(GREY)
     lead_name = StringProperty("")
+    #: the news lines' size: 1 (28 px), smaller only as far as needed to leave the
+    #: pick-up list ``LIST_MIN`` px (its newest row whole and the next in sight)
+    scale = NumericProperty(1.0)
+
+    LIST_MIN = 92
+    SCALES = (1.0, 0.9, 0.8, 0.72, 0.64)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._refit = Clock.create_trigger(self._fit_news, -1)
+        for name in ("notice", "notice_more", "won", "laws", "lead_name", "lead_seat"):
+            self.fbind(name, self._refit)
+        self.ids.column.fbind("height", self._refit)
+        self.ids.column.fbind("width", self._refit)
+
+    def _news_height(self) -> float:
+        news = self.ids.news
+        for label in news.walk(restrict=True):
+            if hasattr(label, "texture_update") and label is not news:
+                label.texture_update()  # heights follow their texture at once
+        shown = [w for w in news.children if w.height > 0]
+        return sum(w.height for w in shown) + news.spacing * max(0, len(shown) - 1)
+
+    def _fit_news(self, *_args) -> None:
+        room = self.ids.column.height - self.LIST_MIN - self.ids.column.spacing
+        for scale in self.SCALES:
+            self.scale = scale
+            if self._news_height() <= room:
+                return
 
 
 #: The board's buttons, in their fixed places (a button that does not apply now is
@@ -89,6 +119,8 @@ class CrazyTimeScreen(Screen):
         super().__init__(**kwargs)
         self.board_w = CrazyBoard()
         self.panel = None
+        self._choices: ChoicePanel | None = None  # made on the first question, then kept
+        self._pickups_shown: tuple | None = None  # what the pick-up list's data is for
         self.flow: str | None = None
         self.metro: dict | None = None  # {"seat", "start", "beat"} while counting
         self.buttons: dict[str, BigButton] = {}
@@ -104,9 +136,16 @@ class CrazyTimeScreen(Screen):
                 btn.tint = theme.ALARM
             self.buttons[method] = btn
             grid.add_widget(btn)
+        self.buttons["undo"].bind(size=self._fit_undo)
 
     def undo(self) -> None:
         App.get_running_app().undo()
+
+    def _fit_undo(self, *_args) -> None:
+        """Undo's words whole ("Undo: pickup (Dan)", else "Undo: pickup"), never cut."""
+        undo = self.buttons["undo"]
+        undo.text, undo.font_size = undo_words(getattr(self, "_undo_full", "Undo"),
+                                               undo.width - 8, undo.height - 4)
 
     # -- plumbing ----------------------------------------------------------------------
 
@@ -134,13 +173,18 @@ class CrazyTimeScreen(Screen):
 
     def _open(self, flow: str, panel) -> None:
         self.flow, self.panel = flow, panel
-        self.ids.stage.clear_widgets()
-        self.ids.stage.add_widget(panel)
+        if panel.parent is not self.ids.stage:
+            self.ids.stage.clear_widgets()
+            self.ids.stage.add_widget(panel)
 
     def _ask(self, flow: str, title: str, options, on_pick, hint: str = "", cols: int = 3,
              cancel: bool = True, extra=()) -> None:
-        self._open(flow, ChoicePanel(title, options, on_pick, self.close if cancel else None,
-                                     hint=hint, cols=cols, extra=extra))
+        if self._choices is None:
+            self._choices = ChoicePanel()
+        # the one panel asks each question: answers are given to its kept buttons
+        self._choices.ask(title, options, on_pick, self.close if cancel else None,
+                          hint=hint, cols=cols, extra=extra)
+        self._open(flow, self._choices)
 
     def close(self) -> None:
         """Back to the board (nothing is recorded)."""
@@ -190,21 +234,28 @@ class CrazyTimeScreen(Screen):
         w.lead_colour = self._colour(b.lead.seat) if b.lead else GREY
         w.lead_name = b.lead.text if b.lead else ""
         # RecycleView data: one dict per pick-up, the newest first and large; an action
-        # changes the list of dicts, not the widget tree.
-        w.ids.pickups.data = [
+        # changes the list of dicts, not the widget tree, and only when the pick-ups
+        # changed (closing a question or another action leaves the rows as they are).
+        key = tuple(b.pickups), tuple(self._colour(line.seat) for line in b.pickups)
+        if key != self._pickups_shown:
+            self._pickups_shown = key
+            w.ids.pickups.data = self._pickup_rows(b)
+        self.buttons["guess"].disabled = not b.can_guess
+        self.buttons["undo"].disabled = not (app.session and app.session.can_undo)
+        self._undo_full = app.undo_label()
+        self._fit_undo()
+        if w.parent is None or w.parent.__self__ is not self.ids.stage.__self__:
+            self.ids.stage.clear_widgets()
+            self.ids.stage.add_widget(w)
+
+    def _pickup_rows(self, b: cp.Board) -> list[dict]:
+        return [
             {"seat": line.seat, "colour": self._colour(line.seat), "text": line.text,
              "font_size": 28 if i == 0 else 24, "wrap": i == 0,
              "row_size": (None, 84 if i == 0 else 46)}
             for i, line in enumerate(reversed(b.pickups))
         ] or [{"seat": 0, "colour": GREY, "text": "No pick-ups yet this round",
                "font_size": 24, "wrap": False, "row_size": (None, 46)}]
-        self.buttons["guess"].disabled = not b.can_guess
-        self.buttons["undo"].disabled = not (app.session and app.session.can_undo)
-        words = app.undo_label()
-        self.buttons["undo"].text = words if len(words) <= 24 else words[:23] + "…"
-        if w.parent is None or w.parent.__self__ is not self.ids.stage.__self__:
-            self.ids.stage.clear_widgets()
-            self.ids.stage.add_widget(w)
 
     # -- buttons on the table ------------------------------------------------------------------
 

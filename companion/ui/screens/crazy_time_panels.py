@@ -48,33 +48,82 @@ class SeatOption(OneTap, ButtonBehavior, BoxLayout):
 
 
 class ChoicePanel(BoxLayout):
-    """A question and one button per answer; seats may also answer with their button."""
+    """A question and one button per answer; seats may also answer with their button.
+
+    Made once by the screen and asked each question with ``ask``: the answer buttons
+    (seat buttons and text buttons) are kept in pools and given the new words, so a
+    step of a flow makes no widgets once each kind has been seen (a pool grows only
+    for a question with more answers than any before it)."""
 
     title = StringProperty("")
     hint = StringProperty("")
 
-    def __init__(self, title: str, options: Sequence[Option], on_pick: Callable,
-                 on_cancel: Callable | None, hint: str = "", cols: int = 3,
+    def __init__(self, title: str = "", options: Sequence[Option] = (),
+                 on_pick: Callable | None = None, on_cancel: Callable | None = None,
+                 hint: str = "", cols: int = 3,
                  extra: Sequence[tuple[str, Callable]] = ()) -> None:
         super().__init__()
+        self._seat_pool: list[SeatOption] = []
+        self._text_pool: list[BigButton] = []
+        self._end_pool: list[BigButton] = []  # extra buttons, then Cancel
+        self._values: dict[Widget, object] = {}
+        self._ends: dict[Widget, Callable] = {}
+        self._pick: Callable | None = None
+        self._by_seat: dict[int, object] = {}
+        if on_pick is not None:
+            self.ask(title, options, on_pick, on_cancel, hint=hint, cols=cols, extra=extra)
+
+    def _chosen(self, widget) -> None:
+        if self._pick is not None and widget in self._values:
+            self._pick(self._values[widget])
+
+    def _ended(self, widget) -> None:
+        if widget in self._ends:
+            self._ends[widget]()
+
+    def _from_pool(self, pool: list, make: Callable[[], Widget], index: int, on_release):
+        while len(pool) <= index:
+            w = make()
+            w.bind(on_release=on_release)
+            pool.append(w)
+        return pool[index]
+
+    def ask(self, title: str, options: Sequence[Option], on_pick: Callable,
+            on_cancel: Callable | None, hint: str = "", cols: int = 3,
+            extra: Sequence[tuple[str, Callable]] = ()) -> None:
         self.title, self.hint, self._pick = title, hint, on_pick
-        self._by_seat = {}
+        self._by_seat, self._values = {}, {}
         grid = self.ids.options
+        grid.clear_widgets()
         grid.cols = cols
+        n_seats = n_texts = 0
         for text, value, seat, colour in options:
             if seat:
-                w = SeatOption(seat=seat, colour=colour, text=text)
+                w = self._from_pool(self._seat_pool, SeatOption, n_seats, self._chosen)
+                n_seats += 1
+                w.seat, w.colour, w.text = seat, colour, text
                 self._by_seat[seat] = value
             else:
-                w = BigButton(text=text, halign="center", valign="middle")
-                w.bind(size=lambda b, s: setattr(b, "text_size", (s[0] - 12, None)))
-            w.bind(on_release=lambda _w, v=value: on_pick(v))
+                w = self._from_pool(self._text_pool, self._text_button, n_texts,
+                                    self._chosen)
+                n_texts += 1
+                w.text = text
+            self._values[w] = value
             grid.add_widget(w)
-        for text, fn in extra:
-            self.ids.buttons.add_widget(BigButton(text=text, on_release=lambda *_, f=fn: f()))
-        if on_cancel is not None:
-            self.ids.buttons.add_widget(BigButton(text="Cancel",
-                                                  on_release=lambda *_: on_cancel()))
+        ends = [*extra, *((("Cancel", on_cancel),) if on_cancel is not None else ())]
+        self._ends = {}
+        self.ids.buttons.clear_widgets()
+        for i, (text, fn) in enumerate(ends):
+            w = self._from_pool(self._end_pool, BigButton, i, self._ended)
+            w.text = text
+            self._ends[w] = fn
+            self.ids.buttons.add_widget(w)
+
+    @staticmethod
+    def _text_button() -> BigButton:
+        w = BigButton(halign="center", valign="middle")
+        w.bind(size=lambda b, s: setattr(b, "text_size", (s[0] - 12, None)))
+        return w
 
     def on_seat(self, seat: int) -> None:
         if seat in self._by_seat:

@@ -60,7 +60,49 @@ class PtStripCell(OneTap, ButtonBehavior, BoxLayout):
     chosen = BooleanProperty(False)
 
 
+class PtCountRow(BoxLayout):
+    """A player's count: badge, "Name: n" over "max 6: 2 cards", − and +. Built once per
+    seat and updated by ``show``; the buttons act on the data last shown, so taps that
+    come faster than frames all count (the "+" under the finger is never replaced). At
+    the cap "+" looks disabled but still answers a tap with why (3 hourglasses per card).
+    """
+
+    def __init__(self, screen, **kwargs) -> None:
+        super().__init__(spacing=4, **kwargs)
+        self.screen, self.r, self.bump = screen, {}, None
+        self.badge = SeatBadge(pos_hint={"center_y": 0.5})
+        self.label = TapButton(font_size=28, markup=True, halign="left", valign="middle",
+                               background_normal="", background_color=(0.12, 0.13, 0.17, 1))
+        self.label.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, s[1])))
+        # a tap on the count types it on a number pad (a big count is many "+" taps)
+        self.label.bind(on_release=lambda _w: self.screen.type_count(self.r, self.bump))
+        self.minus = _button("−", lambda: self.bump(self.r["seat"], -1), size_hint_x=None,
+                             width=72, repeat_ok=True)
+        self.plus = _button("+", self._plus, size_hint_x=None, width=72, repeat_ok=True)
+        for widget in (self.badge, self.label, self.minus, self.plus):
+            self.add_widget(widget)
+
+    def _plus(self) -> None:
+        if self.r["can_plus"]:
+            self.bump(self.r["seat"], 1)
+        else:
+            App.get_running_app().say(self.r["why_not_plus"], error=True)
+
+    def show(self, r: dict, bump) -> None:
+        self.r, self.bump = r, bump
+        self.badge.seat, self.badge.colour = r["seat"], self.screen._colour(r["seat"])
+        self.label.text = escape_markup(r["text"]) + (
+            f"\n[size=22][color=d9d9d9]{r['detail']}[/color][/size]" if r.get("detail") else "")
+        self.minus.disabled = not r["can_minus"]
+        self.plus.color = (1, 1, 1, 1) if r["can_plus"] else (0.55, 0.55, 0.55, 1)
+        self.plus.background_color = IDLE if r["can_plus"] else (0.16, 0.17, 0.21, 1)
+
+
 class ProfessorTempusScreen(Screen):
+    """The screen; its strip, holders and panels are built once (a panel on its first
+    showing, a row per seat when the table changes) and updated in place by ``refresh``.
+    """
+
     turn = StringProperty("")
     info = StringProperty("")
     turn_colour = ColorProperty((1, 1, 1, 1))
@@ -74,6 +116,8 @@ class ProfessorTempusScreen(Screen):
         self.fixing: int | None = None  # the round being corrected
         self.fix_entries: dict[int, int] = {}
         self.confirmed: int | None = None  # the seat on turn that pressed its button
+        self._panels: dict[str, BoxLayout] = {}
+        self._shown: str | None = None
 
     def on_pre_enter(self, *_args) -> None:
         self._turn_key = None
@@ -93,10 +137,11 @@ class ProfessorTempusScreen(Screen):
 
     def refresh(self) -> None:
         state = self._state()
-        for box in ("players", "holders", "panel"):
-            self.ids[box].clear_widgets()
         if state is None:
             self.turn, self.info = "No game", ""
+            for box in ("players", "holders"):
+                self.ids[box].clear_widgets()
+            self._show_panel(None)
             return
         app = App.get_running_app()
         key = (state.round, state.turn, state.phase, sum(state.hands))
@@ -119,29 +164,10 @@ class ProfessorTempusScreen(Screen):
         self.ids.turn_badge.opacity = 1 if seat else 0
         self.turn_colour = (text_rgba(App.get_running_app().cfg.seat(seat).colour) if seat
                             else (1, 1, 1, 1))
-        self.ids.undo.disabled = not app.session.can_undo
-        strip = view.players(state)
-        small = 48 if len(strip) > 3 else 56  # five cells share 800 px: room for names
-        for p in strip:
-            box = BoxLayout(spacing=2, padding=(2, 0))
-            box.add_widget(SeatBadge(seat=p["seat"], colour=self._colour(p["seat"]),
-                                     lit=True, pos_hint={"center_y": 0.5},
-                                     size=(small, small)))
-            cell = PtStripCell(name=p["name"], detail=p["detail"], active=p["on_turn"],
-                               chosen=self.scores_open or p["seat"] == self.confirmed)
-            cell.bind(on_release=lambda _w: self.toggle_scores())
-            box.add_widget(cell)
-            self.ids.players.add_widget(box)
         self.ids.turn_badge.colour = self.turn_colour
-        for h in view.holders(state, self.move):
-            box = BoxLayout(spacing=2)
-            if h["owner"] is not None:
-                box.add_widget(SeatBadge(seat=h["owner"], colour=self._colour(h["owner"]),
-                                         pos_hint={"center_y": 0.5}))
-            text = h["text"] + (f"\n[size=22]{h['next']}[/size]" if h["next"] else "")
-            box.add_widget(_button(text, lambda i=h["holder"]: self.choose_holder(i),
-                                   h["selected"], h["enabled"], font_size=28, markup=True))
-            self.ids.holders.add_widget(box)
+        self.ids.undo.disabled = not app.session.can_undo
+        self._strip(state)
+        self._holders(state)
         if self.fixing is not None:
             self._correct_panel(state)
         elif self.scores_open:
@@ -153,111 +179,189 @@ class ProfessorTempusScreen(Screen):
         else:
             self._end_panel(state)
 
-    def _move_panel(self) -> None:
-        panel = self.ids.panel
-        row = BoxLayout(size_hint_y=None, height=64, spacing=3)
-        for mode, text in view.MODES:
-            row.add_widget(_button(text, lambda m=mode: self.choose_mode(m),
-                                   self.move.mode == mode))
-        for colour, text in view.COLOURS:
-            row.add_widget(_button(text, lambda c=colour: self.choose_colour(c),
-                                   self.move.colour == colour, colour=CARD[colour]))
-        panel.add_widget(row)
-        grid = GridLayout(cols=13, spacing=2)
-        for v in view.VALUES:
-            ok = self.move.colour != "joker" or v % 2 == 1
-            grid.add_widget(_button(str(v), lambda v=v: self.enter_value(v), enabled=ok,
-                                    colour=CARD[self.move.colour]))
-        panel.add_widget(grid)
+    def _strip(self, state) -> None:
+        """The players: a cell per seat, made when the table changes, then updated."""
+        strip, box = view.players(state), self.ids.players
+        seats = tuple(p["seat"] for p in strip)
+        if tuple(getattr(b, "seat", None) for b in reversed(box.children)) != seats:
+            box.clear_widgets()
+            small = 48 if len(strip) > 3 else 56  # five cells share 800 px: room for names
+            for p in strip:
+                row = BoxLayout(spacing=2, padding=(2, 0))
+                row.seat = p["seat"]
+                row.add_widget(SeatBadge(seat=p["seat"], lit=True, pos_hint={"center_y": 0.5},
+                                         size=(small, small)))
+                cell = PtStripCell()
+                cell.bind(on_release=lambda _w: self.toggle_scores())
+                row.add_widget(cell)
+                box.add_widget(row)
+        for row, p in zip(reversed(box.children), strip, strict=True):
+            badge, cell = row.children[1], row.children[0]
+            badge.colour = self._colour(p["seat"])
+            cell.name, cell.detail, cell.active = p["name"], p["detail"], p["on_turn"]
+            cell.chosen = self.scores_open or p["seat"] == self.confirmed
 
-    def _count_row(self, r: dict, bump) -> BoxLayout:
-        """A player's count: badge, "Name: n" over "max 6: 2 cards", − and +. At the cap
-        "+" looks disabled but still answers a tap with why (3 hourglasses per card)."""
-        row = BoxLayout(spacing=4)
-        row.add_widget(SeatBadge(seat=r["seat"], colour=self._colour(r["seat"]),
-                                 pos_hint={"center_y": 0.5}))
-        text = escape_markup(r["text"]) + (f"\n[size=22][color=d9d9d9]{r['detail']}[/color][/size]"
-                            if r.get("detail") else "")
-        label = TapButton(text=text, font_size=28, markup=True, halign="left",
-                          valign="middle", background_normal="",
-                          background_color=(0.12, 0.13, 0.17, 1))
-        label.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, s[1])))
-        # a tap on the count types it on a number pad (a big count is many "+" taps)
-        label.bind(on_release=lambda _w, r=r: self.type_count(r, bump))
-        row.add_widget(label)
-        row.add_widget(_button("−", lambda s=r["seat"]: bump(s, -1),
-                               enabled=r["can_minus"], size_hint_x=None, width=72,
-                               repeat_ok=True))
-        plus = _button("+", lambda s=r["seat"], ok=r["can_plus"], why=r["why_not_plus"]:
-                       bump(s, 1) if ok else App.get_running_app().say(why, error=True),
-                       size_hint_x=None, width=72, repeat_ok=True)
-        if not r["can_plus"]:
-            plus.color = (0.55, 0.55, 0.55, 1)
-            plus.background_color = (0.16, 0.17, 0.21, 1)
-        row.add_widget(plus)
-        return row
+    def _holders(self, state) -> None:
+        """The holders: the owner's badge (none for an open holder) and the button."""
+        data, box = view.holders(state, self.move), self.ids.holders
+        if len(box.children) != len(data):
+            box.clear_widgets()
+            for h in data:
+                row = BoxLayout(spacing=2)
+                row.add_widget(SeatBadge(pos_hint={"center_y": 0.5}))
+                row.add_widget(_button("", lambda i=h["holder"]: self.choose_holder(i),
+                                       font_size=28, markup=True))
+                box.add_widget(row)
+        for row, h in zip(reversed(box.children), data, strict=True):
+            badge, button = row.children[1], row.children[0]
+            owned = h["owner"] is not None
+            badge.opacity, badge.width = (1, 56) if owned else (0, 0)
+            if owned:
+                badge.seat, badge.colour = h["owner"], self._colour(h["owner"])
+            button.text = h["text"] + (f"\n[size=22]{h['next']}[/size]" if h["next"] else "")
+            button.background_color = CHOSEN if h["selected"] else IDLE
+            button.disabled = not h["enabled"]
+
+    def _show_panel(self, kind: str | None):
+        """The panel of ``kind`` under the holders (built on its first showing)."""
+        if kind is None:
+            self.ids.panel.clear_widgets()
+            self._shown = None
+            return None
+        panel = self._panels.get(kind)
+        if panel is None:
+            panel = self._panels[kind] = BoxLayout(orientation="vertical")
+            panel.shape = None  # what its rows were built for
+        if self._shown != kind:
+            self.ids.panel.clear_widgets()
+            self.ids.panel.add_widget(panel)
+            self._shown = kind
+        return panel
+
+    def _move_panel(self) -> None:
+        panel = self._show_panel("move")
+        if panel.shape is None:
+            panel.shape = "built"
+            row = BoxLayout(size_hint_y=None, height=64, spacing=3)
+            panel.modes = {}
+            for mode, text in view.MODES:
+                panel.modes[mode] = _button(text, lambda m=mode: self.choose_mode(m))
+                row.add_widget(panel.modes[mode])
+            panel.colours = {}
+            for colour, text in view.COLOURS:
+                panel.colours[colour] = _button(text, lambda c=colour: self.choose_colour(c),
+                                                colour=CARD[colour])
+                row.add_widget(panel.colours[colour])
+            panel.add_widget(row)
+            grid = GridLayout(cols=12, spacing=2)  # 25 values: three rows of 64 px keys
+            panel.values = []
+            for v in view.VALUES:
+                panel.values.append(_button(str(v), lambda v=v: self.enter_value(v)))
+                grid.add_widget(panel.values[-1])
+            panel.add_widget(grid)
+        for mode, button in panel.modes.items():
+            button.background_color = CHOSEN if self.move.mode == mode else IDLE
+        for colour, button in panel.colours.items():
+            button.background_color = CHOSEN if self.move.colour == colour else CARD[colour]
+        for v, button in zip(view.VALUES, panel.values, strict=True):
+            button.disabled = self.move.colour == "joker" and v % 2 == 0
+            button.background_color = CARD[self.move.colour]
+
+    def _count_panel(self, kind: str, rows: list[dict], bump, end: list) -> BoxLayout:
+        """The count (or a correction): a row per player in two columns, then ``end``
+        (the buttons after the rows, made once)."""
+        panel = self._show_panel(kind)
+        seats = tuple(r["seat"] for r in rows)
+        if panel.shape != seats:
+            panel.shape = seats
+            panel.clear_widgets()
+            grid = GridLayout(cols=2, spacing=4)
+            panel.rows = [PtCountRow(self) for _ in rows]
+            for row in panel.rows:
+                grid.add_widget(row)
+            for widget in end:
+                if widget.parent is not None:
+                    widget.parent.remove_widget(widget)
+                grid.add_widget(widget)
+            panel.add_widget(grid)
+        for row, r in zip(panel.rows, rows, strict=True):
+            row.show(r, bump)
+        return panel
 
     def _score_panel(self, state) -> None:
-        grid = GridLayout(cols=2, spacing=4)
-        for r in view.score_rows(state, self.entries):
-            grid.add_widget(self._count_row(r, self.bump))
-        grid.add_widget(_button("Score round", self.score_round, colour=GO))
-        self.ids.panel.add_widget(grid)
+        if not hasattr(self, "_score_button"):
+            self._score_button = _button("Score round", self.score_round, colour=GO)
+        self._count_panel("score", view.score_rows(state, self.entries), self.bump,
+                          [self._score_button])
+
+    def _correct_panel(self, state) -> None:
+        if not hasattr(self, "_fix_buttons"):
+            self._fix_buttons = BoxLayout(spacing=4)
+            self._fix_buttons.add_widget(_button("Cancel", self.cancel_correction))
+            self._save_fix = _button("Save round", self.save_correction, colour=GO)
+            self._fix_buttons.add_widget(self._save_fix)
+        self._save_fix.text = f"Save round {self.fixing}"
+        self._count_panel("correct", view.correction_rows(state, self.fixing,
+                                                           self.fix_entries),
+                          self.fix_bump, [self._fix_buttons])
 
     def _scores_panel(self, state) -> None:
         """The totals per seat (count 1 / count 2 / total in the variant) and the rounds
-        that can be corrected."""
-        panel = self.ids.panel
+        that can be corrected: rebuilt only when their shape changes."""
+        panel = self._show_panel("scores")
         lines = view.score_table(state)
-        table = GridLayout(cols=1 + len(state.players), spacing=2, padding=(4, 2))
-        table.add_widget(Label(text="", size_hint_x=None, width=150))
-        for p in state.players:
-            cell = BoxLayout()
-            cell.add_widget(Widget())
-            cell.add_widget(SeatBadge(seat=p.seat, colour=self._colour(p.seat),
-                                      pos_hint={"center_y": 0.5}))
-            cell.add_widget(Widget())
-            table.add_widget(cell)
-        for line in lines:
-            total = line["label"] == "Total"
-            table.add_widget(Label(text=line["label"], font_size=28, bold=total,
-                                   size_hint_x=None, width=150, halign="left",
-                                   text_size=(140, None)))
+        rounds = tuple(view.counted_rounds(state))
+        shape = (tuple(p.seat for p in state.players), tuple(li["label"] for li in lines),
+                 rounds)
+        if panel.shape != shape:
+            panel.shape = shape
+            panel.clear_widgets()
+            table = GridLayout(cols=1 + len(state.players), spacing=2, padding=(4, 2))
+            table.add_widget(Label(text="", size_hint_x=None, width=150))
             for p in state.players:
-                table.add_widget(Label(text=str(line["values"][p.seat]), font_size=28,
-                                       bold=total,
-                                       color=(1, 0.85, 0.3, 1) if total else (1, 1, 1, 1)))
-        panel.add_widget(table)
-        row = BoxLayout(size_hint_y=None, height=64, spacing=3)
-        rounds = view.counted_rounds(state)
-        row.add_widget(Label(text="Correct a round:" if rounds else "No round counted yet",
-                             font_size=28, size_hint_x=None, width=330 if rounds else 420))
-        for n in rounds:
-            row.add_widget(_button(str(n), lambda n=n: self.start_correction(n)))
-        row.add_widget(_button("Close", self.toggle_scores, colour=GO))
-        panel.add_widget(row)
-
-    def _correct_panel(self, state) -> None:
-        grid = GridLayout(cols=2, spacing=4)
-        for r in view.correction_rows(state, self.fixing, self.fix_entries):
-            grid.add_widget(self._count_row(r, self.fix_bump))
-        buttons = BoxLayout(spacing=4)
-        buttons.add_widget(_button("Cancel", self.cancel_correction))
-        buttons.add_widget(_button(f"Save round {self.fixing}", self.save_correction, colour=GO))
-        grid.add_widget(buttons)
-        self.ids.panel.add_widget(grid)
+                cell = BoxLayout()
+                cell.add_widget(Widget())
+                cell.add_widget(SeatBadge(seat=p.seat, colour=self._colour(p.seat),
+                                          pos_hint={"center_y": 0.5}))
+                cell.add_widget(Widget())
+                table.add_widget(cell)
+            panel.values = []
+            for line in lines:
+                total = line["label"] == "Total"
+                table.add_widget(Label(text=line["label"], font_size=28, bold=total,
+                                       size_hint_x=None, width=150, halign="left",
+                                       text_size=(140, None)))
+                for _p in state.players:
+                    panel.values.append(Label(font_size=28, bold=total, color=(
+                        1, 0.85, 0.3, 1) if total else (1, 1, 1, 1)))
+                    table.add_widget(panel.values[-1])
+            panel.add_widget(table)
+            row = BoxLayout(size_hint_y=None, height=64, spacing=3)
+            row.add_widget(Label(text="Correct a round:" if rounds else "No round counted yet",
+                                 font_size=28, size_hint_x=None, width=330 if rounds else 420))
+            for n in rounds:
+                row.add_widget(_button(str(n), lambda n=n: self.start_correction(n)))
+            row.add_widget(_button("Close", self.toggle_scores, colour=GO))
+            panel.add_widget(row)
+        values = (str(line["values"][p.seat]) for line in lines for p in state.players)
+        for label, text in zip(panel.values, values, strict=True):
+            label.text = text
 
     def _end_panel(self, state) -> None:
-        self.ids.panel.add_widget(Label(text=view.winners_text(state), font_size=44,
-                                        bold=True, color=(1, 0.85, 0.3, 1)))
-        row = BoxLayout(size_hint_y=None, height=72, spacing=4)
-        scores = BigButton(text="Scores / correct")
-        scores.bind(on_release=lambda _w: self.toggle_scores())
-        row.add_widget(scores)
-        end = BigButton(text="End game")
-        end.bind(on_release=lambda _w: App.get_running_app().end_game())
-        row.add_widget(end)
-        self.ids.panel.add_widget(row)
+        panel = self._show_panel("end")
+        if panel.shape is None:
+            panel.shape = "built"
+            panel.winners = Label(font_size=44, bold=True, color=(1, 0.85, 0.3, 1))
+            panel.add_widget(panel.winners)
+            row = BoxLayout(size_hint_y=None, height=72, spacing=4)
+            scores = BigButton(text="Scores / correct")
+            scores.bind(on_release=lambda _w: self.toggle_scores())
+            row.add_widget(scores)
+            end = BigButton(text="End game")
+            end.bind(on_release=lambda _w: App.get_running_app().end_game())
+            row.add_widget(end)
+            panel.add_widget(row)
+        panel.winners.text = view.winners_text(state)
 
     # -- handlers ----------------------------------------------------------------------
 

@@ -44,7 +44,7 @@ from kivy.uix.screenmanager import Screen
 from companion import bootclock
 from companion.events import CAPTAIN_SEAT
 from companion.palette import default_colour, rgba
-from companion.timer import RUNNING, TimerError
+from companion.timer import DONE, EXPIRED, RUNNING, TimerError
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters.spoken import spoken_names, timer_line
@@ -187,8 +187,13 @@ class TimerScreen(Screen):
         self._app().clock_watch = None
         self._app().clock_note = ""
         self.board = self._restore()
-        if self.board.return_to is not None and not self._for_choice:
-            self.board = self.board.returned()  # opened as a tool: no going back on Reveal
+        # opened as a tool: no going back on Reveal, and it opens clean: a countdown
+        # that has ended (a game's card choice revealed long ago, its ready lamps lit)
+        # is set back to its length; a running or paused one goes on
+        if not self._for_choice and self.board.return_to is not None:
+            self.board = self.board.returned()
+        if not self._for_choice and self.board.status() in (EXPIRED, DONE):
+            self.board = self.board.reset()
         self._for_choice = False
         seats = self._game_seats()
         if seats and self.board.return_to is None:

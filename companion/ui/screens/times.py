@@ -21,6 +21,10 @@ The rules are the engine's (``companion.games.times``), the view data the presen
 (``companion.ui.presenters.times``); widgets are in ``times_panels``. Every change goes
 through ``app.act`` (logged before shown) and ``app.undo``; what the host has tapped
 but not sent (cards chosen, markers of a half-laid turn, digits) lives only here.
+
+Each phase's panel (body widgets and action-row buttons, ``_Panel``) is built on its
+first showing (``_build_<phase>``) and kept; ``draw`` puts the phase's panel in place
+and updates it (``_update_<phase>``): a tap sets properties, it makes no widgets.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from kivy.utils import escape_markup
 
 from companion.games import times
 from companion.palette import default_colour, rgba, text_rgba
-from companion.ui import theme
+from companion.ui import collector, theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import times as view
 from companion.ui.screens.times_panels import (
@@ -49,28 +53,43 @@ from companion.ui.screens.times_panels import (
     TrackPicture,
     YearPad,
 )
-from companion.ui.widgets import BigButton, BodyLabel, SeatBadge
+from companion.ui.widgets import BigButton, FitLabel, SeatBadge
 
 load_kv(__file__)
 
 
 def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> BigButton:
-    b = BigButton(text=text, disabled=not enabled, halign="center", valign="middle",
-                  font_size=28 if len(text) <= 14 else 24)
-    b.bind(size=lambda w, size: setattr(w, "text_size", (size[0] - 8, size[1])))
+    """An action-row button: bound once, its text and state changed later by ``_set``."""
+    b = BigButton(halign="center", valign="middle", max_lines=2)
+    b.bind(size=lambda w, size: setattr(w, "text_size", (size[0] - 8, size[1] - 4)))
     if main:
         b.tint = theme.MAIN
     b.bind(on_release=lambda _w: on_tap())
+    _set(b, text, enabled)
     return b
 
 
-def _prompt(text: str) -> BodyLabel:
-    """The instruction line: whole sentences on up to two lines, never cut mid-way."""
-    label = BodyLabel(text=text, font_size=22, size_hint_y=None, height=28,
-                      valign="middle")
-    label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
-               texture_size=lambda w, size: setattr(w, "height", max(28, size[1])))
-    return label
+def _set(button: BigButton, text: str, enabled: bool = True) -> None:
+    """A button's words and whether it takes a tap; long words a size smaller."""
+    button.text, button.disabled = text, not enabled
+    button.font_size = 28 if len(text) <= 14 else 24 if len(text) <= 22 else 20
+
+
+def _prompt(lines: int) -> FitLabel:
+    """The instruction line, in a box of fixed height (one line, or two) so that nothing
+    under it moves when a sentence is longer: whole, in the largest font that keeps it
+    so (800x480 leaves no room for more lines above touch targets of 64 px)."""
+    return FitLabel(lines=lines, sizes=[22, 20, 18, 16, 14] if lines == 1 else
+                    [20, 18, 16, 14], size_hint_y=None, height=28 if lines == 1 else 48,
+                    halign="left", valign="middle", color=(0.92, 0.92, 0.92, 1))
+
+
+class _Panel:
+    """What one phase shows: the widgets of the body and of the action row, built once
+    (on the phase's first showing) and updated in place from then on."""
+
+    def __init__(self, body: list, actions: list) -> None:
+        self.body, self.actions = body, actions
 
 
 class TimesScreen(Screen):
@@ -89,6 +108,8 @@ class TimesScreen(Screen):
         self._game: int | None = None
         self._n_actions = 0
         self.track_picture = TrackPicture()
+        self._panels: dict[str, _Panel] = {}  # per phase, built on its first showing
+        self._shown: str | None = None  # the phase whose panel is on screen
 
     # -- the game -------------------------------------------------------------------
 
@@ -128,7 +149,7 @@ class TimesScreen(Screen):
         session, state = self._app().session, self._state()
         if state is None:
             self.heading = "No Times game in progress"
-            self.ids.body.clear_widgets()
+            self._show(None)
             return
         n = session.n_actions
         if session.game_id != self._game:
@@ -154,6 +175,7 @@ class TimesScreen(Screen):
         self.draw()
 
     def draw(self) -> None:
+        """Show the phase's panel (built on its first showing, kept) and update it."""
         state = self._state()
         if state is None:
             return
@@ -162,26 +184,31 @@ class TimesScreen(Screen):
         app = self._app()
         self.ids.undo.disabled = not app.session.can_undo
         if state.phase == times.OVER or self.show_track or len(state.history) > self.seen_rounds:
-            if self._track_shown(state):
-                self._update_track(state)  # the same picture: only what changed
-            else:
-                self.ids.body.clear_widgets()
-                self.ids.phase_actions.clear_widgets()
-                self._draw_track(state)
-            self._lamps(state)
-            return
-        self._track_key = None
-        self.ids.body.clear_widgets()
-        self.ids.phase_actions.clear_widgets()
-        if state.phase == times.PLAY:
-            self._draw_play(state)
-        elif state.phase == times.TURNS:
-            self._draw_turns(state)
-        elif state.phase == times.REVEAL:
-            self._draw_reveal(state)
+            kind = "track"
         else:
-            self._draw_evaluated(state)
+            kind = state.phase
+        self._show(kind)
+        getattr(self, f"_update_{kind}")(state)
         self._lamps(state)
+
+    def _show(self, kind: str | None) -> None:
+        """Put the panel of ``kind`` in the body and the action row (None: empty)."""
+        if kind == self._shown:
+            return
+        body, bar = self.ids.body, self.ids.phase_actions
+        body.clear_widgets()
+        bar.clear_widgets()
+        self._shown = kind
+        if kind is None:
+            return
+        panel = self._panels.get(kind)
+        if panel is None:
+            panel = self._panels[kind] = getattr(self, f"_build_{kind}")()
+            collector.keep()  # kept for the app's life: the collector need not walk it
+        for widget in panel.body:
+            body.add_widget(widget)
+        for widget in panel.actions:
+            bar.add_widget(widget)
 
     def _lamps(self, state: times.State) -> None:
         lamps, turn = self._app().table.lamps, times.whose_turn(state)
@@ -191,38 +218,49 @@ class TimesScreen(Screen):
 
     # -- play: the cards -----------------------------------------------------------------
 
-    def _draw_play(self, state: times.State) -> None:
-        body, seats = self.ids.body, view.choosers(state)
-        if self.selected not in seats:
-            self.selected = view.next_chooser(state, self.choices)
-        picks = BoxLayout(size_hint_y=None, height=64, spacing=4)
-        cards = {b.code: b for b in view.card_buttons()}
-        names = view.names(state)
-        for seat in seats:
-            code = self.choices.get(seat)
-            pick = PlayerPick(seat=seat, colour=self.colour(seat), name=names[seat],
-                              card=cards[code].label if code else "",
-                              card_rgba=cards[code].rgba if code else (0, 0, 0, 0),
-                              selected=seat == self.selected)
-            pick.bind(on_release=lambda _w, s=seat: self.select(s))
-            picks.add_widget(pick)
-        body.add_widget(picks)
-        body.add_widget(_prompt(view.play_prompt(state, self.choices, self.selected)))
+    def _build_play(self) -> _Panel:
+        self._picks = BoxLayout(size_hint_y=None, height=64, spacing=4)
+        self._play_prompt = _prompt(1)
         grid = GridLayout(cols=3, spacing=4)
-        order = [c + s for s in ("5", "3", "1") for c in ("pink", "blue", "yellow")]
-        chosen = self.choices.get(self.selected)
-        for code in order:
+        cards = {b.code: b for b in view.card_buttons()}
+        self._card_keys: dict[str, CardKey] = {}
+        for code in (c + s for s in ("5", "3", "1") for c in ("pink", "blue", "yellow")):
             b = cards[code]
-            key = CardKey(text=b.label, fill=b.rgba, color=b.text_rgba,
-                          chosen=code == chosen)
+            key = CardKey(text=b.label, fill=b.rgba, color=b.text_rgba)
             key.bind(on_release=lambda _w, c=code: self.choose(c))
             grid.add_widget(key)
-        body.add_widget(grid)
-        bar = self.ids.phase_actions
+            self._card_keys[code] = key
+        actions = []
         if self._app().has_screen("timer"):
-            bar.add_widget(_button("Choose with the timer", self.choose_with_timer))
-        bar.add_widget(_button("Play the cards", self.play_cards,
-                               view.play_action(state, self.choices) is not None, main=True))
+            actions.append(_button("Choose with the timer", self.choose_with_timer))
+        self._play_button = _button("Play the cards", self.play_cards, main=True)
+        actions.append(self._play_button)
+        return _Panel([self._picks, self._play_prompt, grid], actions)
+
+    def _update_play(self, state: times.State) -> None:
+        seats = view.choosers(state)
+        if self.selected not in seats:
+            self.selected = view.next_chooser(state, self.choices)
+        picks = self._picks
+        if tuple(w.seat for w in reversed(picks.children)) != seats:  # a new table only
+            picks.clear_widgets()
+            for seat in seats:
+                pick = PlayerPick(seat=seat)
+                pick.bind(on_release=lambda _w, s=seat: self.select(s))
+                picks.add_widget(pick)
+        cards = {b.code: b for b in view.card_buttons()}
+        names = view.names(state)
+        for pick in picks.children:
+            code = self.choices.get(pick.seat)
+            pick.colour, pick.name = self.colour(pick.seat), names[pick.seat]
+            pick.card = cards[code].label if code else ""
+            pick.card_rgba = cards[code].rgba if code else (0, 0, 0, 0)
+            pick.selected = pick.seat == self.selected
+        self._play_prompt.text = view.play_prompt(state, self.choices, self.selected)
+        chosen = self.choices.get(self.selected)
+        for code, key in self._card_keys.items():
+            key.chosen = code == chosen
+        self._play_button.disabled = view.play_action(state, self.choices) is None
 
     def select(self, seat: int) -> None:
         self.selected = seat
@@ -257,35 +295,42 @@ class TimesScreen(Screen):
 
     # -- turns: the Time Table ------------------------------------------------------------
 
-    def _draw_turns(self, state: times.State) -> None:
-        turn = view.turn_view(state, self.pending)
-        body = self.ids.body
-        line = BoxLayout(size_hint_y=None, height=52, spacing=10)
-        line.add_widget(SeatBadge(seat=turn.seat, colour=self.colour(turn.seat),
-                                  pos_hint={"center_y": 0.5}))
-        line.add_widget(Label(text=turn.headline, font_size=36, bold=True, shorten=True,
-                              color=text_rgba(self._app().cfg.seat(turn.seat).colour)
-                              if turn.seat in {s.seat for s in self._app().cfg.seats}
-                              else self.colour(turn.seat),
-                              halign="left", valign="middle",
-                              text_size=(480, 52), size_hint_x=None, width=480))
-        first, last = times.period_in_force(state)
-        line.add_widget(Label(text=f"Now: {view.period_text(first, last)}", font_size=26,
-                              halign="right", valign="middle", text_size=(220, None),
-                              color=(0.85, 0.85, 0.9, 1)))
-        body.add_widget(line)
-        body.add_widget(_prompt(turn.prompt))
-        table = TimeTable()
-        table.show(view.lanes(state, self.pending), self.colours(state), self.tap_space)
-        body.add_widget(table)
-        bar = self.ids.phase_actions
+    def _build_turns(self) -> _Panel:
+        line = BoxLayout(size_hint_y=None, height=44, spacing=10)
+        self._turn_badge = SeatBadge(pos_hint={"center_y": 0.5}, size=(44, 44))
+        self._headline = FitLabel(sizes=[32, 28, 24, 22, 20, 18], bold=True,
+                                  halign="left", valign="middle")
+        self._period = FitLabel(sizes=[26, 22, 20], halign="right", valign="middle",
+                                size_hint_x=None, width=240, color=(0.85, 0.85, 0.9, 1))
+        for widget in (self._turn_badge, self._headline, self._period):
+            line.add_widget(widget)
+        self._turn_prompt = _prompt(2)
+        self.time_table = TimeTable()
         # three places, always: a choice that does not apply now is disabled, so the
         # buttons never shift when a doubt becomes possible or a marker is tapped
-        bar.add_widget(_button(f"Doubt {turn.doubt_target}" if turn.may_doubt else "Doubt",
-                               self.doubt, turn.may_doubt))
-        bar.add_widget(_button(f"Join doubt on {turn.doubt_target}" if turn.may_join
-                               else "Join doubt", self.join_doubt, turn.may_join))
-        bar.add_widget(_button("Lay again", self.clear_pending, bool(self.pending)))
+        self._doubt = _button("Doubt", self.doubt)
+        self._join = _button("Join doubt", self.join_doubt)
+        self._lay_again = _button("Lay again", self.clear_pending)
+        return _Panel([line, self._turn_prompt, self.time_table],
+                      [self._doubt, self._join, self._lay_again])
+
+    def _update_turns(self, state: times.State) -> None:
+        turn = view.turn_view(state, self.pending)
+        seats = {s.seat for s in self._app().cfg.seats}
+        self._turn_badge.seat, self._turn_badge.colour = turn.seat, self.colour(turn.seat)
+        self._headline.text = turn.headline
+        self._headline.color = (text_rgba(self._app().cfg.seat(turn.seat).colour)
+                                if turn.seat in seats else self.colour(turn.seat))
+        first, last = times.period_in_force(state)
+        self._period.text = f"Now: {view.period_text(first, last)}"
+        self._turn_prompt.text = turn.prompt
+        self.time_table.show(view.lanes(state, self.pending), self.colours(state),
+                             self.tap_space)
+        _set(self._doubt, f"Doubt {turn.doubt_target}" if turn.may_doubt else "Doubt",
+             turn.may_doubt)
+        _set(self._join, f"Join doubt on {turn.doubt_target}" if turn.may_join
+             else "Join doubt", turn.may_join)
+        _set(self._lay_again, "Lay again", bool(self.pending))
 
     def tap_space(self, _column: str, space: int) -> None:
         state = self._state()
@@ -313,13 +358,17 @@ class TimesScreen(Screen):
 
     # -- reveal: the year ------------------------------------------------------------------
 
-    def _draw_reveal(self, state: times.State) -> None:
-        pad = YearPad(text=self.entry.text, ready=self.entry.year is not None)
+    def _build_reveal(self) -> _Panel:
+        self._year_pad = YearPad()
+        self._year_pad.build(self.digit, self.erase, self.reveal_year)
+        return _Panel([self._year_pad], [])
+
+    def _update_reveal(self, state: times.State) -> None:
+        pad = self._year_pad
+        pad.text, pad.ready = self.entry.text, self.entry.year is not None
         first, last = times.period_in_force(state)
         pad.ids.claims.text = "\n".join(
             (*view.claims(state), f"On the table: {view.period_text(first, last)}"))
-        pad.build(self.digit, self.erase, self.reveal_year)
-        self.ids.body.add_widget(pad)
 
     def digit(self, d: int) -> None:
         self.entry = self.entry.press(d)
@@ -334,22 +383,32 @@ class TimesScreen(Screen):
 
     # -- evaluated: who discards, takes back, receives --------------------------------------
 
-    def _draw_evaluated(self, state: times.State) -> None:
-        body = self.ids.body
+    def _build_evaluated(self) -> _Panel:
+        self._evaluated_heading = Label(font_size=32, bold=True, size_hint_y=None,
+                                        height=44, shorten=True, halign="center",
+                                        valign="middle")
+        self._evaluated_heading.bind(size=lambda w, size: setattr(w, "text_size", size))
+        self._outcomes = BoxLayout(orientation="vertical", spacing=4)
+        self._next_event = _button("Next event", self.next_event, main=True)
+        return _Panel([self._evaluated_heading, self._outcomes],
+                      [self._next_event, _button("Override", self.open_override)])
+
+    def _update_evaluated(self, state: times.State) -> None:
         year = next((a["year"] for a in reversed(self._app().session.actions)
                      if a.get("type") == "reveal_year"), None)
-        body.add_widget(Label(text=view.evaluated_heading(state, year), font_size=32,
-                              bold=True, size_hint_y=None, height=44, shorten=True,
-                              text_size=(780, 44), halign="center", valign="middle"))
-        for line in view.outcome_lines(state):
+        self._evaluated_heading.text = view.evaluated_heading(state, year)
+        lines = view.outcome_lines(state)
+        rows = self._outcomes
+        if len(rows.children) != len(lines):  # a new table only
+            rows.clear_widgets()
+            for _line in lines:
+                rows.add_widget(OutcomeRow(size_hint_y=1, height=0))
+        for row, line in zip(reversed(rows.children), lines, strict=True):
             change = f" ({line.hand_change:+d})" if line.hand_change else ""
-            body.add_widget(OutcomeRow(
-                seat=line.seat, colour=self.colour(line.seat), hand=f"{line.hand}{change}",
-                text=f"[b]{escape_markup(line.name)}[/b] {escape_markup(line.text)}",
-                good=[] if line.good is None else [line.good], size_hint_y=1, height=0))
-        bar = self.ids.phase_actions
-        bar.add_widget(_button("Next event", self.next_event, main=True))
-        bar.add_widget(_button("Override", self.open_override))
+            row.seat, row.colour = line.seat, self.colour(line.seat)
+            row.hand = f"{line.hand}{change}"
+            row.text = f"[b]{escape_markup(line.name)}[/b] {escape_markup(line.text)}"
+            row.good = [] if line.good is None else [line.good]
 
     def next_event(self) -> None:
         self.act({"type": "next_event"})
@@ -368,32 +427,21 @@ class TimesScreen(Screen):
         for w, chip in zip(reversed(chips.children), data, strict=True):
             w.hand, w.turn = chip.hand, chip.turn
 
-    def _track_shown(self, state: times.State) -> bool:
-        key = (self._app().session.game_id, state.phase == times.OVER,
-               tuple(p.seat for p in state.players))
-        shown = getattr(self, "_track_key", None) == key and \
-            self.track_picture.parent is not None
-        self._track_key = key
-        return shown
-
-    def _draw_track(self, state: times.State) -> None:
-        body = self.ids.body
+    def _build_track(self) -> _Panel:
         self._track_heading = Label(font_size=36, bold=True, size_hint_y=None, height=46)
-        body.add_widget(self._track_heading)
-        picture = self.track_picture  # one picture, kept: an update redraws its canvas
-        if picture.parent is not None:
-            picture.parent.remove_widget(picture)
-        body.add_widget(picture)
         self._track_points = BoxLayout(size_hint_y=None, height=56, spacing=6)
-        body.add_widget(self._track_points)
-        bar = self.ids.phase_actions
-        if state.phase == times.OVER:
-            # The rules have ended the game: closing it loses nothing, so no second tap.
-            bar.add_widget(_button("End game", lambda: self._app().end_game(ask=False),
-                                   main=True))
+        # "End game" once the rules have ended it (closing it loses nothing, so no
+        # second tap), "Continue" after a round: one button, its words changed
+        self._track_button = _button("Continue", self._track_done, main=True)
+        return _Panel([self._track_heading, self.track_picture, self._track_points],
+                      [self._track_button])
+
+    def _track_done(self) -> None:
+        state = self._state()
+        if state is not None and state.phase == times.OVER:
+            self._app().end_game(ask=False)
         else:
-            bar.add_widget(_button("Continue", self.close_track, main=True))
-        self._update_track(state)
+            self.close_track()
 
     def _update_track(self, state: times.State) -> None:
         """The heading, the picture and the points of the track, changed in place."""
@@ -404,9 +452,11 @@ class TimesScreen(Screen):
                                else "Scoring track")
         heading.color = (0.55, 0.95, 0.55, 1) if won else (1, 1, 1, 1)
         self.track_picture.show(track, self.colours(state))
+        _set(self._track_button, "End game" if state.phase == times.OVER else "Continue")
         row = self._track_points
-        if len(row.children) != 2 * len(track.points):
-            row.clear_widgets()
+        seats = tuple(seat for seat, _points, _total in track.points)
+        if tuple(w.seat for w in reversed(row.children) if isinstance(w, SeatBadge)) != seats:
+            row.clear_widgets()  # a new table only
             for seat, _points, _total in track.points:
                 row.add_widget(SeatBadge(seat=seat, colour=self.colour(seat), size=(48, 48),
                                          pos_hint={"center_y": 0.5}))

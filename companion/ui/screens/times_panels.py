@@ -39,6 +39,7 @@ from kivy.properties import (
     ColorProperty,
     ListProperty,
     NumericProperty,
+    ObjectProperty,
     StringProperty,
 )
 from kivy.uix.behaviors import ButtonBehavior
@@ -46,7 +47,6 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
-from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
 
 from companion.games import times
@@ -93,65 +93,140 @@ class CardKey(OneTap, Button):
     chosen = BooleanProperty(False)
 
 
-class SpaceButton(OneTap, Button):
-    """One space of a Time Table column; enabled only where a marker may start."""
+class SpaceButton(OneTap, ButtonBehavior, Widget):
+    """One space of a Time Table column; enabled only where a marker may start.
+
+    Not a Label: its number is drawn from a texture made once per text and kept
+    (``_texture``), tinted by a colour, so a tap that enables other spaces renders no
+    text (a Label renders its text anew when its colour or ``disabled`` changes)."""
+
+    text = StringProperty("")
+    label_texture = ObjectProperty(None, allownone=True)
+
+    def on_text(self, *_args) -> None:
+        self.label_texture = _texture(self.text, 26, True) if self.text else None
 
 
 class MarkerBar(Widget):
-    """A laid (or only tapped) marker on its column, with the laying seat's number."""
+    """A laid (or only tapped) marker on its column, with the laying seat's number
+    (drawn from a kept texture: a bar given another seat renders no text)."""
 
     fill = ColorProperty((1, 1, 1, 1))
     seat_colour = ColorProperty((1, 1, 1, 1))
     seat = NumericProperty(0)
+    seat_texture = ObjectProperty(None, allownone=True)
+
+    def on_seat(self, *_args) -> None:
+        self.seat_texture = _texture(str(self.seat), 16, True)
     pending = BooleanProperty(False)
     layer = NumericProperty(0)
     beside = NumericProperty(0)
 
 
+class TimeLane(BoxLayout):
+    """One column of the Time Table, built once: its title, its ten spaces over a pool
+    of marker bars. ``show`` changes properties only: the spaces' labels and which take
+    a tap, the bars' places and colours; a bar not needed is hidden (opacity 0), never
+    removed. The pool grows (by one bar, at most once per bar count ever shown) only
+    when a round lays more markers in one column than any round before it.
+    """
+
+    title = StringProperty("")
+    rgba = ColorProperty((1, 1, 1, 1))
+    active = BooleanProperty(False)  # the column of the marker to lay now: tinted
+
+    POOL = 6  # bars made at build time; enough for most rounds
+
+    def __init__(self, on_tap: Callable[[str, int], None] | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.column = ""
+        self.on_tap = on_tap
+        self._spaces: tuple[int, ...] = ()
+        cells = self.ids.cells
+        self.bars: list[MarkerBar] = []
+        for _ in range(self.POOL):
+            self._new_bar()
+        self.buttons: list[SpaceButton] = []
+        for i in range(10):
+            button = SpaceButton(size_hint=(0.1, 1), pos_hint={"x": i / 10, "y": 0})
+            button.bind(on_release=lambda _w, i=i: self._tapped(i))
+            cells.add_widget(button)
+            self.buttons.append(button)
+
+    def _new_bar(self) -> MarkerBar:
+        """One more bar, drawn above the bars before it and under the spaces."""
+        bar = MarkerBar(opacity=0, size_hint=(0.1, 0.46), pos_hint={"x": 0, "y": 0.02})
+        self.ids.cells.add_widget(bar, index=len(self.ids.cells.children) - len(self.bars))
+        self.bars.append(bar)
+        return bar
+
+    def _tapped(self, i: int) -> None:
+        if self.on_tap is not None and i < len(self._spaces):
+            self.on_tap(self.column, self._spaces[i])
+
+    def show(self, lane: Lane, colours: Colours) -> None:
+        self.column, self.title, self.rgba, self.active = (
+            lane.column, lane.title, lane.rgba, lane.active)
+        n = len(lane.spaces)
+        self._spaces = tuple(space for space, _label in lane.spaces)
+        enabled = set(lane.enabled)
+        for i, button in enumerate(self.buttons):
+            if i < n:
+                space, label = lane.spaces[i]
+                button.text, button.disabled, button.opacity = label, space not in enabled, 1
+                button.size_hint_x, button.pos_hint = 1 / n, {"x": i / n, "y": 0}
+            else:  # a column of fewer spaces (none in the game today): the rest hidden
+                button.text, button.disabled, button.opacity = "", True, 0
+        first = lane.spaces[0][0]
+        starts: list[int] = []
+        while len(self.bars) < len(lane.bars):
+            self._new_bar()
+        for i, bar in enumerate(self.bars):
+            if i >= len(lane.bars):
+                bar.opacity = 0
+                continue
+            data = lane.bars[i]
+            shade = _SHADES[data.size]
+            bar.beside = starts.count(data.start)  # seat numbers of markers starting together
+            starts.append(data.start)
+            bar.fill = (*(c * shade for c in lane.rgba[:3]), 0.6 if data.pending else 1.0)
+            bar.seat, bar.seat_colour = data.seat, colours.get(data.seat, (1, 1, 1, 1))
+            bar.pending, bar.layer = data.pending, _LAYERS[data.size]
+            bar.size_hint_x = (data.end - data.start + 1) / n
+            bar.pos_hint = {"x": (data.start - first) / n, "y": 0.02}
+            bar.opacity = 1
+
+
+_LAYERS = {5: 0, 3: 1, 1: 2}  # markers stack like on the board: the smaller on top
+_SHADES = {5: 0.55, 3: 0.78, 1: 1.0}
+
+
 class TimeTable(BoxLayout):
-    """The Time Table: one lane per column (century, decade, year)."""
+    """The Time Table: one lane per column (century, decade, year), built once.
+
+    ``show`` updates the three lanes in place; a tap on a space calls ``on_tap(column,
+    space)`` as given to the latest ``show``.
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.on_tap: Callable[[str, int], None] | None = None
+        self.lanes = [TimeLane(on_tap=self._tapped) for _ in range(3)]
+        for lane in self.lanes:
+            self.add_widget(lane)
+
+    def _tapped(self, column: str, space: int) -> None:
+        if self.on_tap is not None:
+            self.on_tap(column, space)
 
     def show(self, lanes: tuple[Lane, ...], colours: Colours,
              on_tap: Callable[[str, int], None]) -> None:
-        self.clear_widgets()
-        for lane in lanes:
-            self.add_widget(self._lane(lane, colours, on_tap))
-
-    @staticmethod
-    def _lane(lane: Lane, colours: Colours, on_tap) -> BoxLayout:
-        row = BoxLayout(spacing=4)
-        row.add_widget(Label(text=lane.title, bold=True, font_size=28, color=lane.rgba,
-                             size_hint_x=None, width=118, halign="left", valign="middle",
-                             text_size=(112, None)))
-        cells = RelativeLayout()
-        n = len(lane.spaces)
-        first = lane.spaces[0][0]
-        layers = {5: 0, 3: 1, 1: 2}  # markers stack like on the board: the smaller on top
-        shades = {5: 0.55, 3: 0.78, 1: 1.0}
-        starts: list[int] = []
-        for bar in lane.bars:
-            shade = shades[bar.size]
-            beside = starts.count(bar.start)  # seat numbers of markers starting together
-            starts.append(bar.start)
-            fill = tuple(c * shade for c in lane.rgba[:3]) + (0.6 if bar.pending else 1.0,)
-            cells.add_widget(MarkerBar(
-                fill=fill, seat=bar.seat, seat_colour=colours.get(bar.seat, (1, 1, 1, 1)),
-                pending=bar.pending, layer=layers[bar.size], beside=beside,
-                size_hint=((bar.end - bar.start + 1) / n, 0.46),
-                pos_hint={"x": (bar.start - first) / n, "y": 0.02}))
-        for i, (space, label) in enumerate(lane.spaces):
-            button = SpaceButton(text=label, disabled=space not in lane.enabled,
-                                 size_hint=(1 / n, 1), pos_hint={"x": i / n, "y": 0})
-            button.bind(on_release=lambda _w, c=lane.column, s=space: on_tap(c, s))
-            cells.add_widget(button)
-        row.add_widget(cells)
-        if lane.active:
-            with row.canvas.before:
-                Color(*lane.rgba[:3], 0.18)
-                rect = Rectangle()
-            row.bind(pos=lambda w, _v, r=rect: setattr(r, "pos", w.pos),
-                     size=lambda w, _v, r=rect: setattr(r, "size", w.size))
-        return row
+        self.on_tap = on_tap
+        if len(lanes) != len(self.lanes):
+            raise ValueError(f"the Time Table has {len(self.lanes)} columns, "
+                             f"not {len(lanes)}")
+        for widget, lane in zip(self.lanes, lanes, strict=True):
+            widget.show(lane, colours)
 
 
 class YearPad(BoxLayout):

@@ -1,0 +1,97 @@
+"""What a person would see as broken on a screen, found by walking its widgets.
+
+``problems(root)`` lists, in sentences, every visible label whose text is cut (with
+"...", or lines dropped) or spills over its box, every button outside the window or
+smaller than a finger (``min_target``), and every two buttons that overlap. Used by
+``test_layout_sizes.py`` at 800x480, 1024x600 and 1280x720.
+"""
+
+from __future__ import annotations
+
+import re
+
+MARKUP = re.compile(r"\[/?[a-z]+(=[^\]]*)?\]")
+
+
+def shown(w) -> bool:
+    """On screen: in the window, of some size, and neither it nor a parent see-through."""
+    if w.get_root_window() is None or w.width < 2 or w.height < 2:
+        return False
+    node = w
+    while node is not None and node is not node.parent:
+        if getattr(node, "opacity", 1) <= 0:
+            return False
+        node = node.parent
+    return True
+
+
+def box(w) -> tuple[float, float, float, float]:
+    x, y = w.to_window(*w.pos)
+    return x, y, x + w.width, y + w.height
+
+
+def _natural(w, width: float | None) -> tuple[float, float, int]:
+    """The text at the label's font, unwrapped (width None) or wrapped at width: its
+    width, height and number of lines."""
+    from kivy.core.text import Label as CoreLabel
+
+    text = MARKUP.sub("", w.text) if w.markup else w.text
+    core = CoreLabel(text=text, font_size=w.font_size, bold=w.bold, italic=w.italic,
+                     font_name=w.font_name, text_size=(width, None), halign=w.halign,
+                     line_height=w.line_height)
+    tw, th = core.render()
+    return tw, th, len(getattr(core, "_cached_lines", ()) or ()) or 1
+
+
+def label_problems(w) -> list[str]:
+    name = f"{type(w).__name__} {w.text!r}"
+    out = []
+    tw, th = w.texture_size
+    if tw > w.width + 2 or th > w.height + 4:  # a line's box stands out a little
+        out.append(f"{name} spills over its box ({tw:.0f}x{th:.0f} in "
+                   f"{w.width:.0f}x{w.height:.0f})")
+    avail_w = w.text_size[0] if w.text_size[0] else w.width
+    avail_w -= w.padding[0] + w.padding[2] if len(w.padding) == 4 else 2 * w.padding[0]
+    if w.shorten:
+        if _natural(w, None)[0] > avail_w + 1:
+            out.append(f"{name} is cut with '...' ({w.width:.0f} px wide)")
+    elif w.text_size[0]:
+        _tw, th, n = _natural(w, avail_w)
+        room = w.text_size[1] if w.text_size[1] else w.height
+        fit = max(1, int((room + 4) // (th / n)))
+        if w.max_lines:
+            fit = min(fit, int(w.max_lines))
+        if n > fit:
+            out.append(f"{name} loses lines ({n} lines, room for {fit})")
+    return out
+
+
+def problems(root, min_target: float | None = None) -> list[str]:
+    # Kivy imported here, not at collection: its window must open as the session sets it
+    from kivy.core.window import Window
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.label import Label
+
+    seen = [w for w in root.walk(restrict=True) if shown(w)]
+    out: list[str] = []
+    for w in seen:
+        if isinstance(w, Label) and w.text.strip():
+            out += label_problems(w)
+    buttons = [w for w in seen if isinstance(w, ButtonBehavior)]
+    for b in buttons:
+        x0, y0, x1, y1 = box(b)
+        what = f"{type(b).__name__} {getattr(b, 'text', '')!r}"
+        if x0 < -1 or y0 < -1 or x1 > Window.width + 1 or y1 > Window.height + 1:
+            out.append(f"{what} lies outside the window")
+        if min_target and (b.width < min_target - 0.5 or b.height < min_target - 0.5):
+            out.append(f"{what} is {b.width:.0f}x{b.height:.0f}, under {min_target} px")
+    for i, a in enumerate(buttons):
+        for b in buttons[i + 1:]:
+            if a in b.walk(restrict=True) or b in a.walk(restrict=True):
+                continue
+            ax0, ay0, ax1, ay1 = box(a)
+            bx0, by0, bx1, by1 = box(b)
+            if min(ax1, bx1) - max(ax0, bx0) > 2 and min(ay1, by1) - max(ay0, by0) > 2:
+                out.append(f"{type(a).__name__} {getattr(a, 'text', '')!r} overlaps "
+                           f"{type(b).__name__} {getattr(b, 'text', '')!r}")
+    return out

