@@ -11,8 +11,12 @@ from collections.abc import Callable
 import pytest
 
 from companion.venue.mqtt import BrokerSettings
+from companion.venue.outbox import Outbox, OutboxHook
+from companion.venue.payloads import PayloadBuilder
 from companion.venue.receiver import VenueStore
+from companion.venue.simtable import SimTable
 from companion.venue.subscriber import Subscriber
+from companion.venue.topics import Topics, encode
 
 needs_mosquitto = pytest.mark.skipif(shutil.which("mosquitto") is None
                                      and not shutil.os.path.exists("/usr/sbin/mosquitto"),
@@ -108,3 +112,32 @@ def make_certificates(folder, server_names: list[str]):
                                            serialization.PrivateFormat.TraditionalOpenSSL,
                                            serialization.NoEncryption()))
     return paths
+
+
+class Box:
+    """A real game log with the outbox hook, and the messages its publisher would send."""
+
+    def __init__(self, folder, box: str, table: str) -> None:
+        self.sim = SimTable(folder, None, box)
+        self.sim.log.outbox_hook = OutboxHook()
+        self.outbox = Outbox(self.sim.path)
+        self.builder = PayloadBuilder(self.outbox, box, table)
+        self.topics = Topics("Chronos Café", table)
+
+    def messages(self) -> list[tuple[str, bytes]]:
+        out = []
+        for row in self.outbox.unsent():
+            if row.topic == "live":
+                out.append((self.topics.live(), encode(self.builder.live(row))))
+            else:
+                out.append((self.topics.result(), encode(self.builder.result(row))))
+        self.outbox.mark_sent([r.id for r in self.outbox.unsent()])
+        return out
+
+    def close(self):
+        self.outbox.close()
+        self.sim.log.close()
+
+
+def score(seat, points):
+    return {"type": "score", "seat": seat, "points": points}

@@ -24,7 +24,9 @@ cut of the venue's machine too.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import sqlite3
 import statistics
 import threading
@@ -60,8 +62,13 @@ CREATE TABLE IF NOT EXISTS results (box TEXT NOT NULL, game INTEGER NOT NULL,
 CREATE TABLE IF NOT EXISTS problems (topic TEXT NOT NULL, reason TEXT NOT NULL,
     count INTEGER NOT NULL, last_at TEXT NOT NULL, PRIMARY KEY (topic, reason));
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS dead_letters (id INTEGER PRIMARY KEY, topic TEXT NOT NULL,
+    reason TEXT NOT NULL, payload BLOB NOT NULL, received_at TEXT NOT NULL);
 """
+#: dead letters kept: the newest ones (a flood of unstorable messages cannot fill the disk)
+KEEP_DEAD = 1000
 TONIGHT = timedelta(hours=12)
+log = logging.getLogger(__name__)
 
 
 def now_iso() -> str:
@@ -71,7 +78,8 @@ def now_iso() -> str:
 @dataclass(frozen=True)
 class Received:
     """What became of one message: ``stored``, ``duplicate``, ``stale``, ``ignored``
-    (our own acks and status) or ``rejected`` (with ``reason``). ``ack`` is
+    (our own acks and status), ``rejected`` (with ``reason``) or ``dead`` (well-formed
+    but could not be stored: set aside in ``dead_letters``, ``reason`` says why). ``ack`` is
     ``(table, box, game, rev)`` when the box should hear that its result is stored."""
 
     outcome: str
@@ -105,24 +113,67 @@ class VenueStore:
     # -- receiving ---------------------------------------------------------------------
 
     def receive(self, topic: str, raw: bytes) -> Received:
+        """What became of one message. Never raises and never leaves the copy inside a
+        transaction: each message is one transaction of its own, and one that cannot be
+        stored is rolled back and set aside in ``dead_letters`` (the broker has it
+        acknowledged, so it is not handed back for ever)."""
         with self.lock:
             try:
-                table, kind, _box = self.topics.parse(topic)
-                if kind in ("ack", "venue"):
-                    return Received("ignored")
-                obj = decode(raw)
-                if kind == "live":
-                    got = self._live(check_live(obj, table))
-                else:
-                    got = self._result(check_result(obj, table), table)
-            except PayloadError as exc:
-                got = Received("rejected", str(exc))
-            self._count(got.outcome)
-            if got.outcome == "rejected":
-                self._problem(topic, got.reason)
-            if got.outcome in ("stored", "rejected"):
+                self.db.execute("BEGIN IMMEDIATE")
+                got = self._judge(topic, raw)
+                self._count(got.outcome)
+                if got.outcome == "rejected":
+                    self._problem(topic, got.reason)
+                self.db.execute("COMMIT")
+            except Exception as exc:  # noqa: BLE001 - whatever it was, set it aside
+                got = self._set_aside(topic, raw, exc)
+            if got.outcome in ("rejected", "dead"):
+                log.warning("venue: %s message on %s: %s", got.outcome, topic[:200],
+                            got.reason)
+            if got.outcome in ("stored", "rejected", "dead"):
                 self.version += 1
             return got
+
+    def _judge(self, topic: str, raw: bytes) -> Received:
+        try:
+            table, kind, _box = self.topics.parse(topic)
+            if kind in ("ack", "venue"):
+                return Received("ignored")
+            obj = decode(raw)
+            if kind == "live":
+                return self._live(check_live(obj, table))
+            return self._result(check_result(obj, table), table)
+        except PayloadError as exc:
+            return Received("rejected", str(exc))
+
+    def _set_aside(self, topic: str, raw: bytes, exc: BaseException) -> Received:
+        reason = f"could not be stored ({exc.__class__.__name__}: {str(exc)[:200]})"
+        try:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("INSERT INTO dead_letters (topic, reason, payload, received_at)"
+                            " VALUES (?, ?, ?, ?)", (topic[:200], reason, bytes(raw),
+                                                     self.clock()))
+            self.db.execute("DELETE FROM dead_letters WHERE id <= (SELECT MAX(id) FROM"
+                            " dead_letters) - ?", (KEEP_DEAD,))
+            self._count("dead")
+            self._problem(topic, reason)
+            self.db.execute("COMMIT")
+        except Exception as again:  # noqa: BLE001 - the copy itself is failing
+            log.error("venue: a message on %s could not even be set aside: %s",
+                      topic[:200], again)
+            if self.db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
+        return Received("dead", reason)
+
+    def dead_letters(self) -> list[dict]:
+        """The messages set aside: topic, reason, the raw payload and when it came."""
+        with self.lock:
+            rows = self.db.execute("SELECT topic, reason, payload, received_at FROM"
+                                   " dead_letters ORDER BY id").fetchall()
+        return [{"topic": t, "reason": r, "payload": bytes(p), "at": a} for t, r, p, a in rows]
 
     def _count(self, name: str) -> None:
         self.db.execute("INSERT INTO counters VALUES (?, 1) ON CONFLICT(name) DO UPDATE"
@@ -149,14 +200,12 @@ class VenueStore:
                                (obj["box"], obj["game"])).fetchone()
         if done is not None and done[0] > obj["rev"]:
             return Received("stale")  # the game was finished after this state
-        self.db.execute("BEGIN IMMEDIATE")
         self._seen(obj)
         self.db.execute(
             "INSERT INTO live VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(box) DO UPDATE SET"
             " rev = excluded.rev, game = excluded.game, seq = excluded.seq,"
             " payload = excluded.payload, received_at = excluded.received_at",
             (obj["box"], obj["rev"], obj["game"], obj["seq"], json.dumps(obj), self.clock()))
-        self.db.execute("COMMIT")
         return Received("stored")
 
     def _result(self, obj: dict, table: str) -> Received:
@@ -180,7 +229,6 @@ class VenueStore:
                     "score": scores.get(p.get("seat"))}
                    for p in obj["setup"].get("players", []) if isinstance(p, dict)]
         winners = winners_of(obj["kind"], snapshot) if obj["status"] == "finished" else []
-        self.db.execute("BEGIN IMMEDIATE")
         self._seen(obj)
         self.db.execute(
             "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -189,7 +237,6 @@ class VenueStore:
                                                                      str) else None,
              self.clock(), json.dumps(obj), json.dumps(players), json.dumps(winners),
              json.dumps(reactions_of(obj["kind"], snapshot))))
-        self.db.execute("COMMIT")
         return Received("stored", ack=ack)
 
     # -- reading -----------------------------------------------------------------------

@@ -6,37 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from venue_helpers import Box, score
 
-from companion.venue.outbox import Outbox, OutboxHook
-from companion.venue.payloads import PayloadBuilder
 from companion.venue.receiver import VenueStore
-from companion.venue.simtable import SimTable
-from companion.venue.topics import Topics, encode
-
-
-class Box:
-    """A real game log with the outbox hook, and the messages its publisher would send."""
-
-    def __init__(self, folder, box: str, table: str) -> None:
-        self.sim = SimTable(folder, None, box)
-        self.sim.log.outbox_hook = OutboxHook()
-        self.outbox = Outbox(self.sim.path)
-        self.builder = PayloadBuilder(self.outbox, box, table)
-        self.topics = Topics("Chronos Café", table)
-
-    def messages(self) -> list[tuple[str, bytes]]:
-        out = []
-        for row in self.outbox.unsent():
-            if row.topic == "live":
-                out.append((self.topics.live(), encode(self.builder.live(row))))
-            else:
-                out.append((self.topics.result(), encode(self.builder.result(row))))
-        self.outbox.mark_sent([r.id for r in self.outbox.unsent()])
-        return out
-
-    def close(self):
-        self.outbox.close()
-        self.sim.log.close()
+from companion.venue.topics import encode
 
 
 @pytest.fixture
@@ -51,10 +24,6 @@ def box(tmp_path):
     b = Box(tmp_path / "box1", "0a0a0a0a", "Table 1")
     yield b
     b.close()
-
-
-def score(seat, points):
-    return {"type": "score", "seat": seat, "points": points}
 
 
 def test_a_game_is_stored_once_however_often_it_comes(store, box):
