@@ -38,13 +38,16 @@ from pathlib import Path
 from companion.errors import CompanionError, LogError
 from companion.games import get_rules
 from companion.ui.presenters.history import reactions_of, winners_of
+from companion.venue import proof
 from companion.venue.payloads import scores_of, title
 from companion.venue.topics import (
+    VERSION,
     PayloadError,
     Topics,
     check_live,
     check_result,
     decode,
+    encode,
     segment,
 )
 
@@ -62,6 +65,9 @@ CREATE TABLE IF NOT EXISTS results (box TEXT NOT NULL, game INTEGER NOT NULL,
 CREATE TABLE IF NOT EXISTS problems (topic TEXT NOT NULL, reason TEXT NOT NULL,
     count INTEGER NOT NULL, last_at TEXT NOT NULL, PRIMARY KEY (topic, reason));
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS box_keys (box TEXT PRIMARY KEY, key TEXT NOT NULL,
+    first_seen TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS dead_letters (id INTEGER PRIMARY KEY, topic TEXT NOT NULL,
     reason TEXT NOT NULL, payload BLOB NOT NULL, received_at TEXT NOT NULL);
 """
@@ -71,6 +77,11 @@ TONIGHT = timedelta(hours=12)
 log = logging.getLogger(__name__)
 
 
+def _plain(obj: dict) -> str:
+    """A message as stored: what the box said, without its proof."""
+    return json.dumps({k: v for k, v in obj.items() if k not in ("key", "sig")})
+
+
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -78,7 +89,8 @@ def now_iso() -> str:
 @dataclass(frozen=True)
 class Received:
     """What became of one message: ``stored``, ``duplicate``, ``stale``, ``ignored``
-    (our own acks and status), ``rejected`` (with ``reason``) or ``dead`` (well-formed
+    (our own acks and status), ``unproven`` (it does not prove the box it names:
+    ``reason`` says how), ``rejected`` (with ``reason``) or ``dead`` (well-formed
     but could not be stored: set aside in ``dead_letters``, ``reason`` says why). ``ack`` is
     ``(table, box, game, rev)`` when the box should hear that its result is stored."""
 
@@ -89,7 +101,7 @@ class Received:
 
 class VenueStore:
     def __init__(self, path: Path | str, venue: str = "venue",
-                 clock: Callable[[], str] = now_iso) -> None:
+                 clock: Callable[[], str] = now_iso, secret: int | None = None) -> None:
         self.path, self.clock = path, clock
         self.topics = Topics(venue)
         self.venue_name = venue
@@ -103,8 +115,60 @@ class VenueStore:
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     self.db.execute(statement)
+            self.secret = self._secret(secret)
         except sqlite3.Error as exc:
             raise LogError(f"the venue's copy {path} cannot be used: {exc}") from exc
+        #: what the venue announces on ``_venue``: boxes derive their HMAC key from it
+        self.public = proof.public(self.secret)
+        self._keys: dict[str, tuple[str, bytes]] = {}  # box -> (its public, HMAC key)
+
+    def _secret(self, given: int | None) -> int:
+        """The venue's Diffie-Hellman secret, made once and kept in its copy."""
+        if given is not None:
+            self.db.execute("INSERT OR REPLACE INTO settings VALUES ('secret', ?)",
+                            (format(given, "x"),))
+        self.db.execute("INSERT OR IGNORE INTO settings VALUES ('secret', ?)",
+                        (format(proof.new_secret(), "x"),))
+        (text,) = self.db.execute("SELECT value FROM settings WHERE key = 'secret'").fetchone()
+        return int(text, 16)
+
+    def key_for(self, box: str) -> bytes | None:
+        """The HMAC key of a box whose key is pinned (acks to it are signed with it)."""
+        if box not in self._keys:
+            row = self.db.execute("SELECT key FROM box_keys WHERE box = ?", (box,)).fetchone()
+            if row is None:
+                return None
+            self._keys[box] = (row[0], proof.shared_key(self.secret, row[0]))
+        return self._keys[box][1]
+
+    def _prove(self, topic: str, obj: dict) -> str | None:
+        """None when the message proves its box, else why not. The first key that proves
+        a box id is pinned for it (in the message's own transaction)."""
+        box, public = obj["box"], obj.get("key")
+        try:
+            proof.parse_public(public)
+        except PayloadError:
+            return f"a message naming box {box} carries no usable key"
+        pinned = self.key_for(box)
+        if pinned is not None and self._keys[box][0] != public:
+            return f"a message naming box {box} carries another key than that box's"
+        key = pinned if pinned is not None else proof.shared_key(self.secret, public)
+        if not proof.verify(key, topic, obj):
+            return f"a message naming box {box} is not signed by it"
+        if pinned is None:
+            self.db.execute("INSERT INTO box_keys VALUES (?, ?, ?)", (box, public,
+                                                                    self.clock()))
+            self._keys[box] = (public, key)
+            log.info("venue: box %s joined with key %s", box, proof.fingerprint(public))
+        return None
+
+    def signed_ack(self, table: str, box: str, game: int, rev: int) -> tuple[str, bytes]:
+        """The ack topic and payload for a stored result, signed with the box's key."""
+        topic = self.topics.ack(box, table)
+        body = {"v": VERSION, "type": "ack", "game": game, "rev": rev}
+        with self.lock:
+            key = self.key_for(box)
+        return topic, encode(proof.sign(key, topic, body) if key is not None else body)
 
     def close(self) -> None:
         with self.lock:
@@ -122,15 +186,15 @@ class VenueStore:
                 self.db.execute("BEGIN IMMEDIATE")
                 got = self._judge(topic, raw)
                 self._count(got.outcome)
-                if got.outcome == "rejected":
+                if got.outcome in ("rejected", "unproven"):
                     self._problem(topic, got.reason)
                 self.db.execute("COMMIT")
             except Exception as exc:  # noqa: BLE001 - whatever it was, set it aside
                 got = self._set_aside(topic, raw, exc)
-            if got.outcome in ("rejected", "dead"):
+            if got.outcome in ("rejected", "dead", "unproven"):
                 log.warning("venue: %s message on %s: %s", got.outcome, topic[:200],
                             got.reason)
-            if got.outcome in ("stored", "rejected", "dead"):
+            if got.outcome in ("stored", "rejected", "dead", "unproven"):
                 self.version += 1
             return got
 
@@ -140,9 +204,13 @@ class VenueStore:
             if kind in ("ack", "venue"):
                 return Received("ignored")
             obj = decode(raw)
+            obj = check_live(obj, table) if kind == "live" else check_result(obj, table)
+            why = self._prove(topic, obj)
+            if why is not None:
+                return Received("unproven", why)
             if kind == "live":
-                return self._live(check_live(obj, table))
-            return self._result(check_result(obj, table), table)
+                return self._live(obj)
+            return self._result(obj, table)
         except PayloadError as exc:
             return Received("rejected", str(exc))
 
@@ -205,7 +273,7 @@ class VenueStore:
             "INSERT INTO live VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(box) DO UPDATE SET"
             " rev = excluded.rev, game = excluded.game, seq = excluded.seq,"
             " payload = excluded.payload, received_at = excluded.received_at",
-            (obj["box"], obj["rev"], obj["game"], obj["seq"], json.dumps(obj), self.clock()))
+            (obj["box"], obj["rev"], obj["game"], obj["seq"], _plain(obj), self.clock()))
         return Received("stored")
 
     def _result(self, obj: dict, table: str) -> Received:
@@ -235,7 +303,7 @@ class VenueStore:
             (*key, obj["rev"], table, obj["table"], obj["kind"], obj["status"],
              obj["started_at"], obj.get("finished_at") if isinstance(obj.get("finished_at"),
                                                                      str) else None,
-             self.clock(), json.dumps(obj), json.dumps(players), json.dumps(winners),
+             self.clock(), _plain(obj), json.dumps(players), json.dumps(winners),
              json.dumps(reactions_of(obj["kind"], snapshot))))
         return Received("stored", ack=ack)
 
@@ -274,6 +342,8 @@ class VenueStore:
                 " players, winners, reactions FROM results ORDER BY received_at").fetchall()
             boxes = self.db.execute("SELECT box, table_slug, table_name, last_seen FROM boxes"
                                     " WHERE last_seen >= ?", (since,)).fetchall()
+            unproven = self.db.execute("SELECT n FROM counters WHERE name = 'unproven'"
+                                       ).fetchone()
             problems = self.db.execute("SELECT topic, reason, count, last_at FROM problems"
                                        " ORDER BY last_at DESC LIMIT 20").fetchall()
         tables = []
@@ -325,6 +395,7 @@ class VenueStore:
         return {"version": version, "venue": self.venue_name, "tables": tables,
                 "tonight": list(reversed(tonight))[:20], "leaderboards": leaderboards,
                 "reactions": reactions, "warnings": warnings,
+                "unproven": unproven[0] if unproven else 0,
                 "problems": [{"topic": t, "reason": r, "count": c, "at": a}
                              for t, r, c, a in problems],
                 "marks": {t["box"]: [t["game"], t["seq"], t["status"], t["rev"]]

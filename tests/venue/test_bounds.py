@@ -8,7 +8,7 @@ import json
 import logging
 
 import pytest
-from venue_helpers import Box, score
+from venue_helpers import VENUE_SECRET, Box, score
 
 from companion.venue.receiver import VenueStore
 from companion.venue.topics import MAX_INT, encode
@@ -16,7 +16,7 @@ from companion.venue.topics import MAX_INT, encode
 
 @pytest.fixture
 def store(tmp_path):
-    s = VenueStore(tmp_path / "venue.sqlite3", "Chronos Café")
+    s = VenueStore(tmp_path / "venue.sqlite3", "Chronos Café", secret=VENUE_SECRET)
     yield s
     s.close()
 

@@ -6,15 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from venue_helpers import Box, score
+from venue_helpers import VENUE_SECRET, Box, score
 
 from companion.venue.receiver import VenueStore
-from companion.venue.topics import encode
 
 
 @pytest.fixture
 def store(tmp_path):
-    s = VenueStore(tmp_path / "venue.sqlite3", "Chronos Café")
+    s = VenueStore(tmp_path / "venue.sqlite3", "Chronos Café", secret=VENUE_SECRET)
     yield s
     s.close()
 
@@ -57,7 +56,7 @@ def test_a_result_is_judged_by_its_replay_not_by_what_it_claims(store, box):
     box.sim.play_game("scorepad", ["Ann", "Bo"], [score(2, 9), {"type": "finish"}])
     topic, raw = box.messages()[-1]
     claim = json.loads(raw) | {"winners": ["Mallory"]}
-    assert store.receive(topic, encode(claim)).outcome == "stored"
+    assert store.receive(topic, box.sign(topic, claim)).outcome == "stored"
     assert store.board()["tonight"][0]["winners"] == ["Bo"]
 
 
@@ -66,13 +65,13 @@ def test_a_result_that_does_not_replay_is_listed_apart_and_not_acknowledged(stor
     topic, raw = box.messages()[-1]
     forged = json.loads(raw)
     forged["actions"][0]["action"]["seat"] = 7
-    got = store.receive(topic, encode(forged))
+    got = store.receive(topic, box.sign(topic, forged))
     assert got.outcome == "rejected" and got.ack is None
     assert "does not replay here (Nobody plays at seat 7 in this game.)" in got.reason
     board = store.board()
     assert board["tonight"] == [] and board["leaderboards"] == []
     assert board["problems"][0]["reason"] == got.reason
-    store.receive(topic, encode(forged))
+    store.receive(topic, box.sign(topic, forged))
     assert store.board()["problems"][0]["count"] == 2  # listed once, counted twice
 
 
