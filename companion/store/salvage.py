@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 
 from companion.store.checksum import action_crc, setup_crc
 
+#: What reading a damaged page can raise: SQLite's errors, and text that is no longer UTF-8
+BROKEN = (sqlite3.DatabaseError, UnicodeDecodeError)
 #: How far past the last readable rowid to look when the table's end cannot be read.
 PROBE_LIMIT = 100_000
 #: How far past the highest revision still readable the salvaged outbox starts: rows
@@ -172,7 +174,7 @@ def readable_rows(db: sqlite3.Connection, table: str, columns: str) -> list[tupl
     out: list[tuple] = []
     try:
         top = db.execute(f"SELECT max(rowid) FROM {table}").fetchone()[0]
-    except sqlite3.DatabaseError:
+    except BROKEN:
         top = None
     last, probed = 0, 0  # the last rowid read, the last rowid probed
     while True:
@@ -182,7 +184,7 @@ def readable_rows(db: sqlite3.Connection, table: str, columns: str) -> list[tupl
                 out.append(row[1:])
                 last = row[0]
             return out
-        except sqlite3.DatabaseError:
+        except BROKEN:
             # Step over what cannot be read: the next rowid whose page can be reached.
             probed = _next_readable(db, table, columns, max(last, probed) + 1, top)
             if probed is None:
@@ -196,7 +198,7 @@ def _next_readable(db, table: str, columns: str, start: int, top: int | None) ->
     for rowid in range(start, end + 1):
         try:
             db.execute(f"SELECT {columns} FROM {table} WHERE rowid = ?", (rowid,)).fetchall()
-        except sqlite3.DatabaseError:
+        except BROKEN:
             continue
         return rowid
     return None
@@ -205,12 +207,12 @@ def _next_readable(db, table: str, columns: str, start: int, top: int | None) ->
 def _columns(db: sqlite3.Connection, table: str) -> set[str]:
     try:
         return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
-    except sqlite3.DatabaseError:
+    except BROKEN:
         return set()
 
 
 def _tables(db: sqlite3.Connection) -> set[str]:
     try:
         return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    except sqlite3.DatabaseError:
+    except BROKEN:
         return set()
