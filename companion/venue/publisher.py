@@ -46,6 +46,12 @@ log = logging.getLogger(__name__)
 KEEP_DAYS = 7  # delivered outbox rows are forgotten after a week
 
 
+def sentence(text: str) -> str:
+    """``text`` ending as a sentence: 'is the broker running?' keeps its question mark."""
+    text = text.rstrip()
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
 def minutes(seconds: float) -> str:
     m = int(seconds // 60)
     return f"{m // 60} h {m % 60} min" if m >= 60 else f"{m} min"
@@ -151,7 +157,7 @@ class Publisher(Worker):
             self._down_since = now
         if problem != self._told_problem:
             self._told_problem, self._last_reminder = problem, now
-            self.notices.put((f"Venue: {problem}. Games are kept and sent later.",
+            self.notices.put((f"Venue: {sentence(problem)} Games are kept and sent later.",
                               self.conn.refused or "TLS" in problem))
         elif now - self._last_reminder >= self.remind_every:
             self._last_reminder = now

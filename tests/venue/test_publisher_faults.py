@@ -97,6 +97,7 @@ def test_a_broker_away_for_an_hour_loses_nothing_and_is_not_hammered(tmp_path, c
         while not pub.notices.empty():
             texts.append(pub.notices.get()[0])
         assert texts[0].startswith("Venue: nothing answers at 127.0.0.1:")
+        assert texts[0].endswith(": is the broker running? Games are kept and sent later.")
         reminders = [t for t in texts if "no broker for" in t]
         assert [r.split("no broker for ")[1].split(" (")[0] for r in reminders] == [
             "15 min", "30 min", "45 min", "1 h 0 min"]
