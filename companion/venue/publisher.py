@@ -40,7 +40,15 @@ from companion.venue.mqtt import BrokerSettings, Connection, Worker
 from companion.venue.outbox import Outbox, OutboxRow
 from companion.venue.payloads import PayloadBuilder
 from companion.venue.settings import VenueConfig
-from companion.venue.topics import PayloadError, Topics, check_ack, decode, encode
+from companion.venue.topics import (
+    MAX_PAYLOAD,
+    PayloadError,
+    Topics,
+    check_ack,
+    compact,
+    decode,
+    encode,
+)
 
 log = logging.getLogger(__name__)
 KEEP_DAYS = 7  # delivered outbox rows are forgotten after a week
@@ -235,8 +243,21 @@ class Publisher(Worker):
             self.notices.put((f"Venue: game {row.game_id} cannot be sent ({exc}).", True))
             self.outbox.mark_sent([row.id])
             return
-        payload = proof.sign(self.key, topic, {**payload, "key": self.public})
-        mid = self.conn.publish(topic, encode(payload), qos=1, retain=retain)
+        body = encode(proof.sign(self.key, topic, {**payload, "key": self.public}))
+        if len(body) > MAX_PAYLOAD and row.topic == "result":
+            body = encode(proof.sign(self.key, topic, {**compact(payload),
+                                                       "key": self.public}))
+        if len(body) > MAX_PAYLOAD:  # sent again, it would be refused again: give up
+            log.error("venue: message %s for game %s is %d bytes, over %d even compacted",
+                      row.id, row.game_id, len(body), MAX_PAYLOAD)
+            self.notices.put((f"Venue: game {row.game_id} is too large to send to the "
+                              f"venue ({len(body) // 1000} kB); it stays in this box's log "
+                              "and its score sheets.", True))
+            self.outbox.mark_sent([row.id])
+            if row.topic == "result":
+                self.outbox.mark_acked(row.id, row.game_id)
+            return
+        mid = self.conn.publish(topic, body, qos=1, retain=retain)
         if mid < 0:
             return
         self._inflight.setdefault(mid, []).append(row.id)

@@ -48,6 +48,7 @@ from companion.venue.topics import (
     check_result,
     decode,
     encode,
+    expand,
     segment,
 )
 
@@ -203,9 +204,10 @@ class VenueStore:
             table, kind, _box = self.topics.parse(topic)
             if kind in ("ack", "venue"):
                 return Received("ignored")
-            obj = decode(raw)
-            obj = check_live(obj, table) if kind == "live" else check_result(obj, table)
-            why = self._prove(topic, obj)
+            wire = decode(raw)  # what the box signed; a compacted result expanded below
+            obj = check_live(wire, table) if kind == "live" else check_result(
+                expand(wire), table)
+            why = self._prove(topic, wire)
             if why is not None:
                 return Received("unproven", why)
             if kind == "live":
