@@ -100,3 +100,27 @@ def test_a_game_that_does_not_replay_is_named_and_the_others_written(table, tmp_
                          "WHERE game_id = 1 AND seq = 1")
     written, problems = write_sheets(table.log, [1, 2, 3], tmp_path / "out")
     assert len(written) == 2 and problems[0].startswith("game 1:")
+
+
+def test_a_full_disk_mid_export_leaves_no_partial_folder_and_says_so(table, tmp_path,
+                                                                      capsys, monkeypatch):
+    import os
+
+    from companion.venue import export_html
+
+    calls = []
+
+    def replace(src, dst):
+        calls.append(dst)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+        os.rename(src, dst)
+
+    monkeypatch.setattr(export_html.os, "replace", replace)
+    out = tmp_path / "sheets"
+    assert main(["export", "--format", "html", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "No space left on device" in err
+    assert "the 2 sheet(s) written before were removed" in err and "removed again" in err
+    assert not out.exists()
+    assert not list(tmp_path.glob("**/*.part"))
