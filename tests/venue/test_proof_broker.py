@@ -86,3 +86,15 @@ def test_a_forged_ack_does_not_make_a_box_forget_its_result(tmp_path, broker, ch
             venue.close()
     finally:
         table.stop()
+
+
+def test_a_100_mb_payload_never_reaches_the_venue(broker, venue, changes):
+    topics = Topics("Chronos Café", "Table 1")
+    publish.multiple([(topics.result(), b"x" * 100_000_000, 1, False),
+                      (topics.live(), b"not json", 1, False)],
+                     hostname="127.0.0.1", port=broker.port)
+    changes.until(lambda: venue.store.counters().get("rejected", 0) >= 1,
+                  what="the small message")
+    counts = venue.store.counters()  # the big one was refused by the broker itself
+    assert counts["rejected"] == 1 and set(counts) <= {"rejected", "ignored"}
+    assert [p["reason"] for p in venue.store.board()["problems"]] == ["not JSON (JSONDecodeError)"]
