@@ -60,6 +60,7 @@ TABLES = {"games", "actions", "settings", "migrations"}
 SIDE_FILES = ("-wal", "-shm", "-journal")
 #: A short busy timeout: a log that another process holds is "in use", not damaged.
 BUSY_TIMEOUT_S = 2
+PAGE_SIZE = 4096  # every companion log's (SQLite's default)
 #: What a damaged schema page raises besides SQLite's own errors: a name or an error
 #: message that is no longer UTF-8 cannot even be decoded by Python.
 UNREADABLE = (sqlite3.Error, UnicodeDecodeError)
@@ -283,14 +284,9 @@ def _salvage(path: Path, why: str) -> str:
 
     def fill(dst: sqlite3.Connection) -> None:
         nonlocal saved
-        try:
-            src = connect(path, "mode=ro")
-        except sqlite3.Error:
-            return  # nothing readable: the fresh log stays empty
-        try:
-            saved = salvage(src, dst)
-        finally:
-            src.close()
+        saved = _salvage_from(path, dst)
+        if not saved.total():  # perhaps only the file's first 100 bytes are damaged
+            saved = _salvage_with_header_repaired(path, dst) or saved
 
     tmp = temp_name(path)
     build(tmp, fill=fill)  # complete under the temporary name first
@@ -302,6 +298,48 @@ def _salvage(path: Path, why: str) -> str:
         raise storage_error(exc, path, "Could not replace the damaged") from exc
     return (f"The game log was damaged ({why}). {saved.summary()} The damaged file is kept "
             f"as {aside.name}.")
+
+
+def _salvage_from(path: Path, dst: sqlite3.Connection) -> Salvaged:
+    try:
+        src = connect(path, "mode=ro")
+    except sqlite3.Error:
+        return Salvaged()  # nothing readable: the fresh log stays empty
+    try:
+        return salvage(src, dst)
+    finally:
+        src.close()
+
+
+def _salvage_with_header_repaired(path: Path, dst: sqlite3.Connection) -> Salvaged | None:
+    """Salvage from a copy of the log whose 100-byte header is a fresh log's (page size
+    4096, as every companion log has), with the page count of the file: one bad byte in
+    the header makes SQLite refuse a file whose pages are all whole. None when that
+    saves nothing either (or the copy cannot be made: the disk is full)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if len(data) < 2 * PAGE_SIZE or len(data) % PAGE_SIZE:
+        return None
+    fresh = sqlite3.connect(":memory:")
+    try:
+        fresh.execute("PRAGMA page_size = 4096")
+        fresh.execute("CREATE TABLE t (x)")
+        header = bytearray(fresh.serialize()[:100])
+    finally:
+        fresh.close()
+    header[28:32] = (len(data) // PAGE_SIZE).to_bytes(4, "big")
+    header[92:96] = header[24:28]  # the page count above is valid
+    copy = path.with_name(path.name + ".repair")
+    try:
+        copy.write_bytes(bytes(header) + data[100:])
+        saved = _salvage_from(copy, dst)
+        return saved if saved.total() else None
+    except (OSError, sqlite3.Error):
+        return None
+    finally:
+        _remove(copy)
 
 
 def connect(path: Path, mode: str | None = None) -> sqlite3.Connection:

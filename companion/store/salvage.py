@@ -43,8 +43,12 @@ class Salvaged:
     cut: dict[int, int] = field(default_factory=dict)  # game -> actions kept
     lost: list[int] = field(default_factory=list)
 
+    def total(self) -> int:
+        """Games found in the damaged log, saved or not."""
+        return len(self.whole) + len(self.cut) + len(self.lost)
+
     def summary(self) -> str:
-        total = len(self.whole) + len(self.cut) + len(self.lost)
+        total = self.total()
         if total == 0:
             return "No game could be read from it."
         parts = [f"{len(self.whole)} of {total} games were saved whole"]

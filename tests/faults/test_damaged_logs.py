@@ -113,3 +113,21 @@ def test_a_read_only_command_gets_a_sentence_and_changes_nothing(tmp_path, damag
         log.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == before
     assert (path.read_bytes() if path.exists() else None) == data
+
+
+@pytest.mark.parametrize("offset, byte", [(0, 0x00), (16, 0x07), (17, 0x01), (19, 0x07),
+                                          (21, 0x00)])
+def test_a_bad_byte_in_the_header_costs_no_game(tmp_path, offset, byte):
+    path = tmp_path / "games.sqlite3"
+    game = _night(path)
+    data = bytearray(path.read_bytes())
+    data[offset] = byte
+    path.write_bytes(bytes(data))
+    log = GameLog(path)
+    try:
+        assert log.recovered and "1 of 1 games were saved whole" in log.recovered
+        assert len(log.actions(game)) == 119
+        assert log.get_setting("venue_box_id") == "0a0a0a0a"
+    finally:
+        log.close()
+    assert not list(tmp_path.glob("*.repair"))
