@@ -21,7 +21,9 @@ Every command exits non-zero with one clear line on stderr when its input is wro
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -167,7 +169,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     finally:
         log.close()
     if target is None:
-        sys.stdout.write(text)
+        emit(text)
         return 0
     try:
         write_file(target, text)
@@ -204,13 +206,34 @@ def cmd_replay(args: argparse.Namespace) -> int:
         results.append({"game": game.game, "kind": game.kind, "actions": len(game.actions),
                         "state": rules.snapshot(state)})
     if args.json:
-        print(json.dumps(results if len(results) > 1 else results[0], indent=2, sort_keys=True))
+        emit(json.dumps(results if len(results) > 1 else results[0], indent=2,
+                        sort_keys=True) + "\n")
     else:
+        lines = []
         for r in results:
-            print(f"game {r['game']} ({r['kind']}), {r['actions']} actions:")
+            lines.append(f"game {r['game']} ({r['kind']}), {r['actions']} actions:")
             for key, value in r["state"].items():
-                print(f"  {key}: {json.dumps(value, sort_keys=True)}")
+                lines.append(f"  {key}: {json.dumps(value, sort_keys=True)}")
+        emit("\n".join(lines) + "\n")
     return 0
+
+
+def emit(text: str) -> None:
+    """Write ``text`` to standard output; a full disk or a closed device there is a
+    sentence (CompanionError), not a traceback, and Python's own flush at exit is kept
+    from failing again. A reader that went away (BrokenPipeError) is left to ``main``."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        raise CompanionError(f"cannot write to the standard output ({exc.strerror or exc}); "
+                             "what was written there is incomplete") from exc
 
 
 def cmd_kiosk(args: argparse.Namespace) -> int:

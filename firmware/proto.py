@@ -37,6 +37,13 @@ ERR_STALE_NONCE = 3
 
 MAX_ACK_IDS = 8
 
+# The host's probe (PROTOCOL.md, "Probe"): HELLO_REQ as printable text, so that a board
+# that is not the pad (a MicroPython REPL) reads it as typed text, never as Ctrl-C/D:
+# "~SLAP" + protocol digit + "?" + seq in two lower-case hex digits + "~".
+PROBE_START = b"~SLAP"
+PROBE_LEN = 10
+_HEX = b"0123456789abcdef"
+
 # Chips in HELLO.
 CHIP_SIMULATED = 0
 CHIP_RP2040 = 1
@@ -105,9 +112,24 @@ class Decoder:
         n = len(buf)
         while True:
             j = buf.find(b"\xa5", i)
+            k = buf.find(PROBE_START, i)
+            if k >= 0 and (j < 0 or k < j):
+                self.dropped += k - i
+                i = k
+                if n - i < PROBE_LEN:
+                    break
+                probe = _probe(buf[i:i + PROBE_LEN])
+                if probe is None:
+                    i += 1
+                    self.dropped += 1
+                    continue
+                out.append((probe[1], HELLO_REQ, bytes((probe[0],))))
+                i += PROBE_LEN
+                continue
             if j < 0:
-                self.dropped += n - i
-                i = n
+                keep = _probe_tail(buf, i, n)  # the start of a probe still arriving
+                self.dropped += keep - i
+                i = keep
                 break
             self.dropped += j - i
             i = j
@@ -130,6 +152,31 @@ class Decoder:
             i = end
         self.buf = buf[i:]
         return out
+
+
+def _probe(text):
+    """``(proto, seq)`` of one probe's 10 bytes, or None when they are not one."""
+    if text[6] != 0x3F or text[9] != 0x7E or not 0x30 <= text[5] <= 0x39:
+        return None
+    hi = _HEX.find(bytes((text[7],)))
+    lo = _HEX.find(bytes((text[8],)))
+    if hi < 0 or lo < 0:
+        return None
+    return text[5] - 0x30, hi * 16 + lo
+
+
+def _probe_tail(buf, i, n):
+    """Where the probe that ``buf`` ends with begins (``n`` when it ends with none)."""
+    for k in range(max(i, n - len(PROBE_START) + 1), n):
+        if PROBE_START.startswith(buf[k:n]):
+            return k
+    return n
+
+
+def probe(seq, proto=PROTOCOL_VERSION):
+    """The probe's bytes (the host's; here for the tests and the vectors)."""
+    return PROBE_START + bytes((0x30 + proto, 0x3F, _HEX[(seq >> 4) & 15],
+                                _HEX[seq & 15], 0x7E))
 
 
 def _u16(value):

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.venue.topics import MAX_PAYLOAD
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 
@@ -58,7 +59,10 @@ class LocalBroker:
                  "log_type error", "log_type warning", "log_type notice", "log_type information",
                  "log_timestamp false", f"persistence {'true' if self.persistence else 'false'}",
                  f"persistence_location {self.folder}/", "max_queued_messages 100000",
-                 "max_inflight_messages 100"]
+                 "max_inflight_messages 100",
+                 # the venue reads no message over 1 MB (topics.MAX_PAYLOAD; boxes compact or
+                 # give up on larger results): the broker need not carry one either
+                 f"message_size_limit {MAX_PAYLOAD}"]
         if self.users is not None:
             passwd = self.folder / "passwd"
             passwd.write_text("")

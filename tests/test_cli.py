@@ -92,3 +92,36 @@ def test_an_unusable_data_directory_is_a_message(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("COMPANION_DATA_DIR", str(blocker / "data"))
     assert main(["export"]) == 2
     assert "COMPANION_DATA_DIR" in capsys.readouterr().err
+
+
+def _one_game_log():
+    from companion.paths import log_path
+    from companion.store.gamelog import GameLog
+
+    log = GameLog(log_path())
+    game = log.new_game("scorepad", {"players": [{"name": "Ann", "seat": 1}]})
+    log.append(game, {"type": "score", "seat": 1, "points": 3})
+    log.close()
+
+
+@pytest.mark.parametrize("command", [["export"], ["export", "--format", "csv"]])
+def test_export_to_a_full_standard_output_is_a_sentence(data_dir, command):
+    _one_game_log()
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "companion", *command], stdout=full,
+                                stderr=subprocess.PIPE, text=True)
+    assert result.returncode == 2
+    assert "cannot write to the standard output (No space left on device)" in result.stderr
+    assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr
+
+
+@pytest.mark.timeout(30)
+def test_replay_of_a_named_pipe_is_a_sentence_not_a_wait(tmp_path, capsys):
+    import os
+
+    fifo = tmp_path / "games.jsonl"
+    os.mkfifo(fifo)
+    assert main(["replay", str(fifo)]) == 2  # before: blocked for ever, waiting for a writer
+    assert "is a named pipe, not a file" in capsys.readouterr().err
+    assert main(["replay", str(tmp_path)]) == 2
+    assert "is a folder, not a file" in capsys.readouterr().err

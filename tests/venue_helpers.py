@@ -3,6 +3,7 @@ and waiting for what threads report (bounded, never a fixed sleep)."""
 
 from __future__ import annotations
 
+import queue
 import shutil
 import threading
 import time
@@ -10,13 +11,23 @@ from collections.abc import Callable
 
 import pytest
 
+from companion.venue import proof
 from companion.venue.mqtt import BrokerSettings
+from companion.venue.outbox import Outbox, OutboxHook
+from companion.venue.payloads import PayloadBuilder
 from companion.venue.receiver import VenueStore
+from simtable import SimTable
 from companion.venue.subscriber import Subscriber
+from companion.venue.topics import Topics, encode
 
 needs_mosquitto = pytest.mark.skipif(shutil.which("mosquitto") is None
                                      and not shutil.os.path.exists("/usr/sbin/mosquitto"),
                                      reason="mosquitto is not installed (.ci/run installs it)")
+
+
+#: the test venue's Diffie-Hellman secret (tests sign a box's messages as its publisher
+#: would, for a venue made with ``VenueStore(..., secret=VENUE_SECRET)``)
+VENUE_SECRET = 0x8000_2026_1201_0025 << 192
 
 
 class Changes:
@@ -46,7 +57,7 @@ class Venue:
 
     def __init__(self, path, port: int, changes: Changes, name: str = "Chronos Café",
                  **settings):
-        self.store = VenueStore(path, name)
+        self.store = VenueStore(path, name, secret=VENUE_SECRET)
         self.sub = Subscriber(self.store, BrokerSettings("127.0.0.1", port, "venue-test",
                                                          clean_session=False, **settings),
                               on_change=changes.poke)
@@ -108,3 +119,53 @@ def make_certificates(folder, server_names: list[str]):
                                            serialization.PrivateFormat.TraditionalOpenSSL,
                                            serialization.NoEncryption()))
     return paths
+
+
+class Box:
+    """A real game log with the outbox hook, and the messages its publisher would send."""
+
+    def __init__(self, folder, box: str, table: str) -> None:
+        self.sim = SimTable(folder, None, box)
+        self.sim.log.outbox_hook = OutboxHook()
+        self.outbox = Outbox(self.sim.path)
+        self.builder = PayloadBuilder(self.outbox, box, table)
+        self.topics = Topics("Chronos Café", table)
+        self.public = proof.public(self.outbox.box_secret())
+        self.key = proof.shared_key(self.outbox.box_secret(), proof.public(VENUE_SECRET))
+
+    def sign(self, topic: str, payload: dict) -> bytes:
+        """What the box's publisher sends: the payload with its key and signature."""
+        return encode(proof.sign(self.key, topic, {**payload, "key": self.public}))
+
+    def messages(self) -> list[tuple[str, bytes]]:
+        out = []
+        for row in self.outbox.unsent():
+            if row.topic == "live":
+                out.append((self.topics.live(), self.sign(self.topics.live(),
+                                                          self.builder.live(row))))
+            else:
+                out.append((self.topics.result(), self.sign(self.topics.result(),
+                                                            self.builder.result(row))))
+        self.outbox.mark_sent([r.id for r in self.outbox.unsent()])
+        return out
+
+    def close(self):
+        self.outbox.close()
+        self.sim.log.close()
+
+
+def score(seat, points):
+    return {"type": "score", "seat": seat, "points": points}
+
+
+def wait_notice(table, fragment: str, timeout: float = 20.0) -> str:
+    """The first notice containing ``fragment`` (blocks on the notice queue)."""
+    seen = []
+    while True:
+        try:
+            text, _error = table.publisher.notices.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no notice with {fragment!r}; got {seen}") from None
+        seen.append(text)
+        if fragment in text:
+            return text

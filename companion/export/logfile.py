@@ -22,6 +22,7 @@ import csv
 import io
 import json
 import os
+import stat
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -57,6 +58,13 @@ class Deadline:
 def read_log_file(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
     """The text of an exported log; LogError for a file too big, unreadable or not UTF-8."""
     try:
+        kind = os.stat(path).st_mode
+        if stat.S_ISFIFO(kind) or stat.S_ISSOCK(kind) or stat.S_ISDIR(kind):
+            # a FIFO would block for ever waiting for a writer (a device is read bounded)
+            what = ("a named pipe" if stat.S_ISFIFO(kind) else "a folder"
+                    if stat.S_ISDIR(kind) else "a socket")
+            raise LogError(f"{path}: is {what}, not a file; export a game log to a file "
+                           "first (companion export -o FILE)")
         with open(path, "rb") as f:
             data = f.read(limit + 1)
     except OSError as exc:

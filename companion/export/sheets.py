@@ -10,6 +10,7 @@ are still written.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from html import escape
 from pathlib import Path
@@ -34,12 +35,37 @@ def file_name(game: SheetGame) -> str:
 
 def write_sheets(log: GameLog, ids: list[int], folder: Path,
                  table: str | None = None) -> tuple[list[Path], list[str]]:
-    """Write each game's sheet and an index into ``folder``; (files, problems)."""
+    """Write each game's sheet and an index into ``folder``; (files, problems).
+
+    All or nothing: when a write fails (a full disk, a stick pulled) the sheets this call
+    wrote are removed again, and the folder too when this call made it, and the
+    CompanionError says so; nothing half-written is left under a real name."""
+    made = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CompanionError(f"cannot make the folder {folder}: {exc.strerror or exc}") from exc
-    written, problems, index = [], [], []
+    written: list[Path] = []
+    try:
+        return _write_all(log, ids, folder, table, written)
+    except CompanionError as exc:
+        for path in written:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        tail = "nothing was left there"
+        if made:
+            try:
+                folder.rmdir()
+                tail = f"{folder} was removed again"
+            except OSError:
+                tail = f"{folder} was left, without any sheet of this export"
+        raise CompanionError(f"{exc}; the {len(written)} sheet(s) written before were "
+                             f"removed and {tail}") from exc
+
+
+def _write_all(log: GameLog, ids: list[int], folder: Path, table: str | None,
+               written: list[Path]) -> tuple[list[Path], list[str]]:
+    problems, index = [], []
     for gid in ids:
         try:
             game = sheet_game(log, gid, table)
@@ -53,7 +79,7 @@ def write_sheets(log: GameLog, ids: list[int], folder: Path,
         index.append(f'<li><a href="{escape(path.name)}">{escape(title_of(game.kind))}, '
                      f'game {gid}</a> ({escape(game.started_at[:16].replace("T", " "))}, '
                      f"{escape(game.status)})</li>")
-    if written:
+    if written:  # last, so a failure never leaves an index naming sheets that are gone
         _write(folder / "index.html",
                f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Score '
                f'sheets</title><style>{STYLE}</style></head><body><h1>Score sheets</h1><ul>'
@@ -72,6 +98,8 @@ def _write(path: Path, text: str) -> None:
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
         raise CompanionError(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 

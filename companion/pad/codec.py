@@ -41,6 +41,17 @@ CAPTURE_SCAN, CAPTURE_PIO = 0, 1
 CAPTURE_NAMES = {CAPTURE_SCAN: "GPIO_IN scan", CAPTURE_PIO: "PIO edge capture"}
 
 
+#: The probe (firmware/PROTOCOL.md, "Probe"): what the host sends instead of a HELLO_REQ
+#: frame until the pad has answered. Printable ASCII only: another MicroPython board reads
+#: it as typed text, where the frame's 0x01/0x03/0x04 bytes are Ctrl-A/C/D to its REPL.
+PROBE_START = b"~SLAP"
+
+
+def encode_probe(seq: int, proto: int = PROTOCOL_VERSION) -> bytes:
+    """HELLO_REQ as the probe text: ``~SLAP<proto>?<seq, 2 hex digits>~``."""
+    return PROBE_START + f"{proto % 10}?{seq & 0xFF:02x}~".encode("ascii")
+
+
 def crc16(data: bytes, crc: int = 0xFFFF) -> int:
     """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final XOR).
 

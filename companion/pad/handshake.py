@@ -6,6 +6,14 @@ protocol version that carries our product tag; any other answer fails with a sen
 naming the device (the port and what USB says it is), and silence is reported with the
 device's first printed words (another MicroPython board answers with its REPL). A new
 boot nonce means the pad restarted: everything stamped in its old clock is void.
+
+The probe: until the pad has answered, HELLO_REQ goes out as printable text
+(``codec.encode_probe``, firmware/PROTOCOL.md "Probe"), never as a binary frame, whose
+bytes 0x01/0x03/0x04 are Ctrl-A/C/D to a MicroPython REPL: another board on the port
+reads it as typed text. A device that answers as something else (it echoes the probe,
+prints a prompt, a banner or a traceback, or many bytes that hold no frame of ours) is
+not asked again on that connection, and only listened to for ``STRANGER_QUIET_NS`` on the
+next ones.
 """
 
 from __future__ import annotations
@@ -14,6 +22,11 @@ from companion.errors import LinkError
 from companion.pad import codec
 from companion.pad.linkevents import PadRebooted
 from companion.pad.presscheck import SeenReports
+
+#: After a device answered as another board: its next connections only listen this long
+STRANGER_QUIET_NS = 60_000_000_000
+#: What another board says that our pad never does (our pad only ever sends frames)
+_STRANGER_WORDS = (codec.PROBE_START, b">>>", b"MicroPython", b"Traceback", b"REPL")
 
 
 def _printable(data: bytes, limit: int = 100) -> str:
@@ -26,8 +39,36 @@ def _printable(data: bytes, limit: int = 100) -> str:
 class Handshake:
     """``PadLink``'s handshake and boot tracking (a mixin: see the module docstring)."""
 
+    def _answered_as_other(self) -> bool:
+        """The device said something, and it is not our pad's: no frame of ours, and
+        words or a heap of bytes our pad never sends."""
+        if self._decoder.frames:
+            return False
+        heard = bytes(self._heard)
+        return len(heard) >= 64 or any(w in heard for w in _STRANGER_WORDS)
+
+    def _probe(self, now_ns: int) -> None:
+        """Send one HELLO_REQ as probe text, unless this device is another board."""
+        if self._answered_as_other():
+            self._strangers[self.device] = now_ns
+            return
+        since = self._strangers.get(self.device)
+        if since is not None and now_ns - since < STRANGER_QUIET_NS:
+            return  # it answered as another board a moment ago: only listen
+        self._hello_seqs.add(self._seq)
+        self._out += codec.encode_probe(self._seq)
+        self._seq = (self._seq + 1) & 0xFF
+
     def _silence_text(self) -> str:
         said = _printable(bytes(self._heard))
+        if self._answered_as_other():  # remembered: the next connections only listen
+            self._strangers.setdefault(self.device, self._opened_ns)
+        if self.device in self._strangers:
+            printed = f" (it printed: {said!r})" if said else ""
+            return (f"{self.device} answered as another board, not the slap pad"
+                    f"{printed}; it is left alone and asked again in "
+                    f"{STRANGER_QUIET_NS // 1_000_000_000} s. Is the table companion's slap "
+                    "pad firmware on it? (see firmware/README.md)")
         text = (f"{self.device} did not answer as the slap pad within "
                 f"{self.timing.hello_timeout_ns / 1e9:g} s")
         if said:
@@ -65,6 +106,7 @@ class Handshake:
             raise LinkError(self.text)
         if hello.nonce != self.nonce:
             self._adopt(hello.nonce)
+        self._strangers.pop(self.device, None)
         same_boot = hello.nonce == self._shaken_nonce
         self._shaken_nonce = hello.nonce
         self.hello = hello

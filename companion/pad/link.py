@@ -84,6 +84,7 @@ class PadLink(Handshake, PressIntake):
         self._pad_seq: int | None = None
         self._overflow = 0
         self._heard = bytearray()  # raw bytes while shaking hands, to quote a stranger
+        self._strangers: dict[str, int] = {}  # device -> when it answered as another board
         self._unchecked: list[tuple[codec.Press, int]] = []  # (press, received at)
         self._published: ClockMap | None = None
         self._recent: deque[int] = deque()  # receive times of new reports (flood check)
@@ -175,8 +176,7 @@ class PadLink(Handshake, PressIntake):
                 self._silent_tries += 1
                 self.reconnect_reason = self._silence_text()
             elif now_ns >= self._next_hello_ns:
-                self._hello_seqs.add(self._seq)
-                self._send(codec.HelloReq(codec.PROTOCOL_VERSION))
+                self._probe(now_ns)  # handshake.py: printable text, never to a stranger
                 self._next_hello_ns = now_ns + t.hello_retry_ns
         elif self._phase == "ready":
             if now_ns - self._last_rx_ns >= t.lost_after_ns:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -35,7 +36,13 @@ from pathlib import Path
 
 from companion.errors import LogError, StorageError
 from companion.store import integrity
-from companion.store.migrations import APPLICATION_ID, SCHEMA_VERSION, migrate
+from companion.store.migrations import (
+    APPLICATION_ID,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    _step,
+    migrate,
+)
 from companion.store.salvage import Salvaged, salvage
 from companion.store.storage import (
     BUSY,
@@ -53,6 +60,10 @@ TABLES = {"games", "actions", "settings", "migrations"}
 SIDE_FILES = ("-wal", "-shm", "-journal")
 #: A short busy timeout: a log that another process holds is "in use", not damaged.
 BUSY_TIMEOUT_S = 2
+PAGE_SIZE = 4096  # every companion log's (SQLite's default)
+#: What a damaged schema page raises besides SQLite's own errors: a name or an error
+#: message that is no longer UTF-8 cannot even be decoded by Python.
+UNREADABLE = (sqlite3.Error, UnicodeDecodeError)
 
 
 @dataclass(frozen=True)
@@ -91,7 +102,11 @@ def _look(path: Path) -> Look:
             return _look_inside(db, check_now)
         finally:
             db.close()
+    except UnicodeDecodeError:
+        return Look(DAMAGED, "its list of tables cannot be read")
     except sqlite3.Error as exc:
+        if undecodable(exc):
+            return Look(DAMAGED, "its list of tables cannot be read")
         kind = kind_of(exc, path.parent)
         if kind == DAMAGED:
             return Look(DAMAGED, str(exc))
@@ -121,6 +136,9 @@ def read_header(path: Path) -> bytes | Look | None:
     try:
         st = path.stat()
     except FileNotFoundError:
+        if path.is_symlink():  # a link to nothing: set it aside, never write through it
+            return Look(FOREIGN, f"it is a link to {os.readlink(path)}, which does not "
+                                 "exist")
         return None
     except OSError as exc:
         raise storage_error(exc, path, "Could not read") from exc
@@ -154,12 +172,61 @@ def _look_inside(db: sqlite3.Connection, check_now: bool) -> Look:
     missing = TABLES - tables if version else set()
     if missing:
         return Look(DAMAGED, f"its table {sorted(missing)[0]!r} is missing", version)
+    wrong = schema_damage(db, version)
+    if wrong:
+        return Look(DAMAGED, wrong, version)
     if not check_now:
         return Look(OURS, version=version, checked=False)
     check = integrity.quick_check(db)
     if check != "ok":
         return Look(DAMAGED, f"SQLite integrity check failed: {check}", version)
     return Look(OURS, version=version)
+
+
+def undecodable(exc: BaseException) -> bool:
+    """SQLite's "Could not decode to UTF-8" (a name in the schema page is garbled) or
+    "unsupported file format" (a format byte of the header is): damage, not an error of
+    the storage."""
+    text = str(exc)
+    return "decode to UTF-8" in text or "unsupported file format" in text
+
+
+@functools.cache
+def expected_schema(version: int) -> dict[str, frozenset[str]]:
+    """Every table and its columns, as migrations 1..``version`` make them."""
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        for number, name, step in MIGRATIONS[:version]:
+            _step(db, number, name, step)
+        return {t: frozenset(r[1] for r in db.execute(f"PRAGMA table_info({t})"))
+                for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                       " AND name NOT LIKE 'sqlite_%'").fetchall()}
+    finally:
+        db.close()
+
+
+def schema_damage(db: sqlite3.Connection, version: int) -> str | None:
+    """Why the log's tables are not the ones its schema version has, or None. A bad byte
+    in the schema page can rename a column, a collation or a table without SQLite
+    noticing until a write needs it: each table's insert is compiled here (``EXPLAIN``
+    runs nothing), so that happens now, on a read-only connection."""
+    if not 1 <= version <= SCHEMA_VERSION:
+        return None
+    for table, columns in sorted(expected_schema(version).items()):
+        have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+        if not have:
+            return f"its table {table!r} is missing"
+        if not columns <= have:
+            return (f"its table {table!r} lacks the column {sorted(columns - have)[0]!r} "
+                    "(its schema is damaged)")
+        try:
+            db.execute(f"EXPLAIN INSERT INTO {table} DEFAULT VALUES").fetchall()
+        except sqlite3.OperationalError as exc:
+            return f"its table {table!r} cannot be written ({exc})"
+    done = {r[0] for r in db.execute("SELECT number FROM migrations")}
+    if not set(range(1, version + 1)) <= done:
+        return "its list of schema steps is damaged"
+    return None
 
 
 def open_log(path: Path) -> tuple[sqlite3.Connection, str | None, bool]:
@@ -189,8 +256,25 @@ def open_log(path: Path) -> tuple[sqlite3.Connection, str | None, bool]:
         integrity.clear_mark(path)  # checked whole, or a fresh log in its place
     try:
         return open_for_play(path), recovered, not look.checked
-    except sqlite3.Error as exc:
-        raise as_log_error(exc, path, "Could not open") from exc
+    except UNREADABLE as exc:
+        garbled = isinstance(exc, UnicodeDecodeError) or undecodable(exc)
+        if look.state == OURS and "malformed database schema" in str(exc):
+            # a read-only look tolerates what a writer cannot (a CHECK constraint naming
+            # a column that a bad byte renamed): when every byte reads, it is damage
+            second_look(path)  # StorageError when it was the storage after all
+            garbled = True
+        if not (garbled and look.state == OURS):
+            if isinstance(exc, UnicodeDecodeError):
+                raise LogError(f"the game log {path} is damaged (its list of tables cannot "
+                               "be read)") from exc
+            raise as_log_error(exc, path, "Could not open") from exc
+    # SQLite reads the whole schema only now, and a name in it is garbled: salvage
+    recovered = _salvage(path, "its list of tables cannot be read")
+    try:
+        return open_for_play(path), recovered, False
+    except UNREADABLE as exc:
+        raise LogError(f"the game log {path} could not be opened after it was saved "
+                       f"({exc})") from exc
 
 
 def _salvage(path: Path, why: str) -> str:
@@ -200,14 +284,9 @@ def _salvage(path: Path, why: str) -> str:
 
     def fill(dst: sqlite3.Connection) -> None:
         nonlocal saved
-        try:
-            src = connect(path, "mode=ro")
-        except sqlite3.Error:
-            return  # nothing readable: the fresh log stays empty
-        try:
-            saved = salvage(src, dst)
-        finally:
-            src.close()
+        saved = _salvage_from(path, dst)
+        if not saved.total():  # perhaps only the file's first 100 bytes are damaged
+            saved = _salvage_with_header_repaired(path, dst) or saved
 
     tmp = temp_name(path)
     build(tmp, fill=fill)  # complete under the temporary name first
@@ -219,6 +298,48 @@ def _salvage(path: Path, why: str) -> str:
         raise storage_error(exc, path, "Could not replace the damaged") from exc
     return (f"The game log was damaged ({why}). {saved.summary()} The damaged file is kept "
             f"as {aside.name}.")
+
+
+def _salvage_from(path: Path, dst: sqlite3.Connection) -> Salvaged:
+    try:
+        src = connect(path, "mode=ro")
+    except sqlite3.Error:
+        return Salvaged()  # nothing readable: the fresh log stays empty
+    try:
+        return salvage(src, dst)
+    finally:
+        src.close()
+
+
+def _salvage_with_header_repaired(path: Path, dst: sqlite3.Connection) -> Salvaged | None:
+    """Salvage from a copy of the log whose 100-byte header is a fresh log's (page size
+    4096, as every companion log has), with the page count of the file: one bad byte in
+    the header makes SQLite refuse a file whose pages are all whole. None when that
+    saves nothing either (or the copy cannot be made: the disk is full)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if len(data) < 2 * PAGE_SIZE or len(data) % PAGE_SIZE:
+        return None
+    fresh = sqlite3.connect(":memory:")
+    try:
+        fresh.execute("PRAGMA page_size = 4096")
+        fresh.execute("CREATE TABLE t (x)")
+        header = bytearray(fresh.serialize()[:100])
+    finally:
+        fresh.close()
+    header[28:32] = (len(data) // PAGE_SIZE).to_bytes(4, "big")
+    header[92:96] = header[24:28]  # the page count above is valid
+    copy = path.with_name(path.name + ".repair")
+    try:
+        copy.write_bytes(bytes(header) + data[100:])
+        saved = _salvage_from(copy, dst)
+        return saved if saved.total() else None
+    except (OSError, sqlite3.Error):
+        return None
+    finally:
+        _remove(copy)
 
 
 def connect(path: Path, mode: str | None = None) -> sqlite3.Connection:

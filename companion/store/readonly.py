@@ -15,6 +15,7 @@ looked at as plain bytes first; SQLite then opens it with a read-only URI:
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -27,10 +28,13 @@ from companion.store.opening import (
     as_log_error,
     connect,
     read_header,
+    schema_damage,
+    undecodable,
 )
 from companion.store.storage import READONLY, probe
 
 LEFT_ALONE = "it was left as it is"
+SALVAGE = "Starting the companion saves what can be saved."
 
 
 def open_read_only(path: Path) -> tuple[sqlite3.Connection, int]:
@@ -51,16 +55,46 @@ def open_read_only(path: Path) -> tuple[sqlite3.Connection, int]:
                        f"file); {LEFT_ALONE}")
     if int.from_bytes(header[68:72], "big") not in (0, APPLICATION_ID):
         raise LogError(f"{path} is an SQLite database of another program; {LEFT_ALONE}")
+    sides = [path.with_name(path.name + s) for s in ("-wal", "-shm")]
+    had = {p for p in sides if p.exists()}
     db = connect(path, _mode(path))
     try:
-        version = _check(db, path)
+        return db, _check_or_close(db, path)
+    except BaseException:
+        _forget_new_side_files(sides, had)
+        raise
+
+
+def _forget_new_side_files(sides: list[Path], had: set[Path]) -> None:
+    """Looking closer at a damaged log (``as_log_error``) opens it ``mode=ro``, and
+    SQLite then makes an empty ``-wal`` and its ``-shm`` beside it: take those away
+    again, so a read-only command leaves the folder as it found it."""
+    wal = sides[0]
+    if wal in had or (wal.exists() and wal.stat().st_size > 0):
+        return
+    for p in sides:
+        if p not in had:
+            with contextlib.suppress(OSError):
+                p.unlink()
+
+
+def _check_or_close(db: sqlite3.Connection, path: Path) -> int:
+    """The schema version; the connection closed and a LogError when it is no log."""
+    try:
+        return _check(db, path)
+    except UnicodeDecodeError as exc:
+        db.close()
+        raise LogError(f"{path} is damaged (its list of tables cannot be read); "
+                       f"{LEFT_ALONE}. {SALVAGE}") from exc
     except sqlite3.Error as exc:
         db.close()
+        if undecodable(exc):
+            raise LogError(f"{path} is damaged (its list of tables cannot be read); "
+                           f"{LEFT_ALONE}. {SALVAGE}") from exc
         raise as_log_error(exc, path, "Could not read") from exc
     except BaseException:
         db.close()
         raise
-    return db, version
 
 
 def _mode(path: Path) -> str:
@@ -92,6 +126,9 @@ def _check(db: sqlite3.Connection, path: Path) -> int:
         raise LogError(f"{path} was written by a newer companion (schema {version}, this one "
                        f"reads up to {SCHEMA_VERSION}); {LEFT_ALONE}")
     missing = TABLES - tables
+    wrong = None if missing else schema_damage(db, version)
+    if wrong:
+        raise LogError(f"{path} is damaged: {wrong}; {LEFT_ALONE}. {SALVAGE}")
     if missing:
         raise LogError(f"{path} is damaged: its table {sorted(missing)[0]!r} is missing; "
                        f"{LEFT_ALONE}. Starting the companion saves what can be saved.")

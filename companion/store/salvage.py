@@ -7,7 +7,11 @@ SQLite cannot read, and copies into the new log:
 * every game whose row is readable and whose setup matches its checksum;
 * for each such game, its actions from 1 up to the first one that is missing, cannot be
   read or does not match its checksum (a game replays only from a whole prefix);
-* the player roster and the settings that can be read.
+* the player roster and the settings that can be read (the venue box id and key too);
+* the venue outbox: what was still to be delivered for the saved games is copied (in
+  order, under new ids), and the new outbox's ids continue *above* every revision the
+  damaged log can have used (``continue_revisions``): the venue drops a revision it has
+  already seen as stale, so a salvaged box that started again from 1 would be silenced.
 
 Game numbers are kept, so the history and the screens name the same games as before.
 ``Salvaged.summary()`` says in a sentence what was saved and what was not.
@@ -19,12 +23,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from dataclasses import dataclass, field
 
 from companion.store.checksum import action_crc, setup_crc
 
+#: What reading a damaged page can raise: SQLite's errors, and text that is no longer UTF-8
+BROKEN = (sqlite3.DatabaseError, UnicodeDecodeError)
 #: How far past the last readable rowid to look when the table's end cannot be read.
 PROBE_LIMIT = 100_000
+#: How far past the highest revision still readable the salvaged outbox starts: rows
+#: past the readable end of a damaged outbox may have been sent with those revisions.
+REVISION_GAP = 1 << 20
 
 
 @dataclass
@@ -33,8 +43,12 @@ class Salvaged:
     cut: dict[int, int] = field(default_factory=dict)  # game -> actions kept
     lost: list[int] = field(default_factory=list)
 
+    def total(self) -> int:
+        """Games found in the damaged log, saved or not."""
+        return len(self.whole) + len(self.cut) + len(self.lost)
+
     def summary(self) -> str:
-        total = len(self.whole) + len(self.cut) + len(self.lost)
+        total = self.total()
         if total == 0:
             return "No game could be read from it."
         parts = [f"{len(self.whole)} of {total} games were saved whole"]
@@ -91,8 +105,46 @@ def salvage(src: sqlite3.Connection, dst: sqlite3.Connection) -> Salvaged:
                         "VALUES (?, ?, ?)", row)
     for row in readable_rows(src, "settings", "key, value"):
         dst.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", row)
+    if "venue_outbox" in _tables(dst):
+        continue_revisions(src, dst, set(games))
     dst.execute("COMMIT")
     return report
+
+
+def continue_revisions(src: sqlite3.Connection, dst: sqlite3.Connection, games: set[int],
+                       now_ms: int | None = None) -> int:
+    """Start ``dst``'s outbox above every revision ``src`` may have used, and copy what
+    ``src`` still had to deliver for ``games``. The start is the largest of: the highest
+    readable id or sequence number plus ``REVISION_GAP``, and the time in milliseconds
+    (when nothing of the old outbox can be read, a clock that has run on since still puts
+    the new revisions above the old ones, which were counted one by one). Returns the
+    first new revision."""
+    seen = [0]
+    tables = _tables(src)
+    if "venue_outbox" in tables:
+        rows = readable_rows(src, "venue_outbox",
+                             "id, game_id, topic, event, seq, body, created_at, sent_at,"
+                             " acked_at")
+        seen += [r[0] for r in rows if isinstance(r[0], int)]
+    else:
+        rows = []
+    if "sqlite_sequence" in tables:
+        seen += [r[1] for r in readable_rows(src, "sqlite_sequence", "name, seq")
+                 if r[0] == "venue_outbox" and isinstance(r[1], int)]
+    floor = max(max(seen) + REVISION_GAP,
+                now_ms if now_ms is not None else int(time.time() * 1000))
+    (top,) = dst.execute("SELECT COALESCE(MAX(id), 0) FROM venue_outbox").fetchone()
+    floor = max(floor, top)
+    dst.execute("DELETE FROM sqlite_sequence WHERE name = 'venue_outbox'")
+    dst.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('venue_outbox', ?)", (floor,))
+    for _id, gid, topic, event, seq, body, created, sent, acked in sorted(
+            (r for r in rows if isinstance(r[0], int)), key=lambda r: r[0]):
+        undelivered = sent is None or (topic == "result" and acked is None)
+        if gid in games and undelivered and topic in ("live", "result"):
+            dst.execute("INSERT INTO venue_outbox (game_id, topic, event, seq, body,"
+                        " created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                        (gid, topic, event, seq, body, created))
+    return floor + 1
 
 
 def _setup_ok(row: tuple, has_crc: bool) -> bool:
@@ -126,7 +178,7 @@ def readable_rows(db: sqlite3.Connection, table: str, columns: str) -> list[tupl
     out: list[tuple] = []
     try:
         top = db.execute(f"SELECT max(rowid) FROM {table}").fetchone()[0]
-    except sqlite3.DatabaseError:
+    except BROKEN:
         top = None
     last, probed = 0, 0  # the last rowid read, the last rowid probed
     while True:
@@ -136,7 +188,7 @@ def readable_rows(db: sqlite3.Connection, table: str, columns: str) -> list[tupl
                 out.append(row[1:])
                 last = row[0]
             return out
-        except sqlite3.DatabaseError:
+        except BROKEN:
             # Step over what cannot be read: the next rowid whose page can be reached.
             probed = _next_readable(db, table, columns, max(last, probed) + 1, top)
             if probed is None:
@@ -150,7 +202,7 @@ def _next_readable(db, table: str, columns: str, start: int, top: int | None) ->
     for rowid in range(start, end + 1):
         try:
             db.execute(f"SELECT {columns} FROM {table} WHERE rowid = ?", (rowid,)).fetchall()
-        except sqlite3.DatabaseError:
+        except BROKEN:
             continue
         return rowid
     return None
@@ -159,12 +211,12 @@ def _next_readable(db, table: str, columns: str, start: int, top: int | None) ->
 def _columns(db: sqlite3.Connection, table: str) -> set[str]:
     try:
         return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
-    except sqlite3.DatabaseError:
+    except BROKEN:
         return set()
 
 
 def _tables(db: sqlite3.Connection) -> set[str]:
     try:
         return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    except sqlite3.DatabaseError:
+    except BROKEN:
         return set()

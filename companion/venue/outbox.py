@@ -34,6 +34,7 @@ from companion.store.gamelog import dumps, utc_now
 
 #: game log events that end a game: they publish the whole game as a result
 RESULT_EVENTS = frozenset({"finished", "abandoned"})
+BOX_SECRET_SETTING = "venue_box_secret"
 
 
 class OutboxHook:
@@ -113,6 +114,23 @@ class Outbox:
         except sqlite3.Error as exc:
             raise LogError(f"venue outbox in {self.path}: {exc}") from exc
 
+    # -- the box's proof key ----------------------------------------------------------
+
+    def box_secret(self) -> int:
+        """The box's secret exponent (``proof``), made once and kept in the log's settings
+        (a salvaged log keeps it, with the box id): the venue pins its public value."""
+        rows = self._q("SELECT value FROM settings WHERE key = ?", (BOX_SECRET_SETTING,))
+        value = _secret_of(rows[0][0]) if rows else None
+        if value is None:
+            from companion.venue.proof import new_secret
+
+            self._q("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO"
+                    " UPDATE SET value = excluded.value",
+                    (BOX_SECRET_SETTING, json.dumps(format(new_secret(), "x"))))
+            rows = self._q("SELECT value FROM settings WHERE key = ?", (BOX_SECRET_SETTING,))
+            value = _secret_of(rows[0][0])
+        return value
+
     # -- rows ---------------------------------------------------------------------------
 
     def unsent(self, limit: int = 500) -> list[OutboxRow]:
@@ -184,6 +202,14 @@ class Outbox:
         return [(seq, at, _json(a, game_id)) for seq, at, a in self._q(
             "SELECT seq, at, action FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
             (game_id, after_seq))]
+
+
+def _secret_of(text: str) -> int | None:
+    try:
+        value = json.loads(text)
+        return int(value, 16) if isinstance(value, str) and 60 <= len(value) <= 64 else None
+    except (TypeError, ValueError):
+        return None
 
 
 def _json(text: str, game_id: int):

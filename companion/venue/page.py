@@ -112,6 +112,10 @@ def board_html(board: dict, status: str = "") -> str:
         parts.append('<h2>Fastest hands (slap pad)</h2><table id="reactions"><tr><th>player'
                      '</th><th class="num">median delay</th><th class="num">slaps</th></tr>'
                      f"{rows}</table>")
+    if board.get("unproven"):
+        parts.append(f'<p class="warn" id="unproven">{board["unproven"]} message(s) did not '
+                     "prove the box they named (forged, or from a box whose key changed) and "
+                     "were dropped.</p>")
     if board["problems"]:
         rows = "".join(f'<li>{_e(p["reason"])} (topic {_e(p["topic"])}, {p["count"]}x)</li>'
                        for p in board["problems"])

@@ -35,14 +35,29 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.venue import proof
 from companion.venue.mqtt import BrokerSettings, Connection, Worker
 from companion.venue.outbox import Outbox, OutboxRow
 from companion.venue.payloads import PayloadBuilder
 from companion.venue.settings import VenueConfig
-from companion.venue.topics import PayloadError, Topics, check_ack, decode, encode
+from companion.venue.topics import (
+    MAX_PAYLOAD,
+    PayloadError,
+    Topics,
+    check_ack,
+    compact,
+    decode,
+    encode,
+)
 
 log = logging.getLogger(__name__)
 KEEP_DAYS = 7  # delivered outbox rows are forgotten after a week
+
+
+def sentence(text: str) -> str:
+    """``text`` ending as a sentence: 'is the broker running?' keeps its question mark."""
+    text = text.rstrip()
+    return text if text.endswith((".", "?", "!")) else text + "."
 
 
 def minutes(seconds: float) -> str:
@@ -79,6 +94,10 @@ class Publisher(Worker):
         self._last_reminder = 0.0
         self._other_boxes: set[str] = set()
         self.venue_online = False  # the venue's retained _venue message says it listens
+        self.public: str | None = None  # this box's public key (``proof``)
+        self._secret = 0
+        self.venue_key: str | None = None  # the venue's public key, from ``_venue``
+        self.key: bytes | None = None  # the HMAC key shared with that venue
         self.published = 0
 
     # -- life ------------------------------------------------------------------------
@@ -87,6 +106,8 @@ class Publisher(Worker):
         """Open the outbox (in the thread that will step the publisher)."""
         if self.outbox is None:
             self.outbox = Outbox(self.log_path)
+            self._secret = self.outbox.box_secret()
+            self.public = proof.public(self._secret)
             self.builder = PayloadBuilder(self.outbox, self.box, self.cfg.table)
             week_ago = datetime.now(UTC) - timedelta(days=KEEP_DAYS)
             self.outbox.prune(week_ago.isoformat(timespec="milliseconds"))
@@ -131,8 +152,8 @@ class Publisher(Worker):
                 self._busy.difference_update(rows)
                 self.outbox.mark_sent(rows)
             self.conn.acked.clear()
-        if self.conn.state == "up":
-            self._publish_due(now)
+        if self.conn.state == "up" and self.key is not None:
+            self._publish_due(now)  # only once the venue's key is known: we sign
         elif self.conn.state == "down":
             self._tell_down(now)
 
@@ -144,7 +165,7 @@ class Publisher(Worker):
             self._down_since = now
         if problem != self._told_problem:
             self._told_problem, self._last_reminder = problem, now
-            self.notices.put((f"Venue: {problem}. Games are kept and sent later.",
+            self.notices.put((f"Venue: {sentence(problem)} Games are kept and sent later.",
                               self.conn.refused or "TLS" in problem))
         elif now - self._last_reminder >= self.remind_every:
             self._last_reminder = now
@@ -196,6 +217,21 @@ class Publisher(Worker):
                 if row.id not in self._busy:
                     self._send(row)
 
+    def _learn_venue_key(self, public: object) -> None:
+        """The venue's public key from its retained ``_venue`` message: the HMAC key we
+        sign with. A new one (another venue copy, or a forged announcement) is simply
+        used: a forger learns nothing from it, and the venue counts what it cannot
+        verify; everything waiting is sent again under the new key."""
+        if public == self.venue_key or self.outbox is None:
+            return
+        try:
+            key = proof.shared_key(self._secret, public)
+        except PayloadError:
+            log.warning("venue: the venue's announcement carries no usable key")
+            return
+        self.venue_key, self.key = public, key
+        self._resend_all = True
+
     def _send(self, row: OutboxRow) -> None:
         try:
             if row.topic == "live":
@@ -207,7 +243,21 @@ class Publisher(Worker):
             self.notices.put((f"Venue: game {row.game_id} cannot be sent ({exc}).", True))
             self.outbox.mark_sent([row.id])
             return
-        mid = self.conn.publish(topic, encode(payload), qos=1, retain=retain)
+        body = encode(proof.sign(self.key, topic, {**payload, "key": self.public}))
+        if len(body) > MAX_PAYLOAD and row.topic == "result":
+            body = encode(proof.sign(self.key, topic, {**compact(payload),
+                                                       "key": self.public}))
+        if len(body) > MAX_PAYLOAD:  # sent again, it would be refused again: give up
+            log.error("venue: message %s for game %s is %d bytes, over %d even compacted",
+                      row.id, row.game_id, len(body), MAX_PAYLOAD)
+            self.notices.put((f"Venue: game {row.game_id} is too large to send to the "
+                              f"venue ({len(body) // 1000} kB); it stays in this box's log "
+                              "and its score sheets.", True))
+            self.outbox.mark_sent([row.id])
+            if row.topic == "result":
+                self.outbox.mark_acked(row.id, row.game_id)
+            return
+        mid = self.conn.publish(topic, body, qos=1, retain=retain)
         if mid < 0:
             return
         self._inflight.setdefault(mid, []).append(row.id)
@@ -227,10 +277,15 @@ class Publisher(Worker):
                 game, rev = check_ack(obj)
             except PayloadError:
                 return
+            if self.key is None or not proof.verify(self.key, topic, obj):
+                log.warning("venue: an ack for game %s that the venue did not sign; the "
+                            "result is kept and sent again", game)
+                return
             self.outbox.mark_acked(rev, game)
         elif kind == "venue":
             self.venue_online = obj.get("online") is True
             self._resend_all = self._resend_all or self.venue_online
+            self._learn_venue_key(obj.get("key"))
         elif kind == "live":
             other = obj.get("box")
             if isinstance(other, str) and other != self.box and other not in self._other_boxes:

@@ -24,7 +24,9 @@ cut of the venue's machine too.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import sqlite3
 import statistics
 import threading
@@ -37,12 +39,16 @@ from companion.errors import CompanionError, LogError
 from companion.games import get_rules, info, title_of
 from companion.games.replay import as_raised as _as_raised
 from companion.games.replay import final
+from companion.venue import proof
 from companion.venue.topics import (
+    VERSION,
     PayloadError,
     Topics,
     check_live,
     check_result,
     decode,
+    encode,
+    expand,
     segment,
 )
 
@@ -60,8 +66,21 @@ CREATE TABLE IF NOT EXISTS results (box TEXT NOT NULL, game INTEGER NOT NULL,
 CREATE TABLE IF NOT EXISTS problems (topic TEXT NOT NULL, reason TEXT NOT NULL,
     count INTEGER NOT NULL, last_at TEXT NOT NULL, PRIMARY KEY (topic, reason));
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS box_keys (box TEXT PRIMARY KEY, key TEXT NOT NULL,
+    first_seen TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS dead_letters (id INTEGER PRIMARY KEY, topic TEXT NOT NULL,
+    reason TEXT NOT NULL, payload BLOB NOT NULL, received_at TEXT NOT NULL);
 """
+#: dead letters kept: the newest ones (a flood of unstorable messages cannot fill the disk)
+KEEP_DEAD = 1000
 TONIGHT = timedelta(hours=12)
+log = logging.getLogger(__name__)
+
+
+def _plain(obj: dict) -> str:
+    """A message as stored: what the box said, without its proof."""
+    return json.dumps({k: v for k, v in obj.items() if k not in ("key", "sig")})
 
 
 def now_iso() -> str:
@@ -71,7 +90,9 @@ def now_iso() -> str:
 @dataclass(frozen=True)
 class Received:
     """What became of one message: ``stored``, ``duplicate``, ``stale``, ``ignored``
-    (our own acks and status) or ``rejected`` (with ``reason``). ``ack`` is
+    (our own acks and status), ``unproven`` (it does not prove the box it names:
+    ``reason`` says how), ``rejected`` (with ``reason``) or ``dead`` (well-formed
+    but could not be stored: set aside in ``dead_letters``, ``reason`` says why). ``ack`` is
     ``(table, box, game, rev)`` when the box should hear that its result is stored."""
 
     outcome: str
@@ -81,7 +102,7 @@ class Received:
 
 class VenueStore:
     def __init__(self, path: Path | str, venue: str = "venue",
-                 clock: Callable[[], str] = now_iso) -> None:
+                 clock: Callable[[], str] = now_iso, secret: int | None = None) -> None:
         self.path, self.clock = path, clock
         self.topics = Topics(venue)
         self.venue_name = venue
@@ -95,8 +116,60 @@ class VenueStore:
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     self.db.execute(statement)
+            self.secret = self._secret(secret)
         except sqlite3.Error as exc:
             raise LogError(f"the venue's copy {path} cannot be used: {exc}") from exc
+        #: what the venue announces on ``_venue``: boxes derive their HMAC key from it
+        self.public = proof.public(self.secret)
+        self._keys: dict[str, tuple[str, bytes]] = {}  # box -> (its public, HMAC key)
+
+    def _secret(self, given: int | None) -> int:
+        """The venue's Diffie-Hellman secret, made once and kept in its copy."""
+        if given is not None:
+            self.db.execute("INSERT OR REPLACE INTO settings VALUES ('secret', ?)",
+                            (format(given, "x"),))
+        self.db.execute("INSERT OR IGNORE INTO settings VALUES ('secret', ?)",
+                        (format(proof.new_secret(), "x"),))
+        (text,) = self.db.execute("SELECT value FROM settings WHERE key = 'secret'").fetchone()
+        return int(text, 16)
+
+    def key_for(self, box: str) -> bytes | None:
+        """The HMAC key of a box whose key is pinned (acks to it are signed with it)."""
+        if box not in self._keys:
+            row = self.db.execute("SELECT key FROM box_keys WHERE box = ?", (box,)).fetchone()
+            if row is None:
+                return None
+            self._keys[box] = (row[0], proof.shared_key(self.secret, row[0]))
+        return self._keys[box][1]
+
+    def _prove(self, topic: str, obj: dict) -> str | None:
+        """None when the message proves its box, else why not. The first key that proves
+        a box id is pinned for it (in the message's own transaction)."""
+        box, public = obj["box"], obj.get("key")
+        try:
+            proof.parse_public(public)
+        except PayloadError:
+            return f"a message naming box {box} carries no usable key"
+        pinned = self.key_for(box)
+        if pinned is not None and self._keys[box][0] != public:
+            return f"a message naming box {box} carries another key than that box's"
+        key = pinned if pinned is not None else proof.shared_key(self.secret, public)
+        if not proof.verify(key, topic, obj):
+            return f"a message naming box {box} is not signed by it"
+        if pinned is None:
+            self.db.execute("INSERT INTO box_keys VALUES (?, ?, ?)", (box, public,
+                                                                    self.clock()))
+            self._keys[box] = (public, key)
+            log.info("venue: box %s joined with key %s", box, proof.fingerprint(public))
+        return None
+
+    def signed_ack(self, table: str, box: str, game: int, rev: int) -> tuple[str, bytes]:
+        """The ack topic and payload for a stored result, signed with the box's key."""
+        topic = self.topics.ack(box, table)
+        body = {"v": VERSION, "type": "ack", "game": game, "rev": rev}
+        with self.lock:
+            key = self.key_for(box)
+        return topic, encode(proof.sign(key, topic, body) if key is not None else body)
 
     def close(self) -> None:
         with self.lock:
@@ -105,24 +178,72 @@ class VenueStore:
     # -- receiving ---------------------------------------------------------------------
 
     def receive(self, topic: str, raw: bytes) -> Received:
+        """What became of one message. Never raises and never leaves the copy inside a
+        transaction: each message is one transaction of its own, and one that cannot be
+        stored is rolled back and set aside in ``dead_letters`` (the broker has it
+        acknowledged, so it is not handed back for ever)."""
         with self.lock:
             try:
-                table, kind, _box = self.topics.parse(topic)
-                if kind in ("ack", "venue"):
-                    return Received("ignored")
-                obj = decode(raw)
-                if kind == "live":
-                    got = self._live(check_live(obj, table))
-                else:
-                    got = self._result(check_result(obj, table), table)
-            except PayloadError as exc:
-                got = Received("rejected", str(exc))
-            self._count(got.outcome)
-            if got.outcome == "rejected":
-                self._problem(topic, got.reason)
-            if got.outcome in ("stored", "rejected"):
+                self.db.execute("BEGIN IMMEDIATE")
+                got = self._judge(topic, raw)
+                self._count(got.outcome)
+                if got.outcome in ("rejected", "unproven"):
+                    self._problem(topic, got.reason)
+                self.db.execute("COMMIT")
+            except Exception as exc:  # noqa: BLE001 - whatever it was, set it aside
+                got = self._set_aside(topic, raw, exc)
+            if got.outcome in ("rejected", "dead", "unproven"):
+                log.warning("venue: %s message on %s: %s", got.outcome, topic[:200],
+                            got.reason)
+            if got.outcome in ("stored", "rejected", "dead", "unproven"):
                 self.version += 1
             return got
+
+    def _judge(self, topic: str, raw: bytes) -> Received:
+        try:
+            table, kind, _box = self.topics.parse(topic)
+            if kind in ("ack", "venue"):
+                return Received("ignored")
+            wire = decode(raw)  # what the box signed; a compacted result expanded below
+            obj = check_live(wire, table) if kind == "live" else check_result(
+                expand(wire), table)
+            why = self._prove(topic, wire)
+            if why is not None:
+                return Received("unproven", why)
+            if kind == "live":
+                return self._live(obj)
+            return self._result(obj, table)
+        except PayloadError as exc:
+            return Received("rejected", str(exc))
+
+    def _set_aside(self, topic: str, raw: bytes, exc: BaseException) -> Received:
+        reason = f"could not be stored ({exc.__class__.__name__}: {str(exc)[:200]})"
+        try:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("INSERT INTO dead_letters (topic, reason, payload, received_at)"
+                            " VALUES (?, ?, ?, ?)", (topic[:200], reason, bytes(raw),
+                                                     self.clock()))
+            self.db.execute("DELETE FROM dead_letters WHERE id <= (SELECT MAX(id) FROM"
+                            " dead_letters) - ?", (KEEP_DEAD,))
+            self._count("dead")
+            self._problem(topic, reason)
+            self.db.execute("COMMIT")
+        except Exception as again:  # noqa: BLE001 - the copy itself is failing
+            log.error("venue: a message on %s could not even be set aside: %s",
+                      topic[:200], again)
+            if self.db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
+        return Received("dead", reason)
+
+    def dead_letters(self) -> list[dict]:
+        """The messages set aside: topic, reason, the raw payload and when it came."""
+        with self.lock:
+            rows = self.db.execute("SELECT topic, reason, payload, received_at FROM"
+                                   " dead_letters ORDER BY id").fetchall()
+        return [{"topic": t, "reason": r, "payload": bytes(p), "at": a} for t, r, p, a in rows]
 
     def _count(self, name: str) -> None:
         self.db.execute("INSERT INTO counters VALUES (?, 1) ON CONFLICT(name) DO UPDATE"
@@ -149,14 +270,12 @@ class VenueStore:
                                (obj["box"], obj["game"])).fetchone()
         if done is not None and done[0] > obj["rev"]:
             return Received("stale")  # the game was finished after this state
-        self.db.execute("BEGIN IMMEDIATE")
         self._seen(obj)
         self.db.execute(
             "INSERT INTO live VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(box) DO UPDATE SET"
             " rev = excluded.rev, game = excluded.game, seq = excluded.seq,"
             " payload = excluded.payload, received_at = excluded.received_at",
-            (obj["box"], obj["rev"], obj["game"], obj["seq"], json.dumps(obj), self.clock()))
-        self.db.execute("COMMIT")
+            (obj["box"], obj["rev"], obj["game"], obj["seq"], _plain(obj), self.clock()))
         return Received("stored")
 
     def _result(self, obj: dict, table: str) -> Received:
@@ -177,16 +296,14 @@ class VenueStore:
         players = [{"name": name, "seat": seat, "score": outcome.scores.get(seat)}
                    for seat, name in outcome.players]
         winners = list(outcome.winner_names) if obj["status"] == "finished" else []
-        self.db.execute("BEGIN IMMEDIATE")
         self._seen(obj)
         self.db.execute(
             "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (*key, obj["rev"], table, obj["table"], obj["kind"], obj["status"],
              obj["started_at"], obj.get("finished_at") if isinstance(obj.get("finished_at"),
                                                                      str) else None,
-             self.clock(), json.dumps(obj), json.dumps(players), json.dumps(winners),
+             self.clock(), _plain(obj), json.dumps(players), json.dumps(winners),
              json.dumps(outcome.reaction_names)))
-        self.db.execute("COMMIT")
         return Received("stored", ack=ack)
 
     # -- reading -----------------------------------------------------------------------
@@ -224,6 +341,8 @@ class VenueStore:
                 " players, winners, reactions FROM results ORDER BY received_at").fetchall()
             boxes = self.db.execute("SELECT box, table_slug, table_name, last_seen FROM boxes"
                                     " WHERE last_seen >= ?", (since,)).fetchall()
+            unproven = self.db.execute("SELECT n FROM counters WHERE name = 'unproven'"
+                                       ).fetchone()
             problems = self.db.execute("SELECT topic, reason, count, last_at FROM problems"
                                        " ORDER BY last_at DESC LIMIT 20").fetchall()
         tables = []
@@ -276,6 +395,7 @@ class VenueStore:
         return {"version": version, "venue": self.venue_name, "tables": tables,
                 "tonight": list(reversed(tonight))[:20], "leaderboards": leaderboards,
                 "reactions": reactions, "warnings": warnings,
+                "unproven": unproven[0] if unproven else 0,
                 "problems": [{"topic": t, "reason": r, "count": c, "at": a}
                              for t, r, c, a in problems],
                 "marks": {t["box"]: [t["game"], t["seq"], t["status"], t["rev"]]

@@ -2,8 +2,9 @@
 
 Runs on any machine with Python next to the café's TV (or on one of the Pis): subscribes
 to the venue's topics on the broker, keeps every table's games in its own SQLite file,
-and serves the read-only page on ``--listen``:``--http-port`` (default: every address,
-port 8080, so phones on the venue's network can open it). Stops on Ctrl-C / SIGTERM, or
+and serves the read-only page on ``--host``:``--http-port`` (default 127.0.0.1:8080, this
+machine only: the page shows every name and box id, so opening it to the venue's network
+is a choice, ``--host 0.0.0.0``). Stops on Ctrl-C / SIGTERM, or
 by itself after ``--for SECONDS``.
 
     companion venue --broker 192.168.1.20 --venue "Chronos Café"
@@ -33,7 +34,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--broker", default="127.0.0.1", help="MQTT broker host (default: this one)")
     p.add_argument("--port", type=int, help="broker port (1883, or 8883 with --tls)")
     p.add_argument("--venue", default="venue", help="the venue name the boxes use")
-    p.add_argument("--listen", default="0.0.0.0", help="address of the page (default: all)")
+    p.add_argument("--host", "--listen", dest="listen", default="127.0.0.1",
+                   help="address of the page (default 127.0.0.1: this machine only; "
+                        "0.0.0.0 opens it to the venue's network)")
     p.add_argument("--http-port", type=int, default=8080, help="port of the page (0: any)")
     p.add_argument("--db", help="the venue's copy (default: venue.sqlite3 in the data dir)")
     p.add_argument("--username")

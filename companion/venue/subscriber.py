@@ -39,8 +39,7 @@ class Subscriber(Worker):
         self.topics = store.topics
         self.conn = Connection(
             settings, on_message=self._on_message, on_up=self._on_up, on_down=self._on_down,
-            will=(self.topics.venue_status, encode({"v": VERSION, "type": "venue",
-                                                     "online": False}), True),
+            will=(self.topics.venue_status, self._status(False), True),
             max_backoff=10.0)
         self.status = "starting"
 
@@ -48,8 +47,7 @@ class Subscriber(Worker):
         self._halt(timeout)
         if self.conn.state == "up":
             self.conn.publish(self.topics.venue_status,
-                              encode({"v": VERSION, "type": "venue", "online": False}),
-                              retain=True)
+                              self._status(False), retain=True)
         self.conn.close()
 
     def _run(self) -> None:
@@ -70,11 +68,16 @@ class Subscriber(Worker):
         if self.on_change is not None:
             self.on_change()
 
+    def _status(self, online: bool) -> bytes:
+        """The retained ``_venue`` message: whether we listen, and the public key boxes
+        derive their HMAC key from (``proof``)."""
+        return encode({"v": VERSION, "type": "venue", "online": online,
+                       "key": self.store.public})
+
     def _on_up(self) -> None:
         self.conn.subscribe(self.topics.everything, qos=1)
         # after the subscription, so a box that hears it can resend to us at once
-        self.conn.publish(self.topics.venue_status,
-                          encode({"v": VERSION, "type": "venue", "online": True}), retain=True)
+        self.conn.publish(self.topics.venue_status, self._status(True), retain=True)
         self.status = f"listening to {self.conn.settings.where}"
         self._changed()
 
@@ -85,8 +88,6 @@ class Subscriber(Worker):
     def _on_message(self, topic: str, raw: bytes) -> None:
         got = self.store.receive(topic, raw)
         if got.ack is not None:
-            table, box, game, rev = got.ack
-            self.conn.publish(self.topics.ack(box, table),
-                              encode({"v": VERSION, "type": "ack", "game": game, "rev": rev}))
-        if got.outcome in ("stored", "rejected") and self.on_change is not None:
+            self.conn.publish(*self.store.signed_ack(*got.ack))
+        if got.outcome in ("stored", "rejected", "dead", "unproven") and self.on_change is not None:
             self.on_change()

@@ -15,16 +15,27 @@ what is wrong with one that is not ours, and never trust more than they checked.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import json
 import re
 import unicodedata
+import zlib
 from typing import Any
 
 ROOT = "companion"
 VERSION = 1
 VENUE_TOPIC = "_venue"
 MAX_PAYLOAD = 1_000_000
+#: the largest revision, game number, sequence number or score a message may carry: far
+#: beyond any real box (a revision a second for 285,000 years) and inside both SQLite's
+#: INTEGER and a JSON reader's exact integers, so no number can overflow the venue's copy
+MAX_INT = 2**53 - 1
+#: a compacted result's actions, expanded, at most (a zip bomb stops here)
+MAX_EXPANDED = 32_000_000
+MAX_ACTIONS = 100_000  # actions in one result (a night of slap practice is a few thousand)
+MAX_PLAYERS = 8
 _BOX_ID = re.compile(r"^[0-9a-f]{8,32}$")
 _SEGMENT = re.compile(r"^[a-z0-9-]{1,40}$")
 
@@ -105,16 +116,66 @@ def decode(raw: bytes) -> dict:
     return obj
 
 
+def compact(payload: dict) -> dict:
+    """A result whose message would pass ``MAX_PAYLOAD``: its actions as zlib-compressed,
+    base64 JSON in ``actions_z`` (a long slap-practice game shrinks about tenfold). The
+    venue ``expand``s it before anything else looks at it."""
+    actions = json.dumps(payload["actions"], sort_keys=True, separators=(",", ":"))
+    packed = base64.b64encode(zlib.compress(actions.encode("utf-8"), 9)).decode("ascii")
+    return {**{k: v for k, v in payload.items() if k != "actions"}, "actions_z": packed}
+
+
+def expand(obj: dict) -> dict:
+    """A compacted result with its ``actions`` back (any other message as it is);
+    PayloadError when ``actions_z`` is not what ``compact`` makes, or expands past
+    ``MAX_EXPANDED``."""
+    if "actions_z" not in obj:
+        return obj
+    packed = obj["actions_z"]
+    if not isinstance(packed, str) or "actions" in obj:
+        raise PayloadError("'actions_z' must be a string, instead of 'actions'")
+    try:
+        raw = base64.b64decode(packed, validate=True)
+        inflater = zlib.decompressobj()
+        text = inflater.decompress(raw, MAX_EXPANDED)
+        if inflater.unconsumed_tail:
+            raise PayloadError(f"'actions_z' expands past {MAX_EXPANDED} bytes")
+        actions = json.loads(text.decode("utf-8"))
+    except (binascii.Error, zlib.error, UnicodeDecodeError, ValueError,
+            RecursionError) as exc:
+        if isinstance(exc, PayloadError):
+            raise
+        raise PayloadError(f"'actions_z' cannot be read ({exc.__class__.__name__})") from exc
+    return {**{k: v for k, v in obj.items() if k != "actions_z"}, "actions": actions}
+
+
 def _need(obj: dict, key: str, kind: type | tuple[type, ...], *, lo: int | None = None,
-          limit: int = 200) -> Any:
+          hi: int = MAX_INT, limit: int = 200) -> Any:
     value = obj.get(key)
     if isinstance(value, bool) or not isinstance(value, kind):
         raise PayloadError(f"'{key}' is missing or of the wrong type")
-    if lo is not None and value < lo:
-        raise PayloadError(f"'{key}' = {value} is out of range")
+    if isinstance(value, int) and not (-MAX_INT if lo is None else lo) <= value <= hi:
+        raise PayloadError(f"'{key}' = {_short(value)} is out of range")
     if isinstance(value, str) and (len(value) > limit or not value.isprintable()):
         raise PayloadError(f"'{key}' is too long or has control characters")
     return value
+
+
+def _short(value: int) -> str:
+    text = str(value) if abs(value) < 10**30 else f"a {value.bit_length()}-bit number"
+    return text
+
+
+def _names(obj: dict, key: str) -> None:
+    """An optional list of at most MAX_PLAYERS short names (winners)."""
+    value = obj.get(key)
+    if value is None:
+        return
+    if not isinstance(value, list) or len(value) > MAX_PLAYERS:
+        raise PayloadError(f"'{key}' must list at most {MAX_PLAYERS} names")
+    for name in value:
+        if not isinstance(name, str) or len(name) > 40 or not name.isprintable():
+            raise PayloadError(f"'{key}' holds something that is not a short name")
 
 
 def _common(obj: dict, kind: str, table: str) -> None:
@@ -139,20 +200,24 @@ def check_live(obj: dict, table: str) -> dict:
     status = _need(obj, "status", str)
     if status not in ("open", "finished", "abandoned"):
         raise PayloadError(f"unknown status {status!r}")
-    for key in ("line", "last"):
+    for key, limit in (("line", 200), ("last", 200), ("at", 40)):
         if key in obj and obj[key] is not None:
-            _need(obj, key, str, limit=200)
+            _need(obj, key, str, limit=limit)
+    _names(obj, "winners")
     players = obj.get("players")
-    if not isinstance(players, list) or not 1 <= len(players) <= 8:
-        raise PayloadError("'players' must list 1 to 8 players")
+    if not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS:
+        raise PayloadError(f"'players' must list 1 to {MAX_PLAYERS} players")
     for p in players:
         if not isinstance(p, dict):
             raise PayloadError("a player must be an object")
         _need(p, "name", str, limit=40)
-        _need(p, "seat", int, lo=1)
-        score = p.get("score")
-        if score is not None and (isinstance(score, bool) or not isinstance(score, int)):
-            raise PayloadError("a player's 'score' must be a whole number")
+        _need(p, "seat", int, lo=1, hi=MAX_PLAYERS)
+        if p.get("score") is not None:
+            try:
+                _need(p, "score", int)
+            except PayloadError:
+                raise PayloadError("a player's 'score' must be a whole number of at most "
+                                   "16 digits") from None
     return obj
 
 
@@ -162,12 +227,21 @@ def check_result(obj: dict, table: str) -> dict:
     status = _need(obj, "status", str)
     if status not in ("finished", "abandoned"):
         raise PayloadError(f"a result with status {status!r}")
-    if not isinstance(obj.get("setup"), dict):
+    setup = obj.get("setup")
+    if not isinstance(setup, dict):
         raise PayloadError("'setup' must be an object")
+    players = setup.get("players", [])
+    if not isinstance(players, list) or len(players) > MAX_PLAYERS:
+        raise PayloadError(f"'setup' must list at most {MAX_PLAYERS} players")
+    for p in players:  # their names reach the leaderboard
+        if isinstance(p, dict) and "name" in p:
+            _need(p, "name", str, limit=40)
     _need(obj, "started_at", str, limit=40)
+    if obj.get("finished_at") is not None:
+        _need(obj, "finished_at", str, limit=40)
     actions = obj.get("actions")
-    if not isinstance(actions, list):
-        raise PayloadError("'actions' must be a list")
+    if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
+        raise PayloadError(f"'actions' must be a list of at most {MAX_ACTIONS} actions")
     for i, a in enumerate(actions, start=1):
         if not isinstance(a, dict) or a.get("seq") != i or not isinstance(a.get("action"), dict):
             raise PayloadError(f"action {i} is not {{seq: {i}, at, action}}")

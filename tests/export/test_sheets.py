@@ -115,3 +115,25 @@ def test_a_chart_line_labelled_by_a_seat_is_drawn_in_its_colour_under_its_name()
     assert "<th>Ann</th><th>Bo</th>" in table and '<td class="num">5</td>' in table
     with pytest.raises(TypeError, match="cannot draw str"):
         _picture("a pie", {}, {})
+def test_a_full_disk_mid_export_leaves_no_partial_folder_and_says_so(table, tmp_path,
+                                                                      capsys, monkeypatch):
+    import os
+
+    from companion.venue import export_html
+
+    calls = []
+
+    def replace(src, dst):
+        calls.append(dst)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+        os.rename(src, dst)
+
+    monkeypatch.setattr(export_html.os, "replace", replace)
+    out = tmp_path / "sheets"
+    assert main(["export", "--format", "html", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "No space left on device" in err
+    assert "the 2 sheet(s) written before were removed" in err and "removed again" in err
+    assert not out.exists()
+    assert not list(tmp_path.glob("**/*.part"))

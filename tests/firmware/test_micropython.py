@@ -72,6 +72,12 @@ for vec in v["streams"]:
 for vec in v["malformed_host"]:
     check("malformed " + vec["name"],
           proto.parse_host(vec["type"], bytes.fromhex(vec["payload"])) == (vec["error"], None))
+for s in (0, 7, 0x3F, 0xA5, 0xFF):  # the host's printable probe (PROTOCOL.md "Probe")
+    text = b"~SLAP2?%02x~" % s
+    check("probe text %d" % s, proto.probe(s) == text)
+    got = proto.Decoder().feed(b">>> ~SLAP" + text + b"~SLAP9?zz~")
+    check("probe %d" % s, len(got) == 1 and got[0][0] == s and got[0][1] == 0x01
+          and bytes(got[0][2]) == b"\x02")
 print(json.dumps({"checked": checked, "failures": failures}))
 '''
 

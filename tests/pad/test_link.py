@@ -230,7 +230,7 @@ def test_a_micropython_board_at_its_repl_is_named_and_quoted():
               b"SyntaxError: invalid syntax\r\n>", 10_000_000)
     link.poll(1_100_000_000)
     reason = link.reconnect_reason
-    assert reason.startswith("/dev/ttyACM2 (Board in FS mode, USB 2E8A:0005) did not answer")
+    assert reason.startswith("/dev/ttyACM2 (Board in FS mode, USB 2E8A:0005) answered as another")
     assert "raw REPL; CTRL-B to exit" in reason and "slap pad firmware" in reason
 
 

@@ -4,32 +4,18 @@ every game stays in the outbox, and all of it arrives once the broker is right."
 
 from __future__ import annotations
 
-import queue
 from pathlib import Path
 
 import pytest
 from localbroker import LocalBroker, free_port
 from simtable import SimTable
-from venue_helpers import Venue, make_certificates, needs_mosquitto
+from venue_helpers import Venue, make_certificates, needs_mosquitto, wait_notice
 
 from companion.venue.outbox import Outbox
 from companion.venue.settings import VenueConfig
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 FINISH = [{"type": "score", "seat": 1, "points": 2}, {"type": "finish"}]
-
-
-def wait_notice(table: SimTable, fragment: str, timeout: float = 20.0) -> str:
-    """The first notice containing ``fragment`` (blocks on the notice queue)."""
-    seen = []
-    while True:
-        try:
-            text, _error = table.publisher.notices.get(timeout=timeout)
-        except queue.Empty:
-            raise AssertionError(f"no notice with {fragment!r}; got {seen}") from None
-        seen.append(text)
-        if fragment in text:
-            return text
 
 
 def test_refused_credentials_are_told_and_the_games_wait(tmp_path, changes):
@@ -111,6 +97,7 @@ def test_a_broker_away_for_an_hour_loses_nothing_and_is_not_hammered(tmp_path, c
         while not pub.notices.empty():
             texts.append(pub.notices.get()[0])
         assert texts[0].startswith("Venue: nothing answers at 127.0.0.1:")
+        assert texts[0].endswith(": is the broker running? Games are kept and sent later.")
         reminders = [t for t in texts if "no broker for" in t]
         assert [r.split("no broker for ")[1].split(" (")[0] for r in reminders] == [
             "15 min", "30 min", "45 min", "1 h 0 min"]
@@ -163,7 +150,8 @@ def _listening_inodes_of_this_process() -> set[str]:
     return mine & listening
 
 
-def test_two_boxes_with_one_table_name_are_told_and_no_box_listens(tmp_path, broker, changes):
+def test_two_boxes_with_one_table_name_are_told_and_no_box_listens(tmp_path, broker, venue,
+                                                                  changes):
     cfg = VenueConfig("127.0.0.1", broker.port, "Chronos Café", "Table 3")
     one = SimTable(tmp_path / "1", cfg, "3a3a3a3a", max_backoff=0.2)
     two = SimTable(tmp_path / "2", cfg.__class__("127.0.0.1", broker.port, "Chronos Café",

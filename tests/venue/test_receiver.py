@@ -6,42 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from simtable import SimTable
+from venue_helpers import VENUE_SECRET, Box, score
 
-from companion.venue.outbox import Outbox, OutboxHook
-from companion.venue.payloads import PayloadBuilder
 from companion.venue.receiver import VenueStore
-from companion.venue.topics import Topics, encode
-
-
-class Box:
-    """A real game log with the outbox hook, and the messages its publisher would send."""
-
-    def __init__(self, folder, box: str, table: str) -> None:
-        self.sim = SimTable(folder, None, box)
-        self.sim.log.outbox_hook = OutboxHook()
-        self.outbox = Outbox(self.sim.path)
-        self.builder = PayloadBuilder(self.outbox, box, table)
-        self.topics = Topics("Chronos Café", table)
-
-    def messages(self) -> list[tuple[str, bytes]]:
-        out = []
-        for row in self.outbox.unsent():
-            if row.topic == "live":
-                out.append((self.topics.live(), encode(self.builder.live(row))))
-            else:
-                out.append((self.topics.result(), encode(self.builder.result(row))))
-        self.outbox.mark_sent([r.id for r in self.outbox.unsent()])
-        return out
-
-    def close(self):
-        self.outbox.close()
-        self.sim.log.close()
 
 
 @pytest.fixture
 def store(tmp_path):
-    s = VenueStore(tmp_path / "venue.sqlite3", "Chronos Café")
+    s = VenueStore(tmp_path / "venue.sqlite3", "Chronos Café", secret=VENUE_SECRET)
     yield s
     s.close()
 
@@ -51,10 +23,6 @@ def box(tmp_path):
     b = Box(tmp_path / "box1", "0a0a0a0a", "Table 1")
     yield b
     b.close()
-
-
-def score(seat, points):
-    return {"type": "score", "seat": seat, "points": points}
 
 
 def test_a_game_is_stored_once_however_often_it_comes(store, box):
@@ -88,7 +56,7 @@ def test_a_result_is_judged_by_its_replay_not_by_what_it_claims(store, box):
     box.sim.play_game("scorepad", ["Ann", "Bo"], [score(2, 9), {"type": "finish"}])
     topic, raw = box.messages()[-1]
     claim = json.loads(raw) | {"winners": ["Mallory"]}
-    assert store.receive(topic, encode(claim)).outcome == "stored"
+    assert store.receive(topic, box.sign(topic, claim)).outcome == "stored"
     assert store.board()["tonight"][0]["winners"] == ["Bo"]
 
 
@@ -97,13 +65,13 @@ def test_a_result_that_does_not_replay_is_listed_apart_and_not_acknowledged(stor
     topic, raw = box.messages()[-1]
     forged = json.loads(raw)
     forged["actions"][0]["action"]["seat"] = 7
-    got = store.receive(topic, encode(forged))
+    got = store.receive(topic, box.sign(topic, forged))
     assert got.outcome == "rejected" and got.ack is None
     assert "does not replay here (Nobody plays at seat 7 in this game.)" in got.reason
     board = store.board()
     assert board["tonight"] == [] and board["leaderboards"] == []
     assert board["problems"][0]["reason"] == got.reason
-    store.receive(topic, encode(forged))
+    store.receive(topic, box.sign(topic, forged))
     assert store.board()["problems"][0]["count"] == 2  # listed once, counted twice
 
 

@@ -54,3 +54,11 @@ def test_wrong_arguments_are_one_clear_line(tmp_path, capsys):
         assert main(["venue", "--listen", "127.0.0.1", "--http-port", str(port), "--db",
                      str(tmp_path / "v.sqlite3"), "--for", "0"]) == 2
         assert f"cannot serve the venue page on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_the_page_listens_on_this_machine_only_unless_host_says_otherwise():
+    from companion.venue.server import parser
+
+    assert parser().parse_args([]).listen == "127.0.0.1"
+    assert parser().parse_args(["--host", "0.0.0.0"]).listen == "0.0.0.0"
+    assert parser().parse_args(["--listen", "192.168.1.20"]).listen == "192.168.1.20"
