@@ -10,13 +10,13 @@ import time
 from collections.abc import Callable
 
 import pytest
+from simtable import SimTable
 
 from companion.venue import proof
 from companion.venue.mqtt import BrokerSettings
 from companion.venue.outbox import Outbox, OutboxHook
 from companion.venue.payloads import PayloadBuilder
 from companion.venue.receiver import VenueStore
-from simtable import SimTable
 from companion.venue.subscriber import Subscriber
 from companion.venue.topics import Topics, encode
 

@@ -115,11 +115,13 @@ def test_a_chart_line_labelled_by_a_seat_is_drawn_in_its_colour_under_its_name()
     assert "<th>Ann</th><th>Bo</th>" in table and '<td class="num">5</td>' in table
     with pytest.raises(TypeError, match="cannot draw str"):
         _picture("a pie", {}, {})
+
+
 def test_a_full_disk_mid_export_leaves_no_partial_folder_and_says_so(table, tmp_path,
                                                                       capsys, monkeypatch):
     import os
 
-    from companion.venue import export_html
+    from companion.export import sheets as export_html
 
     calls = []
 

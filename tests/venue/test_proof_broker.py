@@ -7,12 +7,12 @@ import json
 
 import paho.mqtt.publish as publish
 import pytest
+from simtable import SimTable
 from venue_helpers import VENUE_SECRET, Venue, needs_mosquitto, wait_notice
 
 from companion.venue import proof
 from companion.venue.outbox import Outbox
 from companion.venue.settings import VenueConfig
-from simtable import SimTable
 from companion.venue.topics import Topics, encode
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
