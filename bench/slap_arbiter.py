@@ -158,7 +158,7 @@ def judge(r: Round, verdict, config: ArbiterConfig, jitter: bool, tally: Tally) 
         return
     bound = config.bound_for(r.source)
     sure = 2 * bound if jitter else max(bound, 1)
-    if set(verdict.excluded) != r.held:
+    if set(verdict.excluded_seats) != r.held:
         tally.wrong_excluded += 1
     order = sorted(r.slaps, key=lambda s: r.slaps[s])
     rank = {s: i for i, s in enumerate(verdict.slappers)}
@@ -167,6 +167,10 @@ def judge(r: Round, verdict, config: ArbiterConfig, jitter: bool, tally: Tally) 
             if r.slaps[b] - r.slaps[a] >= sure:
                 tally.pairs += 1
                 tally.pairs_right += rank.get(a, -1) < rank.get(b, -1)
+    if r.held:  # a held seat cannot be timed: always a candidate, so never certain
+        tally.wrong_certain += verdict.certain
+        tally.wrong_excluded += not r.held <= set(verdict.candidates)
+        return
     if r.never:
         tally.non_slapper_rounds += 1
         truth = tuple(sorted(r.never))
@@ -222,11 +226,14 @@ def minimal_ranking(events, seats, arm_ns: int, config: ArbiterConfig, bound: in
     order = sorted((t, s) for s, t in slaps.items())
     ranking = tuple((s, t) for t, s in order)
     never = tuple(s for s in seats if s not in slaps and s not in excluded)
-    if never:
-        return ranking, (never[0] if len(never) == 1 else None), never, False, excluded
+    held_why = tuple((s, "held") for s in sorted(excluded))
+    if never:  # a held seat could have slapped at any time: always a candidate
+        cands = tuple(sorted(never + excluded))
+        return ranking, (cands[0] if len(cands) == 1 else None), cands, False, held_why
     last = order[-1][0]
     near = tuple(sorted(s for t, s in order if last - t < max(bound, 1)))
-    return ranking, (near[0] if len(near) == 1 else None), near, len(near) > 1, excluded
+    cands = tuple(sorted(near + excluded))
+    return ranking, (cands[0] if len(cands) == 1 else None), cands, len(near) > 1, held_why
 
 
 def _agrees(verdict, base) -> bool:

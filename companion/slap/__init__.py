@@ -18,9 +18,10 @@ from companion.slap.verdict import (
     CASE_FALSE_ALARM,
     CASE_SYNC,
     RankEntry,
+    SlapFacts,
     Verdict,
     decide,
-    decide_trusted,
+    facts_from_json,
     false_alarm,
 )
 
@@ -34,7 +35,8 @@ __all__ = [
     "RankEntry",
     "SlapArbiter",
     "Verdict",
+    "SlapFacts",
     "decide",
-    "decide_trusted",
+    "facts_from_json",
     "false_alarm",
 ]

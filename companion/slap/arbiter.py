@@ -53,7 +53,7 @@ from companion.slap.config import (
 )
 from companion.slap.seatlog import Edge, SeatLog
 from companion.slap.sortin import BOUNCE, LATE, MASH, ORPHAN, SortIn
-from companion.slap.verdict import Verdict, decide_sorted
+from companion.slap.verdict import Verdict, decide
 
 __all__ = ["DEFAULT_RESOLUTION_NS", "NOTICE_KINDS", "ArbiterConfig", "Notice", "SlapArbiter"]
 
@@ -231,7 +231,7 @@ class SlapArbiter(SortIn):
         n = len(counted)
         close_at = deadline + self._settle
         if n == len(self.seats):
-            excluded: tuple[int, ...] = ()
+            excluded: dict[int, str] = {}
             close_at = min(close_at, last + self._settle)
         else:
             excluded = self._excluded(first, deadline)
@@ -295,12 +295,12 @@ class SlapArbiter(SortIn):
         return [Notice(kind, seat, t, text)]
 
     # -- the close ----------------------------------------------------------------------
-    def _close(self, counted: list[tuple[int, Edge]], excluded: tuple[int, ...],
+    def _close(self, counted: list[tuple[int, Edge]], excluded: dict[int, str],
                now_ns: int) -> Verdict:
         """The verdict on the ``counted`` slaps, leaving out ``excluded`` seats,
         chattering ones and those too close to the arm to tell."""
         cfg = self.config
-        left_out = set(excluded)
+        left_out = excluded  # seat -> why (``verdict.WHYS``)
         notes = self._outbox
         since = self._arm_ns - cfg.chatter_window_ns
         need = cfg.chatter_blips
@@ -314,8 +314,8 @@ class SlapArbiter(SortIn):
                                  cfg.holdoff_ns, cfg.blip_ns, since, now_ns) if len(
                     st.edges) >= 2 * need else 0
                 st.blips_ok = True
-            if st.blips >= need:
-                left_out.add(seat)
+            if st.blips >= need and seat not in left_out:
+                left_out[seat] = "chatter"
                 notes.append(Notice("chatter", seat, None, f"Seat {seat}'s button is "
                                     "chattering (it closes by itself in short bursts): left "
                                     "out of this round; check its switch and wiring"))
@@ -329,7 +329,7 @@ class SlapArbiter(SortIn):
                     continue
                 unsure = getattr(event, "uncertainty_ns", 0)
                 if unsure and maybe_before_arm(self._st[seat], edge, unsure, self._arm_ns):
-                    left_out.add(seat)
+                    left_out[seat] = "untimed"
                     notes.append(Notice("unsure_start", seat, edge[0], f"Seat {seat}: slapped "
                                         f"within {unsure / 1e6:.3f} ms of the round's start, "
                                         "too close to tell whether it was before: left out"))
@@ -342,9 +342,8 @@ class SlapArbiter(SortIn):
         else:
             bound, source = round_bound(self._bounds, (
                 self._st[s].slap for _, s in order))
-        order.sort()
-        verdict = decide_sorted(order, self.seats, bound, source,
-                                tuple(sorted(left_out)) if left_out else ())
+        verdict = decide({seat: t for t, seat in order}, self.seats, bound, source,
+                         excluded=left_out)
         self._armed = False
         self._once.clear()
         self._closed = (self._arm_ns, now_ns)
@@ -352,10 +351,10 @@ class SlapArbiter(SortIn):
         notes.append(verdict_notice(verdict, now_ns))
         return verdict
 
-    def _excluded(self, first: int, deadline: int) -> tuple[int, ...]:
-        """Seats without a counted slap that were still held when the round opened, or
-        whose flood of edges hid any slap."""
-        out = []
+    def _excluded(self, first: int, deadline: int) -> dict[int, str]:
+        """Seats without a counted slap that were still held when the round opened
+        (``"held"``), or whose flood of edges hid any slap (``"chatter"``)."""
+        out = {}
         arm = self._arm_ns
         for seat, st in self._st.items():
             if st.slap is not None and st.slap[0] <= deadline:
@@ -363,6 +362,8 @@ class SlapArbiter(SortIn):
             flooded = st.overflow and st.slap is None
             held = st.held_at(arm) and not any(
                 not e[1] and arm <= e[0] < first for e in st.edges)
-            if flooded or held:
-                out.append(seat)
-        return tuple(out)
+            if flooded:
+                out[seat] = "chatter"
+            elif held:
+                out[seat] = "held"
+        return out

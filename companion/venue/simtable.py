@@ -107,7 +107,7 @@ class SimTable:
         times = {s: self.rng.randint(0, 600) * MS for s in seats}
         verdict = decide(times, seats, MS, "mock")
         picker = verdict.picker if verdict.picker is not None else verdict.candidates[0]
-        return {"type": "slap_round", "verdict": verdict.to_json(), "picker": picker,
+        return {"type": "slap_round", "verdict": verdict.to_facts(), "picker": picker,
                 "decision": "verdict" if verdict.picker is not None else "table"}
 
     def expected(self) -> dict[int, dict]:

@@ -1,4 +1,4 @@
-"""decide(), false_alarm() and the Verdict JSON: table-driven cases and properties."""
+"""decide(), false_alarm() and the slap facts JSON: table-driven cases and properties."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import ConfigError, LogError, MalformedAction
-from companion.slap import RankEntry, Verdict, decide, false_alarm
+from companion.slap import RankEntry, decide, facts_from_json, false_alarm
+from companion.slap.verdict import WHYS
 
 MS = 1_000_000
 
@@ -53,15 +54,50 @@ def test_ranking_delays():
                          RankEntry(2, 4_000, 3_000, 1_500))
 
 
-def test_excluded_seats_are_neither_ranked_nor_non_slappers():
-    v = decide({1: 0, 2: 10 * MS}, (1, 2, 3), MS, "gpio", excluded=(3,))
-    assert (v.picker, v.non_slappers, v.excluded) == (2, (), (3,))
+# -- certain means certain: a seat that could not be timed is always a candidate ----------
+# (name, slaps (seat -> ms), seats, excluded, case, picker, candidates)
+EXCLUDED = [
+    ("held seat may have been last", {1: 0, 2: 10}, (1, 2, 3), {3: "held"}, "synchronisation",
+     None, (2, 3)),
+    ("held seat beside a non-slapper", {1: 0}, (1, 2, 3), {3: "held"}, "synchronisation",
+     None, (2, 3)),
+    ("chatter beside a close call", {1: 0, 2: 10, 3: 10.5}, (1, 2, 3, 4), {4: "chatter"},
+     "synchronisation", None, (2, 3, 4)),
+    ("the only seat in play, untimed", {}, (5,), {5: "untimed"}, "synchronisation", 5, (5,)),
+    ("every seat untimed", {}, (1, 2), {1: "late", 2: "quiet"}, "synchronisation", None,
+     (1, 2)),
+    ("false alarm: the held seat may have slapped last", {1: 0, 2: 10}, (1, 2, 3),
+     {3: "held"}, "false_alarm", None, (2, 3)),
+    ("false alarm nobody timed slapped: the untimed one", {}, (1, 2, 3), {3: "chatter"},
+     "false_alarm", 3, (3,)),
+]
+
+
+@pytest.mark.parametrize(("slaps", "seats", "excluded", "case", "picker", "cands"),
+                         [c[1:] for c in EXCLUDED], ids=[c[0] for c in EXCLUDED])
+def test_excluded_seats_are_always_candidates(slaps, seats, excluded, case, picker, cands):
+    v = decide({s: round(t * MS) for s, t in slaps.items()}, seats, MS, "gpio",
+               excluded=excluded, case=case)
+    assert (v.picker, v.candidates) == (picker, cands)
+    assert v.excluded == tuple(sorted(excluded.items()))
+    assert not set(v.excluded_seats) & (set(v.slappers) | set(v.non_slappers))
+
+
+def test_summary_names_who_was_left_out_and_why():
+    v = decide({1: 0, 2: 10 * MS}, (1, 2, 3), MS, "gpio", excluded={3: "held"})
+    assert v.summary() == ("Seat 2 was last (+10.000 ms), but seat 3 (button already held "
+                           "down) could not be timed: the table decides who picks up.")
+    alone = decide({}, (4,), MS, "gpio", excluded={4: "chatter"})
+    assert alone.summary() == "Seat 4 could not be timed (switch chattering) and picks up."
 
 
 @pytest.mark.parametrize(("kwargs", "error", "words"), [
     ({"slaps": {9: 0}}, MalformedAction, "seat 9 slapped but is not in play"),
-    ({"slaps": {1: 0}, "excluded": (1,)}, MalformedAction, "seat 1 slapped but is excluded"),
-    ({"excluded": (7,)}, MalformedAction, "seat 7 is excluded but not in play"),
+    ({"slaps": {1: 0}, "excluded": {1: "held"}}, MalformedAction,
+     "seat 1 slapped but is excluded"),
+    ({"excluded": {7: "held"}}, MalformedAction, "seat 7 is excluded but not in play"),
+    ({"excluded": {2: "bored"}}, MalformedAction, "seat 2 is excluded for 'bored'"),
+    ({"excluded": (2,)}, MalformedAction, "excluded must map seat -> why"),
     ({"seats": ()}, MalformedAction, "at least one seat"),
     ({"seats": ("3",)}, MalformedAction, "'3'"),
     ({"slaps": {1: 1.5}}, MalformedAction, "seat 1: slap time"),
@@ -89,8 +125,8 @@ def test_false_alarm_too_close_names_candidates():
 
 
 def test_false_alarm_keeps_excluded_and_handles_nobody():
-    fa = false_alarm(decide({1: 0, 2: 5 * MS}, (1, 2, 3), MS, "gpio", excluded=(3,)))
-    assert (fa.picker, fa.excluded) == (2, (3,))
+    fa = false_alarm(decide({1: 0, 2: 5 * MS}, (1, 2, 3), MS, "gpio", excluded={3: "held"}))
+    assert (fa.picker, fa.candidates, fa.excluded) == (None, (2, 3), ((3, "held"),))
     nobody = false_alarm(decide({}, (1, 2), MS, "gpio"))
     assert (nobody.picker, nobody.candidates, nobody.ranking) == (None, (), ())
     assert nobody.summary() == "Nobody slapped: nobody picks up."
@@ -134,56 +170,102 @@ def test_certain_verdict_is_never_wrong_under_stamp_delay(rnd, random):
         assert truth and max(truth, key=truth.get) in v.candidates
 
 
+@st.composite
+def excluded_rounds(draw):
+    slaps, seats, bound = draw(slap_rounds())
+    quiet = [s for s in seats if s not in slaps]
+    left = draw(st.lists(st.sampled_from(quiet), unique=True)) if quiet else []
+    return slaps, seats, bound, {s: draw(st.sampled_from(WHYS)) for s in left}
+
+
 @settings(deadline=None, max_examples=150)
-@given(slap_rounds())
-def test_json_round_trip(rnd):
-    slaps, seats, bound = rnd
-    for v in (decide(slaps, seats, bound, "gpio+pad"), false_alarm(decide(slaps, seats, bound,
-                                                                           "pad"))):
-        data = json.loads(json.dumps(v.to_json()))
-        assert Verdict.from_json(data) == v
-        for entry, row in zip(v.ranking, data["ranking"], strict=True):
-            assert row["delay_first_ms"] == round(entry.delay_first_ns / MS, 3)
+@given(excluded_rounds())
+def test_facts_round_trip_derive_the_same_verdict(rnd):
+    slaps, seats, bound, excluded = rnd
+    for v in (decide(slaps, seats, bound, "gpio+pad", excluded=excluded),
+              false_alarm(decide(slaps, seats, bound, "pad", excluded=excluded))):
+        data = json.loads(json.dumps(v.to_facts()))
+        assert facts_from_json(data).decide() == v
 
 
-def test_json_shape():
-    v = decide({1: 0, 2: 12_345_678}, (1, 2, 3), MS, "gpio")
-    assert v.to_json() == {
-        "version": 1, "case": "synchronisation", "source": "gpio",
-        "resolution_ns": MS, "resolution_ms": 1.0,
-        "ranking": [{"seat": 1, "t_ns": 0, "delay_first_ms": 0.0, "delay_prev_ms": 0.0},
-                    {"seat": 2, "t_ns": 12_345_678, "delay_first_ms": 12.346,
-                     "delay_prev_ms": 12.346}],
-        "non_slappers": [3], "excluded": [], "picker": 3, "candidates": [3], "too_close": False,
+@settings(deadline=None, max_examples=150)
+@given(excluded_rounds())
+def test_a_named_picker_is_the_only_seat_that_can_be_last(rnd):
+    """Certain means certain: with any excluded seat beside others, nobody is named."""
+    slaps, seats, bound, excluded = rnd
+    v = decide(slaps, seats, bound, "gpio", excluded=excluded)
+    assert set(excluded) <= set(v.candidates)
+    if v.certain:
+        assert v.candidates == (v.picker,)
+        assert not excluded or set(excluded) == {v.picker}
+
+
+def test_facts_shape():
+    v = decide({2: 12_345_678, 1: 0}, (3, 1, 2, 4), MS, "gpio", excluded={4: "held"})
+    assert v.to_facts() == {
+        "version": 2, "case": "synchronisation", "source": "gpio", "resolution_ns": MS,
+        "seats": [1, 2, 3, 4],
+        "slaps": [{"seat": 1, "t_ns": 0}, {"seat": 2, "t_ns": 12_345_678}],
+        "excluded": [{"seat": 4, "why": "held"}],
     }
 
 
 def _good():
-    return decide({1: 0, 2: 5 * MS}, (1, 2), MS, "gpio").to_json()
+    return decide({1: 0, 2: 5 * MS}, (1, 2, 3), MS, "gpio", excluded={3: "held"}).to_facts()
 
 
 @pytest.mark.parametrize(("change", "words"), [
-    (lambda d: d.update(version=2), "version"),
+    (lambda d: d.update(version=3), "version"),
     (lambda d: d.pop("source"), "missing field source"),
     (lambda d: d.update(case="cheat"), "case"),
     (lambda d: d.update(resolution_ns=-5), "negative"),
     (lambda d: d.update(resolution_ns="1"), "resolution_ns"),
-    (lambda d: d["ranking"].reverse(), "time order"),
-    (lambda d: d["ranking"][1].update(seat=1), "twice"),
-    (lambda d: d["ranking"][1].pop("t_ns"), r"ranking\[1\].t_ns"),
-    (lambda d: d["ranking"][1].update(delay_first_ms=9.0), "delay_first_ms"),
-    (lambda d: d.update(picker="2"), "picker"),
-    (lambda d: d.update(too_close=None), "too_close"),
-    (lambda d: d.update(candidates=[True]), "candidates"),
-    (lambda d: d.update(non_slappers=None), "non_slappers"),
+    (lambda d: d["slaps"].reverse(), "time order"),
+    (lambda d: d["slaps"][1].update(seat=1), "twice"),
+    (lambda d: d["slaps"][1].pop("t_ns"), r"slaps\[1\].t_ns"),
+    (lambda d: d.update(seats=[3, 1, 2]), "sorted"),
+    (lambda d: d.update(seats=[1, 2]), "seat 3 is not one of the seats in play"),
+    (lambda d: d["excluded"][0].update(why="bored"), "bored"),
+    (lambda d: d["excluded"][0].update(seat=2), "seat 2 slapped but is excluded"),
+    (lambda d: d.update(excluded=[3]), r"missing field excluded\[0\].seat"),
 ])
-def test_from_json_rejects(change, words):
+def test_facts_from_json_rejects(change, words):
     data = _good()
     change(data)
     with pytest.raises(LogError, match=words):
-        Verdict.from_json(data)
+        facts_from_json(data)
 
 
-def test_from_json_rejects_non_object():
+def test_facts_from_json_rejects_non_object():
     with pytest.raises(LogError, match="object"):
-        Verdict.from_json([])  # type: ignore[arg-type]
+        facts_from_json([])
+
+
+V1 = {  # a verdict as version 1 stored it (issue 15's logs): its inputs are all there
+    "version": 1, "case": "synchronisation", "source": "gpio", "resolution_ns": MS,
+    "resolution_ms": 1.0,
+    "ranking": [{"seat": 2, "t_ns": 0, "delay_first_ms": 0.0, "delay_prev_ms": 0.0},
+                {"seat": 1, "t_ns": 7 * MS, "delay_first_ms": 7.0, "delay_prev_ms": 7.0}],
+    "non_slappers": [], "excluded": [3], "picker": 1, "candidates": [1], "too_close": False,
+}
+
+
+def test_version_1_verdicts_are_read_as_facts():
+    facts = facts_from_json(V1)
+    assert (facts.seats, dict(facts.slaps), dict(facts.excluded)) == (
+        (1, 2, 3), {2: 0, 1: 7 * MS}, {3: "held"})
+    # its picker is no longer certain: the held seat may have slapped last
+    assert facts.decide().candidates == (1, 3)
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda d: d["ranking"][1].update(seat=2), "twice"),
+    (lambda d: d.update(non_slappers=[2]), "listed twice"),
+    (lambda d: d.update(excluded=None), "excluded"),
+    (lambda d: d.pop("ranking"), "missing field ranking"),
+])
+def test_version_1_reader_rejects(change, words):
+    data = json.loads(json.dumps(V1))
+    change(data)
+    with pytest.raises(LogError, match=words):
+        facts_from_json(data)

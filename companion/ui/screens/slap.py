@@ -265,7 +265,7 @@ class SlapScreen(Screen):
             app.say("Tap who picks up first", error=True)
             return False
         seat, how = picked
-        data = self.shown.to_json()
+        data = self.shown.to_facts()
         if self.mode == "crazy":
             ok = app.act({"type": "pickup", "seat": seat, "verdict": data,
                           "reason": "false_slap" if how == "false_alarm" else "slap"})
