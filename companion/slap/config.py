@@ -34,7 +34,7 @@ DEFAULT_RESOLUTION_NS: Mapping[str, int] = MappingProxyType({
 NOTICE_KINDS = frozenset({
     "slap", "bounce", "mash", "false_slap", "late", "unknown_seat", "unknown_source",
     "held", "stuck", "backwards", "orphan_release", "flood", "invalid", "chatter",
-    "unsure_start", "verdict",
+    "unsure_start", "verdict", "quiet", "untimed",
 })
 
 
@@ -108,8 +108,12 @@ class ArbiterConfig:
     ``timeout_ns``: the round closes this long after the first slap at the latest.
     ``stuck_ns``: a press held longer than this is reported as stuck.
     ``settle_ns``: how long a stamped event may take to reach the arbiter; a complete
-    round closes this long after its last slap. ``max_edges``: edges kept per seat per
-    round (a flood beyond it leaves the seat untimed if no slap was found among them).
+    round closes this long after its last slap at the soonest (it covers the Pico pad's
+    100 ms resend of a report whose frame was lost, and a busy host's delivery).
+    ``quiet_ns``: how long past that a round waits for a source named with
+    ``SlapArbiter.expect`` to confirm its stream; then its unheard seats are ``quiet``.
+    ``max_edges``: edges kept per seat per round (a flood beyond it leaves the seat
+    untimed if no slap was found among them).
     ``blip_ns``: a press that is back at rest sooner than this is no hand (a blip);
     ``chatter_blips`` blips of one seat within ``chatter_window_ns`` before the round
     closes mean its switch chatters: the seat is left out of the verdict.
@@ -119,7 +123,8 @@ class ArbiterConfig:
     holdoff_ns: int = 20_000_000
     timeout_ns: int = 2_500_000_000
     stuck_ns: int = 1_500_000_000
-    settle_ns: int = 20_000_000
+    settle_ns: int = 120_000_000
+    quiet_ns: int = 1_000_000_000
     max_edges: int = 64
     blip_ns: int = 25_000_000
     chatter_blips: int = 2
@@ -132,6 +137,7 @@ class ArbiterConfig:
         _whole("timeout_ns", self.timeout_ns, 1)
         _whole("stuck_ns", self.stuck_ns, 1)
         _whole("settle_ns", self.settle_ns, 0)
+        _whole("quiet_ns", self.quiet_ns, 0)
         _whole("max_edges", self.max_edges, 8)
         _whole("blip_ns", self.blip_ns, 0)
         _whole("chatter_blips", self.chatter_blips, 2)

@@ -68,13 +68,19 @@ class SortIn:
                 self._orphan(st, seat, t, out)
         elif prev is not None and t - prev[0] <= self._holdoff:
             self._seat_note(st, BOUNCE, "bounce", seat, t, "contact bounce ignored", out)
-        elif self._closed is not None and self._closed[0] <= t <= self._closed[1]:
-            self._seat_note(st, LATE, "late", seat, t, "slap arrived after the verdict, not "
-                            "counted", out)
         else:
-            out.append(Notice("false_slap", seat, t, f"Seat {seat}: false slap (nothing "
-                              "armed)"))
+            out.append(self._early(seat, t, "nothing armed"))
         return out
+
+    def _early(self, seat: int, t: int, why: str = "before the round was armed") -> Notice:
+        """A press before the round: a false slap, or a slap of the previous round that
+        arrived after that round was over (said plainly: its verdict may be wrong)."""
+        closed = self._closed
+        if closed is not None and closed[0] <= t <= closed[1]:
+            return Notice("late", seat, t, f"Seat {seat}: a slap of the previous round "
+                          "arrived after that round was over; its verdict may be wrong: "
+                          "check it (Undo corrects a recorded round)")
+        return Notice("false_slap", seat, t, f"Seat {seat}: false slap ({why})")
 
     def _merge(self, out: list[Notice] | None = None) -> None:
         """Sort every seat's pending edges in, find the slaps again, describe the new
@@ -166,8 +172,7 @@ class SortIn:
                         for edge in presses:
                             t = edge[0]
                             if t < arm:
-                                out.append(Notice("false_slap", seat, t, f"Seat {seat}: false "
-                                                  "slap (before the round was armed)"))
+                                out.append(self._early(seat, t))
                             elif slap is None:
                                 slap = edge
                                 holes.append((len(out), seat, st, t))
@@ -303,8 +308,7 @@ class SortIn:
                 continue
             t = edge[0]
             if t < self._arm_ns:
-                out.append(Notice("false_slap", seat, t, f"Seat {seat}: false slap (before "
-                                  "the round was armed)"))
+                out.append(self._early(seat, t))
             elif slap is not edge:
                 if not st.noted & MASH:
                     st.noted |= MASH
