@@ -91,12 +91,12 @@ def _stop_time(state, rng: random.Random) -> Iterator[Action]:
     verdict = _slap_verdict([p.seat for p in state.players], rng)
     if rng.random() < 0.08 and verdict.ranking:
         alarm = false_alarm(verdict)
-        yield {"type": "slap_round", "verdict": alarm.to_json(), "decision": "false_alarm",
+        yield {"type": "slap_round", "verdict": alarm.to_facts(), "decision": "false_alarm",
                "picker": alarm.picker if alarm.picker is not None else alarm.candidates[0]}
     if verdict.picker is not None:
-        yield {"type": "slap_round", "verdict": verdict.to_json(), "decision": "verdict",
+        yield {"type": "slap_round", "verdict": verdict.to_facts(), "decision": "verdict",
                "picker": verdict.picker}
-    yield {"type": "slap_round", "verdict": verdict.to_json(), "decision": "table",
+    yield {"type": "slap_round", "verdict": verdict.to_facts(), "decision": "table",
            "picker": rng.choice(verdict.candidates) if verdict.candidates else None}
 
 
@@ -171,7 +171,7 @@ def _crazy_time(state, rng: random.Random, per_round: int) -> Iterator[Action]:
     if roll < 0.3:
         verdict = _slap_verdict(seats, rng)
         seat = verdict.picker if verdict.picker is not None else rng.choice(verdict.candidates)
-        yield {"type": "pickup", "seat": seat, "reason": "slap", "verdict": verdict.to_json()}
+        yield {"type": "pickup", "seat": seat, "reason": "slap", "verdict": verdict.to_facts()}
     if roll < 0.5:
         yield {"type": "pickup", "seat": rng.choice(seats), "reason": "temporal_flaw",
                "law": rng.choice(laws), "pile": rng.randint(0, 20) + 6}  # a correct guess

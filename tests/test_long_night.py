@@ -140,8 +140,8 @@ def test_resuming_from_our_log_trusts_what_was_checked_but_refuses_damage(tmp_pa
     assert final_state(stop_time, setup, actions, logged=True) == \
         final_state(stop_time, setup, actions)
     broken = [dict(a) for a in actions[:3]]
-    broken[2]["verdict"] = dict(broken[2]["verdict"], candidates="everyone")
-    with pytest.raises(LogError, match="action 3 .* damaged"):
+    broken[2]["verdict"] = dict(broken[2]["verdict"], slaps="everyone")
+    with pytest.raises(LogError, match="action 3 .* slaps has the wrong type"):
         final_state(stop_time, setup, broken, logged=True)
 
 

@@ -9,7 +9,7 @@ Setup: ``{"players": [{"name": "Seat 1", "seat": 1}, ...]}`` (2 to 8 players).
 One action::
 
     {"type": "slap_round",
-     "verdict": Verdict.to_json(),        # what the slap arbiter decided, verbatim
+     "verdict": Verdict.to_facts(),       # what the slap arbiter saw (the facts)
      "picker": 3,                         # the seat that picks up (null: nobody can)
      "decision": "verdict" | "false_alarm" | "table"}
 
@@ -17,11 +17,10 @@ One action::
 ``"table"``: the verdict could not (too close to call, or several never slapped) and
 the table chose one of its ``candidates``; ``"false_alarm"``: the table said nobody
 should have slapped, the verdict is the ``false_alarm()`` one and the picker is one of
-its candidates (the last slapper). ``apply`` reads the verdict with ``Verdict.from_json``
-and decides it again from its own timestamps, so a round that contradicts itself is
-refused when it is played or when an exported file is replayed. ``apply_logged`` is for
-the session's own log (resume, History): it checks the fields it records but trusts the
-decision ``apply`` already checked, which keeps a long night's resume fast.
+its candidates (the last slapper). ``apply`` reads the facts and derives the verdict
+with the one ``decide()`` (``slap_verdicts.read_round``; older logs hold the version-1
+verdict, read as facts), then checks the picker and the decision against it: nothing
+stored can contradict itself.
 
 ``snapshot()`` lists the rounds, the pick-ups per player and each player's reaction
 times (delays after the first slap, with their median) for the statistics screen;
@@ -41,17 +40,9 @@ from typing import Any
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, action_type, players_from_setup, require
 from companion.games.evolve import replace
-from companion.games.maker import maker
 from companion.games.pvec import EMPTY, PVec, newest
-from companion.games.slap_verdicts import (
-    check_picker,
-    logged_verdict,
-    parse_text,
-    ranking_delays,
-    read_verdict,
-    verdict_text,
-)
-from companion.slap.verdict import CASE_FALSE_ALARM
+from companion.games.slap_verdicts import check_picker, read_round
+from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
 
 GAME = GameInfo(
     name="stop_time",
@@ -61,7 +52,7 @@ GAME = GameInfo(
     played_on="slap",
     on_home=False,
     players=(2, 8),
-    version=2,  # issue 15 changed its rules: History summaries are computed again
+    version=3,  # 2: issue 15's rules; 3: rounds store facts, a seat not timed is a candidate
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -71,34 +62,34 @@ DECISIONS = ("verdict", "false_alarm", "table")
 
 @dataclass(frozen=True, slots=True)
 class Round:
-    """One recorded slap round: who picked up and why, and the arbiter's verdict as the
-    action gave it, kept as compact JSON text (``slap_verdicts.verdict_text``: a third of
-    the memory of the parsed data). What else the verdict says is read from that text
-    when asked (``candidates``, ``non_slappers``, ``delays``), so a long night's rounds
-    keep half the memory they would as parsed tuples, and a resume builds none of them."""
+    """One recorded slap round: who picked up and why (``decision``), and the verdict
+    ``decide()`` derived from the round's facts."""
 
     n: int
     picker: int | None
     decision: str
-    case: str
-    too_close: bool
-    verdict: str
+    verdict: Verdict
+
+    @property
+    def case(self) -> str:
+        return self.verdict.case
+
+    @property
+    def too_close(self) -> bool:
+        return self.verdict.too_close
 
     @property
     def candidates(self) -> tuple[int, ...]:
-        return tuple(parse_text(self.verdict)["candidates"])
+        return self.verdict.candidates
 
     @property
     def non_slappers(self) -> tuple[int, ...]:
-        return tuple(parse_text(self.verdict)["non_slappers"])
+        return self.verdict.non_slappers
 
     @property
     def delays(self) -> tuple[tuple[int, float], ...]:
         """(seat, ms after the first slap) in slap order."""
-        return ranking_delays(parse_text(self.verdict)["ranking"])
-
-
-_new_round = maker(Round)  # Round(...), faster: one per round all night
+        return self.verdict.delays_ms
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,24 +118,10 @@ def initial(setup: Mapping[str, Any]) -> State:
 
 
 def apply(state: State, action: Mapping[str, Any]) -> State:
-    """The state after one slap round. The verdict is read with ``Verdict.from_json`` and
-    decided again from its own slap times: a verdict that contradicts itself is malformed
-    (``slap_verdicts.read_verdict``); the picker must be one the verdict allows."""
+    """The state after one slap round: the verdict is derived from the round's facts
+    (``slap_verdicts.read_round``); the picker must be one the verdict allows."""
     data = _round_fields(action)
-    return _record(state, action, read_verdict(data, state.seats, "slap_round"), data)
-
-
-def apply_logged(state: State, action: Mapping[str, Any]) -> State:
-    """``apply`` for a round read back from our own game log, which ``apply`` accepted
-    when it was played: the verdict's own fields are checked (seats, picker, candidates;
-    ``slap_verdicts.logged_verdict``) but it is not decided again from its slap times.
-    That keeps a resume of thousands of rounds within a fraction of a second."""
-    if type(action) is dict and action.get("type") == "slap_round" \
-            and type(data := action.get("verdict")) is dict:
-        pass  # what the log gives back: the checks of _round_fields hold
-    else:
-        data = _round_fields(action)
-    return _record(state, action, logged_verdict(data, state.seats, "slap_round"), data)
+    return _record(state, action, read_round(data, state.seats, "slap_round"))
 
 
 def _round_fields(action: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -154,10 +131,9 @@ def _round_fields(action: Mapping[str, Any]) -> Mapping[str, Any]:
     return require(action, "verdict", Mapping)
 
 
-def _record(state: State, action: Mapping[str, Any], verdict: Any,
-            data: Mapping[str, Any]) -> State:
-    """Check the picker and the decision against the verdict (``check_picker``: the
-    same refusals on both paths) and add the round, keeping the pick-up counts."""
+def _record(state: State, action: Mapping[str, Any], verdict: Verdict) -> State:
+    """Check the picker and the decision against the verdict (``check_picker``) and add
+    the round, keeping the pick-up counts."""
     decision = action.get("decision")
     if decision not in DECISIONS:
         require(action, "decision", str)
@@ -178,12 +154,11 @@ def _record(state: State, action: Mapping[str, Any], verdict: Any,
         i = state.seats.index(picker)
         picks = (*picks[:i], picks[i] + 1, *picks[i + 1:])
     _check_decision(verdict, decision, check_picker(verdict, picker, state.name))
-    rnd = _new_round(len(state.rounds) + 1, picker, decision, verdict.case,
-                     verdict.too_close, verdict_text(data, "slap_round"))
+    rnd = Round(len(state.rounds) + 1, picker, decision, verdict)
     return replace(state, rounds=state.rounds.append(rnd), picks=picks)
 
 
-def _check_decision(verdict: Any, decision: str, chose: str | None) -> None:
+def _check_decision(verdict: Verdict, decision: str, chose: str | None) -> None:
     """``decision`` must say what the verdict and the picker say: a programming error
     otherwise (the slap screen derives it from the verdict)."""
     if decision == "false_alarm":
@@ -203,7 +178,7 @@ def reaction_ms(state: State, rounds: list[dict] | None = None) -> dict[str, dic
     ``rounds``: the snapshot's rounds of the whole game, when they are at hand already."""
     per_seat: dict[int, list[float]] = {seat: [] for seat in state.seats}
     if rounds is None:
-        delays = (ranking_delays(parse_text(r.verdict)["ranking"]) for r in state.rounds)
+        delays = (r.delays for r in state.rounds)
     else:
         delays = ([(d["seat"], d["delay_ms"]) for d in r["ranking"]] for r in rounds)
     for pairs in delays:
@@ -216,13 +191,13 @@ def reaction_ms(state: State, rounds: list[dict] | None = None) -> dict[str, dic
 
 
 def _round_json(r: Round) -> dict:
-    verdict = parse_text(r.verdict)
-    return {"n": r.n, "picker": r.picker, "decision": r.decision, "case": r.case,
-            "too_close": r.too_close, "candidates": list(verdict["candidates"]),
-            "non_slappers": list(verdict["non_slappers"]),
-            "ranking": [{"seat": s, "delay_ms": ms}
-                        for s, ms in ranking_delays(verdict["ranking"])],
-            "verdict": verdict}
+    v = r.verdict
+    return {"n": r.n, "picker": r.picker, "decision": r.decision, "case": v.case,
+            "too_close": v.too_close, "candidates": list(v.candidates),
+            "non_slappers": list(v.non_slappers),
+            "excluded": [{"seat": s, "why": w} for s, w in v.excluded],
+            "ranking": [{"seat": s, "delay_ms": ms} for s, ms in v.delays_ms],
+            "verdict": v.to_facts()}
 
 
 def snapshot(state: State, recent: int | None = None) -> dict:
@@ -240,5 +215,5 @@ def snapshot(state: State, recent: int | None = None) -> dict:
     return out
 
 
-__all__ = ["NAME", "TITLE", "DECISIONS", "State", "Round", "initial", "apply", "apply_logged",
-           "snapshot", "reaction_ms"]
+__all__ = ["NAME", "TITLE", "DECISIONS", "State", "Round", "initial", "apply", "snapshot",
+           "reaction_ms"]

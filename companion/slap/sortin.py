@@ -2,9 +2,10 @@
 
 What it is for: a mixin of ``SlapArbiter`` (its state lives there). An edge that arrives
 older than its seat's latest one waits in ``SeatLog.pending``; ``_merge`` sorts every
-seat's waiting edges in at once, finds each seat's slap again in one pass (``_scan``,
-which also counts the seat's chatter blips as ``companion.slap.chatter.blips`` does),
-and describes the newly sorted edges (``_describe``: the notices ``feed`` would have
+seat's waiting edges in at once, finds each seat's slap again in one pass over its
+edges (``_scan``, the one place the edge rules are written; it also counts the seat's
+chatter blips as ``companion.slap.chatter.blips`` does), and describes the newly sorted
+edges (``_describe``: the notices ``feed`` would have
 given had they come in order). Edges while disarmed are described and stored at once
 (``_feed_slow``). ``bench/slap_arbiter.py`` measures what this costs.
 """
@@ -12,7 +13,7 @@ given had they come in order). Edges while disarmed are described and stored at 
 from __future__ import annotations
 
 from companion.events import PressEvent
-from companion.slap.config import Notice, SlapNotice, notice, slap_notice
+from companion.slap.config import Notice, notice, slap_notice
 from companion.slap.seatlog import Edge, SeatLog, by_time
 
 # Kinds reported once per seat per round (bits of SeatLog.noted).
@@ -21,10 +22,6 @@ BOUNCE, MASH, LATE, SOURCE, BACKWARDS, ORPHAN, FLOOD = 1, 2, 4, 8, 16, 32, 64
 
 class SortIn:
     """``SlapArbiter``'s late-edge sorting (a mixin: see the module docstring)."""
-
-    #: Scan and describe a seat's first batch in ``_merge``'s own pass (tests turn it
-    #: off to hold that pass to ``_scan`` and ``_describe``).
-    _one_pass = True
 
     def _feed_odd(self, st: SeatLog, seat: int, t: int, event: PressEvent) -> list[Notice]:
         """An edge from a source with no configured bound (or not a valid one)."""
@@ -83,22 +80,13 @@ class SortIn:
         return Notice("false_slap", seat, t, f"Seat {seat}: false slap ({why})")
 
     def _merge(self, out: list[Notice] | None = None) -> None:
-        """Sort every seat's pending edges in, find the slaps again, describe the new
-        edges (into ``out``, else for ``take_notices``).
-
-        A seat whose edges this round are all new (the usual batch: sorted, none older
-        than the window, no flood, no stamp shared by two edges) is scanned and described
-        in one pass here, as ``_scan`` and ``_describe`` would; its slap's notice needs
-        the round's first slap, known once every seat is in, so its place in ``out`` is
-        kept (``holes``) and filled at the end."""
+        """Sort every seat's pending edges in, find the slaps again (``_scan``), describe
+        the new edges (``_describe``, into ``out``, else for ``take_notices``)."""
         self._pending = False
         if out is None:
             out = self._outbox
         merged = []
-        holes = []
         window, max_edges = self._window, self._max_edges
-        holdoff, arm, blip_ns = self._holdoff, self._arm_ns, self.config.blip_ns
-        one_pass, make = self._one_pass, tuple.__new__
         first = None
         for seat, st in self._st.items():
             new = st.pending
@@ -111,80 +99,6 @@ class SortIn:
             st.pending = []
             if not st.edges:
                 new.sort(key=by_time)
-                if new[0][0] >= window and len(new) <= max_edges and one_pass:
-                    before = st.before
-                    if before is None:
-                        prev, last_p = -(1 << 62), False
-                    else:
-                        prev, last_p = before[0], before[1]
-                    presses = []
-                    bounce = orphan = start = None
-                    count, rest = 0, not last_p
-                    # ``_scan``'s pass when no stamp is shared (``before`` is older than
-                    # every edge): an edge starts a train (more than the hold-off after
-                    # the previous one) or is bounce; the switch is as its last edge left it.
-                    for edge in new:
-                        t, pressed, _ = edge
-                        if t - prev > holdoff:
-                            if last_p:
-                                rest = False
-                            else:
-                                if start is not None:
-                                    count += prev - start < blip_ns
-                                    start = None
-                                rest = True
-                            if pressed:
-                                presses.append(edge)
-                                if start is None and rest:
-                                    start = t
-                            elif orphan is None and not last_p:
-                                orphan = edge
-                        elif t == prev:
-                            break  # one stamp, several edges: ``_scan`` reads them with care
-                        elif pressed:
-                            if bounce is None:
-                                bounce = edge
-                            if start is None and rest:
-                                start = t
-                        elif orphan is None and not last_p:
-                            orphan = edge
-                        prev, last_p = t, pressed
-                    else:
-                        if start is not None and not last_p and prev - start < blip_ns:
-                            count += 1
-                        st.edges = new
-                        st.blips, st.blips_ok = count, True
-                        if latest is None:
-                            st.latest_t, st.latest_pressed = prev, bool(last_p)
-                        else:
-                            if prev >= latest:
-                                st.latest_t, st.latest_pressed = prev, bool(last_p)
-                            if new[0][0] < latest - holdoff and not st.noted & BACKWARDS:
-                                self._backwards(st, seat, new[0][0], latest, out)
-                        if orphan is not None and not st.noted & ORPHAN:
-                            self._orphan(st, seat, orphan[0], out)
-                        noted = st.noted
-                        if bounce is not None and not noted & BOUNCE:
-                            noted |= BOUNCE
-                            out.append(make(Notice, ("bounce", seat, bounce[0],
-                                                     self._bounce_text[seat])))
-                        slap = None
-                        for edge in presses:
-                            t = edge[0]
-                            if t < arm:
-                                out.append(self._early(seat, t))
-                            elif slap is None:
-                                slap = edge
-                                holes.append((len(out), seat, st, t))
-                                out.append(None)
-                                if first is None or t < first:
-                                    first = t
-                            elif not noted & MASH:
-                                noted |= MASH
-                                out.append(make(Notice, ("mash", seat, t,
-                                                         self._mash_text[seat])))
-                        st.slap, st.noted = slap, noted
-                        continue
                 edges = st.edges = new[:]
             else:
                 edges = st.edges
@@ -201,33 +115,8 @@ class SortIn:
             if slap is not None and (first is None or slap[0] < first):
                 first = slap[0]
         self._first = first
-        if holes:
-            self._fill(holes, first, out)
         for seat, st, latest, new, found in merged:
             self._describe(seat, st, latest, new, found, out)
-
-    def _fill(self, holes: list, first: int, out: list[Notice]) -> None:
-        """The slap notices ``_merge`` left room for: late, or the delay after ``first``."""
-        deadline = first + self.config.timeout_ns
-        new = tuple.__new__
-        gone = False
-        for i, seat, st, t in holes:
-            if t <= deadline:
-                out[i] = new(SlapNotice, ("slap", seat, t, t - first))
-            elif not st.noted & LATE:
-                st.noted |= LATE
-                out[i] = Notice("late", seat, t, f"Seat {seat}: slap after the round's "
-                                f"{self.config.timeout_ns / 1e9:g} s timeout, not counted")
-            else:
-                gone = True
-        if gone:
-            out[:] = [n for n in out if n is not None]
-
-    def _backwards(self, st: SeatLog, seat: int, old: int, latest: int,
-                   out: list[Notice]) -> None:
-        self._seat_note(st, BACKWARDS, "backwards", seat, old, f"event stamped "
-                        f"{(latest - old) / 1e6:.3f} ms before an earlier one; ranked by its "
-                        "stamp", out)
 
     def _scan(self, st: SeatLog) -> tuple[list[Edge], Edge | None, Edge | None]:
         """One pass over a seat's sorted edges: its presses that are no bounce (the slap

@@ -122,6 +122,11 @@ class Verdict(NamedTuple):
         return {e.seat: e.t_ns for e in self.ranking}
 
     @property
+    def delays_ms(self) -> tuple[tuple[int, float], ...]:
+        """(seat, ms after the first slap, to the µs) in slap order: what statistics read."""
+        return tuple((e.seat, _ms(e.delay_first_ns)) for e in self.ranking)
+
+    @property
     def excluded_seats(self) -> tuple[int, ...]:
         """The seats that could not be timed, sorted."""
         return tuple(s for s, _ in self.excluded)

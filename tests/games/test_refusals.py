@@ -101,10 +101,10 @@ OVER = [*ROUND_2, won(3), law("Hush", 3, 4), won(4), law("Mirror", 4, 5), won(5)
 ct_in = refusing(ct, CT)
 ct_r2 = refusing(ct, CT, *ROUND_2)
 ct_over = refusing(ct, CT, *OVER)
-CLEAR = verdict({1: 0, 2: 30, 3: 50, 5: 90, 4: 400}).to_json()
-CLOSE = verdict({1: 0, 2: 30, 5: 90, 3: 400, 4: 400.3}).to_json()
-CALLED_OFF = false_alarm(verdict({3: 0, 1: 50})).to_json()
-NOBODY = false_alarm(verdict({})).to_json()
+CLEAR = verdict({1: 0, 2: 30, 3: 50, 5: 90, 4: 400}).to_facts()
+CLOSE = verdict({1: 0, 2: 30, 5: 90, 3: 400, 4: 400.3}).to_facts()
+CALLED_OFF = false_alarm(verdict({3: 0, 1: 50})).to_facts()
+NOBODY = false_alarm(verdict({})).to_facts()
 CT_SEATS = seated(CT)
 
 CRAZY_TIME = [
@@ -166,7 +166,7 @@ CRAZY_TIME = [
 
 # The slap pad's own log
 STOP = {"players": [{"name": n, "seat": i + 1} for i, n in enumerate(["Ann", "Bob", "Cy"])]}
-STOP_V = decide({1: 0, 2: 40 * MS, 3: 90 * MS}, (1, 2, 3), MS, "mock").to_json()
+STOP_V = decide({1: 0, 2: 40 * MS, 3: 90 * MS}, (1, 2, 3), MS, "mock").to_facts()
 SLAP_PAD = [
     Case("slap.somebody_picks_up", refusing(stop, STOP)(
         {"type": "slap_round", "verdict": STOP_V, "picker": None, "decision": "verdict"}),

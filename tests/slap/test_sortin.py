@@ -1,6 +1,7 @@
-"""Sorting late edges in: the one pass per seat finds what the plain rules find (the
-slap, the presses that are no bounce, bounce and orphan releases) and counts chatter
-blips exactly as companion.slap.chatter.blips does, on any edges, boundaries included."""
+"""Sorting late edges in: ``_scan``, the one place the edge rules are written, finds what
+the rules say (table: the slap, the presses that are no bounce, bounce and orphan
+releases, shared stamps and boundaries) and counts chatter blips exactly as
+companion.slap.chatter.blips does, on any edges."""
 
 from __future__ import annotations
 
@@ -39,38 +40,67 @@ def seat_logs(draw):
     return log, draw(st.integers(edges[0][0] - 50 * MS, edges[-1][0] + MS))
 
 
-def plain_rules(log, arm):
-    """The rules as written: a press is no bounce when no edge stamped strictly before it
-    lies within the hold-off; an orphan release comes while the switch is open (after a
-    release, or nothing; several edges at one stamp leave it closed if one is a press)."""
-    edges = ([log.before] if log.before else []) + log.edges
-    presses, bounces, orphans = [], [], []
-    closed, last_t = False, None
-    for i, (t, pressed, _) in enumerate(edges):
-        if not (log.before and i == 0):
-            earlier = [e for e in edges[:i] if e[0] < t]
-            prev_t = earlier[-1][0] if earlier else None
-            if pressed:
-                (presses if prev_t is None or t - prev_t > H else bounces).append(edges[i])
-            elif not closed:
-                orphans.append(edges[i])
-        closed = (closed or pressed) if t == last_t else pressed
-        last_t = t
-    slap = next((e for e in presses if e[0] >= arm), None)
-    return presses, slap, bounces[:1], orphans[:1]
+# The rules in words: a press is no bounce when no edge stamped strictly before it lies
+# within the hold-off H; the slap is the first such press at or after the arm; a release
+# while the switch is open (after a release, or with nothing before) is an orphan;
+# several edges at one stamp leave the switch closed if one of them is a press.
+# (name, edges as (ms, pressed), before as (ms, pressed) or None, arm ms,
+#  presses (ms), slap ms, bounce ms, orphan ms)
+HMS = H / MS
+SCAN_CASES = [
+    ("a clean press and release", [(100, True), (180, False)], None, 0, [100], 100, None, None),
+    ("bounce inside the hold-off", [(100, True), (101, False), (102, True), (180, False)],
+     None, 0, [100], 100, 102, None),
+    ("a press exactly the hold-off later is bounce", [(100, True), (100 + HMS, True)], None,
+     0, [100], 100, 100 + HMS, None),
+    ("a press just over the hold-off is a press", [(100, True), (100 + HMS + 1e-6, True)],
+     None, 0, [100, 100 + HMS + 1e-6], 100, None, None),
+    ("presses before the arm are no slap", [(-50, True), (-10, False), (40, True)], None, 0,
+     [-50, 40], 40, None, None),
+    ("release with nothing before: orphan", [(50, False), (100, True)], None, 0, [100], 100,
+     None, 50),
+    ("release after a release: orphan", [(50, True), (90, False), (200, False)], None, 0,
+     [50], 50, None, 200),
+    ("held since before: its release is no orphan", [(300, False), (400, True)], (0, True), 0,
+     [400], 400, None, None),
+    ("an old edge within the hold-off makes bounce", [(10, True)], (10 - HMS / 2, False), 0,
+     [], None, 10, None),
+    ("one stamp, press and release: closed", [(100, True), (100, False), (200, False)], None,
+     0, [100], 100, None, None),
+]
 
 
-@settings(max_examples=500, deadline=None)
+@pytest.mark.parametrize(("edges", "before", "arm", "presses", "slap", "bounce", "orphan"),
+                         [c[1:] for c in SCAN_CASES], ids=[c[0] for c in SCAN_CASES])
+def test_scan_finds_what_the_rules_say(edges, before, arm, presses, slap, bounce, orphan):
+    at = 10**10
+
+    def edge(ms, pressed):
+        return (at + round(ms * MS), pressed, None)
+
+    log = SeatLog()
+    log.edges = [edge(*e) for e in edges]
+    log.before = edge(*before) if before else None
+    arbiter = SlapArbiter((1,), CFG)
+    arbiter._arm_ns = at + arm * MS
+    got_presses, got_bounce, got_orphan = arbiter._scan(log)
+
+    def ms(e):
+        return None if e is None else (e[0] - at) / MS
+
+    assert [ms(e) for e in got_presses] == pytest.approx(presses)
+    assert ms(log.slap) == pytest.approx(slap)
+    assert ms(got_bounce) == pytest.approx(bounce)
+    assert ms(got_orphan) == pytest.approx(orphan)
+
+
+@settings(max_examples=300, deadline=None)
 @given(seat_logs())
-def test_one_pass_finds_what_the_rules_say(case):
+def test_scan_counts_blips_as_chatter_does(case):
     log, arm = case
     arbiter = SlapArbiter((1,), CFG)
     arbiter._arm_ns = arm
-    presses, bounce, orphan = arbiter._scan(log)
-    want_presses, want_slap, want_bounce, want_orphan = plain_rules(log, arm)
-    assert presses == want_presses and log.slap == want_slap
-    assert ([bounce] if bounce else []) == want_bounce
-    assert ([orphan] if orphan else []) == want_orphan
+    arbiter._scan(log)
     at_rest = not (log.before is not None and log.before[1])
     assert log.blips == blips(log.edges, at_rest, H, B, -10**18, 10**18)
 
@@ -96,29 +126,19 @@ def batches(draw):
     return seats, arm, events
 
 
-def _run(case, one_pass, monkeypatch):
-    seats, arm, events = case
-    monkeypatch.setattr(SlapArbiter, "_one_pass", one_pass)
-    arb = SlapArbiter(seats, CFG)
-    arb.arm(arm)
-    notes = arb.feed_many(events)
-    first = arb.first_slap_ns
-    verdict = arb.poll(arm + 10**12)
-    return verdict, notes, arb.take_notices(), first
-
-
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(batches())
-def test_a_seat_s_first_batch_in_one_pass_is_what_scan_and_describe_say(case):
-    """``_merge``'s own pass over a seat's first batch gives the notices, slaps and
-    verdict that ``_scan`` and ``_describe`` give, each seat's in the same order."""
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        fast = _run(case, True, monkeypatch)
-        slow = _run(case, False, monkeypatch)
-    assert fast[0] == slow[0] and fast[3] == slow[3]
-    for got, want in zip(fast[1:3], slow[1:3], strict=True):
-        assert _by_seat(got) == _by_seat(want)
-
-
-def _by_seat(notices):
-    return sorted((tuple(n[:3]) + (n.text,) for n in notices), key=lambda n: n[1] or 0)
+def test_a_batch_gives_the_verdict_of_the_same_edges_fed_one_by_one(case):
+    """``feed_many`` (sorted in at the poll) and ``feed`` (edge by edge) agree."""
+    seats, arm, events = case
+    verdicts = []
+    for batch in (True, False):
+        arb = SlapArbiter(seats, CFG)
+        arb.arm(arm)
+        if batch:
+            arb.feed_many(events)
+        else:
+            for e in events:
+                arb.feed(e)
+        verdicts.append(arb.poll(arm + 10**12))
+    assert verdicts[0] == verdicts[1]

@@ -74,7 +74,7 @@ def test_a_game_of_crazy_time(ui, cues):
     ui.tap(ui.find("Record"))
     assert ui.app.sm.current == "crazy_time"
     p = pickups(ui)[-1]
-    assert (p["seat"], p["reason"], p["verdict"]["picker"]) == (4, "slap", 4)
+    assert (p["seat"], p["reason"], p["decision"]) == (4, "slap", "verdict")
     assert [d[0] for d in p["delays"]] == [1, 2, 3, 4]
     ui.find("Dan: last to slap")
 

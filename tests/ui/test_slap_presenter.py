@@ -112,7 +112,7 @@ def test_recorded_rounds_read_back_newest_first():
     close = verdict({1: 0, 2: 40, 3: 95.0, 4: 95.4})
     for v, picker, how in ((clear, 4, "verdict"), (close, 3, "table"),
                            (false_alarm(verdict({1: 0, 2: 30})), 2, "false_alarm")):
-        state = st.apply(state, {"type": "slap_round", "verdict": v.to_json(),
+        state = st.apply(state, {"type": "slap_round", "verdict": v.to_facts(),
                                  "picker": picker, "decision": how})
     lines = sp.rounds_from_stop_time(st.snapshot(state))
     assert [x.text for x in lines] == ["Round 3: seat 2 (false alarm)",
@@ -124,12 +124,13 @@ def test_recorded_rounds_read_back_newest_first():
 
 
 def test_crazy_time_slap_pickups_read_back():
-    snap = {"pickups": [
-        {"round": 1, "seat": 4, "reason": "slap",
-         "verdict": verdict({1: 0, 2: 40, 3: 95, 4: 180}).to_json()},
+    clear, alarm = verdict({1: 0, 2: 40, 3: 95, 4: 180}), false_alarm(verdict({3: 30, 1: 0}))
+    snap = {"pickups": [  # as the engine's snapshot gives them
+        {"round": 1, "seat": 4, "reason": "slap", "verdict": clear.to_facts(),
+         "decision": "verdict", "delays": [list(d) for d in clear.delays_ms]},
         {"round": 1, "seat": 2, "reason": "temporal_flaw", "verdict": None},
-        {"round": 2, "seat": 3, "reason": "false_slap",
-         "verdict": false_alarm(verdict({3: 30, 1: 0})).to_json()},
+        {"round": 2, "seat": 3, "reason": "false_slap", "verdict": alarm.to_facts(),
+         "decision": "verdict", "delays": [list(d) for d in alarm.delays_ms]},
     ]}
     assert [x.text for x in sp.rounds_from_crazy_time(snap)] == ["Round 2: seat 3 (false alarm)",
                                                "Round 1: seat 4 (+180.0 ms)"]

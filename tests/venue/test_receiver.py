@@ -150,9 +150,11 @@ def test_slap_reaction_times_come_from_the_replayed_rounds(store, tmp_path):
 
         names = {p["seat"]: p["name"] for p in slaps["setup"]["players"]}
         delays: dict[str, list[float]] = {}
-        for a in slaps["actions"]:  # what the table sent: each verdict's own ranking
-            for entry in a["action"]["verdict"]["ranking"]:
-                delays.setdefault(names[entry["seat"]], []).append(entry["delay_first_ms"])
+        for a in slaps["actions"]:  # what the table sent: each round's slap times
+            facts = a["action"]["verdict"]["slaps"]
+            for entry in facts:
+                delays.setdefault(names[entry["seat"]], []).append(
+                    round((entry["t_ns"] - facts[0]["t_ns"]) / 1e6, 3))
         want = {n: round(statistics.median(d)) for n, d in delays.items()}
         assert {r["name"]: r["median_ms"] for r in reactions} == want
         assert reactions == sorted(reactions, key=lambda r: r["median_ms"])

@@ -9,10 +9,11 @@ leaving the room twice, a guess before anyone picked up because of the law ...).
 
 Wiring: the session keeps the game log and computes ``state`` as
 ``functools.reduce(apply, log, initial(setup))``. When the slap arbiter closes a
-"Stop Time" round, the slap screen puts its verdict dict, untouched, into a ``pickup``
-action (``reason: "slap"``, or ``"false_slap"`` for a false alarm) for the seat the
-verdict names or the table chose among its candidates; the engine refuses any other
-seat (``pickups``). Action fields are read by ``fields``. The screen never reads
+"Stop Time" round, the slap screen puts the round's facts (``Verdict.to_facts()``) into
+a ``pickup`` action (``reason: "slap"``, or ``"false_slap"`` for a false alarm) for the
+seat the verdict names or the table chose among its candidates; the engine derives the
+verdict from the facts with the one ``decide()`` and refuses any other seat
+(``pickups``). Action fields are read by ``fields``. The screen never reads
 ``State`` directly: it calls ``crazy_time_view.view(state, viewer_seat)``, which keeps
 each new law's text from the player who was out of the room. ``snapshot()`` is the full
 record (secrets included) for export and statistics, not for the screen.
@@ -47,9 +48,7 @@ from companion.games.crazy_time.pickups import (
     REASONS,
     accusation,
     mistakes,
-    mistakes_logged,
     pickup,
-    pickup_logged,
 )
 from companion.games.crazy_time.records import (
     Guess,
@@ -72,8 +71,9 @@ GAME = GameInfo(
     order=10,
     screen="companion.ui.screens.crazy_time:CrazyTimeScreen",
     players=(4, 7),
-    version=3,  # 2: slap pick-ups agree with their verdict, record who chose; 3: pile
-    # counts hold against the five cards a pick-up keeps and a correct guess removes
+    version=4,  # 2: slap pick-ups agree with their verdict, record who chose; 3: pile
+    # counts hold against the five cards a pick-up keeps and a correct guess removes;
+    # 4: slap pick-ups store facts, a seat that could not be timed is a candidate
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -205,18 +205,6 @@ def initial(setup: Mapping[str, Any]) -> State:
 def apply(state: State, action: Mapping[str, Any]) -> State:
     """The state after ``action``, or RuleError (``state`` itself is never changed)."""
     _, handler = handler_for(_HANDLERS, action, "Crazy Time")
-    return handler(state, action)
-
-
-def apply_logged(state: State, action: Mapping[str, Any]) -> State:
-    """``apply`` for an action read back from our own game log (resume, History), which
-    ``apply`` accepted when it was played: the same state, but a slap verdict is not read
-    in full and decided again from its slap times (``slap_verdicts.logged_verdict``; it
-    is still refused when it cannot be applied at all). Every other check stays."""
-    kind = action.get("type") if type(action) is dict else None
-    handler = _LOGGED_HANDLERS.get(kind) if type(kind) is str else None
-    if handler is None:  # not what our log gives back: the same refusal as apply's
-        _, handler = handler_for(_LOGGED_HANDLERS, action, "Crazy Time")
     return handler(state, action)
 
 
@@ -373,7 +361,6 @@ _HANDLERS = {
     "guess": _guess,
     "tick_tock": _tick_tock,
 }
-_LOGGED_HANDLERS = {**_HANDLERS, "pickup": pickup_logged, "mistakes": mistakes_logged}
 
 
 # --------------------------------------------------------------------------- snapshot
@@ -420,4 +407,4 @@ def snapshot(state: State, recent: int | None = None) -> dict:
 
 __all__ = ["NAME", "TITLE", "ROUNDS", "REASONS", "PICKUP_KEEPS", "State", "Pickup", "Guess",
            "RoundResult",
-           "Law", "deal_size", "initial", "apply", "apply_logged", "snapshot"]
+           "Law", "deal_size", "initial", "apply", "snapshot"]

@@ -39,13 +39,7 @@ from companion.games.crazy_time.fields import (
 from companion.games.crazy_time.laws import find_law
 from companion.games.crazy_time.records import new_pickup
 from companion.games.evolve import replace
-from companion.games.slap_verdicts import (
-    LoggedVerdict,
-    check_picker,
-    logged_verdict,
-    read_verdict,
-    verdict_text,
-)
+from companion.games.slap_verdicts import check_picker, read_round
 from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
 
 REASONS = ("slap", "temporal_flaw", "wrong_accusation", "false_slap")
@@ -68,11 +62,9 @@ def _reason(action: Mapping[str, Any], default: str | None = None) -> str:
     return reason
 
 
-def _verdict(state: Any, action: Mapping[str, Any], reason: str,
-             logged: bool = False) -> Verdict | LoggedVerdict | None:
-    """The verdict the action carries, read and checked against its reason. ``logged``:
-    the action comes from our own game log, where ``apply`` accepted it: the verdict is
-    read for the picker checks but not decided again (``slap_verdicts.logged_verdict``)."""
+def _verdict(state: Any, action: Mapping[str, Any], reason: str) -> Verdict | None:
+    """The verdict the slap facts in the action give (``slap_verdicts.read_round``),
+    checked against the action's reason."""
     data = action.get("verdict")
     if data is None:
         return None
@@ -81,7 +73,7 @@ def _verdict(state: Any, action: Mapping[str, Any], reason: str,
     if reason not in ("slap", "false_slap"):
         raise MalformedAction(f"action '{action['type']}': a slap verdict goes with reason "
                               f"'slap' or 'false_slap', not {reason!r}")
-    verdict = (logged_verdict if logged else read_verdict)(data, state.seats, action["type"])
+    verdict = read_round(data, state.seats, action["type"])
     false_alarm = verdict.case == CASE_FALSE_ALARM
     if reason == "slap" and false_alarm:
         raise RuleError("crazy_time.false_alarm_is_no_slap", "This slap round was called off "
@@ -94,7 +86,7 @@ def _verdict(state: Any, action: Mapping[str, Any], reason: str,
     return verdict
 
 
-def _charged(state: Any, action: Mapping[str, Any], verdict: Verdict | LoggedVerdict,
+def _charged(state: Any, action: Mapping[str, Any], verdict: Verdict,
              seat: int) -> str | None:
     """Who chose ``seat``: the verdict, or the table among its candidates (refused when
     the verdict allows neither). An action's own ``decision`` must say the same."""
@@ -115,17 +107,15 @@ def _cause(state: Any, text: str | None) -> tuple[str | None, str | None]:
 
 
 def record_pickup(state: Any, action: Mapping[str, Any], seat: int, reason: str,
-                  cause: str | None, verdict: Verdict | LoggedVerdict | None = None,
+                  cause: str | None, verdict: Verdict | None = None,
                   **extra: Any) -> Any:
     """The state with one more pick-up by ``seat``; the picker restarts the count."""
     law, rule = _cause(state, cause)
     pile = count_field(action, "pile")
     kind = action["type"]
     check_pile(state, seat, pile, PICKUP_KEEPS, f"a pick-up keeps at most {PICKUP_KEEPS} cards")
-    # what both paths keep of a verdict: its own JSON, as text (delays are read from it)
-    text = None if verdict is None else verdict_text(action["verdict"], kind)
     n = len(state.pickups) + 1
-    pickup = new_pickup(n, state.round, seat, reason, law, rule, kind, pile=pile, verdict=text,
+    pickup = new_pickup(n, state.round, seat, reason, law, rule, kind, pile=pile, verdict=verdict,
                         **extra)
     piles = state.piles
     if piles:
@@ -149,14 +139,14 @@ def record_pickup(state: Any, action: Mapping[str, Any], seat: int, reason: str,
                                               state.seats.index(seat)), opened=opened)
 
 
-def pickup(state: Any, action: Mapping[str, Any], logged: bool = False) -> Any:
+def pickup(state: Any, action: Mapping[str, Any]) -> Any:
     """``{"type": "pickup", "seat", "reason", "law"?, "verdict"?, "decision"?, "pile"?}``
-    (``logged``: read back from our own game log, see ``_verdict``)"""
+    (``verdict``: the slap round's facts)"""
     in_play(state)
     seat = seat_field(state, action, "seat")
     reason = _reason(action)
     cause = optional(action, "law", str)
-    verdict = _verdict(state, action, reason, logged)
+    verdict = _verdict(state, action, reason)
     decision = None if verdict is None else _charged(state, action, verdict, seat)
     return record_pickup(state, action, seat, reason, cause, verdict, decision=decision)
 
@@ -189,7 +179,7 @@ def accusation(state: Any, action: Mapping[str, Any]) -> Any:
                          erred=(accused,) if picker != accused else ())
 
 
-def mistakes(state: Any, action: Mapping[str, Any], logged: bool = False) -> Any:
+def mistakes(state: Any, action: Mapping[str, Any]) -> Any:
     """``{"type": "mistakes", "seats": [...], "reason"?, "law"?, "verdict"?, "pile"?}``:
     several players erred, listed in the order they did; the last one picks up. With a
     false-alarm verdict, every one listed must have slapped, and the last one listed is
@@ -205,27 +195,18 @@ def mistakes(state: Any, action: Mapping[str, Any], logged: bool = False) -> Any
         raise MalformedAction("action 'mistakes': a wrong accusation is recorded with "
                               "'accusation'")
     cause = optional(action, "law", str)
-    verdict = _verdict(state, action, reason, logged)
+    verdict = _verdict(state, action, reason)
     decision = None
     if verdict is not None:
         if reason == "slap":
             raise RuleError("crazy_time.mistakes_need_false_alarm", "Several mistakes at the "
                             "Stop Time card are slaps when nobody should have slapped: call "
                             "the round off as a false alarm first.")
-        never = [s for s in seats if s not in verdict.slappers]
+        never = [s for s in seats
+                 if s not in verdict.slappers and s not in verdict.excluded_seats]
         if never:
             raise RuleError("crazy_time.erred_without_slap", "{name} did not slap in this "
                             "round, so made no false slap.", name=state.name(never[0]))
         decision = _charged(state, action, verdict, seats[-1])
     return record_pickup(state, action, seats[-1], reason, cause, verdict, erred=seats,
                          decision=decision)
-
-
-def pickup_logged(state: Any, action: Mapping[str, Any]) -> Any:
-    """``pickup`` for an action read back from our own game log (``apply_logged``)."""
-    return pickup(state, action, logged=True)
-
-
-def mistakes_logged(state: Any, action: Mapping[str, Any]) -> Any:
-    """``mistakes`` for an action read back from our own game log (``apply_logged``)."""
-    return mistakes(state, action, logged=True)

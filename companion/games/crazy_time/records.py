@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.maker import maker
-from companion.games.slap_verdicts import parse_text, ranking_delays
+from companion.slap.verdict import Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,11 +22,11 @@ class Pickup:
     ``law`` is the canonical name of the Law of Time the cause names, ``rule`` the cause
     in the table's words when it names no law. ``via`` is the action that recorded it.
     ``erred``: who made the mistakes (several, the picker last), or the one whose
-    mistake a later player is charged with. ``verdict`` is the slap arbiter's verdict
-    as compact JSON text (its keys in the action's order); ``delays`` the (seat,
-    delay_ms) pairs of its ranking, read from that text when asked; ``decision`` who
-    chose the picker: ``"verdict"`` (the arbiter named them) or ``"table"`` (too close to
-    call, or several never slapped).
+    mistake a later player is charged with. ``verdict`` is the slap verdict ``decide()``
+    derived from the round's facts; ``delays`` the (seat, delay_ms) pairs of its ranking;
+    ``decision`` who chose the picker: ``"verdict"`` (the arbiter named them) or
+    ``"table"`` (several candidates: too close to call, several never slapped, or a seat
+    that could not be timed).
     """
 
     n: int
@@ -38,7 +38,7 @@ class Pickup:
     via: str = "pickup"
     accuser: int | None = None
     erred: tuple[int, ...] = ()
-    verdict: str | None = None
+    verdict: Verdict | None = None
     pile: int | None = None
     decision: str | None = None
 
@@ -47,7 +47,7 @@ class Pickup:
         """(seat, ms after the first slap) from the verdict's ranking, in slap order."""
         if self.verdict is None:
             return ()
-        return ranking_delays(parse_text(self.verdict)["ranking"])
+        return self.verdict.delays_ms
 
     @property
     def opens_guess(self) -> bool:
@@ -96,8 +96,8 @@ new_tick_tock = maker(TickTock)
 
 
 def pickup_json(p: Pickup) -> dict:
-    verdict = None if p.verdict is None else parse_text(p.verdict)
-    delays = () if verdict is None else ranking_delays(verdict["ranking"])
+    verdict = None if p.verdict is None else p.verdict.to_facts()
+    delays = p.delays
     return {"n": p.n, "round": p.round, "seat": p.seat, "reason": p.reason, "law": p.law,
             "rule": p.rule, "via": p.via, "accuser": p.accuser, "erred": list(p.erred),
             "verdict": verdict, "delays": [[s, ms] for s, ms in delays], "pile": p.pile,

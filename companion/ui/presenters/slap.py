@@ -276,7 +276,8 @@ def rounds_from_crazy_time(snapshot: Mapping) -> list[RoundLine]:
             continue
         if p["reason"] == "false_slap":
             how = "false_alarm"
-        else:  # recorded by the engine; older logs: derived from the verdict
-            how = p.get("decision") or ("verdict" if v.get("picker") == p["seat"] else "table")
-        out.append(_round_line(f"Round {p['round']}", p["seat"], how, v.get("ranking", [])))
+        else:  # recorded by the engine (its snapshot derives it from the facts)
+            how = p.get("decision") or "table"
+        ranking = [{"seat": seat, "delay_ms": ms} for seat, ms in p.get("delays") or []]
+        out.append(_round_line(f"Round {p['round']}", p["seat"], how, ranking))
     return out[::-1]
