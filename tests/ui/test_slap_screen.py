@@ -20,12 +20,19 @@ def cues(ui, monkeypatch):
     return played
 
 
-def pump_until(ui, cond, frames=400):
-    for _ in range(frames):
+def pump_until(ui, cond, frames=400, seconds=10.0):
+    """Frames until ``cond()`` holds: at least ``frames`` of them, and while the table's
+    clock has not run ``seconds`` (a verdict waits ``settle_ns`` after the last slap)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    n = 0
+    while n < frames or time.monotonic() < deadline:
         if cond():
             return
         ui.pump(1)
-    raise AssertionError("the screen never got there")
+        n += 1
+    raise AssertionError(f"the screen never got there: {ui.app.sm.current_screen.headline!r} {ui.app.status!r}")
 
 
 def open_tool(ui, seats):
