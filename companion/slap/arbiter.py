@@ -104,6 +104,8 @@ class SlapArbiter(SortIn):
         self._streams: dict[str, Stream] = {}  # sources whose watermark a round waits for
         self._judged = False  # the round has a verdict; it stays open to late slaps
         self._dirty = False  # something was fed or confirmed since the verdict
+        self._reopen_ns = cfg.reopen_ns
+        self._reopen_until = 0
         self._said_quiet: set[str] = set()
         #: How many times the round's verdict was redone after it was first given (a slap
         #: stamped inside the round that arrived late, a quiet source heard again).
@@ -148,6 +150,16 @@ class SlapArbiter(SortIn):
         if stream.mark is None or up_to_ns > stream.mark:
             stream.mark = up_to_ns
             self._dirty = True
+
+    def expects(self, name: str) -> bool:
+        """Does the current round wait for source ``name``?"""
+        stream = self._streams.get(name)
+        return stream is not None and stream.expected
+
+    @property
+    def unsettled(self) -> bool:
+        """A judged round got something new that ``poll`` has not weighed yet."""
+        return self._armed and self._judged and self._dirty
 
     def watermark(self, name: str) -> int | None:
         stream = self._streams.get(name)
@@ -286,6 +298,8 @@ class SlapArbiter(SortIn):
             self._merge()
         stuck_ns = self._stuck_ns
         first = self._first
+        if self._judged and now_ns > self._reopen_until:
+            self._armed = self._judged = False  # long over: later slaps are only noted
         if not self._armed or first is None or (self._judged and not self._dirty):
             for seat, st in self._st.items():
                 if (st.latest_pressed and st.stuck_t != st.latest_t
@@ -329,6 +343,7 @@ class SlapArbiter(SortIn):
                 return None
             self.revision += 1
         self._judged = True
+        self._reopen_until = max(now_ns, deadline) + self._reopen_ns
         self.last_verdict = verdict
         self._outbox.append(verdict_notice(verdict, now_ns))
         return verdict

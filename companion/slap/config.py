@@ -112,6 +112,8 @@ class ArbiterConfig:
     100 ms resend of a report whose frame was lost, and a busy host's delivery).
     ``quiet_ns``: how long past that a round waits for a source named with
     ``SlapArbiter.expect`` to confirm its stream; then its unheard seats are ``quiet``.
+    ``reopen_ns``: how long after its deadline (or verdict) a judged round still takes a
+    late slap stamped inside it and redoes its verdict; later ones are only noted.
     ``max_edges``: edges kept per seat per round (a flood beyond it leaves the seat
     untimed if no slap was found among them).
     ``blip_ns``: a press that is back at rest sooner than this is no hand (a blip);
@@ -125,6 +127,7 @@ class ArbiterConfig:
     stuck_ns: int = 1_500_000_000
     settle_ns: int = 120_000_000
     quiet_ns: int = 1_000_000_000
+    reopen_ns: int = 30_000_000_000
     max_edges: int = 64
     blip_ns: int = 25_000_000
     chatter_blips: int = 2
@@ -138,6 +141,7 @@ class ArbiterConfig:
         _whole("stuck_ns", self.stuck_ns, 1)
         _whole("settle_ns", self.settle_ns, 0)
         _whole("quiet_ns", self.quiet_ns, 0)
+        _whole("reopen_ns", self.reopen_ns, 0)
         _whole("max_edges", self.max_edges, 8)
         _whole("blip_ns", self.blip_ns, 0)
         _whole("chatter_blips", self.chatter_blips, 2)

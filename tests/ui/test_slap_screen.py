@@ -32,7 +32,8 @@ def pump_until(ui, cond, frames=400, seconds=10.0):
             return
         ui.pump(1)
         n += 1
-    raise AssertionError(f"the screen never got there: {ui.app.sm.current_screen.headline!r} {ui.app.status!r}")
+    raise AssertionError(f"the screen never got there: "
+                         f"{ui.app.sm.current_screen.headline!r} {ui.app.status!r}")
 
 
 def open_tool(ui, seats):
@@ -190,3 +191,48 @@ def test_the_captain_button_acts_at_once_after_the_presses_before_it(ui):
     screen.on_frame(now + 40 * MS)
     assert screen.phase == "open" and set(screen.live) == {1}
     screen.cancel()
+
+
+def test_a_release_while_another_screen_shows_reaches_the_arbiter(ui):
+    """A hand on the button when the screen changes, lifted on another screen: the seat
+    is not "held" in the next round, so it can be named when it slaps last."""
+    screen = open_tool(ui, (1, 2))
+    ui.app.table.key_down("1")
+    ui.pump(2)
+    ui.app.navigate("home")
+    ui.pump(2)
+    ui.app.table.key_up("1")  # lifted while Home shows
+    ui.pump(2)
+    ui.app.navigate("slap")
+    ui.pump(2)
+    t0 = ui.app.table.now_ns()
+    screen.arm(t0)
+    assert "held" not in ui.app.status
+    slap_stream(screen, t0, {2: 100, 1: 180})
+    screen.on_frame(t0 + 5_000 * MS)
+    assert screen.verdict.certain and screen.verdict.picker == 1
+    screen.cancel()
+
+
+def test_a_slap_of_a_recorded_round_that_arrives_late_is_told_and_corrected(ui):
+    from companion.pad.link import PadPress
+
+    screen = open_tool(ui, (1, 2, 3))
+    t0 = ui.app.table.now_ns() - 30_000 * MS
+    screen.arm(t0)
+    slap_stream(screen, t0, {1: 100, 2: 160})
+    screen.on_frame(t0 + 3_000 * MS)
+    ui.pump()
+    assert screen.verdict.picker == 3 and screen.headline == "Seat 3 picks up"
+    ui.tap(ui.find("Record"))
+    before = len(ui.app.session.snapshot()["rounds"])
+    # Seat 3's pad press, stamped inside the round (at +120 ms), arrives now.
+    screen.on_press_event(PadPress(3, t0 + 120 * MS, "pad", True, 100_000, 0, ("pad", 1, 1)))
+    screen.on_frame(t0 + 3_100 * MS)
+    ui.pump()
+    assert "may be wrong" in ui.app.banner_text and "seat 3" in ui.app.banner_text
+    assert screen.phase == "verdict" and screen.headline == "Seat 2 picks up"
+    ui.tap(ui.find("Record"))  # the correction: the recorded round is undone, recorded anew
+    rounds = ui.app.session.snapshot()["rounds"]
+    assert len(rounds) == before and rounds[-1]["picker"] == 2
+    assert [r["seat"] for r in rounds[-1]["ranking"]] == [1, 3, 2]

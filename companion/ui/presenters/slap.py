@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.slap.arbiter import DEFAULT_RESOLUTION_NS, ArbiterConfig, Notice
-from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
+from companion.slap.verdict import CASE_FALSE_ALARM, WHY_WORDS, Verdict
 
 IDLE, ARMED, OPEN, VERDICT = "idle", "armed", "open", "verdict"
 PHASES = (IDLE, ARMED, OPEN, VERDICT)
@@ -122,6 +122,34 @@ def seat_list(seats: Sequence[int], joiner: str = "or",
     return ", ".join(words[:-1]) + f" {joiner} " + words[-1]
 
 
+def left_out_text(verdict: Verdict, names: Mapping[int, str] | None = None) -> str:
+    """The seats the round could not time, by name and why: "Cara (button already held
+    down), Dan (its source went quiet)"; "" when none."""
+    names = names or {}
+    return ", ".join(f"{names.get(s) or f'seat {s}'} ({WHY_WORDS.get(w, w)})"
+                     for s, w in verdict.excluded)
+
+
+def verdict_sentence(verdict: Verdict, names: Mapping[int, str] | None = None) -> str:
+    """The verdict as one sentence with the players' names (for notices and banners):
+    "Bo picks up (last, +41.0 ms).", "The table decides between Ann and Cara (Cara: its
+    source went quiet)."."""
+    names = names or {}
+    left = left_out_text(verdict, names)
+    if verdict.picker is not None:
+        who = names.get(verdict.picker) or f"Seat {verdict.picker}"
+        if verdict.picker in dict(verdict.excluded):
+            return f"{who} picks up (could not be timed, and nobody else could pick up)."
+        if verdict.picker in verdict.non_slappers:
+            return f"{who} picks up (never slapped)."
+        return f"{who} picks up (last, {fmt_ms(verdict.ranking[-1].delay_first_ns / 1e6)})."
+    if not verdict.candidates:
+        return "Nobody slapped: nobody picks up."
+    who = seat_list(verdict.candidates, "and", names)
+    tail = f"; not timed: {left}" if left else ""
+    return f"The table decides between {who}{tail}."
+
+
 def decision(verdict: Verdict, chosen: int | None) -> tuple[int | None, str] | None:
     """``(picker, decision)`` to record, or None while the table still has to choose."""
     if verdict.case == CASE_FALSE_ALARM:
@@ -214,11 +242,19 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
                                    for s in verdict.non_slappers),
                 can_false_alarm=verdict.case != CASE_FALSE_ALARM and bool(verdict.ranking))
     picked = decision(verdict, chosen)
+    left = left_out_text(verdict, names)
+    not_timed = f"Not timed: {left}." if left else ""
     if picked is None or picked[0] is None:
         cands = verdict.candidates
         base["choices"] = tuple(chip.get(s, SeatChip(s, "grey")) for s in cands)
         if not cands:
             return SlapView(headline="Nobody slapped", detail="Nothing to record.", **base)
+        if left:
+            why = not_timed
+            if verdict.too_close:
+                why += (f" The last slaps were within {verdict.resolution_ns / 1e6:g} ms.")
+            return SlapView(headline=f"The table decides: {seat_list(cands, names=names)} "
+                            "— tap who picks up", detail=why, **base)
         if verdict.too_close:
             why = (f"Within {verdict.resolution_ns / 1e6:g} ms: closer than the buttons "
                    "can tell apart.")
@@ -231,17 +267,22 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
     who = names.get(seat, f"Seat {seat}")
     base.update(headline_seat=seat, headline_colour=chip.get(seat, SeatChip(seat, "")).colour,
                 can_record=True)
+    extra = f" {not_timed}" if not_timed else ""
     if how == "false_alarm":
         return SlapView(headline=f"False alarm: {who} picks up",
-                        detail="Nobody should have slapped: the last one who did picks up.",
-                        **base)
+                        detail="Nobody should have slapped: the last one who did picks up."
+                        + extra, **base)
     if how == "table":
-        return SlapView(headline=f"{who} picks up", detail="The table's call.", **base)
+        return SlapView(headline=f"{who} picks up", detail="The table's call." + extra,
+                        **base)
+    if seat in dict(verdict.excluded):
+        return SlapView(headline=f"{who} picks up", detail=f"{not_timed} Nobody else could "
+                        "pick up.", **base)
     if seat in verdict.non_slappers:
-        return SlapView(headline=f"{who} picks up", detail="Never slapped.", **base)
+        return SlapView(headline=f"{who} picks up", detail="Never slapped." + extra, **base)
     return SlapView(headline=f"{who} picks up",
                     detail=f"Last, {fmt_ms(marks[-1].delay_ms)} after the first "
-                           f"(timing ±{verdict.resolution_ns / 1e6:g} ms).", **base)
+                           f"(timing ±{verdict.resolution_ns / 1e6:g} ms).{extra}", **base)
 
 
 def notice_lines(notices: Iterable[Notice]) -> list[str]:
