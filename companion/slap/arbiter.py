@@ -436,7 +436,8 @@ class SlapArbiter(SortIn):
             st.noted = 0  # the round is over: once-a-round notices may come again
             if not st.blips_ok:
                 st.blips = blips(st.edges, not (st.before is not None and st.before[1]),
-                                 cfg.holdoff_ns, cfg.blip_ns, since, now_ns) if len(
+                                 cfg.holdoff_ns, cfg.blip_ns, since, now_ns,
+                                 cfg.pad_blip_ns) if len(
                     st.edges) >= 2 * need else 0
                 st.blips_ok = True
             if st.blips >= need and seat not in left_out:

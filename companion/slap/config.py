@@ -116,9 +116,12 @@ class ArbiterConfig:
     late slap stamped inside it and redoes its verdict; later ones are only noted.
     ``max_edges``: edges kept per seat per round (a flood beyond it leaves the seat
     untimed if no slap was found among them).
-    ``blip_ns``: a press that is back at rest sooner than this is no hand (a blip);
-    ``chatter_blips`` blips of one seat within ``chatter_window_ns`` before the round
-    closes mean its switch chatters: the seat is left out of the verdict.
+    ``blip_ns``: a press stamped at the host (every edge seen) that is back at rest
+    sooner than this is no hand (a blip); ``pad_blip_ns`` the same for the pad, whose
+    firmware reports a release no sooner than its own hold-off. ``chatter_blips`` blips
+    of one seat from ``chatter_window_ns`` before the arm until the close mean its
+    switch chatters: the seat is left out (``chatter``), a candidate. The thresholds and
+    where they come from: ``docs/slap-timing.md``.
     ``resolution_ns``: press source name -> honest ordering bound.
     """
 
@@ -129,7 +132,8 @@ class ArbiterConfig:
     quiet_ns: int = 1_000_000_000
     reopen_ns: int = 30_000_000_000
     max_edges: int = 64
-    blip_ns: int = 25_000_000
+    blip_ns: int = 3_000_000
+    pad_blip_ns: int = 25_000_000
     chatter_blips: int = 2
     chatter_window_ns: int = 5_000_000_000
     resolution_ns: Mapping[str, int] = field(
@@ -144,6 +148,7 @@ class ArbiterConfig:
         _whole("reopen_ns", self.reopen_ns, 0)
         _whole("max_edges", self.max_edges, 8)
         _whole("blip_ns", self.blip_ns, 0)
+        _whole("pad_blip_ns", self.pad_blip_ns, 0)
         _whole("chatter_blips", self.chatter_blips, 2)
         _whole("chatter_window_ns", self.chatter_window_ns, 0)
         if self.holdoff_ns >= self.timeout_ns:

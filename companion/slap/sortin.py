@@ -122,16 +122,18 @@ class SortIn:
         """One pass over a seat's sorted edges: its presses that are no bounce (the slap
         is the first of them at/after the arm), a bounce and an orphan release if any,
         and its chatter blips (counted as ``companion.slap.chatter.blips`` does)."""
-        holdoff, blip_ns, arm = self._holdoff, self.config.blip_ns, self._arm_ns
+        holdoff, arm = self._holdoff, self._arm_ns
+        host_blip, pad_blip = self.config.blip_ns, self.config.pad_blip_ns
         before = st.before
         prev_t = cur_t = before[0] if before is not None else -(1 << 62)
         last_p = before is not None and before[1]
         presses: list[Edge] = []
-        bounce = orphan = slap = start = None
+        bounce = orphan = slap = start = closed_at = None
         count, train_rest = 0, not last_p
+        from_pad, longest = False, 0  # see ``chatter.blips``: how a blip is measured
         boundary = False
         for edge in st.edges:
-            t, pressed, _ = edge
+            t, pressed, event = edge
             if t == cur_t:  # one stamp, several edges: closed if any of them is a press
                 if last_p:
                     pressed_after = True
@@ -146,7 +148,8 @@ class SortIn:
                         train_rest = False
                     else:
                         if start is not None:
-                            count += prev_t - start < blip_ns
+                            count += ((prev_t - start < pad_blip) if from_pad
+                                      else longest < host_blip)
                             start = None
                         train_rest = True
             # (edges with one stamp share the first one's standing, and no train ends)
@@ -156,18 +159,26 @@ class SortIn:
                     if slap is None and t >= arm:
                         slap = edge
                     if start is None and train_rest:
-                        start = t
+                        start, longest = t, 0
+                        from_pad = event is not None and event.__class__ is not PressEvent
                 elif orphan is None and not last_p:
                     orphan = edge
             elif pressed:
                 if bounce is None:
                     bounce = edge
                 if start is None and train_rest:
-                    start = t
+                    start, longest = t, 0
+                    from_pad = event is not None and event.__class__ is not PressEvent
             elif orphan is None and not last_p:
                 orphan = edge
+            if pressed_after and not last_p:
+                closed_at = t
+            elif last_p and not pressed_after and closed_at is not None \
+                    and t - closed_at > longest:
+                longest = t - closed_at
             last_p = pressed_after
-        if start is not None and not last_p and cur_t - start < blip_ns:
+        if start is not None and not last_p and (
+                (cur_t - start < pad_blip) if from_pad else longest < host_blip):
             count += 1
         st.slap = slap
         st.blips, st.blips_ok = count, True

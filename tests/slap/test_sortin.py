@@ -102,7 +102,7 @@ def test_scan_counts_blips_as_chatter_does(case):
     arbiter._arm_ns = arm
     arbiter._scan(log)
     at_rest = not (log.before is not None and log.before[1])
-    assert log.blips == blips(log.edges, at_rest, H, B, -10**18, 10**18)
+    assert log.blips == blips(log.edges, at_rest, H, B, -10**18, 10**18, CFG.pad_blip_ns)
 
 
 @st.composite
