@@ -57,7 +57,8 @@ def burst(ms, n=5, gap=0.4):
      "at the host, two quick 20 ms taps are a hand's (a blip is under 5 ms)"),
     ([(100, True), (100.7, False), (101.9, True), (180, False), (181, True), (183, False)], 0,
      "a slap with bounce, held 80 ms, released with bounce"),
-    ([(100, True), (104, False)], 1, "one 4 ms closing: a blip, but only one"),
+    ([(100, True), (102, False)], 1, "one 2 ms closing: a blip, but only one"),
+    ([(100, True), (104, False)], 0, "a 4 ms closing is a (very quick) hand"),
     ([(100, True), (400, False), (401, True), (402, False), (403, True)], 0,
      "a held switch that chatters while held: no press from rest"),
 ])
