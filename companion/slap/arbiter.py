@@ -418,7 +418,7 @@ class SlapArbiter(SortIn):
 
     # -- the close ----------------------------------------------------------------------
     def _close(self, counted: list[tuple[int, Edge]], excluded: dict[int, str],
-               now_ns: int, quiet: list[Stream] = ()) -> Verdict:
+               now_ns: int, quiet: list[Stream] = (), until_ns: int | None = None) -> Verdict:
         """The verdict on the ``counted`` slaps, leaving out ``excluded`` seats,
         chattering ones, those too close to the arm to tell, and those a ``quiet``
         source may hold unheard."""
@@ -432,15 +432,20 @@ class SlapArbiter(SortIn):
         order = []  # (t_ns, seat) of the slaps counted
         source = None  # the slaps' one source, unless ``mixed``
         plain, mixed = True, False
+        until = now_ns if until_ns is None else min(now_ns, until_ns)
         for seat, st in self._st.items():
             st.noted = 0  # the round is over: once-a-round notices may come again
-            if not st.blips_ok:
-                st.blips = blips(st.edges, not (st.before is not None and st.before[1]),
-                                 cfg.holdoff_ns, cfg.blip_ns, since, now_ns,
-                                 cfg.pad_blip_ns) if len(
-                    st.edges) >= 2 * need else 0
-                st.blips_ok = True
-            if st.blips >= need and seat not in left_out:
+            edges = st.edges
+            if len(edges) < 2 * need:
+                count = 0
+            elif st.blips_ok and edges[-1][0] <= until:
+                count = st.blips  # ``_scan`` counted the same edges
+            else:  # (presses after the round, e.g. on another screen, do not count)
+                count = blips(edges, not (st.before is not None and st.before[1]),
+                              cfg.holdoff_ns, cfg.blip_ns, since, until, cfg.pad_blip_ns)
+                if edges[-1][0] <= until:
+                    st.blips, st.blips_ok = count, True
+            if count >= need and seat not in left_out:
                 left_out[seat] = "chatter"
                 notes.append(Notice("chatter", seat, None, f"Seat {seat}'s button is "
                                     "chattering (it closes by itself in short bursts): left "

@@ -37,12 +37,13 @@ from kivy.uix.widget import Widget
 from companion.events import CAPTAIN_SEAT
 from companion.palette import rgba, text_rgba
 from companion.slap.arbiter import SlapArbiter
-from companion.slap.verdict import false_alarm
+from companion.slap.verdict import CASE_FALSE_ALARM, false_alarm
 from companion.ui.app import load_kv
 from companion.ui.presenters import slap as sp
 from companion.ui.presenters.spoken import slap_line, spoken_names
 from companion.ui.screens.slap_widgets import (  # noqa: F401  (kv rules use them)
     WHITE,
+    NamedChip,
     RoundRow,
     SeatChip,
     StopFace,
@@ -85,6 +86,7 @@ class SlapScreen(Screen):
         # slap of it that arrives later can say the recorded verdict may be wrong.
         self.recorded: tuple | None = None
         self.correction = None  # a redone verdict that differs from the recorded one
+        self.correct_on_enter = False
         self.tools = ToolSessions()
         self.view: sp.SlapView | None = None
         self.face = StopFace()
@@ -129,10 +131,12 @@ class SlapScreen(Screen):
             self.seats = seats
             self.arbiter = SlapArbiter(seats, config)
             self._reset()
+        correct, self.correct_on_enter = self.correct_on_enter, False
         if self.arm_on_enter:
             self.arm_on_enter = False
             self.arm(self.arm_at)
-        elif self.correction is not None and self.phase == sp.IDLE:
+        elif self.correction is not None and self.recorded is not None and (
+                correct or (self.phase == sp.IDLE and self.recorded[0] == self.mode)):
             self.show_correction()
         self.refresh()
 
@@ -166,7 +170,9 @@ class SlapScreen(Screen):
         self._show()
 
     def cancel(self) -> None:
-        """Abandon the round (nothing is recorded)."""
+        """Abandon the round (nothing is recorded), or keep the recorded verdict rather
+        than the redone one."""
+        self.correction = None
         self._feed_presses()
         if self.arbiter is not None:
             self.arbiter.disarm()
@@ -287,7 +293,7 @@ class SlapScreen(Screen):
                 slapped = True
         if slapped:
             app.play("slap")
-        lines = sp.notice_lines(notices)
+        lines = sp.notice_lines(notices, self._names(app))
         if lines:
             app.say(lines[-1])
         self._show()
@@ -362,7 +368,9 @@ class SlapScreen(Screen):
         the redone verdict could name someone else, say so plainly and offer the
         correction (Undo of the recorded round, then Record again: the normal path)."""
         app = App.get_running_app()
-        _mode, _game, _n, picker, _old = self.recorded
+        mode, _game, _n, picker, old = self.recorded
+        if old.case == CASE_FALSE_ALARM and verdict.ranking:
+            verdict = false_alarm(verdict)  # the table called it off: it still is
         names = self._names(app)
         if verdict.certain and verdict.picker == picker:
             app.say(f"A late slap of the recorded round arrived; the recorded verdict "
@@ -375,6 +383,9 @@ class SlapScreen(Screen):
                  f"{sp.verdict_sentence(verdict, names)} Open the slap pad to correct it.")
         if app.sm.current == self.name:
             self.show_correction()
+        elif mode == "crazy":  # the board's Stop Time would start a new round: show it now
+            self.for_game, self.correct_on_enter = True, True
+            app.navigate(self.name)
 
     def show_correction(self) -> None:
         """Show the redone verdict of the recorded round; Record replaces that round."""
@@ -504,18 +515,21 @@ class SlapScreen(Screen):
             grid = GridLayout(cols=3, spacing=8, size_hint_y=None, padding=(4, 4))
             grid.bind(minimum_height=grid.setter("height"))
             for c in view.choices:
-                chip = SeatChip(seat=c.seat, colour=rgba(c.colour),
-                                lit=self.chosen in (None, c.seat))
+                chip = NamedChip(seat=c.seat, colour=rgba(c.colour), name=c.name,
+                                 lit=self.chosen in (None, c.seat))
                 chip.bind(on_release=lambda _w, seat=c.seat: self.choose(seat))
                 grid.add_widget(chip)
             box.add_widget(grid)
             box.add_widget(Widget())
             return
         self.side_title = "Last rounds"
+        names = self._names(app)
         for line in view.rounds:
             colour = rgba(colours[line.picker]) if line.picker in colours else WHITE
-            box.add_widget(RoundRow(seat=line.picker or 0, colour=colour,
-                                    text=f"{line.label}: {line.how or 'nobody'}"))
+            who = names.get(line.picker, "") if line.picker else ""
+            text = f"{line.label}: {who} {line.how}" if who else \
+                f"{line.label}: {line.how or 'nobody'}"
+            box.add_widget(RoundRow(seat=line.picker or 0, colour=colour, text=text))
         if not view.rounds:
             box.add_widget(Label(text="None yet", font_size=22, size_hint_y=None, height=36,
                                  halign="left", text_size=(240, 36)))
