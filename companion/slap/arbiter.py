@@ -272,7 +272,8 @@ class SlapArbiter(SortIn):
             if event.__class__ is PressEvent or isinstance(event, PressEvent):
                 seat, t = event.seat, event.t_ns
                 if (seat.__class__ is int and t.__class__ is int and event.source in bounds
-                        and not getattr(event, "untimed", False)):
+                        and (event.__class__ is PressEvent
+                             or not getattr(event, "untimed", False))):
                     try:
                         seats[seat].pending.append((t, event.pressed, event))
                         continue
