@@ -22,10 +22,11 @@ import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from companion.errors import ConfigError, clip
 from companion.palette import PALETTE
+from companion.tomltable import TableReader
+from companion.venue.settings import VenueConfig, parse_venue
 
 #: A config for eight seats is a few kilobytes.
 MAX_CONFIG_BYTES = 256 * 1024
@@ -67,7 +68,7 @@ class Config:
     pad: PadConfig = field(default_factory=PadConfig)
     muted: bool = False
     fullscreen: bool = False
-    venue: Any = None  # companion.venue.settings.VenueConfig when [venue] is present
+    venue: VenueConfig | None = None  # when the config has a [venue] table
 
     def seat(self, number: int) -> SeatConfig:
         for s in self.seats:
@@ -113,54 +114,6 @@ def load_config(path: Path | None = None) -> Config:
     return parse_config(data, path)
 
 
-class TableReader:
-    """Reads one TOML table, checking keys and types, naming ``file: key = value`` (the
-    config's tables here, and venue mode's in ``venue/settings.py``)."""
-
-    def __init__(self, path: Path, table: Any, where: str, allowed: set[str]) -> None:
-        self.path, self.where = path, where
-        if not isinstance(table, dict):
-            raise ConfigError(f"{path}: [{where}] must be a table, not {clip(table)}")
-        unknown = sorted(set(table) - allowed)
-        if unknown:
-            raise ConfigError(
-                f"{path}: unknown key {self.key(unknown[0])} "
-                f"(allowed: {', '.join(sorted(allowed))})"
-            )
-        self.table = table
-
-    def key(self, name: str) -> str:
-        name = name if len(name) <= 40 and name.isprintable() else clip(name, 40)
-        return f"{self.where}.{name}" if self.where else name
-
-    def fail(self, name: str, why: str) -> ConfigError:
-        return ConfigError(f"{self.path}: {self.key(name)} = {clip(self.table.get(name))}: "
-                           f"{why}")
-
-    def get(self, name: str, kind: type | tuple[type, ...], default: Any = ..., *,
-            lo: float | None = None, hi: float | None = None) -> Any:
-        if name not in self.table:
-            if default is ...:
-                raise ConfigError(f"{self.path}: missing key {self.key(name)}")
-            return default
-        value = self.table[name]
-        kinds = kind if isinstance(kind, tuple) else (kind,)
-        if isinstance(value, bool) and bool not in kinds:
-            raise self.fail(name, f"must be {' or '.join(k.__name__ for k in kinds)}")
-        if not isinstance(value, kinds):
-            raise self.fail(name, f"must be {' or '.join(k.__name__ for k in kinds)}")
-        if isinstance(value, float) and value != value:  # NaN compares false to any bound
-            raise self.fail(name, "must be a number")
-        if lo is not None and value < lo or hi is not None and value > hi:
-            raise self.fail(name, f"must be between {lo} and {hi}")
-        return value
-
-    def pin(self, name: str, optional: bool = False) -> int | None:
-        if optional and name not in self.table:
-            return None
-        return self.get(name, int, lo=VALID_PINS.start, hi=VALID_PINS.stop - 1)
-
-
 def parse_config(data: dict, path: Path) -> Config:
     """Validate already-parsed TOML data (``load_config`` reads the file first)."""
     top = TableReader(path, data, "",
@@ -180,8 +133,8 @@ def parse_config(data: dict, path: Path) -> Config:
         colour = r.get("colour", str)
         if colour not in PALETTE:
             raise r.fail("colour", f"must be one of {', '.join(PALETTE)}")
-        seats.append(SeatConfig(r.get("seat", int, lo=1, hi=8), r.pin("button_pin"),
-                                r.pin("lamp_pin", optional=True), colour))
+        seats.append(SeatConfig(r.get("seat", int, lo=1, hi=8), r.pin("button_pin", VALID_PINS),
+                                r.pin("lamp_pin", VALID_PINS, optional=True), colour))
 
     colours: dict[str, int] = {}
     for i, seat in enumerate(seats):
@@ -195,7 +148,8 @@ def parse_config(data: dict, path: Path) -> Config:
         if s.seat in numbers:
             raise ConfigError(f"{path}: seats[{i}].seat = {s.seat}: seat listed twice")
         numbers.add(s.seat)
-    pins = [(f"captain.{k}", captain.pin(k, optional=True)) for k in ("button_pin", "lamp_pin")]
+    pins = [(f"captain.{k}", captain.pin(k, VALID_PINS, optional=True))
+            for k in ("button_pin", "lamp_pin")]
     for i, s in enumerate(seats):
         pins += [(f"seats[{i}].button_pin", s.button_pin), (f"seats[{i}].lamp_pin", s.lamp_pin)]
     for key, pin in pins:
@@ -219,9 +173,7 @@ def parse_config(data: dict, path: Path) -> Config:
     pad = PadConfig(pad_r.get("enabled", bool, False), pad_r.get("port", str, ""))
     sound = TableReader(path, data.get("sound", {}), "sound", {"muted"})
     ui = TableReader(path, data.get("ui", {}), "ui", {"fullscreen"})
-    from companion.venue.settings import parse_venue  # venue mode (issue 16): opt-in
-
-    venue = parse_venue(data.get("venue"), path)
+    venue = parse_venue(data.get("venue"), path)  # venue mode (issue 16): opt-in
     return Config(
         path=path,
         factory=factory,

@@ -38,6 +38,7 @@ from typing import Any
 from companion.errors import LogError, MalformedAction, RuleError
 from companion.games import get_rules
 from companion.games.base import Rules, is_over
+from companion.games.replay import replay as replay_from
 from companion.store.gamelog import GameLog, dumps
 
 #: Actions between two kept states: undo replays at most this many actions.
@@ -55,35 +56,19 @@ def as_logged(action: Any) -> Any:
     return json.loads(dumps(action))
 
 
-def logged_apply(rules: Rules):
-    """How to apply an action read back from our own game log: the engine's
-    ``apply_logged`` when it has one (it may trust what ``apply`` checked when the action
-    was played), else ``apply``."""
-    return getattr(rules, "apply_logged", rules.apply)
+def replay_states(rules: Rules, setup: dict,
+                  actions: Iterable[dict]) -> Iterator[tuple[int, dict, Any]]:
+    """``(i, action, state after it)`` for each action, from the initial state, through
+    the one ``companion.games.replay.replay``. A stored action that the rules now reject
+    (refused or malformed) is a ``LogError`` naming its position."""
+    return replay_from(rules, rules.initial(setup), actions)
 
 
-def replay_states(rules: Rules, setup: dict, actions: Iterable[dict],
-                  logged: bool = False) -> Iterator[tuple[int, dict, Any]]:
-    """``(i, action, state after it)`` for each action, from the initial state. A stored
-    action that the rules now reject (refused or malformed) is a ``LogError`` naming its
-    position. ``logged``: the actions come from our own game log (see ``logged_apply``)."""
-    state = rules.initial(setup)
-    apply = logged_apply(rules) if logged else rules.apply
-    for i, action in enumerate(actions, start=1):
-        try:
-            state = apply(state, action)
-        except (RuleError, MalformedAction) as exc:
-            raise LogError(f"action {i} ({action.get('type')!r}) does not replay: {exc}") \
-                from exc
-        yield i, action, state
-
-
-def final_state(rules: Rules, setup: dict, actions: Iterable[dict],
-                logged: bool = False) -> Any:
+def final_state(rules: Rules, setup: dict, actions: Iterable[dict]) -> Any:
     """The state after every action (the initial one when there is none)."""
     last = None
     with gc_paused():
-        for last in replay_states(rules, setup, actions, logged):  # noqa: B007
+        for last in replay_states(rules, setup, actions):  # noqa: B007
             pass
     return rules.initial(setup) if last is None else last[2]
 
@@ -114,14 +99,14 @@ class GameSession:
     """One open game. Owned by the UI thread; not thread-safe on purpose."""
 
     def __init__(self, log: GameLog, rules: Rules, game_id: int, setup: dict,
-                 actions: Iterable[dict] = (), *, logged: bool = False,
+                 actions: Iterable[dict] = (), *,
                  progress: Callable[[int], object] | None = None) -> None:
-        """``actions``: the game's actions so far (``logged``: read from our own log);
-        ``progress(n)`` is called every ``PROGRESS_EVERY`` actions replayed."""
+        """``actions``: the game's actions so far; ``progress(n)`` is called every
+        ``PROGRESS_EVERY`` actions replayed."""
         self.log, self.rules, self.game_id, self.setup = log, rules, game_id, setup
         self._restart(rules.initial(setup))
         with gc_paused():
-            for i, action, state in replay_states(rules, setup, actions, logged):
+            for i, action, state in replay_states(rules, setup, actions):
                 self._push(action, state)
                 if progress is not None and not i % PROGRESS_EVERY:
                     progress(i)
@@ -158,7 +143,7 @@ class GameSession:
         if getattr(row, "damaged", None):
             raise LogError(row.damaged)
         return cls(log, get_rules(row.kind), game_id, row.setup, log.iter_actions(game_id),
-                   logged=True, progress=progress)
+                   progress=progress)
 
     @property
     def state(self) -> Any:
@@ -222,16 +207,9 @@ class GameSession:
         """Step back over a checkpoint: replay the actions after the one before it."""
         self._marks.pop()  # the state now showing; rebuilt below as the tail's last
         base = (len(self._marks) - 1) * CHECKPOINT_EVERY
-        apply = logged_apply(self.rules)
-        state, tail = self._marks[-1], []
-        for i, action in enumerate(self.log.iter_actions(self.game_id, base, self._n),
-                                   start=base + 1):
-            try:
-                state = apply(state, action)
-            except (RuleError, MalformedAction) as exc:
-                raise LogError(f"action {i} ({action.get('type')!r}) does not replay: "
-                               f"{exc}") from exc
-            tail.append((action, state))
+        tail = [(action, state) for _, action, state in replay_from(
+            self.rules, self._marks[-1], self.log.iter_actions(self.game_id, base, self._n),
+            start=base + 1)]
         if len(tail) != self._n - base:
             raise LogError("the game log and the screen disagree; restart to replay the log")
         self._tail = tail

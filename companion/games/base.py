@@ -12,8 +12,11 @@ A rules engine is a module (or object) with:
   not allow the action, or a ``MalformedAction`` when it is not well formed (missing
   key, wrong type, unknown kind: a bug in whoever built it). Never mutates ``state``;
   never reads the clock or a random source: times and dice are fields of the action,
-  so a log replays identically. ``check(rules, state, action)`` is the dry run screens
-  use to ask whether an action is allowed.
+  so a log replays identically. It is the engine's only transition: resume, undo,
+  History, ``companion replay``, export and the venue all replay a log through it (there
+  is no second, trusting path for our own log; a checkpoint of states is the session's
+  business). ``check(rules, state, action)`` is the dry run screens use to ask whether
+  an action is allowed.
 * ``snapshot(state, recent=None) -> dict``: a JSON-able picture of the state, for
   ``companion replay --json``, export, statistics and tests. With ``recent=N`` it is the
   screens' picture: each list that grows with the game (a time log, slap rounds,
@@ -22,7 +25,8 @@ A rules engine is a module (or object) with:
 * optionally ``is_over(state) -> bool``: the game has ended by its rules (see
   ``is_over`` below); the session then closes it in the log.
 
-States are frozen dataclasses (tuples, not lists). A list that grows with every action
+States are plain frozen dataclasses (tuples, not lists), made by their own constructor
+and ``dataclasses.replace``. A list that grows with every action
 is a ``companion.games.pvec.PVec``, which behaves like a tuple but adds an entry without
 copying the others: replay stays linear and earlier states share their history. Actions
 are plain dicts with a ``"type"`` key, exactly what the game log stores.

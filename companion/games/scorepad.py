@@ -10,12 +10,11 @@ Actions:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, action_type, players_from_setup, require
-from companion.games.evolve import replace
 from companion.games.pvec import EMPTY, PVec, newest
 
 GAME = GameInfo(

@@ -10,7 +10,12 @@ not be timed and why, the bound, the source, the case) inside the action, under
 facts (``companion.slap.verdict.facts_from_json``, which also reads the version-1
 verdicts of older logs) and derives the verdict with ``decide()``, so nothing stored can
 contradict itself. ``check_picker`` then refuses a picker the verdict does not allow,
-in the table's words:
+in the table's words (see below). A state keeps a round's facts as compact JSON text
+(``facts_text``: a long night's rounds take a fraction of the memory of parsed data or
+of the derived ``Verdict``s) and derives the verdict again when asked
+(``verdict_of``).
+
+Who may pick up:
 
 * the verdict names the picker (the last one to slap, a player who never slapped):
   only that seat, and the arbiter chose (``"verdict"``);
@@ -23,12 +28,18 @@ Not an engine: it declares no ``GAME``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from companion.errors import CompanionError, MalformedAction, RuleError
 from companion.games.base import listed
 from companion.slap.verdict import CASE_FALSE_ALARM, Verdict, facts_from_json
+
+try:  # a C JSON writer/reader for the facts the states keep as text (json otherwise)
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - orjson is a dependency
+    _orjson = None
 
 #: Who chose the picker: the arbiter's verdict named them, or the table chose.
 BY_VERDICT, BY_TABLE = "verdict", "table"
@@ -54,6 +65,20 @@ def read_round(data: Any, seats: Collection[int], kind: str) -> Verdict:
         return facts.decide()
     except CompanionError as exc:
         raise MalformedAction(f"{kind}: the slap facts do not add up: {exc}") from exc
+
+
+def facts_text(verdict: Verdict) -> str:
+    """The facts of ``verdict`` as compact JSON text: what a state keeps of a round."""
+    facts = verdict.to_facts()
+    if _orjson is not None:
+        return _orjson.dumps(facts).decode()
+    return json.dumps(facts, separators=(",", ":"))
+
+
+def verdict_of(text: str) -> Verdict:
+    """The verdict of facts kept by ``facts_text`` (checked when they were recorded)."""
+    data = _orjson.loads(text) if _orjson is not None else json.loads(text)
+    return facts_from_json(data).decide()
 
 
 def check_picker(verdict: Verdict, picker: int | None,

@@ -34,14 +34,13 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, action_type, players_from_setup, require
-from companion.games.evolve import replace
 from companion.games.pvec import EMPTY, PVec, newest
-from companion.games.slap_verdicts import check_picker, read_round
+from companion.games.slap_verdicts import check_picker, facts_text, read_round, verdict_of
 from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
 
 GAME = GameInfo(
@@ -62,21 +61,22 @@ DECISIONS = ("verdict", "false_alarm", "table")
 
 @dataclass(frozen=True, slots=True)
 class Round:
-    """One recorded slap round: who picked up and why (``decision``), and the verdict
-    ``decide()`` derived from the round's facts."""
+    """One recorded slap round: who picked up and why (``decision``), the verdict's case
+    and too-close flag, and the round's facts as compact JSON text
+    (``slap_verdicts.facts_text``). The rest of the verdict (``verdict``, ``candidates``,
+    ``non_slappers``, ``delays``) is derived from the facts again when asked, so a long
+    night's rounds keep little memory and a resume builds none of it."""
 
     n: int
     picker: int | None
     decision: str
-    verdict: Verdict
+    case: str
+    too_close: bool
+    facts: str
 
     @property
-    def case(self) -> str:
-        return self.verdict.case
-
-    @property
-    def too_close(self) -> bool:
-        return self.verdict.too_close
+    def verdict(self) -> Verdict:
+        return verdict_of(self.facts)
 
     @property
     def candidates(self) -> tuple[int, ...]:
@@ -154,7 +154,8 @@ def _record(state: State, action: Mapping[str, Any], verdict: Verdict) -> State:
         i = state.seats.index(picker)
         picks = (*picks[:i], picks[i] + 1, *picks[i + 1:])
     _check_decision(verdict, decision, check_picker(verdict, picker, state.name))
-    rnd = Round(len(state.rounds) + 1, picker, decision, verdict)
+    rnd = Round(len(state.rounds) + 1, picker, decision, verdict.case, verdict.too_close,
+                facts_text(verdict))
     return replace(state, rounds=state.rounds.append(rnd), picks=picks)
 
 

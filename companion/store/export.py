@@ -29,6 +29,7 @@ from pathlib import Path
 
 from companion.errors import LogError, MalformedAction, RuleError, clip
 from companion.games import get_rules, known
+from companion.games.replay import replay
 from companion.store.gamelog import GameLog
 
 FORMAT = "table-companion-log"
@@ -194,11 +195,11 @@ def replay_game(game: LoggedGame, source: str = "<log>", deadline: Deadline | No
     except (RuleError, MalformedAction, RecursionError) as exc:
         raise LogError(f"{source}:{game.header_line}: the game's setup is refused: "
                        f"{exc}") from exc
-    for line, action in zip(game.lines, game.actions, strict=True):
-        deadline.check(f"{source}:{line}")
-        try:
-            state = rules.apply(state, action)
-        except (RuleError, MalformedAction, RecursionError) as exc:
-            raise LogError(f"{source}:{line}: action {clip(action.get('type'))} is refused: "
-                           f"{exc}") from exc
-    return rules, state
+    def refusal(i: int, action: dict, exc: Exception) -> LogError:
+        return LogError(f"{source}:{game.lines[i - 1]}: action {clip(action.get('type'))} is "
+                        f"refused: {exc}")
+
+    last = state
+    for i, _, last in replay(rules, state, game.actions, refusal=refusal):  # noqa: B007
+        deadline.check(f"{source}:{game.lines[i - 1]}")
+    return rules, last

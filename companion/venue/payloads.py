@@ -16,6 +16,8 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.games import get_rules
+from companion.games.replay import as_raised as _as_raised
+from companion.games.replay import final
 from companion.ui.presenters.history import winners_of
 from companion.ui.presenters.home import title_of
 from companion.venue.outbox import Outbox, OutboxRow
@@ -116,7 +118,7 @@ class PayloadBuilder:
             rules = get_rules(game.kind)
             cached = _Replay(0, 0, rules, rules.initial(game.setup), None)
         for seq, _at, action in self.outbox.actions(row.game_id, cached.seq):
-            cached.state = cached.rules.apply(cached.state, action)
+            cached.state = final(cached.rules, cached.state, (action,), refusal=_as_raised)
             cached.seq, cached.last = seq, action
         cached.rev = max(cached.rev, row.id)
         self._cache[row.game_id] = cached

@@ -35,6 +35,8 @@ from pathlib import Path
 
 from companion.errors import CompanionError, LogError
 from companion.games import get_rules
+from companion.games.replay import as_raised as _as_raised
+from companion.games.replay import final
 from companion.ui.presenters.history import reactions_of, winners_of
 from companion.venue.payloads import scores_of, title
 from companion.venue.topics import (
@@ -168,9 +170,8 @@ class VenueStore:
             return Received("duplicate", ack=ack)
         try:
             rules = get_rules(obj["kind"])
-            state = rules.initial(obj["setup"])
-            for a in obj["actions"]:
-                state = rules.apply(state, a["action"])
+            state = final(rules, rules.initial(obj["setup"]),
+                          (a["action"] for a in obj["actions"]), refusal=_as_raised)
             snapshot = rules.snapshot(state)
         except (CompanionError, RecursionError, TypeError, ValueError) as exc:
             return Received("rejected", f"game {obj['game']} from {obj['table']!r} does not "

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import ConfigError
+from companion.tomltable import TableReader
 
 KEYS = {"host", "port", "venue", "table", "username", "password_file", "tls", "ca_file",
         "cert_file", "key_file", "page_url"}
@@ -67,8 +68,6 @@ def parse_venue(raw: Any, path: Path) -> VenueConfig | None:
     """Validate the ``[venue]`` table (None when the config has none)."""
     if raw is None:
         return None
-    from companion.config import TableReader  # config imports this module lazily
-
     r = TableReader(path, raw, "venue", KEYS)
     host = r.get("host", str)
     if not host.strip() or any(c.isspace() or c in "/@" for c in host.strip()):

@@ -18,6 +18,8 @@ from html import escape
 
 from companion.errors import CompanionError, LogError, MalformedAction, RuleError
 from companion.games import get_rules
+from companion.games.replay import as_raised as _as_raised
+from companion.games.replay import final
 from companion.ui.presenters.history import winners_of
 from companion.venue.payloads import line_of, scores_of, title
 
@@ -57,9 +59,8 @@ def replay_snapshot(game: SheetGame):
     """``(rules, final state, snapshot)``; LogError when the game does not replay."""
     try:
         rules = get_rules(game.kind)
-        state = rules.initial(game.setup)
-        for a in game.actions:
-            state = rules.apply(state, a["action"])
+        state = final(rules, rules.initial(game.setup), (a["action"] for a in game.actions),
+                      refusal=_as_raised)
         return rules, state, rules.snapshot(state)
     except (RuleError, MalformedAction, RecursionError, KeyError, TypeError) as exc:
         raise LogError(f"game {game.game} does not replay: {exc}") from exc

@@ -113,6 +113,7 @@ CRAZY_TIME = [
     Case("crazy_time.negative_count", ct_in(pickup(2, pile=-1)), CT_SEATS),
     Case("crazy_time.pile_count", refusing(ct, CT, pickup(2, pile=7))(pickup(2, pile=13)),
          CT_SEATS),
+    Case("crazy_time.pile_ceiling", ct_in(pickup(2, pile=99)), CT_SEATS),
     Case("crazy_time.pile_emptied", refusing(ct, CT, *ROUND_2, pickup(1, law="Sevens", pile=4))(
         {"type": "guess", "seat": 1, "law": "Sevens", "correct": True, "emptied": False}),
          CT_SEATS),

@@ -85,6 +85,15 @@ def test_several_non_slappers():
     assert one.headline == "Seat 4 picks up" and one.detail == "Never slapped."
 
 
+def test_a_seat_not_timed_is_named_with_why_and_the_table_decides():
+    held = decide({1: 0, 2: 30 * MS}, (1, 2, 3), MS, "gpio", excluded={3: "held"})
+    v = view("verdict", verdict=held)
+    assert v.headline == "Seat 3 could not be timed — tap who picks up"
+    assert v.detail == "Seat 3: button already held down."
+    assert [c.seat for c in v.choices] == [2, 3] and not v.can_record
+    assert sp.decision(held, 3) == (3, "table")
+
+
 def test_false_alarm_takes_the_last_slapper():
     fa = false_alarm(verdict({1: 0, 2: 30}))
     v = view("verdict", verdict=fa)
@@ -155,9 +164,8 @@ def test_seats_left_out_are_named_with_why_where_the_verdict_is_read():
     verd = decide({1: 0, 2: 40 * MS}, SEATS, MS, "gpio+pad",
                   excluded={3: "quiet", 4: "held"})
     v = view("verdict", verdict=verd, names={3: "Cara", 4: "Dan", 2: "Bo"})
-    assert v.headline == "The table decides: Bo, Cara or Dan — tap who picks up"
-    assert v.detail == ("Not timed: Cara (its source went quiet), Dan (button already held "
-                        "down).")
+    assert v.headline == "Cara and Dan could not be timed — tap who picks up"
+    assert v.detail == "Cara: its source went quiet; Dan: button already held down."
     assert not v.can_record and [c.seat for c in v.choices] == [2, 3, 4]
     assert sp.verdict_sentence(verd, {3: "Cara", 4: "Dan", 2: "Bo"}) == (
         "The table decides between Bo, Cara and Dan; not timed: Cara (its source went "

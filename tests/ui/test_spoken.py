@@ -108,6 +108,8 @@ def test_slap_verdicts_in_words():
     assert sp.slap_line(never, NAMES).text == "Cara and Dan never slapped: the table decides."
     assert sp.slap_line(verdict({1: 0, 2: 40, 3: 50}), NAMES).text == "Dan picks up."
     assert sp.slap_line(verdict({}), NAMES).text == "Nobody slapped: the table decides."
+    held = decide({1: 0, 2: 40 * MS}, (1, 2, 3), 2 * MS, "gpio", excluded={3: "chatter"})
+    assert sp.slap_line(held, NAMES).text == "Cara could not be timed: the table decides."
     assert sp.slap_line(verdict({4: 0, 1: 30, 2: 60, 3: 90}), {}).text == "Seat 3 picks up."
 
 

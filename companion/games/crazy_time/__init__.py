@@ -7,9 +7,9 @@ pick-up with its cause, who left the room, guesses and the cards they removed, r
 winners and the Grand Master of Time. It refuses what the rules forbid (a fifth round,
 leaving the room twice, a guess before anyone picked up because of the law ...).
 
-Wiring: the session keeps the game log and computes ``state`` as
-``functools.reduce(apply, log, initial(setup))``. When the slap arbiter closes a
-"Stop Time" round, the slap screen puts the round's facts (``Verdict.to_facts()``) into
+Wiring: the session keeps the game log and computes ``state`` by replaying it through
+``apply`` from ``initial(setup)`` (``companion.games.replay``). When the slap arbiter
+closes a "Stop Time" round, the slap screen puts the round's facts (``Verdict.to_facts()``) into
 a ``pickup`` action (``reason: "slap"``, or ``"false_slap"`` for a false alarm) for the
 seat the verdict names or the table chose among its candidates; the engine derives the
 verdict from the facts with the one ``decide()`` and refuses any other seat
@@ -24,14 +24,16 @@ The action list and the rule readings are in ``docs/crazy-time.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import GameInfo, Player, handler_for, players_from_setup, require
 from companion.games.crazy_time.fields import (
+    GUESS_REMOVES,
     NEW_LAW,
     OVER,
+    PICKUP_KEEPS,
     PLAYING,
     bump,
     check_pile,
@@ -44,7 +46,6 @@ from companion.games.crazy_time.fields import (
 )
 from companion.games.crazy_time.laws import STANDING_LAWS, Law, find_law
 from companion.games.crazy_time.pickups import (
-    PICKUP_KEEPS,
     REASONS,
     accusation,
     mistakes,
@@ -54,14 +55,13 @@ from companion.games.crazy_time.records import (
     Guess,
     Pickup,
     RoundResult,
+    TickTock,
     guess_json,
-    new_tick_tock,
     pickup_json,
     pickups_per_round,
     result_json,
     slap_delays,
 )
-from companion.games.evolve import replace
 from companion.games.pvec import EMPTY, PVec, newest
 
 GAME = GameInfo(
@@ -73,13 +73,13 @@ GAME = GameInfo(
     players=(4, 7),
     version=4,  # 2: slap pick-ups agree with their verdict, record who chose; 3: pile
     # counts hold against the five cards a pick-up keeps and a correct guess removes;
-    # 4: slap pick-ups store facts, a seat that could not be timed is a candidate
+    # 4: slap pick-ups store facts, a seat that could not be timed is a candidate; a
+    # counted pile never exceeds the deal + 5 a pick-up - 5 a correct guess this round
 )
 NAME = GAME.name
 TITLE = GAME.title
 
 ROUNDS = 4
-GUESS_REMOVES = 5  # cards a correct guess takes out of the guesser's draw pile
 
 _DEAL = {4: 15, 5: 12, 6: 10, 7: 9}
 
@@ -348,7 +348,7 @@ def _guess(state: State, action: Mapping[str, Any]) -> State:
 def _tick_tock(state: State, action: Mapping[str, Any]) -> State:
     in_play(state)
     seat = seat_field(state, action, "seat")
-    return replace(state, tick_tocks=state.tick_tocks.append(new_tick_tock(state.round, seat)),
+    return replace(state, tick_tocks=state.tick_tocks.append(TickTock(state.round, seat)),
                    ticked=bump(state.ticked, state.round - 1, state.seats.index(seat)))
 
 

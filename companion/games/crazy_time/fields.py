@@ -16,6 +16,8 @@ from companion.errors import MalformedAction, RuleError
 from companion.games.base import require
 
 PLAYING, NEW_LAW, OVER = "playing", "new_law", "over"
+PICKUP_KEEPS = 5  # cards a picker keeps from the collected discards (at most)
+GUESS_REMOVES = 5  # cards a correct guess takes out of the guesser's draw pile
 
 
 def seat_field(state: Any, action: Mapping[str, Any], key: str) -> int:
@@ -53,17 +55,51 @@ def count_field(action: Mapping[str, Any], key: str) -> int | None:
 
 
 def check_pile(state: Any, seat: int, pile: int | None, change: int, why: str) -> None:
-    """Refuse a pile count the rules cannot give: between two counts a draw pile only
-    shrinks (cards turned up), except by what ``why`` says (``change`` cards at most;
-    negative when cards are taken away). Only checked when this round has a count."""
-    counted = dict(state.piles).get(seat)
-    if pile is None or counted is None:
+    """Refuse a pile count the rules cannot give, for the action about to be recorded:
+    ``change`` is what it does to the pile at most (``PICKUP_KEEPS`` for a pick-up,
+    ``-GUESS_REMOVES`` for a correct guess, 0 otherwise), ``why`` says so in words.
+
+    Two bounds hold. Since the last count given this round a pile only shrinks (cards
+    turned up), except by ``change`` (``crazy_time.pile_count``). And whatever was counted
+    before, a pile never holds more than the round's deal, plus what each of the seat's
+    pick-ups this round kept, less what each correct guess removed
+    (``crazy_time.pile_ceiling``)."""
+    if pile is None:
         return
-    most = max(0, counted + change)
+    counted = dict(state.piles).get(seat)
+    if counted is not None:
+        most = max(0, counted + change)
+        if pile > most:
+            raise RuleError("crazy_time.pile_count", "{name}'s draw pile was counted at "
+                            "{counted} and {why}: it holds at most {most}, not {pile}.",
+                            name=state.name(seat), counted=counted, why=why, most=most,
+                            pile=pile)
+    ups = state.picked[state.round - 1][state.index(seat)] + (change == PICKUP_KEEPS)
+    right = sum(1 for g in _this_round(state.guesses, state.round)
+                if g.seat == seat and g.correct) + (change == -GUESS_REMOVES)
+    most = max(0, state.deal + PICKUP_KEEPS * ups - GUESS_REMOVES * right)
     if pile > most:
-        raise RuleError("crazy_time.pile_count", "{name}'s draw pile was counted at {counted} "
-                        "and {why}: it holds at most {most}, not {pile}.",
-                        name=state.name(seat), counted=counted, why=why, most=most, pile=pile)
+        parts = [f"{state.deal} were dealt this round"]
+        if ups:
+            parts.append(f"{_count(ups, 'pick-up')} this round kept at most "
+                         f"{PICKUP_KEEPS * ups}")
+        if right:
+            parts.append(f"{_count(right, 'correct guess')} took {GUESS_REMOVES * right} away")
+        raise RuleError("crazy_time.pile_ceiling", "{name}'s draw pile cannot hold {pile} "
+                        "cards: {how}, so it holds {most} at most.", name=state.name(seat),
+                        pile=pile, how=", ".join(parts), most=most)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}{'es' if noun.endswith('s') else 's'}"
+
+
+def _this_round(guesses: Any, rnd: int) -> Any:
+    """The guesses of round ``rnd``, newest first (they are kept in play order)."""
+    for g in reversed(guesses):
+        if g.round != rnd:
+            return
+        yield g
 
 
 def text_field(action: Mapping[str, Any], key: str, what: str) -> str:

@@ -21,11 +21,13 @@ the other way round.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import require
 from companion.games.crazy_time.fields import (
+    PICKUP_KEEPS,
     bump,
     check_pile,
     check_seat,
@@ -37,13 +39,11 @@ from companion.games.crazy_time.fields import (
     text_field,
 )
 from companion.games.crazy_time.laws import find_law
-from companion.games.crazy_time.records import new_pickup
-from companion.games.evolve import replace
-from companion.games.slap_verdicts import check_picker, read_round
+from companion.games.crazy_time.records import Pickup
+from companion.games.slap_verdicts import check_picker, facts_text, read_round
 from companion.slap.verdict import CASE_FALSE_ALARM, Verdict
 
 REASONS = ("slap", "temporal_flaw", "wrong_accusation", "false_slap")
-PICKUP_KEEPS = 5  # cards a picker keeps from the collected discards (at most)
 
 _REASON_WORDS = {"slap": "last to slap", "temporal_flaw": "temporal flaw",
                  "wrong_accusation": "wrong accusation", "false_slap": "false slap"}
@@ -115,8 +115,9 @@ def record_pickup(state: Any, action: Mapping[str, Any], seat: int, reason: str,
     kind = action["type"]
     check_pile(state, seat, pile, PICKUP_KEEPS, f"a pick-up keeps at most {PICKUP_KEEPS} cards")
     n = len(state.pickups) + 1
-    pickup = new_pickup(n, state.round, seat, reason, law, rule, kind, pile=pile, verdict=verdict,
-                        **extra)
+    facts = None if verdict is None else facts_text(verdict)
+    pickup = Pickup(n, state.round, seat, reason, law, rule, kind, pile=pile, facts=facts,
+                    **extra)
     piles = state.piles
     if piles:
         piles = tuple([sc for sc in piles if sc[0] != seat])

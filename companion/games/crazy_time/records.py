@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.maker import maker
+from companion.games.slap_verdicts import verdict_of
 from companion.slap.verdict import Verdict
 
 
@@ -22,8 +22,10 @@ class Pickup:
     ``law`` is the canonical name of the Law of Time the cause names, ``rule`` the cause
     in the table's words when it names no law. ``via`` is the action that recorded it.
     ``erred``: who made the mistakes (several, the picker last), or the one whose
-    mistake a later player is charged with. ``verdict`` is the slap verdict ``decide()``
-    derived from the round's facts; ``delays`` the (seat, delay_ms) pairs of its ranking;
+    mistake a later player is charged with. ``facts`` are a slap round's facts as
+    compact JSON text (``slap_verdicts.facts_text``); ``verdict`` the verdict ``decide()``
+    derives from them, ``delays`` the (seat, delay_ms) pairs of its ranking, both derived
+    when asked;
     ``decision`` who chose the picker: ``"verdict"`` (the arbiter named them) or
     ``"table"`` (several candidates: too close to call, several never slapped, or a seat
     that could not be timed).
@@ -38,16 +40,20 @@ class Pickup:
     via: str = "pickup"
     accuser: int | None = None
     erred: tuple[int, ...] = ()
-    verdict: Verdict | None = None
+    facts: str | None = None
     pile: int | None = None
     decision: str | None = None
 
     @property
+    def verdict(self) -> Verdict | None:
+        """The slap verdict of the round's facts (None: no slap round)."""
+        return None if self.facts is None else verdict_of(self.facts)
+
+    @property
     def delays(self) -> tuple[tuple[int, float], ...]:
         """(seat, ms after the first slap) from the verdict's ranking, in slap order."""
-        if self.verdict is None:
-            return ()
-        return self.verdict.delays_ms
+        verdict = self.verdict
+        return () if verdict is None else verdict.delays_ms
 
     @property
     def opens_guess(self) -> bool:
@@ -90,14 +96,12 @@ class RoundResult:
     how: str = "emptied"
 
 
-#: ``Pickup(...)`` and ``TickTock(...)``, made faster (one per pick-up or call all night).
-new_pickup = maker(Pickup)
-new_tick_tock = maker(TickTock)
 
 
 def pickup_json(p: Pickup) -> dict:
-    verdict = None if p.verdict is None else p.verdict.to_facts()
-    delays = p.delays
+    v = p.verdict
+    verdict = None if v is None else v.to_facts()
+    delays = () if v is None else v.delays_ms
     return {"n": p.n, "round": p.round, "seat": p.seat, "reason": p.reason, "law": p.law,
             "rule": p.rule, "via": p.via, "accuser": p.accuser, "erred": list(p.erred),
             "verdict": verdict, "delays": [[s, ms] for s, ms in delays], "pile": p.pile,
@@ -125,7 +129,7 @@ def slap_delays(state: Any, pickups: list[dict] | None = None) -> dict[str, list
     ``pickups``: the snapshot's pick-ups of the whole game, when they are at hand."""
     out: dict[str, list] = {str(s): [] for s in state.seats}
     if pickups is None:
-        delays = (p.delays for p in state.pickups if p.verdict is not None)
+        delays = (p.delays for p in state.pickups if p.facts is not None)
     else:
         delays = (p["delays"] for p in pickups if p["delays"])
     for pairs in delays:

@@ -10,11 +10,11 @@ snapshot. Nothing is mutated.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import require
-from companion.games.evolve import replace
 from companion.games.professor_tempus.cards import DECK, MAX_HOURGLASSES
 from companion.games.professor_tempus.state import KEEP, Round, State, seat_index, who
 

@@ -11,11 +11,11 @@ card go?". Nothing is mutated.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import require
-from companion.games.evolve import replace
 from companion.games.professor_tempus.cards import DIRECTIONS, Card, Series, can_play, parse_card
 from companion.games.professor_tempus.state import (
     HOLDERS,

@@ -10,11 +10,11 @@ a refusal is a ``RuleError`` with a sentence for the table, a badly built action
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import require
-from companion.games.evolve import replace
 from companion.games.time_after_time.rows import (
     COPIES,
     SLOTS,

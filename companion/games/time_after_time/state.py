@@ -16,11 +16,11 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from companion.errors import RuleError
 from companion.games.base import Player, require
-from companion.games.evolve import replace
 from companion.games.time_after_time.rows import COPIES, SLOTS, Deal, is_complete, legal_slots
 
 

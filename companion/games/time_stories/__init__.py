@@ -24,6 +24,7 @@ resolved by ``action_test``). State records and the time/life bookkeeping are in
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from companion.dice import captain_cost
@@ -36,7 +37,6 @@ from companion.games.base import (
     require,
     to_jsonable,
 )
-from companion.games.evolve import replace
 from companion.games.pvec import PVec, newest
 from companion.games.time_stories.model import (
     DEFAULT_TU,
@@ -73,8 +73,6 @@ from companion.games.time_stories.spaces import (
     ability_modifiers,
     company,
     dice_for,
-    logged_test_roll,
-    logged_test_start,
     roll_odds_for,
     test_abandon,
     test_continue,
@@ -94,7 +92,7 @@ GAME = GameInfo(
 NAME = GAME.name
 TITLE = GAME.title
 
-__all__ = ["NAME", "TITLE", "Character", "Item", "State", "apply", "apply_logged", "burndown",
+__all__ = ["NAME", "TITLE", "Character", "Item", "State", "apply", "burndown",
            "comes_back_at", "company", "dice_for", "initial", "is_over", "roll_odds_for",
            "snapshot"]
 
@@ -131,25 +129,6 @@ BETWEEN_RUNS = ("start_run", "gain_item", "drop_item")
 def apply(state: State, action: Mapping[str, Any]) -> State:
     kind, handler = handler_for(_HANDLERS, action, "T.I.M.E Stories")
     _check_run(state, kind)
-    d = draft(state)
-    handler(d, action)
-    return freeze(d)
-
-
-def apply_logged(state: State, action: Mapping[str, Any]) -> State:
-    """``apply`` for an action read back from our own game log (resume, History), which
-    ``apply`` accepted when it was played (the log's checksum stops a damaged row before
-    it gets here). The result is the state ``apply`` gives; what ``apply`` worked out
-    again only to refuse (a roll's count of dice, a test started at a busy space or at
-    another space in the same turn) is trusted, while an action that cannot be applied
-    at all (an unknown kind or test, a missing or mistyped field, a dead or unknown
-    character) is still refused with ``apply``'s error."""
-    kind = action.get("type") if action.__class__ is dict else None
-    handler = _LOGGED_HANDLERS.get(kind) if kind.__class__ is str else None
-    if handler is None:
-        kind, handler = handler_for(_LOGGED_HANDLERS, action, "T.I.M.E Stories")
-    if state.runs[-1].outcome is not None:
-        _check_run(state, kind)
     d = draft(state)
     handler(d, action)
     return freeze(d)
@@ -375,4 +354,3 @@ _HANDLERS = {
     "test_continue": test_continue,
     "test_abandon": test_abandon,
 }
-_LOGGED_HANDLERS = _HANDLERS | {"test_start": logged_test_start, "test_roll": logged_test_roll}

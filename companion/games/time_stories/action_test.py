@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
-from companion.games.time_stories.quick import maker
 
 SHIELD_KINDS = ("blank", "skull", "heart", "tu", "special")
 MAX_SHIELDS = 30
@@ -97,10 +96,6 @@ class RollOutcome:
     cleared: bool
 
 
-#: ``Loss(...)`` and ``RollOutcome(...)`` with every field in order, made the quick way
-#: (one of each per roll of a long night's replay).
-_new_loss = maker(Loss)
-_new_outcome = maker(RollOutcome)
 
 
 def parse_shields(raw: Any) -> tuple[str, ...]:
@@ -225,9 +220,9 @@ def resolve(
     removed, still = shields_after(left, hits)
     count = riposte_count(skulls, still, riposte_on_clear)
     hearts = still.count("heart")
-    losses = tuple([_new_loss(name, 1 if count > res else 0, hearts)
+    losses = tuple([Loss(name, 1 if count > res else 0, hearts)
                     for name, res in resistances])  # riposte_loss, inline
-    return _new_outcome(tuple(faces), symbols, turned, hits, skulls, removed, still, count,
+    return RollOutcome(tuple(faces), symbols, turned, hits, skulls, removed, still, count,
                         losses, still.count("tu"), not still)
 
 

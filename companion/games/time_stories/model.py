@@ -8,10 +8,9 @@ this module. What lives here:
   character sheets are in ``sheets``, open tests are ``action_test.Test``);
 * ``Draft``: how one action builds its new state. ``draft(state)`` is a private,
   writable copy of the state's fields; the handlers and the helpers below change it in
-  place, and ``freeze(draft)`` turns it into the new frozen ``State`` (the same object,
-  its class switched: the two classes share one slot layout). So an action makes one
-  new state however many lines it logs, and the state passed in is never touched (a
-  refused action simply drops its draft);
+  place, and ``freeze(draft)`` makes the new frozen ``State`` from it. So an action
+  makes one new state however many lines it logs, and the state passed in is never
+  touched (a refused action simply drops its draft);
 * ``spend``: the only way TU leave the tracker. It stops at 0 and logs the real
   amount, brings back characters whose revival time has come, and ends the run as
   ``failed_time`` at 0;
@@ -32,15 +31,13 @@ The helpers that change things (``note``, ``put``, ``spend``, ``hurt``, ``after_
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import Player, listed, require
-from companion.games.evolve import replace
 from companion.games.pvec import EMPTY, PVec
 from companion.games.time_stories import action_test as at
-from companion.games.time_stories.quick import copier, maker
 from companion.games.time_stories.sheets import (  # noqa: F401 - re-exported
     MAX_CHARACTERS,
     MAX_LIFE,
@@ -149,13 +146,15 @@ class State:
         return self.run.outcome is None
 
 
+_FIELDS = tuple(f.name for f in fields(State))  # a State's fields, in order
+
+
 # ----------------------------------------------------------------- one action's draft
 class Draft:
     """A writable copy of a ``State``'s fields, private to one action (see the module
-    docstring): ``State``'s slots in ``State``'s order, so ``freeze`` can give it that
-    class. ``run`` and ``running`` read as they do on a state."""
+    docstring). ``run`` and ``running`` read as they do on a state."""
 
-    __slots__ = State.__slots__
+    __slots__ = _FIELDS
 
     @property
     def run(self) -> Run:
@@ -166,19 +165,19 @@ class Draft:
         return self.runs[-1].outcome is None
 
 
-#: ``draft(state)``: the writable copy one action changes (the state is left as it is).
-draft = copier(State, Draft)
-#: ``new_entry(run, turn, tu_before, tu_after, amount, asked, kind, reason)``: a
-#: ``LogEntry``, made the fast way (nearly every action logs one or more).
-new_entry = maker(LogEntry)
-new_roll_record = maker(RollRecord)
+def draft(state: State) -> Draft:
+    """The writable copy one action changes (the state is left as it is)."""
+    d = Draft()
+    for name in _FIELDS:
+        setattr(d, name, getattr(state, name))
+    return d
 
 
 def freeze(d: Draft) -> State:
-    """The finished draft as the action's new, frozen ``State`` (the same object: do not
-    keep the draft)."""
-    d.__class__ = State
-    return d
+    """The finished draft as the action's new, frozen ``State``."""
+    return State(*[getattr(d, name) for name in _FIELDS])
+
+
 
 
 # ----------------------------------------------------------------- small helpers
@@ -270,7 +269,7 @@ def note(d: Draft, kind: str, reason: str, before: int | None = None,
     tu0 = tu if before is None else before
     spent = tu0 - tu
     # len(runs) is the current run's number: runs are numbered 1, 2, ... as they start
-    d.log = d.log.append(new_entry(len(d.runs), d.turn, tu0, tu, spent,
+    d.log = d.log.append(LogEntry(len(d.runs), d.turn, tu0, tu, spent,
                                    spent if asked is None else asked, kind, reason))
     if not d.run_begun and kind not in QUIET_KINDS:
         d.run_begun = True

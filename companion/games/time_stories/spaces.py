@@ -12,39 +12,33 @@ at another until the group pays a turn (1 TU), which ``new_turn`` on the action 
 (the screen's "Stay (1 TU) and start").
 
 The actions change the action's ``Draft`` (see ``model``); the queries read a state or a
-draft. ``logged_test_start`` and ``logged_test_roll`` are the two actions as the engine's
-``apply_logged`` replays them from its own log: the same effect, without the checks
-that were made when they were played.
+draft.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import listed
-from companion.games.evolve import replace
 from companion.games.time_stories import action_test as at
 from companion.games.time_stories.action_odds import RollOdds, roll_odds
 from companion.games.time_stories.model import (
     Character,
     Draft,
+    RollRecord,
     State,
     after_damage,
     character,
     flag_field,
     hurt,
     living,
-    new_roll_record,
     note,
     spend,
     text_field,
 )
-from companion.games.time_stories.quick import maker
-
-#: ``Test(...)`` with every field in order, made the quick way.
-new_test = maker(at.Test)
 
 
 def _alive_in(state: State | Draft, test: at.Test) -> list[Character]:
@@ -232,33 +226,7 @@ def test_start(d: Draft, action: Mapping[str, Any]) -> None:
                         space=space)
     elif refusal := _another_space(d, names, space):
         raise refusal
-    _open_test(d, new_test(space, characteristic, names, shields, shields, locked, "ready",
-                           0, None))
-
-
-def logged_test_start(d: Draft, action: Mapping[str, Any]) -> None:
-    """``test_start`` for an action read back from our own game log (``apply_logged``):
-    its fields are checked as they are recorded (the space, the characteristic, living
-    characters who have it, the shields) but not the refusals of that moment (a busy
-    space, another space in this turn, a retry, a character in another test), which
-    ``test_start`` checked when the action was played."""
-    space = text_field(action, "space")
-    characteristic = text_field(action, "characteristic")
-    raw = action.get("characters")
-    if not isinstance(raw, (list, tuple)) or not raw:
-        raise MalformedAction(f"the characters of a test are a list of names, not {raw!r}")
-    for name in raw:
-        c = living(d, name)
-        if all(k != characteristic for k, _ in c.characteristics):
-            at.characteristic_value(c.name, {}, characteristic)  # its refusal
-    names = tuple(raw)
-    shields = at.parse_shields(action.get("shields"))
-    locked = flag_field(action, "locked")
-    if flag_field(action, "new_turn"):
-        _new_turn(d, f"{', '.join(names)} at space {space}")
-        if not d.running:
-            return
-    _open_test(d, new_test(space, characteristic, names, shields, shields, locked, "ready",
+    _open_test(d, at.Test(space, characteristic, names, shields, shields, locked, "ready",
                            0, None))
 
 
@@ -297,18 +265,6 @@ def test_roll(d: Draft, action: Mapping[str, Any]) -> None:
     _roll(d, index, test, faces, turn_to_hit)
 
 
-def logged_test_roll(d: Draft, action: Mapping[str, Any]) -> None:
-    """``test_roll`` for an action read back from our own game log (``apply_logged``): the
-    faces are checked (a list of 1 to 6) but not counted against the test's dice again,
-    which ``test_roll`` did when the action was played."""
-    index, test = _test_to_roll(d, action)
-    faces = action.get("faces")
-    if not isinstance(faces, (list, tuple)):
-        raise MalformedAction("test_roll needs 'faces': the list of dice rolled")
-    modifiers = action.get("modifiers")
-    _roll(d, index, test, faces, 0 if modifiers is None else at.parse_modifiers(modifiers)[1])
-
-
 #: Why a character in a test loses life points: (riposte?, black hearts?) -> words.
 _LOSS_WHY = {(True, False): "riposte", (False, True): "black hearts",
              (True, True): "riposte and black hearts"}
@@ -334,7 +290,7 @@ def _roll(d: Draft, index: int, test: at.Test, faces: list, turn_to_hit: int) ->
         _set_test(d, index, None)
         note(d, "test", f"test at {space} cleared")
     else:
-        _set_test(d, index, new_test(space, test.characteristic, names, test.shields, out.left,
+        _set_test(d, index, at.Test(space, test.characteristic, names, test.shields, out.left,
                                      test.locked, "rolled", test.rolls + 1, turn))
     hurt_any = False
     for loss in out.losses:
@@ -344,7 +300,7 @@ def _roll(d: Draft, index: int, test: at.Test, faces: list, turn_to_hit: int) ->
             hurt_any = True
     deaths = tuple(sorted([c.name for c in d.characters if c.life <= 0 and c.name in alive])
                    ) if hurt_any else ()
-    d.last_roll = new_roll_record(space, test.characteristic, out, deaths)
+    d.last_roll = RollRecord(space, test.characteristic, out, deaths)
     after_damage(d)
     if out.tu_cost and d.running:
         spend(d, out.tu_cost, "shields", f"TU shields left at {space}")

@@ -3,9 +3,8 @@
 A pure engine under the contract in ``companion.games.base``; the card kinds and
 cancelling live in ``times.cards``, the Time Table in ``times.table``, judging and
 round points in ``times.score``, the state, UI helpers and snapshot in ``times.state``
-(re-exported here), the seven actions in ``times.actions`` and the quick reading of
-our own log in ``times.logged``. The full action list, and every reading chosen where
-the rulebook is open, are in docs/times-rulings.md.
+(re-exported here), and the seven actions in ``times.actions``. The full action list,
+and every reading chosen where the rulebook is open, are in docs/times-rulings.md.
 
 Setup: ``{"players": [{"name", "seat"}, ...] (2-5), "target": 15}``; ``target`` is the
 scoring-track space that wins (the rulebook does not number it; 15 by default).
@@ -16,8 +15,8 @@ One event goes: ``play`` (every player's revealed card) -> ``place`` / ``doubt``
 six new cards or ends the game). The engine only counts cards; which cards a player
 holds it learns from ``play``.
 
-Wiring: the session appends each action dict to the game log and calls ``apply``
-(``apply_logged`` for actions it reads back from the log: a resume); screens read
+Wiring: the session appends each action dict to the game log and calls ``apply`` (for
+a resume too: one transition); screens read
 ``snapshot`` and, for the placing player, ``required_forced_markers`` and
 ``legal_starts``; the choice timer is ``companion.timer.Countdown``.
 """
@@ -31,7 +30,6 @@ from companion.errors import MalformedAction, RuleError
 from companion.games.base import GameInfo, handler_for, listed, players_from_setup
 from companion.games.times.actions import ABORT_AFTER, ACTIONS
 from companion.games.times.cards import DECK_SIZE, HAND_SIZE
-from companion.games.times.logged import READERS
 from companion.games.times.score import Result
 from companion.games.times.state import (
     EVALUATED,
@@ -56,7 +54,7 @@ from companion.games.times.table import DOUBT, JOIN, PLACE, Turn
 
 __all__ = [
     "NAME", "TITLE", "DEFAULT_TARGET", "State", "RoundRecord", "Override", "Result", "Turn",
-    "initial", "apply", "apply_logged", "snapshot", "is_over", "hand", "whose_turn",
+    "initial", "apply", "snapshot", "is_over", "hand", "whose_turn",
     "period_in_force", "required_forced_markers", "legal_starts", "may_doubt", "may_join_doubt",
     "PLAY", "TURNS", "REVEAL", "EVALUATED", "OVER", "ABORT_AFTER",
     "PLACE", "DOUBT", "JOIN",
@@ -100,21 +98,6 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
         raise RuleError("times.over", "The game is over: {names} won.",
                         names=listed(name_of(state, s) for s in state.winners))
     return handler(state, action)
-
-
-def apply_logged(state: State, action: Mapping[str, Any]) -> State:
-    """``apply`` for an action read back from our own game log, which ``apply`` accepted
-    when it was played: the placement checks made then are trusted (``times.logged``),
-    so a long night resumes quickly. The state is equal to ``apply``'s; an action that
-    cannot be applied at all is still refused, with ``apply``'s sentence."""
-    if state.phase != OVER:
-        try:
-            reader = READERS.get(action["type"])
-        except (KeyError, TypeError):  # no type, or not an object: apply says so
-            reader = None
-        if reader is not None and (new := reader(state, action)) is not None:
-            return new
-    return apply(state, action)
 
 
 def is_over(state: State) -> bool:

@@ -2,21 +2,20 @@
 
 Part of the Times rules engine; ``companion.games.times.apply`` looks the handler up in
 ``ACTIONS`` (one per action type) and calls it. Each handler reads and checks its
-action, then leaves the new state to a *builder* (``after_play``, ``after_place``): the
-builders are shared with ``times.logged``, which reads actions back from our own game
-log without checking again what was checked when they were played, so both ways give
-equal states. A handler never mutates the state; a refusal is a ``RuleError`` with a
-sentence for the table, a badly built action a ``MalformedAction``.
+action, then leaves the new state to a *builder* (``after_play``, ``after_place``). A
+resume replays the log through these same handlers (one transition). A handler never
+mutates the state; a refusal is a ``RuleError`` with a sentence for the table, a badly
+built action a ``MalformedAction``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
 from companion.games.base import listed, require
-from companion.games.evolve import replace
 from companion.games.times.cards import (
     DECK_SIZE,
     HAND_SIZE,

@@ -139,8 +139,7 @@ def recent_summaries(game_log, limit: int, live=None) -> list[GameSummary]:
             if live is not None and live.game_id == row.id:
                 state = live.state
             else:
-                state = final_state(rules, row.setup, game_log.iter_actions(row.id),
-                                    logged=True)
+                state = final_state(rules, row.setup, game_log.iter_actions(row.id))
             outcome = outcome_of(row.kind, rules.snapshot(state))
         except CompanionError as exc:
             out.append(summarise(row, None, str(exc)))

@@ -255,12 +255,12 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
         base["choices"] = tuple(chip.get(s, SeatChip(s, "grey")) for s in cands)
         if not cands:
             return SlapView(headline="Nobody slapped", detail="Nothing to record.", **base)
-        if left:
-            why = not_timed
-            if verdict.too_close:
-                why += (f" The last slaps were within {verdict.resolution_ns / 1e6:g} ms.")
-            return SlapView(headline=f"The table decides: {seat_list(cands, names=names)} "
-                            "— tap who picks up", detail=why, **base)
+        if verdict.excluded:  # a seat not timed may have been last: always a candidate
+            left = seat_list([s for s, _ in verdict.excluded], "and", names)
+            why = "; ".join(f"{names.get(s) or f'Seat {s}'}: {WHY_WORDS[w]}"
+                            for s, w in verdict.excluded)
+            return SlapView(headline=f"{left[:1].upper()}{left[1:]} could not be timed — "
+                            "tap who picks up", detail=f"{why}.", **base)
         if verdict.too_close:
             why = (f"Within {verdict.resolution_ns / 1e6:g} ms: closer than the buttons "
                    "can tell apart.")

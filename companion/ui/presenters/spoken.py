@@ -146,7 +146,10 @@ def slap_line(verdict: Verdict | None, names: Mapping[int, str]) -> Line | None:
     cands = verdict.candidates
     if not cands:
         return Line(f"{head}Nobody slapped.", INFO)
-    if verdict.too_close:
+    if verdict.excluded:  # a seat not timed may have been last: always a candidate
+        left = [s for s, _ in verdict.excluded]
+        text = (f"{head}{name_list(names, left)} could not be timed: the table decides.")
+    elif verdict.too_close:
         text = f"{head}Too close between {name_list(names, cands)}: the table decides."
     elif not verdict.ranking:
         text = "Nobody slapped: the table decides."

@@ -233,6 +233,58 @@ def test_a_pickup_keeps_at_most_five_cards():
     assert ct.apply(state, pickup(2, pile=12)).piles == ((2, 12),)
 
 
+# A counted draw pile never holds more than this round's deal, plus five cards for each
+# of the seat's pick-ups this round, less five for each of its correct guesses this round
+# (the deal, the five cards a pick-up keeps, the five a correct guess removes).
+# (name, players, actions before, the counted action, refused?)
+CEILING = [
+    ("first pick-up, four players: 15 + 5", 4, [], pickup(2, pile=20), False),
+    ("first pick-up, four players: not 21", 4, [], pickup(2, pile=21), True),
+    ("first pick-up, seven players: 9 + 5", 7, [], pickup(2, pile=14), False),
+    ("first pick-up, seven players: not 15", 7, [], pickup(2, pile=15), True),
+    ("second pick-up: 15 + 10", 4, [pickup(2)], pickup(2, pile=25), False),
+    ("second pick-up: not 26", 4, [pickup(2)], pickup(2, pile=26), True),
+    ("another seat's pick-up gives nothing", 4, [pickup(1), pickup(1)], pickup(2, pile=21),
+     True),
+    ("a correct guess, never picked up: 15 - 5", 4, LAW_1 + [pickup(1, law_name="Sevens")],
+     guess(3, "Sevens", True, pile_after=10), False),
+    ("a correct guess, never picked up: not 11", 4, LAW_1 + [pickup(1, law_name="Sevens")],
+     guess(3, "Sevens", True, pile_after=11), True),
+    ("a wrong guess, never picked up: 15", 4, LAW_1 + [pickup(1, law_name="Sevens")],
+     guess(3, "Sevens", False, pile_after=15), False),
+    ("a wrong guess, never picked up: not 16", 4, LAW_1 + [pickup(1, law_name="Sevens")],
+     guess(3, "Sevens", False, pile_after=16), True),
+    ("a pick-up after a correct guess: 15 + 5 - 5", 4,
+     LAW_1 + [pickup(1, law_name="Sevens"), guess(3, "Sevens", True)], pickup(3, pile=15),
+     False),
+    ("a pick-up after a correct guess: not 16", 4,
+     LAW_1 + [pickup(1, law_name="Sevens"), guess(3, "Sevens", True)], pickup(3, pile=16),
+     True),
+    ("last round's pick-ups do not count", 4, [pickup(2), pickup(2), won(1),
+                                                law("Sevens", 1, 3)], pickup(2, pile=21), True),
+]
+
+
+@pytest.mark.parametrize(("n", "before", "action", "refuse"), [c[1:] for c in CEILING],
+                         ids=[c[0] for c in CEILING])
+def test_a_counted_pile_never_exceeds_the_deal_and_the_pickups(n, before, action, refuse):
+    state = play(before, n)
+    if refuse:
+        refused_unchanged(state, action, "crazy_time.pile_ceiling")
+    else:
+        ct.apply(state, action)
+
+
+def test_the_ceiling_is_said_in_the_table_s_words():
+    state = play(LAW_1 + [pickup(1, law_name="Sevens"), guess(3, "Sevens", True),
+                          pickup(3)])
+    with refused("crazy_time.pile_ceiling") as info:
+        ct.apply(state, pickup(3, pile=21))
+    assert info.value.sentence == (
+        "Cara's draw pile cannot hold 21 cards: 15 were dealt this round, 2 pick-ups this "
+        "round kept at most 10, 1 correct guess took 5 away, so it holds 20 at most.")
+
+
 def test_the_round_four_guess_that_empties_the_pile_makes_the_gmt():
     actions = LAW_1 + [won(4), law("Mirror", 4, 1), won(1), law("Hush", 1, 4),
                        pickup(2, law_name="Hush"), guess(4, "Hush", True, emptied=True)]
@@ -298,16 +350,22 @@ def pile_events(draw):
 def test_counted_piles_follow_the_five_card_rules(events):
     """Against a model of the rulebook's counts: a pick-up keeps at most five cards, a
     correct guess removes five (and wins the round when nothing is left), a wrong guess
-    removes none; between counts a pile only shrinks. Cara was out of the room for
-    "Sevens" and guesses once per pick-up because of it."""
+    removes none; between counts a pile only shrinks; and a pile never holds more than
+    the deal (15 cards each for four players) plus five a pick-up this round, less five a
+    correct guess. Cara was out of the room for "Sevens" and guesses once per pick-up
+    because of it."""
     state = play(LAW_1)
     counted: dict[int, int] = {}
+    ups = dict.fromkeys(range(1, 5), 0)  # this round's pick-ups per seat
+    right = 0  # Cara's correct guesses this round
     may_guess = guessed = False
     for action in events:
         ok = True
         if action["type"] == "pickup":
             seat, pile = action["seat"], action.get("pile")
             ok = pile is None or seat not in counted or pile <= counted[seat] + 5
+            ceiling = 15 + 5 * (ups[seat] + 1) - 5 * (right if seat == 3 else 0)
+            ok = ok and (pile is None or pile <= ceiling)
         else:
             correct, after = action["correct"], action.get("pile_after")
             known = counted.get(3)
@@ -317,6 +375,8 @@ def test_counted_piles_follow_the_five_card_rules(events):
                 ok = after <= (max(0, known - 5) if correct else known)
             if ok and not correct and after == 0:
                 ok = False  # a wrong guess cannot empty a pile
+            ceiling = max(0, 15 + 5 * ups[3] - 5 * (right + correct))
+            ok = ok and (after is None or after <= ceiling)
         try:
             new = ct.apply(state, action)
         except CompanionError:
@@ -325,6 +385,7 @@ def test_counted_piles_follow_the_five_card_rules(events):
         assert ok, action
         state = new
         if action["type"] == "pickup":
+            ups[action["seat"]] += 1
             counted.pop(action["seat"], None)
             if action.get("pile") is not None:
                 counted[action["seat"]] = action["pile"]
@@ -332,6 +393,7 @@ def test_counted_piles_follow_the_five_card_rules(events):
             continue
         may_guess = False
         guessed = guessed or action["correct"]
+        right += action["correct"]
         known = counted.pop(3, None)
         if action.get("pile_after") is not None:
             counted[3] = action["pile_after"]

@@ -1,0 +1,50 @@
+"""The import structure: no two product modules import each other, directly or lazily.
+
+Each module's ``companion`` imports are read from its source (top-level and inside
+functions alike), so a circle hidden behind a lazy import is found too."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import companion
+
+ROOT = Path(companion.__file__).parent
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports() -> dict[str, set[str]]:
+    known = {_module(p) for p in ROOT.rglob("*.py")}
+    out: dict[str, set[str]] = {}
+    for path in ROOT.rglob("*.py"):
+        me, found = _module(path), set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                # ``from package import module`` imports the module, not the package's names
+                names = [f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in known
+                         else node.module for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            found |= {n for n in names if n in known and n != me}
+        out[me] = found
+    return out
+
+
+def test_no_two_product_modules_import_each_other():
+    graph = _imports()
+    pairs = sorted({tuple(sorted((a, b))) for a, deps in graph.items() for b in deps
+                    if a in graph.get(b, set())})
+    assert pairs == []
+
+
+def test_config_and_the_venue_settings_are_no_circle():
+    graph = _imports()
+    assert "companion.config" not in graph["companion.venue.settings"]
+    assert "companion.venue.settings" in graph["companion.config"]
