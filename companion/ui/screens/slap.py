@@ -217,8 +217,13 @@ class SlapScreen(Screen):
         self._watch_pad(App.get_running_app())
         verdict = self.arbiter.poll(now_ns)
         self.arbiter.take_notices()
-        if verdict is not None and self.recorded is not None:
+        if verdict is None:
+            return
+        if self.recorded is not None:
             self._recorded_may_be_wrong(verdict)
+        elif self.phase == sp.VERDICT:  # shown when the screen is back, not recorded yet
+            self.verdict = self.shown = verdict
+            self.chosen = None
 
     def _watch_pad(self, app) -> None:
         """The Pico pad's watermark to the arbiter, and while a round is on, make it
