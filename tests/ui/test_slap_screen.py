@@ -236,3 +236,38 @@ def test_a_slap_of_a_recorded_round_that_arrives_late_is_told_and_corrected(ui):
     rounds = ui.app.session.snapshot()["rounds"]
     assert len(rounds) == before and rounds[-1]["picker"] == 2
     assert [r["seat"] for r in rounds[-1]["ranking"]] == [1, 3, 2]
+
+
+def test_a_quiet_pad_leaves_the_table_to_decide_and_its_late_slap_redoes_the_verdict(ui):
+    from types import SimpleNamespace
+
+    from companion.pad.link import PadPress
+
+    pad = SimpleNamespace(watermark_ns=None, resolution_ns=100_000, drain=lambda: [],
+                          source=SimpleNamespace(status=SimpleNamespace(state="ready")),
+                          stop=lambda: None)
+    screen = open_tool(ui, (1, 2, 3))
+    ui.app.pad = pad
+    try:
+        t0 = ui.app.table.now_ns() - 30_000 * MS
+        screen.arm(t0)
+        slap_stream(screen, t0, {1: 100, 2: 160})
+        pad.watermark_ns = t0 + 50 * MS  # the pad's last word, then silence
+        screen.on_frame(t0 + 100 * MS + 2_500 * MS + 120 * MS)
+        assert screen.verdict is None  # waiting for the pad, within the bounded wait
+        screen.on_frame(t0 + 100 * MS + 2_500 * MS + 120 * MS + 1_000 * MS)
+        verdict = screen.verdict
+        assert not verdict.certain and dict(verdict.excluded) == {3: "quiet"}
+        assert "The slap pad went quiet during the round: the table decides" in ui.app.status
+        assert "could not be timed" in screen.headline
+        # the pad is back: its press of seat 3 (at +130 ms) and its watermark arrive
+        screen.on_press_event(PadPress(3, t0 + 130 * MS, "pad", True, 100_000, 0,
+                                       ("pad", 1, 1)))
+        pad.watermark_ns = t0 + 4_000 * MS
+        screen.on_frame(t0 + 4_000 * MS)
+        assert screen.verdict.certain and screen.verdict.picker == 2
+        assert "changed the verdict" in ui.app.status
+        assert screen.headline == "Seat 2 picks up"
+    finally:
+        ui.app.pad = None
+        screen.cancel()
