@@ -106,3 +106,4 @@ def last_names(app) -> dict[int, str]:
         if named:
             return named
     return {}
+

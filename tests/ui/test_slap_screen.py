@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.events import PressEvent
+from companion.ui.slap_sessions import last_names as real_last_names
 
 pytestmark = pytest.mark.window
 
@@ -18,6 +19,15 @@ def cues(ui, monkeypatch):
     played = []
     monkeypatch.setattr(ui.app.cues, "play", lambda name: played.append(name) or True)
     return played
+
+
+@pytest.fixture(autouse=True)
+def seat_numbers(monkeypatch):
+    """These tests read seats by number: the slap pad's own log takes no names from the
+    games the other tests logged (``test_the_slap_pad_log_takes_tonight_s_names``)."""
+    from companion.ui import slap_sessions
+
+    monkeypatch.setattr(slap_sessions, "last_names", lambda app: {})
 
 
 def pump_until(ui, cond, frames=400, seconds=10.0):
@@ -273,3 +283,15 @@ def test_a_quiet_pad_leaves_the_table_to_decide_and_its_late_slap_redoes_the_ver
     finally:
         ui.app.pad = None
         screen.cancel()
+
+
+def test_the_slap_pad_log_takes_tonight_s_names():
+    from types import SimpleNamespace
+
+    rows = [SimpleNamespace(setup={"players": [{"name": "Ann", "seat": 1},
+                                               {"name": "Seat 2", "seat": 2},
+                                               {"name": "Cara", "seat": 3}]}),
+            SimpleNamespace(setup={"players": [{"name": "Seat 1", "seat": 1}]})]
+    app = SimpleNamespace(log=SimpleNamespace(games=lambda: rows))
+    # the newest game names nobody: the one before it does
+    assert real_last_names(app) == {1: "Ann", 3: "Cara"}
