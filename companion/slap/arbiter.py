@@ -437,7 +437,7 @@ class SlapArbiter(SortIn):
         for seat, st in self._st.items():
             st.noted = 0  # the round is over: once-a-round notices may come again
             edges = st.edges
-            if len(edges) < 2 * need:
+            if len(edges) < 2:
                 count = 0
             elif st.blips_ok and edges[-1][0] <= until:
                 count = st.blips  # ``_scan`` counted the same edges
@@ -446,11 +446,22 @@ class SlapArbiter(SortIn):
                               cfg.holdoff_ns, cfg.blip_ns, since, until, cfg.pad_blip_ns)
                 if edges[-1][0] <= until:
                     st.blips, st.blips_ok = count, True
-            if count >= need and seat not in left_out:
+            if not count or seat in left_out:
+                continue
+            if count >= need:
                 left_out[seat] = "chatter"
                 notes.append(Notice("chatter", seat, None, f"Seat {seat}'s button is "
                                     "chattering (it closes by itself in short bursts): left "
                                     "out of this round; check its switch and wiring"))
+            elif (st.slap is not None and st.slap[2].__class__ is PressEvent
+                  and blips(edges, not (st.before is not None and st.before[1]),
+                            cfg.holdoff_ns, cfg.blip_ns, st.slap[0], st.slap[0])):
+                # Its "slap" closed the switch for under ``blip_ns`` at a stretch, seen
+                # edge by edge at the host: no hand does that (docs/slap-timing.md).
+                left_out[seat] = "chatter"
+                notes.append(Notice("chatter", seat, st.slap[0], f"Seat {seat}'s button "
+                                    f"closed for under {cfg.blip_ns / 1e6:g} ms, which no "
+                                    "hand does: left out of this round; check its switch"))
         for seat, edge in counted:
             event = edge[2]
             if event.source is not source and event.source != source:

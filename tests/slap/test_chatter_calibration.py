@@ -94,3 +94,25 @@ def test_in_a_round_the_hand_is_timed_and_the_chattering_seat_is_a_candidate(
     assert 2 in verdict.candidates and not verdict.certain
     said = [n for n in notes if n.kind == "chatter"]
     assert [n.seat for n in said] == [2]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 8), st.integers(20, 900), st.integers(50, 400), st.integers(0, 300))
+def test_one_burst_alone_is_no_slap(closings, closed_us, seat1_ms, burst_ms):
+    """A single burst of a worn switch (its player never slaps) is not taken for a slap:
+    the seat is left out, a candidate, and nobody else is named in its place."""
+    arb = SlapArbiter((1, 2, 3))
+    arb.arm(0)
+    events = [PressEvent(1, seat1_ms * MS, "gpio", True),
+              PressEvent(1, seat1_ms * MS + 60 * MS, "gpio", False),
+              PressEvent(2, (seat1_ms + 30) * MS, "gpio", True),
+              PressEvent(2, (seat1_ms + 90) * MS, "gpio", False)]
+    t = burst_ms * MS
+    for _ in range(closings):
+        events += [PressEvent(3, t, "gpio", True), PressEvent(3, t + closed_us * US, "gpio",
+                                                               False)]
+        t += closed_us * US + 500 * US
+    arb.feed_many(sorted(events, key=lambda e: e.t_ns))
+    verdict = arb.poll(max(e.t_ns for e in events) + CFG.timeout_ns + CFG.settle_ns)
+    assert dict(verdict.excluded) == {3: "chatter"} and not verdict.certain
+    assert 3 in verdict.candidates
