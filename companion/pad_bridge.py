@@ -15,6 +15,16 @@ strays from the fit (the crystal's rate) is added to each press's uncertainty, a
 chain starts over after a quiet gap, or once it strays by ``max_stray_ns`` and the pad
 has been quiet for ``restart_quiet_ns``.
 
+Watermarks (``PadWatermark``: every pad report up to a pad time is delivered) are mapped
+the same way and kept as ``watermark_ns``: host time up to which the pad's stream is
+complete, in the very mapping its presses got (the fit, or the chain a later press would
+join, whichever is earlier), so the arbiter can wait for it before it closes a round
+(``SlapArbiter.confirm``). It only moves forward, and only once ``drain`` has handed out
+every press it covers. ``heard_ns`` is the host time the latest watermark was drained.
+
+Presses the link could not place (``untimed``) pass through, marked, at the host time of
+their drain: the arbiter takes their level (a release is never lost) but not their time.
+
 Void notices (``PadRebooted``, ``PadVoid``: ``voids_round`` is true) pass through; so do
 ``LinkStatus`` lines. If the bridge's own queue overflowed (a flood), it says so with a
 ``PadVoid`` as well: the round cannot be judged with presses missing.
@@ -34,7 +44,7 @@ from dataclasses import dataclass
 
 from companion.events import EventQueue, PressEvent
 from companion.pad.clocksync import ClockMap
-from companion.pad.link import PadClock, PadPress, PadRebooted, PadVoid
+from companion.pad.link import PadClock, PadPress, PadRebooted, PadVoid, PadWatermark
 
 
 @dataclass(slots=True)
@@ -64,6 +74,8 @@ class PadBridge:
         self._dropped = 0
         self.unmapped = 0  # presses that came without a clock to map them (never expected)
         self.worst_uncertainty_ns = 0
+        self.watermark_ns: int | None = None  # host time the pad's stream is complete to
+        self.heard_ns: int | None = None  # host time of the drain that brought it
 
     def start(self) -> None:
         self.source.start()
@@ -77,7 +89,13 @@ class PadBridge:
         for item in self.queue.drain():
             if isinstance(item, PadClock):
                 self.map = item.map
+            elif isinstance(item, PadWatermark):
+                self._mark(item)
             elif isinstance(item, PressEvent):
+                if getattr(item, "untimed", False):
+                    out.append(PadPress(item.seat, self.host_clock(), item.source,
+                                        item.pressed, 0, 0, None, True))
+                    continue
                 mapped = self._map(item)
                 if mapped is not None:
                     out.append(mapped)
@@ -99,6 +117,20 @@ class PadBridge:
                                "faster than the screen could take them: any slap round in "
                                "progress is void.", "flood"))
         return out
+
+    def _mark(self, mark: PadWatermark) -> None:
+        mapping = self.map
+        if mapping is None or (mark.clock is not None and mark.clock[1] != mapping.epoch):
+            return
+        pad = mark.pad_ns
+        host = mapping.to_host(pad)
+        chain = self._chain
+        if chain is not None and chain.key == mark.clock and pad <= chain.hi + self.chain_gap_ns:
+            host = min(host, chain.anchor_host + (pad - chain.anchor_pad))
+        host -= 1 + mapping.uncertainty_at(pad)  # a later fit may place presses that far back
+        if self.watermark_ns is None or host > self.watermark_ns:
+            self.watermark_ns = host
+        self.heard_ns = self.host_clock()
 
     def _map(self, press: PressEvent) -> PressEvent | None:
         mapping = self.map

@@ -117,3 +117,43 @@ def test_resolution_has_the_scans_floor():
     assert bridge.resolution_ns == 100_000
     src.resolution_ns = 250_000
     assert bridge.resolution_ns == 250_000
+
+
+def test_the_watermark_maps_below_every_later_press_and_only_moves_forward():
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from companion.pad.link import PadWatermark
+
+    @given(st.lists(st.integers(0, 4_000_000_000), min_size=1, max_size=12),
+           st.integers(0, 4_000_000_000), st.integers(-200_000, 200_000))
+    def check(pads, mark, shift):
+        bridge, src = make()
+        src.post(PadClock(clock_map(1_000_000_000)))
+        for p in sorted(pads):
+            if p <= mark:
+                src.post(press(1, 1_000_000_000 + p))
+        src.post(PadWatermark(1_000_000_000 + mark, BOOT))
+        src.post(PadClock(clock_map(1_000_000_000 + shift, bound=300_000)))  # a new fit
+        for p in sorted(pads):
+            if p > mark:
+                src.post(press(2, 1_000_000_000 + p))
+        before = bridge.watermark_ns
+        out = bridge.drain()
+        assert before is None and bridge.watermark_ns is not None
+        assert all(e.t_ns > bridge.watermark_ns for e in out if e.seat == 2)
+        src.post(PadWatermark(1_000_000_000 + mark - 1_000_000, BOOT))  # older: no step back
+        high = bridge.watermark_ns
+        bridge.drain()
+        assert bridge.watermark_ns == high
+
+    check()
+
+
+def test_an_untimed_press_passes_marked_at_the_drain_time():
+    bridge, src = make()
+    bridge.host_clock = lambda: 42
+    src.post(PadClock(clock_map(1_000_000_000)))
+    src.post(PadPress(3, 1_005_000_000, "pad", False, 100_000, 0, BOOT, True))
+    [release] = bridge.drain()
+    assert release.untimed and not release.pressed and release.t_ns == 42

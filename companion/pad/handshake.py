@@ -5,7 +5,9 @@ slap pad only when it answers a HELLO_REQ of this connection with a HELLO of our
 protocol version that carries our product tag; any other answer fails with a sentence
 naming the device (the port and what USB says it is), and silence is reported with the
 device's first printed words (another MicroPython board answers with its REPL). A new
-boot nonce means the pad restarted: everything stamped in its old clock is void.
+boot nonce in a HELLO that answers our request means the pad restarted: everything
+stamped in its old clock is void. A report or reply from another boot only makes the
+link ask again (``_other_boot``).
 
 The probe: until the pad has answered, HELLO_REQ goes out as printable text
 (``codec.encode_probe``, firmware/PROTOCOL.md "Probe"), never as a binary frame, whose
@@ -147,13 +149,20 @@ class Handshake:
                 old, nonce))
 
     def _other_boot(self, nonce: int, now_ns: int) -> None:
-        """A report or reply from a boot other than the one we shook hands with."""
+        """A report or reply from a boot other than the one we shook hands with.
+
+        One frame is no proof of a restart (a CRC-valid frame can still be a stray), so
+        nothing is forgotten here: the link shakes hands again, and only a HELLO that
+        answers this connection's request with another boot number starts the new boot
+        (``_on_hello`` -> ``_adopt``). Until then the de-duplication of the boot we know
+        stays, so a report of ours that comes again is still dropped."""
         if self._phase != "ready" or nonce == self.nonce:
             return  # still shaking hands: the pad resends once we are ready
-        self._adopt(nonce)
+        self.stats["foreign"] = self.stats.get("foreign", 0) + 1
         self._phase = "connecting"
         self._opened_ns = now_ns
         self._next_hello_ns = now_ns
         self._hello_seqs.clear()
-        self._status("connecting", f"Slap pad on {self.port} restarted: shaking hands again.")
+        self._status("connecting", f"Slap pad on {self.port} answered from another boot "
+                                   f"({nonce:08x}): shaking hands again.")
         self.poll(now_ns)

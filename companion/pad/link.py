@@ -18,9 +18,12 @@ How to wire it::
 Events: ``LinkStatus`` (the state and a sentence), ``PadClock`` (the clock map changed:
 pad presses after it map with it), ``PadPress`` (a press or release in the pad's clock),
 ``PadRebooted`` and ``PadVoid`` (void a slap round in progress: the pad restarted, its
-clock jumped, it flooded, or presses could not be timed). Presses come out only after
-the ``PadClock`` they were checked against, so whoever maps them in stream order always
-has the right map.
+clock jumped, it flooded, or presses could not be timed), ``PadWatermark`` (every report
+stamped up to a pad time is out: a heartbeat reply said nothing was left unacknowledged,
+and none waits here). Presses come out only after the ``PadClock`` they were checked
+against, so whoever maps them in stream order always has the right map; a watermark only
+after every press it covers. A new report asks for a heartbeat within
+``confirm_after_ns``, so the watermark passes a slap soon after it.
 
 States (``LinkStatus.state``): ``searching`` (no pad yet), ``connecting`` (port open,
 shaking hands), ``ready``, ``lost`` (had a pad, lost it, looking again), ``failed`` (a
@@ -47,11 +50,12 @@ from companion.pad.linkevents import (
     PadPress,
     PadRebooted,
     PadVoid,
+    PadWatermark,
 )
 from companion.pad.presscheck import DEDUP_WINDOW, PressIntake, SeenReports
 
 __all__ = ["DEDUP_WINDOW", "LINK_STATES", "SOURCE_PAD_PIO", "LinkStatus", "LinkTiming",
-           "PadClock", "PadLink", "PadPress", "PadRebooted", "PadVoid"]
+           "PadClock", "PadLink", "PadPress", "PadRebooted", "PadVoid", "PadWatermark"]
 
 LINK_STATES = ("searching", "connecting", "ready", "lost", "failed")
 SOURCE_PAD_PIO = "pad-pio"  # presses captured by the PIO program (sub-microsecond)
@@ -87,6 +91,7 @@ class PadLink(Handshake, PressIntake):
         self._strangers: dict[str, int] = {}  # device -> when it answered as another board
         self._unchecked: list[tuple[codec.Press, int]] = []  # (press, received at)
         self._published: ClockMap | None = None
+        self._watermark: tuple[object, int] | None = None  # (boot, pad ns) last emitted
         self._recent: deque[int] = deque()  # receive times of new reports (flood check)
         self._flooding = False
         self._opened_ns = self._last_rx_ns = self._next_hello_ns = 0
@@ -279,6 +284,7 @@ class PadLink(Handshake, PressIntake):
                 return
             self.stats["presses"] += 1
             self._gaps.append(msg.gap_ns)
+            self._next_hb_ns = min(self._next_hb_ns, now_ns + self.timing.confirm_after_ns)
             if self._flood(now_ns):
                 return
             self._take(msg, now_ns)
@@ -291,6 +297,8 @@ class PadLink(Handshake, PressIntake):
             if sent is not None and sent == msg.echo:
                 self._sample(sent, now_ns, msg.t_ns)
             self._gaps.append(msg.max_gap_ns)
+            if msg.pending == 0:
+                self._confirm(msg.t_ns)
             self._lamps_have = msg.lamps
             if msg.overflow != self._overflow:
                 self._overflow = msg.overflow
@@ -304,6 +312,18 @@ class PadLink(Handshake, PressIntake):
                 self.stats["stale"] += 1
 
     # -- clock and presses --
+    def _confirm(self, pad_ns: int) -> None:
+        """The pad had nothing unacknowledged at ``pad_ns``: every report stamped up to
+        then is here. Presses still waiting for a clock check hold the mark back."""
+        if self._unchecked:
+            pad_ns = min(pad_ns, min(p.t_ns for p, _ in self._unchecked) - 1)
+        key = (self.nonce, self.clock.epoch)
+        last = self._watermark
+        if last is not None and last[0] == key and last[1] >= pad_ns:
+            return
+        self._watermark = (key, pad_ns)
+        self._events.append(PadWatermark(pad_ns, key))
+
     def _sample(self, sent_ns: int, recv_ns: int, pad_ns: int) -> None:
         outcome = self.clock.add(sent_ns, recv_ns, pad_ns)
         if outcome == JUMP:

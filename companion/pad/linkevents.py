@@ -50,6 +50,17 @@ class PadClock:
 
 
 @dataclass(frozen=True, slots=True)
+class PadWatermark:
+    """Every report the pad stamped at or before ``pad_ns`` (its clock, boot ``clock[0]``)
+    has been delivered before this event: the pad said so in a heartbeat reply with
+    nothing left unacknowledged, and no press of it waits in the link. ``PadBridge`` maps
+    it into host time for the arbiter (``SlapArbiter.confirm``)."""
+
+    pad_ns: int
+    clock: object = None
+
+
+@dataclass(frozen=True, slots=True)
 class PadPress(PressEvent):
     """A ``PressEvent`` with what the arbiter needs to be honest about it.
 
@@ -63,6 +74,7 @@ class PadPress(PressEvent):
     resolution_ns: int = 0
     uncertainty_ns: int = 0
     clock: object = None
+    untimed: bool = False  # the link could not place it in time: its level, not its time
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,3 +92,5 @@ class LinkTiming:
     max_delivery_ns: int = 2_000_000_000  # a PRESS is read within this of being sent
     max_report_age_ns: int = 600_000_000_000  # a report older than its send by more: bogus
     flood_per_s: int = 500  # new reports in one second beyond what hands can make
+    confirm_after_ns: int = 30_000_000  # a heartbeat this soon after a new report, so
+    # the watermark (``PadWatermark``) passes a slap quickly and its round can close

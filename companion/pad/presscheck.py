@@ -8,7 +8,8 @@ must be before the host received it and not long before (``max_delivery_ns``), a
 the press's own stamp. A report that fails waits while a heartbeat goes out at once: if
 the answer shows a clock jump, it is checked again against the new fit. A report also
 waits, at most ``hold_ns``, for a fit at least ``max_uncertainty_ns`` tight at its
-stamp. Whatever cannot be placed is left out, and the round voided, with a sentence.
+stamp. Whatever cannot be placed is handed out marked ``untimed`` (its level counts, its
+time does not), and the round voided, with a sentence.
 More than ``flood_per_s`` new reports in a second are a flood: left out, round voided.
 """
 
@@ -99,6 +100,7 @@ class PressIntake:
                 self._deliver(msg)
             elif verdict == "bad" or waited >= t.hold_ns:
                 lost += 1
+                self._deliver(msg, untimed=True)
             else:
                 keep.append((msg, since))
         self._unchecked = keep
@@ -108,13 +110,18 @@ class PressIntake:
                                   "(the pad's clock did not agree with itself), so they were "
                                   "left out: any slap round in progress is void.")
 
-    def _deliver(self, msg: codec.Press) -> None:
+    def _deliver(self, msg: codec.Press, untimed: bool = False) -> None:
+        """Hand the report's edges out. ``untimed``: it could not be placed in time; its
+        edges still go out marked so (the arbiter learns the seat's level from them, so
+        a release is never lost and a hand gone from the button is never "held")."""
         source = self.source
         clock = (self.nonce, self.clock.epoch)
         for seat in _seats(msg.pressed):
-            self._events.append(PadPress(seat, msg.t_ns, source, True, msg.gap_ns, 0, clock))
+            self._events.append(PadPress(seat, msg.t_ns, source, True, msg.gap_ns, 0, clock,
+                                         untimed))
         for seat in _seats(msg.released):
-            self._events.append(PadPress(seat, msg.t_ns, source, False, msg.gap_ns, 0, clock))
+            self._events.append(PadPress(seat, msg.t_ns, source, False, msg.gap_ns, 0, clock,
+                                         untimed))
 
     def _flood(self, now_ns: int) -> bool:
         """Count a new report; True while the pad floods (its presses are dropped)."""

@@ -8,7 +8,12 @@ Pure and single-threaded: no I/O, no threads, no clock reads. Wiring:
   ``arm(now_ns)``; every frame it hands the frame's drained events to ``feed_many()``
   (``feed()`` takes one; both return ``Notice``s to show) and then calls ``poll(now_ns)``
   with ``now_ns`` in the *same clock as the events*. ``poll`` is the one place a
-  ``Verdict`` comes out; after it the arbiter is disarmed until the next ``arm()``.
+  ``Verdict`` comes out. The round stays open to late slaps until the next ``arm()``
+  (``judged``): a slap stamped inside it that arrives after the verdict makes ``poll``
+  return the verdict again, redone (``revision`` counts up), so the screen can replace
+  it or say that a recorded one may be wrong. Never silently "not counted".
+* Sources whose events may come late (the Pico pad) are named with ``expect()`` after
+  ``arm()`` and report how far their stream is complete with ``confirm()``; see ``poll``.
   ``take_notices()`` returns what ``poll`` noticed (stuck buttons, chattering switches,
   edges that arrived out of order, the verdict).
 
@@ -16,10 +21,13 @@ Timing rules (all by timestamp, never by arrival order, so a permutation of the 
 of a round gives the same verdict): a seat's slap is its earliest press edge stamped at
 or after the arm time that is not within ``holdoff_ns`` after another edge of that seat
 (bounce); later presses are mashing. A round opens at the first slap and closes at
-``poll`` once every seat that is not held/flooded has slapped and ``settle_ns`` has
-passed since the last slap (room for events still in flight), or ``settle_ns`` after
-``timeout_ns`` has passed since the first slap. At the close, seats whose switch
-chatters (``companion.slap.chatter``) are left out, like held ones.
+``poll`` only when it can be judged: once every seat that is not held/flooded has
+slapped and every source's stream is complete past the last slap (the host's own
+``settle_ns`` after it), or ``timeout_ns`` after the first slap once every stream is
+complete past that. A source that cannot confirm within ``quiet_ns`` more leaves the
+seats it left unheard out as ``quiet``. Every seat left out (held, chattering
+(``companion.slap.chatter``), untimed, quiet) is a candidate: the table decides unless
+exactly one candidate remains (``companion.slap.verdict.decide``).
 
 Honest bounds: the round's bound is the widest source bound of its slaps (the two widest
 added, for two sources), never below a press's own capture bound (``resolution_ns`` on a
@@ -53,6 +61,7 @@ from companion.slap.config import (
 )
 from companion.slap.seatlog import Edge, SeatLog
 from companion.slap.sortin import BOUNCE, LATE, MASH, ORPHAN, SortIn
+from companion.slap.stream import Stream
 from companion.slap.verdict import Verdict, decide
 
 __all__ = ["DEFAULT_RESOLUTION_NS", "NOTICE_KINDS", "ArbiterConfig", "Notice", "SlapArbiter"]
@@ -91,10 +100,70 @@ class SlapArbiter(SortIn):
         self._outbox: list[Notice] = []
         self._closed: tuple[int, int] | None = None  # (arm_ns, close_ns) of the last round
         self.last_verdict: Verdict | None = None
+        self._quiet_ns = cfg.quiet_ns
+        self._streams: dict[str, Stream] = {}  # sources whose watermark a round waits for
+        self._judged = False  # the round has a verdict; it stays open to late slaps
+        self._dirty = False  # something was fed or confirmed since the verdict
+        self._reopen_ns = cfg.reopen_ns
+        self._reopen_until = 0
+        self._said_quiet: set[str] = set()
+        #: How many times the round's verdict was redone after it was first given (a slap
+        #: stamped inside the round that arrived late, a quiet source heard again).
+        self.revision = 0
 
     @property
     def armed(self) -> bool:
-        return self._armed
+        """True from ``arm()`` until the round's first verdict (or ``disarm()``)."""
+        return self._armed and not self._judged
+
+    @property
+    def judged(self) -> bool:
+        """The round has a verdict and is still open to late slaps (until the next
+        ``arm()`` or ``disarm()``): ``poll`` returns a new verdict if one changes it."""
+        return self._armed and self._judged
+
+    # -- the sources' watermarks ----------------------------------------------------------
+    def expect(self, name: str, sources: Iterable[str], label: str,
+               seats: Iterable[int] | None = None) -> None:
+        """This round must hear from the press source ``name`` (its events carry one of
+        ``sources``) before it closes: it closes at its deadline only once ``confirm``
+        has said the source's stream is complete past it, or after ``quiet_ns`` more with
+        the seats it may serve (``seats``, default every seat) that it left unheard
+        excluded as ``quiet`` ("``label`` went quiet during the round"). Call it after
+        ``arm()`` (the expectation lasts for the round), or again while the round is
+        on when a source comes back."""
+        stream = self._streams.get(name)
+        if stream is None:
+            stream = self._streams[name] = Stream(name)
+        stream.sources = frozenset(sources)
+        stream.label = label
+        stream.seats = frozenset(self.seats if seats is None else seats)
+        stream.expected = True
+        self._dirty = True
+
+    def confirm(self, name: str, up_to_ns: int) -> None:
+        """Every edge of source ``name`` stamped at or before ``up_to_ns`` (this arbiter's
+        clock) has been fed. Only moves forward."""
+        stream = self._streams.get(name)
+        if stream is None:
+            stream = self._streams[name] = Stream(name)
+        if stream.mark is None or up_to_ns > stream.mark:
+            stream.mark = up_to_ns
+            self._dirty = True
+
+    def expects(self, name: str) -> bool:
+        """Does the current round wait for source ``name``?"""
+        stream = self._streams.get(name)
+        return stream is not None and stream.expected
+
+    @property
+    def unsettled(self) -> bool:
+        """A judged round got something new that ``poll`` has not weighed yet."""
+        return self._armed and self._judged and self._dirty
+
+    def watermark(self, name: str) -> int | None:
+        stream = self._streams.get(name)
+        return None if stream is None else stream.mark
 
     @property
     def first_slap_ns(self) -> int | None:
@@ -115,11 +184,15 @@ class SlapArbiter(SortIn):
         if self._pending:
             self._merge()
         self._armed, self._arm_ns, self._window = True, now_ns, now_ns - self._lookback
+        self._judged, self.revision = False, 0
+        self._said_quiet.clear()
+        for stream in self._streams.values():
+            stream.expected = False
         self._once.clear()
         out = []
         for seat, st in self._st.items():
             st.drop_older(self._window)
-            st.overflow, st.noted = False, 0
+            st.overflow, st.noted, st.untimed_press = False, 0, False
             st.find_slap(now_ns, self._holdoff)
             if st.held_at(now_ns):
                 out.append(Notice("held", seat, now_ns, f"Seat {seat}: button held down; left "
@@ -131,13 +204,14 @@ class SlapArbiter(SortIn):
         """Stop timing; an open round is abandoned without a verdict."""
         if self._pending:
             self._merge()
-        self._armed = False
+        self._armed = self._judged = False
         self._once.clear()
         for st in self._st.values():
             st.noted = 0
 
     def feed(self, event: PressEvent) -> list[Notice]:
         """Take one edge (any order, any thread's stamp) and describe it. Never raises."""
+        self._dirty = True
         if not isinstance(event, PressEvent):
             return self._invalid(event)
         seat, t = event.seat, event.t_ns
@@ -146,6 +220,8 @@ class SlapArbiter(SortIn):
         st = self._st.get(seat)
         if st is None:
             return self._note("unknown_seat", seat, t, f"Seat {seat}: not in play, ignored")
+        if event.__class__ is not PressEvent and getattr(event, "untimed", False):
+            return self._feed_untimed(st, seat, event)
         if event.source not in self._bounds:
             return self._feed_odd(st, seat, t, event)
         pressed = event.pressed
@@ -182,6 +258,7 @@ class SlapArbiter(SortIn):
     def feed_many(self, events: Iterable[PressEvent]) -> list[Notice]:
         """``feed()`` for a batch (one frame's worth): the same rules and notices, with
         the batch sorted in once instead of edge by edge."""
+        self._dirty = True
         if not self._armed:
             out: list[Notice] = []
             for event in events:
@@ -194,7 +271,9 @@ class SlapArbiter(SortIn):
             # truth, so it is stored as given (``feed`` gives a bool).
             if event.__class__ is PressEvent or isinstance(event, PressEvent):
                 seat, t = event.seat, event.t_ns
-                if seat.__class__ is int and t.__class__ is int and event.source in bounds:
+                if (seat.__class__ is int and t.__class__ is int and event.source in bounds
+                        and (event.__class__ is PressEvent
+                             or not getattr(event, "untimed", False))):
                     try:
                         seats[seat].pending.append((t, event.pressed, event))
                         continue
@@ -205,13 +284,24 @@ class SlapArbiter(SortIn):
         return out
 
     def poll(self, now_ns: int) -> Verdict | None:
-        """Call once per frame. Returns the ``Verdict`` when the round closes (then the
-        arbiter is disarmed), else ``None``. Stuck buttons go to ``take_notices()``."""
+        """Call once per frame. Returns the ``Verdict`` when the round closes, and again
+        (``revision`` counts up) whenever a slap that arrived later changes it; else
+        ``None``. Stuck buttons go to ``take_notices()``.
+
+        The round closes only when it can be judged: every seat slapped (or cannot be
+        timed) and every source's stream is complete past the last slap, or the
+        deadline (``timeout_ns`` after the first slap) has passed and every source's
+        stream is complete past it. The host's own stream (GPIO, keyboard) is complete
+        up to ``now_ns - settle_ns``; a source named with ``expect`` up to its last
+        ``confirm``. One that has not confirmed ``quiet_ns`` later leaves its unheard
+        seats out as ``quiet``: candidates, so the table decides."""
         if self._pending:
             self._merge()
         stuck_ns = self._stuck_ns
         first = self._first
-        if not self._armed or first is None:
+        if self._judged and now_ns > self._reopen_until:
+            self._armed = self._judged = False  # long over: later slaps are only noted
+        if not self._armed or first is None or (self._judged and not self._dirty):
             for seat, st in self._st.items():
                 if (st.latest_pressed and st.stuck_t != st.latest_t
                         and now_ns - st.latest_t > stuck_ns):
@@ -229,17 +319,51 @@ class SlapArbiter(SortIn):
                 if slap[0] > last:
                     last = slap[0]
         n = len(counted)
-        close_at = deadline + self._settle
-        if n == len(self.seats):
+        target = deadline  # every stream must be complete up to this stamp
+        if n == len(self.seats) and not self._untimed_any:
             excluded: dict[int, str] = {}
-            close_at = min(close_at, last + self._settle)
+            target = last
         else:
             excluded = self._excluded(first, deadline)
-            if n + len(excluded) == len(self.seats):
-                close_at = min(close_at, last + self._settle)
-        if now_ns < close_at:
+            if n + sum(1 for s in excluded if self._st[s].slap is None
+                       or self._st[s].slap[0] > deadline) == len(self.seats):
+                target = last
+        if now_ns - self._settle < target:
             return None
-        return self._close(counted, excluded, now_ns)
+        quiet = []
+        if self._streams:
+            for stream in self._streams.values():
+                if stream.expected and (stream.mark is None or stream.mark < target):
+                    quiet.append(stream)
+            if quiet and now_ns < target + self._settle + self._quiet_ns:
+                return None
+        verdict = self._close(counted, excluded, now_ns, quiet)
+        self._dirty = False
+        if self._judged:
+            if verdict == self.last_verdict:
+                return None
+            self.revision += 1
+        self._judged = True
+        self._reopen_until = max(now_ns, deadline) + self._reopen_ns
+        self.last_verdict = verdict
+        self._outbox.append(verdict_notice(verdict, now_ns))
+        return verdict
+
+    @property
+    def _untimed_any(self) -> bool:
+        return any(st.untimed_press for st in self._st.values())
+
+    def _feed_untimed(self, st: SeatLog, seat: int, event: PressEvent) -> list[Notice]:
+        """An edge its source could not place in time: its level counts (the seat is
+        held only if its button is down now), its time does not; a press while a round
+        is on leaves the seat out of it as ``untimed``."""
+        st.level = bool(event.pressed)
+        st.level_after = st.latest_t
+        if event.pressed and self._armed:
+            st.untimed_press = True
+            return self._note("untimed", seat, None, f"Seat {seat}: a press without a usable "
+                              "time; left out of this round (the table decides)")
+        return []
 
     def _stuck(self, seat: int, st: SeatLog) -> None:
         st.stuck_t = st.latest_t
@@ -255,8 +379,7 @@ class SlapArbiter(SortIn):
         """A press that is no bounce, in time order: false slap, mash, late or the slap."""
         t = edge[0]
         if t < self._arm_ns:
-            out.append(Notice("false_slap", seat, t, f"Seat {seat}: false slap (before the "
-                              "round was armed)"))
+            out.append(self._early(seat, t))
         elif st.slap is not None:
             if not st.noted & MASH:
                 st.noted |= MASH
@@ -296,29 +419,49 @@ class SlapArbiter(SortIn):
 
     # -- the close ----------------------------------------------------------------------
     def _close(self, counted: list[tuple[int, Edge]], excluded: dict[int, str],
-               now_ns: int) -> Verdict:
+               now_ns: int, quiet: list[Stream] = (), until_ns: int | None = None) -> Verdict:
         """The verdict on the ``counted`` slaps, leaving out ``excluded`` seats,
-        chattering ones and those too close to the arm to tell."""
+        chattering ones, those too close to the arm to tell, and those a ``quiet``
+        source may hold unheard."""
         cfg = self.config
         left_out = excluded  # seat -> why (``verdict.WHYS``)
         notes = self._outbox
+        for stream in quiet:
+            self._quiet(stream, counted, left_out)
         since = self._arm_ns - cfg.chatter_window_ns
         need = cfg.chatter_blips
         order = []  # (t_ns, seat) of the slaps counted
         source = None  # the slaps' one source, unless ``mixed``
         plain, mixed = True, False
+        until = now_ns if until_ns is None else min(now_ns, until_ns)
         for seat, st in self._st.items():
             st.noted = 0  # the round is over: once-a-round notices may come again
-            if not st.blips_ok:
-                st.blips = blips(st.edges, not (st.before is not None and st.before[1]),
-                                 cfg.holdoff_ns, cfg.blip_ns, since, now_ns) if len(
-                    st.edges) >= 2 * need else 0
-                st.blips_ok = True
-            if st.blips >= need and seat not in left_out:
+            edges = st.edges
+            if len(edges) < 2:
+                count = 0
+            elif st.blips_ok and edges[-1][0] <= until:
+                count = st.blips  # ``_scan`` counted the same edges
+            else:  # (presses after the round, e.g. on another screen, do not count)
+                count = blips(edges, not (st.before is not None and st.before[1]),
+                              cfg.holdoff_ns, cfg.blip_ns, since, until, cfg.pad_blip_ns)
+                if edges[-1][0] <= until:
+                    st.blips, st.blips_ok = count, True
+            if not count or seat in left_out:
+                continue
+            if count >= need:
                 left_out[seat] = "chatter"
                 notes.append(Notice("chatter", seat, None, f"Seat {seat}'s button is "
                                     "chattering (it closes by itself in short bursts): left "
                                     "out of this round; check its switch and wiring"))
+            elif (st.slap is not None and st.slap[2].__class__ is PressEvent
+                  and blips(edges, not (st.before is not None and st.before[1]),
+                            cfg.holdoff_ns, cfg.blip_ns, st.slap[0], st.slap[0])):
+                # Its "slap" closed the switch for under ``blip_ns`` at a stretch, seen
+                # edge by edge at the host: no hand does that (docs/slap-timing.md).
+                left_out[seat] = "chatter"
+                notes.append(Notice("chatter", seat, st.slap[0], f"Seat {seat}'s button "
+                                    f"closed for under {cfg.blip_ns / 1e6:g} ms, which no "
+                                    "hand does: left out of this round; check its switch"))
         for seat, edge in counted:
             event = edge[2]
             if event.source is not source and event.source != source:
@@ -344,19 +487,49 @@ class SlapArbiter(SortIn):
                 self._st[s].slap for _, s in order))
         verdict = decide({seat: t for t, seat in order}, self.seats, bound, source,
                          excluded=left_out)
-        self._armed = False
-        self._once.clear()
         self._closed = (self._arm_ns, now_ns)
-        self.last_verdict = verdict
-        notes.append(verdict_notice(verdict, now_ns))
         return verdict
 
+    def _quiet(self, stream: Stream, counted: list[tuple[int, Edge]],
+               left_out: dict[int, str]) -> None:
+        """``stream`` did not confirm in time: its unheard seats (no slap counted, and
+        never heard from another source only) and the seats whose slap it brought after
+        its watermark (an earlier press may still be on its way) are left out."""
+        slapped = {seat: edge for seat, edge in counted}
+        mark = stream.mark if stream.mark is not None else self._arm_ns - 1
+        hit = []
+        for seat in stream.seats:
+            if seat in left_out or seat not in self._st:
+                continue
+            edge = slapped.get(seat)
+            st = self._st[seat]
+            if edge is None:
+                heard = {e[2].source for e in st.edges}
+                if st.before is not None:
+                    heard.add(st.before[2].source)
+                if not heard or heard & stream.sources:
+                    hit.append(seat)
+            elif edge[2].source in stream.sources and edge[0] > mark:
+                hit.append(seat)
+        for seat in hit:
+            left_out[seat] = "quiet"
+        if hit and stream.name not in self._said_quiet:
+            self._said_quiet.add(stream.name)
+            self._outbox.append(Notice("quiet", None, None, f"{stream.label} went quiet during "
+                                       "the round: the table decides"))
+
     def _excluded(self, first: int, deadline: int) -> dict[int, str]:
-        """Seats without a counted slap that were still held when the round opened
-        (``"held"``), or whose flood of edges hid any slap (``"chatter"``)."""
+        """Seats that cannot be timed this round: a press without a usable time
+        (``"untimed"``, even beside a timed slap: it may have been earlier); without a
+        counted slap, a button down when the round was armed and not released before
+        the first slap (``"held"``), or a flood of edges that hid any slap
+        (``"chatter"``)."""
         out = {}
         arm = self._arm_ns
         for seat, st in self._st.items():
+            if st.untimed_press:
+                out[seat] = "untimed"
+                continue
             if st.slap is not None and st.slap[0] <= deadline:
                 continue
             flooded = st.overflow and st.slap is None

@@ -25,14 +25,28 @@ from collections.abc import Sequence
 
 
 def blips(edges: Sequence[tuple], at_rest: bool, holdoff_ns: int, blip_ns: int,
-          since_ns: int, until_ns: int) -> int:
+          since_ns: int, until_ns: int, pad_blip_ns: int | None = None) -> int:
     """Count the blips among ``edges`` ((t_ns, pressed, ...) sorted by time) whose press
     edge is within ``[since_ns, until_ns]``. ``at_rest``: the switch was open before the
     first edge. (``SlapArbiter._scan`` counts the same way in its own pass over a seat.)
     A train starts where an edge comes more than ``holdoff_ns`` after the previous
-    *distinct* stamp, as the bounce rule reads it."""
+    *distinct* stamp, as the bounce rule reads it.
+
+    What makes an episode a blip depends on who stamped it. From the host (a plain
+    ``PressEvent``: every edge seen), the switch's *longest continuous closing* within
+    the episode is under ``blip_ns``: a hand keeps it closed for milliseconds at least,
+    even in a glancing tap, while a chattering contact only touches for a fraction of
+    one (however long its burst lasts). From the pad, whose firmware reports the first
+    edge and the state one hold-off later, the episode itself is under ``pad_blip_ns``
+    (default ``blip_ns``)."""
+    from companion.events import PressEvent
+
+    pad_blip = blip_ns if pad_blip_ns is None else pad_blip_ns
     count = 0
     start = None  # the press edge of the episode in progress
+    from_pad = False  # ... stamped by the pad (measured by its length)
+    longest = 0  # the episode's longest continuous closing so far
+    closed_at = None  # when the current closing began
     train_rest = at_rest  # was the switch open when the current train began?
     closed = not at_rest  # the switch's state after the latest edge (True = closed)
     prev_t = cur_t = None
@@ -48,13 +62,20 @@ def blips(edges: Sequence[tuple], at_rest: bool, holdoff_ns: int, blip_ns: int,
                     train_rest = False
                 else:
                     if start is not None:
-                        count += prev_t - start < blip_ns and since_ns <= start <= until_ns
+                        short = (prev_t - start < pad_blip) if from_pad else longest < blip_ns
+                        count += short and since_ns <= start <= until_ns
                         start = None
                     train_rest = True
         if pressed and start is None and train_rest:
-            start = t
+            start, longest = t, 0
+            event = edge[2] if len(edge) > 2 else None
+            from_pad = event is not None and event.__class__ is not PressEvent
+        if after and not closed:
+            closed_at = t
+        elif closed and not after and closed_at is not None and t - closed_at > longest:
+            longest = t - closed_at
         closed = after
-    if start is not None and not closed and cur_t - start < blip_ns and (
-            since_ns <= start <= until_ns):
+    if start is not None and not closed and (since_ns <= start <= until_ns) and (
+            (cur_t - start < pad_blip) if from_pad else longest < blip_ns):
         count += 1
     return count

@@ -34,7 +34,7 @@ DEFAULT_RESOLUTION_NS: Mapping[str, int] = MappingProxyType({
 NOTICE_KINDS = frozenset({
     "slap", "bounce", "mash", "false_slap", "late", "unknown_seat", "unknown_source",
     "held", "stuck", "backwards", "orphan_release", "flood", "invalid", "chatter",
-    "unsure_start", "verdict",
+    "unsure_start", "verdict", "quiet", "untimed",
 })
 
 
@@ -108,20 +108,32 @@ class ArbiterConfig:
     ``timeout_ns``: the round closes this long after the first slap at the latest.
     ``stuck_ns``: a press held longer than this is reported as stuck.
     ``settle_ns``: how long a stamped event may take to reach the arbiter; a complete
-    round closes this long after its last slap. ``max_edges``: edges kept per seat per
-    round (a flood beyond it leaves the seat untimed if no slap was found among them).
-    ``blip_ns``: a press that is back at rest sooner than this is no hand (a blip);
-    ``chatter_blips`` blips of one seat within ``chatter_window_ns`` before the round
-    closes mean its switch chatters: the seat is left out of the verdict.
+    round closes this long after its last slap at the soonest (it covers the Pico pad's
+    100 ms resend of a report whose frame was lost, and a busy host's delivery).
+    ``quiet_ns``: how long past that a round waits for a source named with
+    ``SlapArbiter.expect`` to confirm its stream; then its unheard seats are ``quiet``.
+    ``reopen_ns``: how long after its deadline (or verdict) a judged round still takes a
+    late slap stamped inside it and redoes its verdict; later ones are only noted.
+    ``max_edges``: edges kept per seat per round (a flood beyond it leaves the seat
+    untimed if no slap was found among them).
+    ``blip_ns``: a press stamped at the host (every edge seen) that is back at rest
+    sooner than this is no hand (a blip); ``pad_blip_ns`` the same for the pad, whose
+    firmware reports a release no sooner than its own hold-off. ``chatter_blips`` blips
+    of one seat from ``chatter_window_ns`` before the arm until the close mean its
+    switch chatters: the seat is left out (``chatter``), a candidate. The thresholds and
+    where they come from: ``docs/slap-timing.md``.
     ``resolution_ns``: press source name -> honest ordering bound.
     """
 
     holdoff_ns: int = 20_000_000
     timeout_ns: int = 2_500_000_000
     stuck_ns: int = 1_500_000_000
-    settle_ns: int = 20_000_000
+    settle_ns: int = 120_000_000
+    quiet_ns: int = 1_000_000_000
+    reopen_ns: int = 30_000_000_000
     max_edges: int = 64
-    blip_ns: int = 25_000_000
+    blip_ns: int = 3_000_000
+    pad_blip_ns: int = 25_000_000
     chatter_blips: int = 2
     chatter_window_ns: int = 5_000_000_000
     resolution_ns: Mapping[str, int] = field(
@@ -132,8 +144,11 @@ class ArbiterConfig:
         _whole("timeout_ns", self.timeout_ns, 1)
         _whole("stuck_ns", self.stuck_ns, 1)
         _whole("settle_ns", self.settle_ns, 0)
+        _whole("quiet_ns", self.quiet_ns, 0)
+        _whole("reopen_ns", self.reopen_ns, 0)
         _whole("max_edges", self.max_edges, 8)
         _whole("blip_ns", self.blip_ns, 0)
+        _whole("pad_blip_ns", self.pad_blip_ns, 0)
         _whole("chatter_blips", self.chatter_blips, 2)
         _whole("chatter_window_ns", self.chatter_window_ns, 0)
         if self.holdoff_ns >= self.timeout_ns:

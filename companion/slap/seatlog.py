@@ -27,7 +27,8 @@ by_time = itemgetter(0)
 
 class SeatLog:
     __slots__ = ("edges", "pending", "before", "overflow", "slap", "latest_t",
-                 "latest_pressed", "stuck_t", "noted", "blips", "blips_ok")
+                 "latest_pressed", "stuck_t", "noted", "blips", "blips_ok",
+                 "level", "level_after", "untimed_press")
 
     def __init__(self) -> None:
         self.edges: list[Edge] = []
@@ -41,6 +42,12 @@ class SeatLog:
         self.noted = 0  # bits of the once-a-round notices already given
         self.blips = 0  # chatter blips among ``edges`` (with ``before``) ...
         self.blips_ok = False  # ... while this holds: whatever changes them clears it
+        # An edge without a usable time (``untimed``) says the button's level, not when:
+        # ``level`` is that level, valid while no timed edge newer than ``level_after``
+        # (the latest stamp when it came) has arrived.
+        self.level: bool | None = None
+        self.level_after: int | None = None
+        self.untimed_press = False  # a press without a usable time this round
 
     def push_before(self, edge: Edge) -> None:
         if self.before is None or edge[0] > self.before[0]:
@@ -93,6 +100,11 @@ class SeatLog:
         return None
 
     def held_at(self, t: int) -> bool:
-        """Was the button down at ``t`` (its latest edge before it a press)?"""
+        """Was the button down at ``t`` (its latest edge before it a press, or the level
+        an untimed edge gave if no timed edge came after it)?"""
         last = self.last_before(t)
+        if self.level is not None:
+            if self.latest_t == self.level_after:
+                return self.level
+            self.level = None
         return last is not None and last[1]

@@ -65,13 +65,19 @@ class SortIn:
                 self._orphan(st, seat, t, out)
         elif prev is not None and t - prev[0] <= self._holdoff:
             self._seat_note(st, BOUNCE, "bounce", seat, t, "contact bounce ignored", out)
-        elif self._closed is not None and self._closed[0] <= t <= self._closed[1]:
-            self._seat_note(st, LATE, "late", seat, t, "slap arrived after the verdict, not "
-                            "counted", out)
         else:
-            out.append(Notice("false_slap", seat, t, f"Seat {seat}: false slap (nothing "
-                              "armed)"))
+            out.append(self._early(seat, t, "nothing armed"))
         return out
+
+    def _early(self, seat: int, t: int, why: str = "before the round was armed") -> Notice:
+        """A press before the round: a false slap, or a slap of the previous round that
+        arrived after that round was over (said plainly: its verdict may be wrong)."""
+        closed = self._closed
+        if closed is not None and closed[0] <= t <= closed[1]:
+            return Notice("late", seat, t, f"Seat {seat}: a slap of the previous round "
+                          "arrived after that round was over; its verdict may be wrong: "
+                          "check it (Undo corrects a recorded round)")
+        return Notice("false_slap", seat, t, f"Seat {seat}: false slap ({why})")
 
     def _merge(self, out: list[Notice] | None = None) -> None:
         """Sort every seat's pending edges in, find the slaps again (``_scan``), describe
@@ -116,16 +122,18 @@ class SortIn:
         """One pass over a seat's sorted edges: its presses that are no bounce (the slap
         is the first of them at/after the arm), a bounce and an orphan release if any,
         and its chatter blips (counted as ``companion.slap.chatter.blips`` does)."""
-        holdoff, blip_ns, arm = self._holdoff, self.config.blip_ns, self._arm_ns
+        holdoff, arm = self._holdoff, self._arm_ns
+        host_blip, pad_blip = self.config.blip_ns, self.config.pad_blip_ns
         before = st.before
         prev_t = cur_t = before[0] if before is not None else -(1 << 62)
         last_p = before is not None and before[1]
         presses: list[Edge] = []
-        bounce = orphan = slap = start = None
+        bounce = orphan = slap = start = closed_at = None
         count, train_rest = 0, not last_p
+        from_pad, longest = False, 0  # see ``chatter.blips``: how a blip is measured
         boundary = False
         for edge in st.edges:
-            t, pressed, _ = edge
+            t, pressed, event = edge
             if t == cur_t:  # one stamp, several edges: closed if any of them is a press
                 if last_p:
                     pressed_after = True
@@ -140,7 +148,8 @@ class SortIn:
                         train_rest = False
                     else:
                         if start is not None:
-                            count += prev_t - start < blip_ns
+                            count += ((prev_t - start < pad_blip) if from_pad
+                                      else longest < host_blip)
                             start = None
                         train_rest = True
             # (edges with one stamp share the first one's standing, and no train ends)
@@ -150,18 +159,26 @@ class SortIn:
                     if slap is None and t >= arm:
                         slap = edge
                     if start is None and train_rest:
-                        start = t
+                        start, longest = t, 0
+                        from_pad = event is not None and event.__class__ is not PressEvent
                 elif orphan is None and not last_p:
                     orphan = edge
             elif pressed:
                 if bounce is None:
                     bounce = edge
                 if start is None and train_rest:
-                    start = t
+                    start, longest = t, 0
+                    from_pad = event is not None and event.__class__ is not PressEvent
             elif orphan is None and not last_p:
                 orphan = edge
+            if pressed_after and not last_p:
+                closed_at = t
+            elif last_p and not pressed_after and closed_at is not None \
+                    and t - closed_at > longest:
+                longest = t - closed_at
             last_p = pressed_after
-        if start is not None and not last_p and cur_t - start < blip_ns:
+        if start is not None and not last_p and (
+                (cur_t - start < pad_blip) if from_pad else longest < host_blip):
             count += 1
         st.slap = slap
         st.blips, st.blips_ok = count, True
@@ -191,8 +208,7 @@ class SortIn:
                 continue
             t = edge[0]
             if t < self._arm_ns:
-                out.append(Notice("false_slap", seat, t, f"Seat {seat}: false slap (before "
-                                  "the round was armed)"))
+                out.append(self._early(seat, t))
             elif slap is not edge:
                 if not st.noted & MASH:
                     st.noted |= MASH

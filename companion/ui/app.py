@@ -4,7 +4,10 @@
 so tests can hand it a temporary log and a mock table. Once per frame, on the UI thread,
 it drains the table's press events and hands each to the current screen's
 ``on_press_event(event)``, then calls the screen's ``on_frame(now_ns)``: that is the only
-place state changes, so no lock is needed anywhere.
+place state changes, so no lock is needed anywhere. A screen that must see every edge
+whatever shows (``hears_every_press``: the slap screen, so a hand lifted while another
+screen shows is never "held") gets ``on_background_press`` / ``on_background_frame``
+while another screen is current.
 
 Screens are named; ``navigate(name)`` is the one way to move between them and ``back()``
 returns along the way you came. Every change of screen turns the seat lamps off and
@@ -529,8 +532,15 @@ class CompanionApp(App):
 
     # -- the frame loop: the one place state changes -------------------------------------
 
+    def _listeners(self, screen) -> list:
+        """Screens other than ``screen`` that hear every press (``hears_every_press``:
+        the slap screen, whose arbiter must see each release, whatever screen shows)."""
+        return [s for s in self.sm.screens if s is not screen
+                and getattr(s, "hears_every_press", False)]
+
     def _frame(self, _dt: float) -> None:
         screen = self.sm.current_screen
+        listeners = self._listeners(screen)
         for event in self.table.drain() + (self.pad.drain() if self.pad else []):
             if not isinstance(event, PressEvent):
                 self._pad_notice(screen, event)
@@ -538,10 +548,17 @@ class CompanionApp(App):
             handler = getattr(screen, "on_press_event", None)
             if handler is not None:
                 handler(event)
+            for other in listeners:
+                if other is not self.sm.current_screen:  # (it may have just opened)
+                    other.on_background_press(event)
         self._keep_field_above_keyboard()
+        now_ns = self.table.now_ns()
+        for other in listeners:
+            if other is not self.sm.current_screen:
+                other.on_background_frame(now_ns)
         tick = getattr(screen, "on_frame", None)
         if tick is not None:
-            tick(self.table.now_ns())
+            tick(now_ns)
         self.watchdog.ping(time.monotonic())
         watch = getattr(self, "clock_watch", None)
         if watch is not None:
@@ -564,6 +581,8 @@ class CompanionApp(App):
         """Whether the current screen needs every frame now: it says so with
         ``frames_wanted()``; a screen with ``on_frame`` and no such method always does."""
         screen = self.sm.current_screen
+        if any(s.background_frames_wanted() for s in self._listeners(screen)):
+            return True
         wanted = getattr(screen, "frames_wanted", None)
         if wanted is not None:
             return bool(wanted())

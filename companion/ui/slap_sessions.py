@@ -9,6 +9,7 @@ from companion.session import GameSession
 
 class ToolSessions:
     """The slap pad's own ``stop_time`` game, used when no Crazy Time game is in progress.
+    Its players are named as the newest game in the log named them (``last_names``).
 
     The app knows one game in progress (``app.session``) and ``start_game`` jumps to a
     game screen, so this helper starts or continues the ``stop_time`` game itself and
@@ -69,9 +70,10 @@ class ToolSessions:
         if s is not None and tuple(p.seat for p in s.state.players) == seats:
             self._swap_in(app, s)
             return s
+        names = last_names(app)
         try:
             new = GameSession.start(app.log, get_rules("stop_time"), {
-                "players": [{"name": f"Seat {n}", "seat": n} for n in seats]})
+                "players": [{"name": names.get(n) or f"Seat {n}", "seat": n} for n in seats]})
         except CompanionError as exc:
             app.say(str(exc), error=True)
             return None
@@ -92,3 +94,16 @@ def last_table(app) -> tuple[int, ...]:
         if len(seats) >= 2:
             return seats
     return tuple(configured)
+
+
+def last_names(app) -> dict[int, str]:
+    """The players' names by seat at the table tonight: from the newest game in the log
+    that named them (so the slap pad's own log names people as the games do)."""
+    for row in reversed(app.log.games()):
+        named = {p.get("seat"): p.get("name") for p in row.setup.get("players", [])
+                 if isinstance(p.get("name"), str) and p.get("name")
+                 and p.get("name") != f"Seat {p.get('seat')}"}
+        if named:
+            return named
+    return {}
+

@@ -271,3 +271,62 @@ def test_a_press_waiting_for_a_tight_fit_is_delivered_not_dropped_after_seconds(
     [press] = [e for e in events if isinstance(e, PadPress)]
     assert press.seat == 2 and press.t_ns == pad0 + 20_000_000
     assert not [e for e in events if isinstance(e, PadVoid)]
+
+
+def test_a_frame_from_a_foreign_boot_does_not_reset_the_deduplication(loopback):
+    """A CRC-valid report carrying another boot number is no proof of a restart: the
+    link asks the pad again, and the reports of the boot it knows are still delivered
+    exactly once (the acks of this slap are lost, so the pad sends it again)."""
+    from companion.pad.link import PadWatermark  # noqa: F401  (exported)
+
+    rig = loopback()
+    rig.run(100, until=lambda: rig.link.ready)
+    nonce = rig.link.nonce
+    rig.drop_to_pad = 1.0  # the pad never hears the ack: it resends report 1
+    t1 = rig.slap(1)
+    stray = codec.Press(nonce ^ 0x5A5A5A5A, 1, t1, t1, 0b1, 0, 100_000)
+    rig.link.feed(codec.encode_message(200, stray), rig.host_ns)
+    rig.drop_to_pad = 0.0
+    rig.run(1000, until=lambda: not rig.fw.pad.queue and rig.link.ready)
+    assert [(e.seat, e.t_ns) for e in rig.presses()] == [(1, t1)]
+    assert rig.link.nonce == nonce and rig.reboots() == []
+    assert rig.link.stats["foreign"] == 1
+    assert "another boot" in rig.statuses()[-2].text
+
+
+def test_a_watermark_follows_every_press_it_covers(loopback):
+    from companion.pad.link import PadWatermark
+
+    rig = loopback()
+    rig.run(100, until=lambda: rig.link.ready)
+    t1 = rig.slap(2, hold_ms=5)
+    rig.run(100)
+    marks = [(i, e) for i, e in enumerate(rig.events) if isinstance(e, PadWatermark)]
+    press_at = next(i for i, e in enumerate(rig.events)
+                    if isinstance(e, PressEvent) and e.pressed)
+    covering = [(i, e) for i, e in marks if e.pad_ns >= t1]
+    assert covering, "no watermark passed the slap within 100 ms"
+    assert covering[0][0] > press_at  # in the stream after the press it covers
+    # the link asked for it soon after the report: well before the 247 ms heartbeat
+    assert covering[0][1].pad_ns - t1 < 60_000_000
+    assert [e.pad_ns for _, e in marks] == sorted(e.pad_ns for _, e in marks)
+
+
+def test_a_lost_report_holds_the_watermark_back_until_it_is_resent(loopback):
+    """The pad keeps a report until it is acknowledged; a heartbeat reply that still
+    counts it unacknowledged moves no watermark past it."""
+    from companion.pad.link import PadWatermark
+
+    rig = loopback()
+    rig.run(100, until=lambda: rig.link.ready)
+    rig.drop = 1.0  # every frame from the pad is lost for a while
+    t1 = rig.slap(3, hold_ms=5)
+    rig.drop = 0.0
+    rig.events.clear()
+    rig.run(400, until=lambda: any(isinstance(e, PadWatermark) and e.pad_ns >= t1
+                                   for e in rig.events))
+    press_at = next(i for i, e in enumerate(rig.events)
+                    if isinstance(e, PressEvent) and e.pressed)
+    mark_at = next(i for i, e in enumerate(rig.events)
+                   if isinstance(e, PadWatermark) and e.pad_ns >= t1)
+    assert press_at < mark_at

@@ -18,7 +18,7 @@ MS = 1_000_000
 CFG = ArbiterConfig()
 H, B = CFG.holdoff_ns, CFG.blip_ns
 gap = st.one_of(st.integers(1, 3 * MS), st.integers(15 * MS, 30 * MS), st.integers(0, 400 * MS),
-                st.sampled_from([0, H, H + 1, H - 1, B, B + 1, B - 1, B - H, B - H + 1]))
+                st.sampled_from([0, H, H + 1, H - 1, B, B + 1, B - 1, abs(B - H), abs(B - H) + 1]))
 
 
 @st.composite
@@ -102,7 +102,7 @@ def test_scan_counts_blips_as_chatter_does(case):
     arbiter._arm_ns = arm
     arbiter._scan(log)
     at_rest = not (log.before is not None and log.before[1])
-    assert log.blips == blips(log.edges, at_rest, H, B, -10**18, 10**18)
+    assert log.blips == blips(log.edges, at_rest, H, B, -10**18, 10**18, CFG.pad_blip_ns)
 
 
 @st.composite

@@ -138,11 +138,38 @@ def test_crazy_time_slap_pickups_read_back():
         {"round": 1, "seat": 4, "reason": "slap", "verdict": clear.to_facts(),
          "decision": "verdict", "delays": [list(d) for d in clear.delays_ms]},
         {"round": 1, "seat": 2, "reason": "temporal_flaw", "verdict": None},
-        {"round": 2, "seat": 3, "reason": "false_slap", "verdict": alarm.to_facts(),
+        {"round": 1, "seat": 3, "reason": "false_slap", "verdict": alarm.to_facts(),
          "decision": "verdict", "delays": [list(d) for d in alarm.delays_ms]},
     ]}
-    assert [x.text for x in sp.rounds_from_crazy_time(snap)] == ["Round 2: seat 3 (false alarm)",
-                                               "Round 1: seat 4 (+180.0 ms)"]
+    # numbered by slap round, not by the game's round (both slaps are in its round 1)
+    lines = sp.rounds_from_crazy_time(snap)
+    assert [x.text for x in lines] == ["Slap 2: seat 3 (false alarm)",
+                                       "Slap 1: seat 4 (+180.0 ms)"]
+    assert lines[0].text_for({3: "Cara"}) == "Slap 2: Cara (false alarm)"
+
+
+def test_notices_and_chips_name_the_player():
+    notes = [Notice("chatter", 4, None, "Seat 4's button is chattering (...): left out"),
+             Notice("quiet", None, None, "The slap pad went quiet during the round: the "
+                                         "table decides")]
+    assert sp.notice_lines(notes, {4: "Dan"}) == [
+        "Dan's button is chattering (...): left out.",
+        "The slap pad went quiet during the round: the table decides."]
+    v = view("verdict", verdict=verdict({1: 0, 2: 40, 3: 95.0, 4: 95.4}),
+             names={3: "Cara", 4: "Dan"})
+    assert [(c.seat, c.name) for c in v.choices] == [(3, "Cara"), (4, "Dan")]
+
+
+def test_seats_left_out_are_named_with_why_where_the_verdict_is_read():
+    verd = decide({1: 0, 2: 40 * MS}, SEATS, MS, "gpio+pad",
+                  excluded={3: "quiet", 4: "held"})
+    v = view("verdict", verdict=verd, names={3: "Cara", 4: "Dan", 2: "Bo"})
+    assert v.headline == "Cara and Dan could not be timed — tap who picks up"
+    assert v.detail == "Cara: its source went quiet; Dan: button already held down."
+    assert not v.can_record and [c.seat for c in v.choices] == [2, 3, 4]
+    assert sp.verdict_sentence(verd, {3: "Cara", 4: "Dan", 2: "Bo"}) == (
+        "The table decides between Bo, Cara and Dan; not timed: Cara (its source went "
+        "quiet), Dan (button already held down).")
 
 
 def test_arbiter_config_from_milliseconds_and_phase_check():

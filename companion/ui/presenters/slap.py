@@ -30,7 +30,8 @@ PHASES = (IDLE, ARMED, OPEN, VERDICT)
 
 #: Notice kinds worth a line in the status bar (the rest is bounce or shown elsewhere).
 SHOWN_NOTICES = ("false_slap", "held", "stuck", "mash", "late", "flood", "unknown_seat",
-                 "unknown_source", "backwards", "invalid", "chatter", "unsure_start")
+                 "unknown_source", "backwards", "invalid", "chatter", "unsure_start",
+                 "quiet", "untimed")
 # Room a mark takes on the axis, in fractions of its length: its disc (either side of its
 # x) and its delay label beside it. Marks whose room overlaps go on another row; when no
 # row has room, the mark keeps its disc and drops its label (the list beside says it).
@@ -57,6 +58,7 @@ class Mark:
 class SeatChip:
     seat: int
     colour: str
+    name: str = ""  # the player's name, shown under the disc ("" when nobody named it)
 
 
 @dataclass(frozen=True)
@@ -70,9 +72,13 @@ class RoundLine:
 
     @property
     def text(self) -> str:
+        return self.text_for({})
+
+    def text_for(self, names: Mapping[int, str]) -> str:
+        """"Slap 3: Ann (+41.0 ms)", with the player's name where one is known."""
         if self.picker is None:
             return f"{self.label}: nobody picked up"
-        return f"{self.label}: seat {self.picker} ({self.how})"
+        return f"{self.label}: {names.get(self.picker) or f'seat {self.picker}'} ({self.how})"
 
 
 @dataclass(frozen=True)
@@ -120,6 +126,34 @@ def seat_list(seats: Sequence[int], joiner: str = "or",
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + f" {joiner} " + words[-1]
+
+
+def left_out_text(verdict: Verdict, names: Mapping[int, str] | None = None) -> str:
+    """The seats the round could not time, by name and why: "Cara (button already held
+    down), Dan (its source went quiet)"; "" when none."""
+    names = names or {}
+    return ", ".join(f"{names.get(s) or f'seat {s}'} ({WHY_WORDS.get(w, w)})"
+                     for s, w in verdict.excluded)
+
+
+def verdict_sentence(verdict: Verdict, names: Mapping[int, str] | None = None) -> str:
+    """The verdict as one sentence with the players' names (for notices and banners):
+    "Bo picks up (last, +41.0 ms).", "The table decides between Ann and Cara (Cara: its
+    source went quiet)."."""
+    names = names or {}
+    left = left_out_text(verdict, names)
+    if verdict.picker is not None:
+        who = names.get(verdict.picker) or f"Seat {verdict.picker}"
+        if verdict.picker in dict(verdict.excluded):
+            return f"{who} picks up (could not be timed, and nobody else could pick up)."
+        if verdict.picker in verdict.non_slappers:
+            return f"{who} picks up (never slapped)."
+        return f"{who} picks up (last, {fmt_ms(verdict.ranking[-1].delay_first_ns / 1e6)})."
+    if not verdict.candidates:
+        return "Nobody slapped: nobody picks up."
+    who = seat_list(verdict.candidates, "and", names)
+    tail = f"; not timed: {left}" if left else ""
+    return f"The table decides between {who}{tail}."
 
 
 def decision(verdict: Verdict, chosen: int | None) -> tuple[int | None, str] | None:
@@ -190,7 +224,7 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
     names = names or {}
     if phase not in PHASES:
         raise ValueError(f"unknown slap screen phase {phase!r}")
-    chip = {s: SeatChip(s, colours.get(s, "grey")) for s in seats}
+    chip = {s: SeatChip(s, colours.get(s, "grey"), names.get(s, "")) for s in seats}
     base = dict(phase=phase, headline_seat=None, headline_colour=None, marks=(), ticks=(),
                 span_ms=0.0, non_slappers=(), choices=(), can_false_alarm=False,
                 can_record=False, rounds=tuple(rounds[:LAST_ROUNDS]))
@@ -214,6 +248,8 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
                                    for s in verdict.non_slappers),
                 can_false_alarm=verdict.case != CASE_FALSE_ALARM and bool(verdict.ranking))
     picked = decision(verdict, chosen)
+    left = left_out_text(verdict, names)
+    not_timed = f"Not timed: {left}." if left else ""
     if picked is None or picked[0] is None:
         cands = verdict.candidates
         base["choices"] = tuple(chip.get(s, SeatChip(s, "grey")) for s in cands)
@@ -237,22 +273,39 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
     who = names.get(seat, f"Seat {seat}")
     base.update(headline_seat=seat, headline_colour=chip.get(seat, SeatChip(seat, "")).colour,
                 can_record=True)
+    extra = f" {not_timed}" if not_timed else ""
     if how == "false_alarm":
         return SlapView(headline=f"False alarm: {who} picks up",
-                        detail="Nobody should have slapped: the last one who did picks up.",
-                        **base)
+                        detail="Nobody should have slapped: the last one who did picks up."
+                        + extra, **base)
     if how == "table":
-        return SlapView(headline=f"{who} picks up", detail="The table's call.", **base)
+        return SlapView(headline=f"{who} picks up", detail="The table's call." + extra,
+                        **base)
+    if seat in dict(verdict.excluded):
+        return SlapView(headline=f"{who} picks up", detail=f"{not_timed} Nobody else could "
+                        "pick up.", **base)
     if seat in verdict.non_slappers:
-        return SlapView(headline=f"{who} picks up", detail="Never slapped.", **base)
+        return SlapView(headline=f"{who} picks up", detail="Never slapped." + extra, **base)
     return SlapView(headline=f"{who} picks up",
                     detail=f"Last, {fmt_ms(marks[-1].delay_ms)} after the first "
-                           f"(timing ±{verdict.resolution_ns / 1e6:g} ms).", **base)
+                           f"(timing ±{verdict.resolution_ns / 1e6:g} ms).{extra}", **base)
 
 
-def notice_lines(notices: Iterable[Notice]) -> list[str]:
-    """The notices a person should read, as sentences, oldest first."""
-    return [n.text.rstrip(".") + "." for n in notices if n.kind in SHOWN_NOTICES]
+def notice_lines(notices: Iterable[Notice],
+                 names: Mapping[int, str] | None = None) -> list[str]:
+    """The notices a person should read, as sentences, oldest first, with the player's
+    name where the arbiter says "Seat 3" ("Cara's button is chattering ...")."""
+    names = names or {}
+    out = []
+    for n in notices:
+        if n.kind not in SHOWN_NOTICES:
+            continue
+        text = n.text
+        who = names.get(n.seat) if n.seat is not None else None
+        if who and text.startswith(f"Seat {n.seat}"):
+            text = who + text[len(f"Seat {n.seat}"):]
+        out.append(text.rstrip(".") + ".")
+    return out
 
 
 def _round_line(label: str, picker: int | None, how: str,
@@ -274,7 +327,8 @@ def rounds_from_stop_time(snapshot: Mapping) -> list[RoundLine]:
 
 
 def rounds_from_crazy_time(snapshot: Mapping) -> list[RoundLine]:
-    """Slap pick-ups of a ``crazy_time`` game (with a verdict), newest first."""
+    """Slap pick-ups of a ``crazy_time`` game (with a verdict), newest first, numbered by
+    slap round ("Slap 3", "in round 2" of the game)."""
     out = []
     for p in snapshot.get("pickups", []):
         v = p.get("verdict")
@@ -285,5 +339,5 @@ def rounds_from_crazy_time(snapshot: Mapping) -> list[RoundLine]:
         else:  # recorded by the engine (its snapshot derives it from the facts)
             how = p.get("decision") or "table"
         ranking = [{"seat": seat, "delay_ms": ms} for seat, ms in p.get("delays") or []]
-        out.append(_round_line(f"Round {p['round']}", p["seat"], how, ranking))
+        out.append(_round_line(f"Slap {len(out) + 1}", p["seat"], how, ranking))
     return out[::-1]

@@ -337,7 +337,8 @@ class CrazyTimeScreen(Screen):
                 action["law"] = law
             self._act(action)
 
-        self._ask("mistakes", f"What went wrong? Seat {order[-1]} picks up", options, pick)
+        self._ask("mistakes", f"What went wrong? {self._name(v, order[-1])} picks up", options,
+                  pick)
 
     def guess(self) -> None:
         v = self._v()

@@ -140,6 +140,7 @@ class MistakesPanel(BoxLayout):
         super().__init__()
         self.order: list[int] = []
         self._next, self._empty = on_next, on_empty
+        self.names = {seat: text for text, seat, _s, _c in players}
         for text, seat, _s, colour in players:
             w = SeatOption(seat=seat, colour=colour, text=text)
             w.bind(on_release=lambda _w, s=seat: self.on_seat(s))
@@ -166,9 +167,10 @@ class MistakesPanel(BoxLayout):
             self._empty()
 
     def _show(self) -> None:
-        self.order_text = (" then ".join(f"seat {s}" for s in self.order)
-                           + f": seat {self.order[-1]} picks up") if self.order else \
-            "Nobody yet"
+        name = self.names.get
+        self.order_text = (" then ".join(name(s, f"seat {s}") for s in self.order)
+                           + f": {name(self.order[-1], f'seat {self.order[-1]}')} picks up"
+                           ) if self.order else "Nobody yet"
         for w in self.ids.options.children:
             w.selected = w.seat in self.order
 

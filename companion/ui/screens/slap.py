@@ -37,12 +37,13 @@ from kivy.uix.widget import Widget
 from companion.events import CAPTAIN_SEAT
 from companion.palette import rgba, text_rgba
 from companion.slap.arbiter import SlapArbiter
-from companion.slap.verdict import false_alarm
+from companion.slap.verdict import CASE_FALSE_ALARM, false_alarm
 from companion.ui.app import load_kv
 from companion.ui.presenters import slap as sp
 from companion.ui.presenters.spoken import slap_line, spoken_names
 from companion.ui.screens.slap_widgets import (  # noqa: F401  (kv rules use them)
     WHITE,
+    NamedChip,
     RoundRow,
     SeatChip,
     StopFace,
@@ -54,7 +55,13 @@ from companion.ui.widgets import BigButton
 load_kv(__file__)
 
 
+PAD_SOURCES = ("pad", "pad-pio")
+
+
 class SlapScreen(Screen):
+    #: The app hands this screen every press even while another screen shows
+    #: (``on_background_press``), so its arbiter never misses a release.
+    hears_every_press = True
     heading = StringProperty("Stop Time")
     headline = StringProperty("Stop Time")
     detail = StringProperty("")
@@ -75,6 +82,11 @@ class SlapScreen(Screen):
         self.chosen: int | None = None
         self.arm_on_enter, self.arm_at = False, None
         self.for_game = ""  # the board that opened it for its game's slap round (Crazy Time)
+        # The round just recorded: (mode, game id, actions after it, picker, verdict), so a
+        # slap of it that arrives later can say the recorded verdict may be wrong.
+        self.recorded: tuple | None = None
+        self.correction = None  # a redone verdict that differs from the recorded one
+        self.correct_on_enter = False
         self.tools = ToolSessions()
         self.view: sp.SlapView | None = None
         self.face = StopFace()
@@ -119,9 +131,13 @@ class SlapScreen(Screen):
             self.seats = seats
             self.arbiter = SlapArbiter(seats, config)
             self._reset()
+        correct, self.correct_on_enter = self.correct_on_enter, False
         if self.arm_on_enter:
             self.arm_on_enter = False
             self.arm(self.arm_at)
+        elif self.correction is not None and self.recorded is not None and (
+                correct or (self.phase == sp.IDLE and self.recorded[0] == self.mode)):
+            self.show_correction()
         self.refresh()
 
     def on_leave(self, *_args) -> None:
@@ -147,12 +163,16 @@ class SlapScreen(Screen):
         self._feed_presses()  # presses before the arm are described as before it
         app.table.lamps.all_off()
         self._reset()
+        self.recorded = self.correction = None
         self.phase = sp.ARMED
         self._notices(self.arbiter.arm(now_ns))
+        self._watch_pad(app)
         self._show()
 
     def cancel(self) -> None:
-        """Abandon the round (nothing is recorded)."""
+        """Abandon the round (nothing is recorded), or keep the recorded verdict rather
+        than the redone one."""
+        self.correction = None
         self._feed_presses()
         if self.arbiter is not None:
             self.arbiter.disarm()
@@ -176,6 +196,48 @@ class SlapScreen(Screen):
             return
         if self.arbiter is not None:
             self.presses.append(event)
+
+    def on_background_press(self, event) -> None:
+        """Another screen shows: keep the edge for the arbiter (levels, late slaps of the
+        round just recorded); the captain button is that screen's business."""
+        if event.seat != CAPTAIN_SEAT and self.arbiter is not None:
+            self.presses.append(event)
+
+    def background_frames_wanted(self) -> bool:
+        return self.arbiter is not None and (bool(self.presses) or self.arbiter.unsettled)
+
+    def on_background_frame(self, now_ns: int) -> None:
+        """Another screen shows: feed the arbiter quietly (no status lines for presses
+        meant for that screen); a recorded round redone by a late slap is told."""
+        if self.arbiter is None:
+            return
+        if self.presses:
+            batch, self.presses = self.presses, []
+            self.arbiter.feed_many(batch)
+        self._watch_pad(App.get_running_app())
+        verdict = self.arbiter.poll(now_ns)
+        self.arbiter.take_notices()
+        if verdict is None:
+            return
+        if self.recorded is not None:
+            self._recorded_may_be_wrong(verdict)
+        elif self.phase == sp.VERDICT:  # shown when the screen is back, not recorded yet
+            self.verdict = self.shown = verdict
+            self.chosen = None
+
+    def _watch_pad(self, app) -> None:
+        """The Pico pad's watermark to the arbiter, and while a round is on, make it
+        wait for the pad if the pad is there (it may hold slaps the round needs)."""
+        pad, arbiter = app.pad, self.arbiter
+        if pad is None or arbiter is None:
+            return
+        mark = getattr(pad, "watermark_ns", None)
+        if isinstance(mark, int):
+            arbiter.confirm("pad", mark)
+        if arbiter.armed and not arbiter.expects("pad"):
+            status = getattr(getattr(pad, "source", None), "status", None)
+            if getattr(status, "state", None) == "ready":
+                arbiter.expect("pad", PAD_SOURCES, "The slap pad")
 
     def _feed_presses(self) -> None:
         """Feed the presses held since the last frame to the arbiter, as one batch."""
@@ -201,8 +263,18 @@ class SlapScreen(Screen):
         if self.arbiter is None:
             return
         self._feed_presses()
+        app = App.get_running_app()
+        self._watch_pad(app)
         verdict = self.arbiter.poll(now_ns)
         self._notices([n for n in self.arbiter.take_notices() if n.kind != "verdict"])
+        if verdict is not None and self.arbiter.revision:
+            if self.recorded is not None:
+                self._recorded_may_be_wrong(verdict)
+                return
+            if self.phase != sp.VERDICT:
+                return
+            app.say("A slap that arrived late changed the verdict: it is redone below.",
+                    seconds=15)
         if verdict is not None:
             self.verdict = self.shown = verdict
             self.chosen = None
@@ -226,7 +298,7 @@ class SlapScreen(Screen):
                 slapped = True
         if slapped:
             app.play("slap")
-        lines = sp.notice_lines(notices)
+        lines = sp.notice_lines(notices, self._names(app))
         if lines:
             app.say(lines[-1])
         self._show()
@@ -266,6 +338,8 @@ class SlapScreen(Screen):
             return False
         seat, how = picked
         data = self.shown.to_facts()
+        if self.correction is not None and not self._undo_recorded(app):
+            return False
         if self.mode == "crazy":
             ok = app.act({"type": "pickup", "seat": seat, "verdict": data,
                           "reason": "false_slap" if how == "false_alarm" else "slap"})
@@ -275,6 +349,10 @@ class SlapScreen(Screen):
                 {"type": "slap_round", "verdict": data, "picker": seat, "decision": how})
         if not ok:
             return False
+        session = app.session
+        self.recorded = (self.mode, session.game_id, session.n_actions, seat, self.shown) \
+            if session is not None else None
+        self.correction = None
         self._reset()
         app.say(f"Recorded: {self._names(app).get(seat, f'seat {seat}')} picks up")
         if self.mode == "crazy":
@@ -288,6 +366,53 @@ class SlapScreen(Screen):
 
     def undo(self) -> None:
         App.get_running_app().undo()
+
+    # -- a recorded round redone by a late slap ------------------------------------------
+
+    def _recorded_may_be_wrong(self, verdict) -> None:
+        """A slap stamped inside the recorded round arrived after it was recorded. If
+        the redone verdict could name someone else, say so plainly and offer the
+        correction (Undo of the recorded round, then Record again: the normal path)."""
+        app = App.get_running_app()
+        mode, _game, _n, picker, old = self.recorded
+        if old.case == CASE_FALSE_ALARM and verdict.ranking:
+            verdict = false_alarm(verdict)  # the table called it off: it still is
+        names = self._names(app)
+        if verdict.certain and verdict.picker == picker:
+            app.say(f"A late slap of the recorded round arrived; the recorded verdict "
+                    f"stands ({names.get(picker, f'seat {picker}')} picks up).", seconds=10)
+            return
+        self.correction = verdict
+        who = names.get(picker, f"seat {picker}")
+        app.tell(f"A slap of the recorded round arrived after it was recorded: the recorded "
+                 f"pick-up ({who}) may be wrong. Redone: "
+                 f"{sp.verdict_sentence(verdict, names)} Open the slap pad to correct it.")
+        if app.sm.current == self.name:
+            self.show_correction()
+        elif mode == "crazy" and app.session is not None:  # the board's Stop Time would
+            # start a new round: show the correction now, as the board's own slap round
+            self.for_game, self.correct_on_enter = app.session.rules.GAME.screen_name, True
+            app.navigate(self.name)
+
+    def show_correction(self) -> None:
+        """Show the redone verdict of the recorded round; Record replaces that round."""
+        if self.correction is None:
+            return
+        self.verdict = self.shown = self.correction
+        self.chosen = None
+        self.phase = sp.VERDICT
+        self._blink()
+        self._show()
+
+    def _undo_recorded(self, app) -> bool:
+        """Take the recorded round back (Undo), if it is still the latest action."""
+        mode, game, n, _picker, _old = self.recorded or (None, None, None, None, None)
+        session = app.session
+        if session is None or session.game_id != game or session.n_actions != n:
+            app.say("Other actions were recorded after that round: undo back to it first, "
+                    "then record it again.", error=True)
+            return False
+        return bool(app.undo())
 
     def toggle_seat(self, seat: int) -> None:
         """Standalone tool, between rounds: take a seat in or out of play."""
@@ -398,18 +523,21 @@ class SlapScreen(Screen):
             grid = GridLayout(cols=3, spacing=8, size_hint_y=None, padding=(4, 4))
             grid.bind(minimum_height=grid.setter("height"))
             for c in view.choices:
-                chip = SeatChip(seat=c.seat, colour=rgba(c.colour),
-                                lit=self.chosen in (None, c.seat))
+                chip = NamedChip(seat=c.seat, colour=rgba(c.colour), name=c.name,
+                                 lit=self.chosen in (None, c.seat))
                 chip.bind(on_release=lambda _w, seat=c.seat: self.choose(seat))
                 grid.add_widget(chip)
             box.add_widget(grid)
             box.add_widget(Widget())
             return
         self.side_title = "Last rounds"
+        names = self._names(app)
         for line in view.rounds:
             colour = rgba(colours[line.picker]) if line.picker in colours else WHITE
-            box.add_widget(RoundRow(seat=line.picker or 0, colour=colour,
-                                    text=f"{line.label}: {line.how or 'nobody'}"))
+            who = names.get(line.picker, "") if line.picker else ""
+            text = f"{line.label}: {who} {line.how}" if who else \
+                f"{line.label}: {line.how or 'nobody'}"
+            box.add_widget(RoundRow(seat=line.picker or 0, colour=colour, text=text))
         if not view.rounds:
             box.add_widget(Label(text="None yet", font_size=22, size_hint_y=None, height=36,
                                  halign="left", text_size=(240, 36)))

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
-from kivy.properties import ColorProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    ListProperty,
+    NumericProperty,
+    StringProperty,
+)
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
@@ -28,6 +34,15 @@ class StopFace(OneTap, ButtonBehavior, Widget):
 
 class SeatChip(OneTap, ButtonBehavior, SeatBadge):
     """A tappable 64 px seat disc with its number (a candidate, or a seat in/out)."""
+
+
+class NamedChip(OneTap, ButtonBehavior, BoxLayout):
+    """A tappable seat disc with the player's name under its number ("Who picks up?")."""
+
+    seat = NumericProperty(0)
+    colour = ColorProperty(WHITE)
+    lit = BooleanProperty(True)
+    name = StringProperty("")
 
 
 class TimelinePicture(Widget):
