@@ -157,10 +157,10 @@ class Harness:
 
         prepare(folder / "kivy")
         from companion.config import load_config
+        from companion.pad.bridge import PadBridge
         from companion.pad.source import PadSource
         from companion.pad.transport import Backoff
         from companion.pad.virtual import VirtualPad
-        from companion.pad_bridge import PadBridge
         from companion.sound import SoundCues
         from companion.store.gamelog import GameLog
         from companion.table import Table

@@ -116,8 +116,8 @@ def _run(config: Config, table, data, log_file, pad_port: str | None) -> int:
                               muted, sink=KivySink(data / "speech"),
                               device_check=device_problem)
         if pad_port or config.pad.enabled:
+            from companion.pad.bridge import PadBridge
             from companion.pad.source import PadSource
-            from companion.pad_bridge import PadBridge
 
             pad = PadBridge(PadSource, pad_port or config.pad.port or None)
             pad.start()

@@ -12,7 +12,7 @@ Layers (``firmware/PROTOCOL.md`` is the specification):
 * ``pioasm`` - the firmware's PIO program assembled on the host, for the emulator tests.
 
 Import ``PadSource``, ``LinkStatus``, ``PadPress``, ``PadRebooted`` and ``PadVoid`` from
-here; ``companion.pad_bridge.PadBridge`` brings the presses into host time.
+here; ``companion.pad.bridge.PadBridge`` brings the presses into host time.
 """
 
 from companion.pad.link import LINK_STATES, LinkStatus, PadPress, PadRebooted, PadVoid

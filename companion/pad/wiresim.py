@@ -31,9 +31,9 @@ import random
 from collections.abc import Callable
 
 from companion.pad import codec
+from companion.pad.bridge import PadBridge
 from companion.pad.fakehal import FakeHal, load_firmware
 from companion.pad.link import LinkTiming, PadLink
-from companion.pad_bridge import PadBridge
 
 MS = 1_000_000
 SECOND = 1_000_000_000

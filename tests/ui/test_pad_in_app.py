@@ -19,10 +19,10 @@ pytestmark = pytest.mark.window
 
 
 def test_pad_slaps_reach_a_verdict_in_the_pad_clock(ui, tmp_path):
+    from companion.pad.bridge import PadBridge
     from companion.pad.source import PadSource
     from companion.pad.transport import Backoff
     from companion.pad.virtual import VirtualPad
-    from companion.pad_bridge import PadBridge
 
     pad = VirtualPad(seats=8, link=tmp_path / "slap-pad", seed=7)
     bridge = PadBridge(lambda port, post: PadSource(port, post, backoff=Backoff(0.02, 0.2)),

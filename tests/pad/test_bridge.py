@@ -4,9 +4,9 @@ honest uncertainty, and the pad's own differences kept within a burst."""
 from __future__ import annotations
 
 from companion.events import EventQueue
+from companion.pad.bridge import PadBridge
 from companion.pad.clocksync import ClockMap
 from companion.pad.link import LinkStatus, PadClock, PadPress, PadRebooted, PadVoid
-from companion.pad_bridge import PadBridge
 
 BOOT = (0xABCD, 1)
 
