@@ -1,11 +1,14 @@
 """Fixtures for venue mode: a real Mosquitto on a free loopback port (stopped by the
-fixture), and the venue's copy with its subscriber."""
+fixture), the venue's copy with its subscriber, and without a broker: the venue's store
+(``store``) and one box's log with the messages its publisher would send (``box``)."""
 
 from __future__ import annotations
 
 import pytest
 from localbroker import LocalBroker
-from venue_helpers import Changes, Venue
+from venue_helpers import VENUE_SECRET, Box, Changes, Venue
+
+from companion.venue.receiver import VenueStore
 
 
 @pytest.fixture
@@ -25,3 +28,17 @@ def venue(tmp_path, broker, changes):
     changes.until(lambda: v.sub.conn.state == "up", what="the venue connecting")
     yield v
     v.close()
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = VenueStore(tmp_path / "venue.sqlite3", "Chronos Café", secret=VENUE_SECRET)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def box(tmp_path):
+    b = Box(tmp_path / "box1", "0a0a0a0a", "Table 1")
+    yield b
+    b.close()

@@ -8,24 +8,9 @@ import json
 import logging
 
 import pytest
-from venue_helpers import VENUE_SECRET, Box, score
+from venue_helpers import score
 
-from companion.venue.receiver import VenueStore
 from companion.venue.topics import MAX_INT, encode
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = VenueStore(tmp_path / "venue.sqlite3", "Chronos Café", secret=VENUE_SECRET)
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def box(tmp_path):
-    b = Box(tmp_path / "box1", "0a0a0a0a", "Table 1")
-    yield b
-    b.close()
 
 
 def first_live(box):

@@ -9,22 +9,13 @@ import json
 import random
 import zlib
 
-import pytest
 from venue_helpers import VENUE_SECRET, Box, score
 
 from companion.venue import proof
 from companion.venue.outbox import Outbox
 from companion.venue.publisher import Publisher
-from companion.venue.receiver import VenueStore
 from companion.venue.settings import VenueConfig
 from companion.venue.topics import MAX_EXPANDED, MAX_PAYLOAD, compact, encode
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = VenueStore(tmp_path / "venue.sqlite3", "Chronos Café", secret=VENUE_SECRET)
-    yield s
-    s.close()
 
 
 def noted(i: int, text: str) -> dict:

@@ -6,27 +6,11 @@ from __future__ import annotations
 
 import json
 
-import pytest
-from venue_helpers import VENUE_SECRET, Box, score
+from venue_helpers import Box, score
 
 from companion.venue import proof
 from companion.venue.page import board_html
-from companion.venue.receiver import VenueStore
 from companion.venue.topics import encode
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = VenueStore(tmp_path / "venue.sqlite3", "Chronos Café", secret=VENUE_SECRET)
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def box(tmp_path):
-    b = Box(tmp_path / "box1", "0a0a0a0a", "Table 1")
-    yield b
-    b.close()
 
 
 class Forger:

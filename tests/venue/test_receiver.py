@@ -5,24 +5,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
-from venue_helpers import VENUE_SECRET, Box, score
-
-from companion.venue.receiver import VenueStore
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = VenueStore(tmp_path / "venue.sqlite3", "Chronos Café", secret=VENUE_SECRET)
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def box(tmp_path):
-    b = Box(tmp_path / "box1", "0a0a0a0a", "Table 1")
-    yield b
-    b.close()
+from venue_helpers import Box, score
 
 
 def test_a_game_is_stored_once_however_often_it_comes(store, box):

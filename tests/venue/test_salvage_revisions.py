@@ -6,20 +6,11 @@ from __future__ import annotations
 
 import sqlite3
 
-import pytest
 from logfiles import damage_page_holding
-from venue_helpers import VENUE_SECRET, Box, score
+from venue_helpers import Box, score
 
 from companion.store.salvage import REVISION_GAP, continue_revisions
 from companion.venue.outbox import Outbox
-from companion.venue.receiver import VenueStore
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = VenueStore(tmp_path / "venue.sqlite3", "Chronos Café", secret=VENUE_SECRET)
-    yield s
-    s.close()
 
 
 def note(i: int) -> dict:
