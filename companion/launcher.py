@@ -54,6 +54,9 @@ FORWARDED = ("READY=1", "WATCHDOG=1", "STATUS=", "STOPPING=1")
 STOP_GRACE_S = 5.0
 STARTING = "Starting cage, Xwayland and the companion"
 ON_SCREEN = "The companion is on the screen"
+NO_VENUE_SOCKETS = ("the config has a [venue] section, but this kiosk's sandbox allows no "
+                    "internet sockets, so no game reaches the venue: run sudo make "
+                    "install-kiosk again (it allows them for a venue config; games are kept)")
 
 
 class Refusal(CompanionError):
@@ -100,11 +103,6 @@ def preflight(config_arg: str | None, data_dir: str | None, environ=os.environ) 
     notes.append(f"sound: {audio.summary(card)}"
                  + ("" if card else " (the cues stay silent: plug in the USB speaker)"))
     return notes
-
-
-NO_VENUE_SOCKETS = ("the config has a [venue] section, but this kiosk's sandbox allows no "
-                    "internet sockets, so no game reaches the venue: run sudo make "
-                    "install-kiosk again (it allows them for a venue config; games are kept)")
 
 
 def internet_sockets() -> bool:
