@@ -50,8 +50,10 @@ from companion.pad.link import PadRebooted, PadVoid
 from companion.pad.source import PadSource
 from companion.pad.transport import Backoff
 from companion.pad.virtual import VirtualPad
-from companion.pad.wiresim import MS, SECOND, WireSim
 from companion.slap import DEFAULT_RESOLUTION_NS, ArbiterConfig, SlapArbiter
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the test harness
+from wiresim import MS, SECOND, WireSim  # noqa: E402
 
 SCENARIOS = ("clean", "1% bytes corrupted", "one replug")
 

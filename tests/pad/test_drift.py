@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from wiresim import MS, SECOND, WireSim
 
 from companion.events import PressEvent
 from companion.pad import codec
 from companion.pad.link import LinkTiming, PadPress, PadVoid
-from companion.pad.wiresim import MS, SECOND, WireSim
 from companion.slap import ArbiterConfig, SlapArbiter
 
 HOUR = 3600 * SECOND

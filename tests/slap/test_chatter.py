@@ -183,9 +183,10 @@ def test_burst_chatter_on_real_gpiozero_pins_never_slaps(config, mock_factory, m
 
 
 def test_burst_chatter_from_the_virtual_pad_is_named_and_left_out():
+    from wiresim import MS as SIM_MS
+    from wiresim import SECOND, WireSim
+
     from companion.pad.link import PadPress
-    from companion.pad.wiresim import MS as SIM_MS
-    from companion.pad.wiresim import SECOND, WireSim
 
     sim = WireSim(seats=4, ppm=30, seed=5)
     sim.run_until(sim.host_ns + 5 * SECOND)
