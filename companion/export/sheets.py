@@ -11,11 +11,11 @@ are still written.
 from __future__ import annotations
 
 import contextlib
-import os
 from html import escape
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.export.logfile import write_file
 from companion.export.sheet import STYLE, SheetGame, render_sheet
 from companion.games import title_of
 from companion.store.gamelog import GameLog
@@ -89,17 +89,10 @@ def _write_all(log: GameLog, ids: list[int], folder: Path, table: str | None,
 
 def _write(path: Path, text: str) -> None:
     """Write completely or not at all (a USB stick pulled mid-write leaves no half file
-    under the real name), and flush it to the device."""
-    tmp = path.with_name(path.name + ".part")
+    under the real name), flushed to the device; a failure as a sentence."""
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        write_file(path, text)
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
         raise CompanionError(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
