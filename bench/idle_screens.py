@@ -15,9 +15,11 @@ second over ``--seconds``, after it is up):
 * a minimal Kivy app (one Label), the yardstick, and the same app with its Label
   counting down once a second in large digits (one redraw a second, as any timer needs).
 
-Each companion run writes what its timer screen showed at the start and the end of the
-window to a file, so a run whose countdown did not run is told, not counted. Prints the
-figures and whether the timer idles at or below the minimal app (issue 24).
+Each figure tells apart the share of Mesa's software rasterizer threads (llvmpipe): the
+drawing a Pi's GPU does, here done by the CPU. Each companion run writes what its timer
+screen showed at the start and the end of the window to a file, so a run whose countdown
+did not run is told, not counted. Prints the figures and whether the timer idles at or
+below the minimal app (issue 24).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import json
 import os
 import select
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -37,7 +40,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))  # this checkout's companion, for the children too
 sys.path.insert(0, str(HERE))
 
-from long_night import IDLE_APP, idle_share  # noqa: E402
+from long_night import IDLE_APP, cpu_of  # noqa: E402
 
 #: The minimal Kivy app with its Label counting down once a second, as a timer does:
 #: the yardstick for a screen whose digits must change (one redraw a second).
@@ -104,6 +107,48 @@ sys.exit(main(["run"]))
 """
 
 
+def gl_ticks(pid: int) -> int:
+    """CPU ticks so far of a process's software-GL threads (Mesa's llvmpipe rasterizer,
+    which does on this machine what a Pi's GPU does)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/stat") as f:
+                text = f.read()
+        except OSError:
+            continue
+        name = text.split("(", 1)[1].rsplit(")", 1)[0]
+        if name.startswith("llvmpipe"):
+            fields = text.rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total
+
+
+def idle_share(cmd: list[str], env: dict, ready, seconds: float) -> tuple[float, float, float]:
+    """(CPU % of one core, wake-ups a second, of which software GL %) of ``cmd`` left
+    alone for ``seconds`` once ``ready(proc)`` returns (``long_night.idle_share``, with
+    the rasterizer's share told apart)."""
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        ready(proc)
+        if proc.poll() is not None:
+            raise RuntimeError(f"{cmd[-1][:40]!r} stopped (exit {proc.returncode})")
+        (c0, s0), g0, t0 = cpu_of(proc.pid), gl_ticks(proc.pid), time.monotonic()
+        time.sleep(seconds)  # the measurement window: the process is left alone
+        (c1, s1), g1 = cpu_of(proc.pid), gl_ticks(proc.pid)
+        if proc.poll() is not None:
+            raise RuntimeError(f"{cmd[-1][:40]!r} stopped (exit {proc.returncode})")
+        span = time.monotonic() - t0
+        gl = (g1 - g0) / os.sysconf("SC_CLK_TCK")
+        return (c1 - c0) / span * 100, (s1 - s0) / span, gl / span * 100
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 def met(good: bool) -> str:
     return "met" if good else "NOT met"
 
@@ -138,15 +183,15 @@ def main(argv: list[str] | None = None) -> int:
         def minimal_ready(_proc):
             time.sleep(5)  # no readiness signal: give it time to open its window
 
-        def timer(every_frame: bool, start: bool = True) -> tuple[float, float, dict]:
+        def timer(every_frame: bool, start: bool = True) -> tuple[float, float, float, dict]:
             name = f"{int(every_frame)}{int(start)}"
             mark = folder / f"mark{name}.json"
             env = dict(base, NOTIFY_SOCKET=str(sock_path), BENCH_MARK=str(mark),
                        EVERY_FRAME="1" if every_frame else "0", START=str(int(start)),
                        COMPANION_DATA_DIR=str(folder / f"data{name}"))
-            share, wakes = idle_share([sys.executable, "-c", TIMER_RUN], env, ready,
-                                      args.seconds)
-            return share, wakes, json.loads(mark.read_text()) if mark.exists() else {}
+            share, wakes, gl = idle_share([sys.executable, "-c", TIMER_RUN], env, ready,
+                                          args.seconds)
+            return share, wakes, gl, json.loads(mark.read_text()) if mark.exists() else {}
 
         try:
             ours = timer(every_frame=False)
@@ -161,16 +206,19 @@ def main(argv: list[str] | None = None) -> int:
     ran = all(seen.get("start", [""])[0] == "running"
               and seen.get("later", [""])[0] == "running"
               and seen.get("later", ["", ""])[1] != seen["start"][1]
-              for seen in (ours[2], before[2]))
-    print(f"\nidle over {args.seconds:.0f} s, CPU share of one core and wake-ups a second:")
-    print(f"  timer screen, countdown running:           {ours[0]:5.2f} %  {ours[1]:4.0f}/s"
-          f"  (shown: {ours[2]})")
-    print(f"  the same wanting every frame (as before):  {before[0]:5.2f} %  {before[1]:4.0f}/s")
-    print(f"  timer screen, not started (nothing moves): {stopped[0]:5.2f} %  "
-          f"{stopped[1]:4.0f}/s")
-    print(f"  a minimal Kivy app:                        {mini[0]:5.2f} %  {mini[1]:4.0f}/s")
-    print(f"  the same counting down once a second:      {ticking[0]:5.2f} %  "
-          f"{ticking[1]:4.0f}/s")
+              for seen in (ours[3], before[3]))
+    print(f"\nidle over {args.seconds:.0f} s: CPU share of one core (of which the software "
+          "GL rasterizer's threads, a GPU's work on a Pi), wake-ups a second")
+
+    def row(what, m):
+        print(f"  {what:43s} {m[0]:5.2f} % ({m[2]:4.2f} % GL)  {m[1]:4.0f}/s")
+
+    row("timer screen, countdown running:", ours)
+    print(f"    (shown: {ours[3]})")
+    row("the same wanting every frame (as before):", before)
+    row("timer screen, not started (nothing moves):", stopped)
+    row("a minimal Kivy app:", mini)
+    row("the same counting down once a second:", ticking)
     if not ran:
         print("the countdown did not run in a companion: its figures say nothing")
         return 1
@@ -178,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  the timer idles at or below a minimal Kivy app: {met(ours[0] <= mini[0])}")
     print(f"  ... at or below one that changes its digits as often: "
           f"{met(ours[0] <= ticking[0])}")
+    print(f"  ... counting the CPU's own work only (GL aside): "
+          f"{met(ours[0] - ours[2] <= mini[0] - mini[2])}")
     return 0
 
 
