@@ -37,7 +37,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(ROOT))  # this checkout's companion, for the children too
+sys.path.insert(0, str(ROOT))  # this checkout's companion (children: BENCH_ROOT)
 sys.path.insert(0, str(HERE))
 
 from long_night import IDLE_APP, cpu_of  # noqa: E402

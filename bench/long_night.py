@@ -48,6 +48,7 @@ import tracemalloc
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # this checkout's companion, not an installed one
 sys.path.insert(0, str(HERE.parent / "tests"))  # the long-game generators live with tests
 
 from longgames import KINDS, long_game_texts  # noqa: E402
