@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -42,6 +43,8 @@ from companion.games.base import Rules, is_over
 from companion.games.replay import replay as replay_from
 from companion.games.summary import kept, key
 from companion.store.gamelog import GameLog, Keep, dumps
+
+logger = logging.getLogger(__name__)
 
 #: Actions between two kept states: undo replays at most this many actions.
 CHECKPOINT_EVERY = 64
@@ -237,11 +240,16 @@ class GameSession:
             return
         self.log.finish(self.game_id, status, keep=self._keeper(self.state))
 
-    def _keeper(self, state: Any) -> Keep:
+    def _keeper(self, state: Any) -> Keep | None:
         """History's summary of the game closed at ``state`` (``companion.games.summary``),
         for the log to keep in the closing transaction: no opening of History then
-        replays this game."""
-        what = kept(self.rules.outcome(state))
+        replays this game. An engine whose ``outcome`` fails never stops a game from
+        closing: nothing is kept (History replays it, and says what is wrong)."""
+        try:
+            what = kept(self.rules.outcome(state))
+        except Exception:  # noqa: BLE001 - the close matters more than its summary
+            logger.exception("game %s: its outcome for History failed", self.game_id)
+            return None
         return lambda finished_at, n: (key(self.rules.NAME, finished_at, n), what)
 
     def snapshot(self, recent: int | None = SCREEN_RECENT) -> dict:

@@ -148,3 +148,16 @@ def test_a_kept_outcome_is_computed_again_for_a_new_engine_version(game_log, mon
     assert what["winners"] == ["Ann"]
     monkeypatch.setattr(history, "final_state", no_replay)  # kept again: no replay next
     assert history.recent_summaries(game_log, 30)[0].winners == ("Ann",)
+
+
+def test_an_engine_whose_outcome_fails_still_finishes_its_game(game_log, monkeypatch):
+    game = GameSession.start(game_log, get_rules("scorepad"), {"players": PLAYERS})
+    game.do({"type": "score", "seat": 1, "points": 2})
+
+    def broken(_state):
+        raise ValueError("a bug in the engine's outcome")
+
+    monkeypatch.setattr(game.rules, "outcome", broken)
+    game.finish()
+    assert game_log.game(game.game_id).status == "finished"
+    assert game_log.summaries([game.game_id]) == {}  # nothing kept: History replays it
