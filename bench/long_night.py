@@ -17,8 +17,10 @@ game log (SQLite, WAL, in a temporary folder):
 
 Then opening the log: a small one, and the bench's own (the largest: every game above)
 as the app opens it and with the whole integrity check at start as before. Then History
-with 30 finished games (a mix of engines, 200-2,000 actions each): the
-first opening (replays them and keeps their summaries) and the next one. Then the idle
+with 30 finished games (a mix of engines, 200-2,000 actions each, finished as the table
+finishes them, so their outcomes are kept then): the first opening (the goal: under
+100 ms, no finished game replayed) and the next one, and once for a log from before
+outcomes were kept (replays them once and keeps them). Then the idle
 kiosk: ``companion run`` on simulated hardware showing its home screen, against a
 minimal Kivy app (one Label) in the same run: CPU share of one core and wake-ups a
 second, over 10 s after both are up.
@@ -46,6 +48,7 @@ import tracemalloc
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # this checkout's companion, not an installed one
 sys.path.insert(0, str(HERE.parent / "tests"))  # the long-game generators live with tests
 
 from longgames import KINDS, long_game_texts  # noqa: E402
@@ -61,7 +64,7 @@ FRAME_MS = 1000 / 60
 MIB = 1024 * 1024
 
 
-def fill(log: GameLog, kind: str, setup: dict, texts, status: str | None = None) -> int:
+def fill(log: GameLog, kind: str, setup: dict, texts) -> int:
     """A game in ``log`` holding ``texts`` as its actions (one transaction)."""
     gid = log.new_game(kind, setup)
     log.db.execute("BEGIN")
@@ -70,8 +73,6 @@ def fill(log: GameLog, kind: str, setup: dict, texts, status: str | None = None)
         "INSERT INTO actions (game_id, seq, at, action, crc) VALUES (?, ?, ?, ?, ?)",
         [(gid, i, at, t, action_crc(gid, i, at, t)) for i, t in enumerate(texts, start=1)])
     log.db.execute("COMMIT")
-    if status:
-        log.finish(gid, status)
     return gid
 
 
@@ -241,16 +242,21 @@ def history(folder: Path, goals: dict) -> None:
     for i in range(30):
         kind = kinds[i % len(kinds)]
         setup, texts = long_game_texts(kind, 2000, seed=i % 3)
-        fill(log, kind, setup, texts[:200 + (i * 61) % 1800], status="finished")
+        gid = fill(log, kind, setup, texts[:200 + (i * 61) % 1800])
+        GameSession.resume(log, gid).finish()  # as the table ends a game: outcome kept
 
     def open_history():
         return win_table(recent_summaries(log, 30))
 
     first = wall(open_history)
     warm = min(wall(open_history) for _ in range(5))
-    print(f"\nHistory with 30 finished games: first opening {first * 1000:.0f} ms (replays "
-          f"and keeps them), then {warm * 1000:.1f} ms")
-    goals["History with 30 games < 100 ms"].append(("history", warm < 0.1))
+    log.db.execute("DELETE FROM summaries")  # a log from before outcomes were kept
+    older = wall(open_history)
+    print(f"\nHistory with 30 finished games: first opening {first * 1000:.1f} ms (their "
+          f"outcomes kept when they were finished), then {warm * 1000:.1f} ms; a log from "
+          f"before outcomes were kept: {older * 1000:.0f} ms once (replays and keeps them)")
+    goals["History with 30 games < 100 ms, the first time too"].append(
+        ("history", first < 0.1))
     log.close()
 
 
@@ -361,7 +367,8 @@ def main(argv: list[str] | None = None) -> int:
         "replay linear (growth <= 1.25x the size ratio)", "resume < 1 s at the largest size",
         "resume < 100 ms at 2k",
         "memory <= 3x parsed log", "undo at 20k under a frame",
-        "History with 30 games < 100 ms", "opening bounded", "idle kiosk near 0 %")}
+        "History with 30 games < 100 ms, the first time too", "opening bounded",
+        "idle kiosk near 0 %")}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         log = GameLog(folder / "games.sqlite3")

@@ -12,7 +12,8 @@ Undo deletes the last action from the log and steps back to the state before it.
 what happens after a power cut. When the rules say the game is over (an engine's
 ``is_over(state)``: a winner, a tie), the log marks it finished in the same transaction
 as the action that ended it, so it is no longer offered for resume; undoing that action,
-or a correction after the end, opens it again (in its own transaction too).
+or a correction after the end, opens it again (in its own transaction too). A game
+finished here has its outcome kept for History (``companion.games.summary``).
 
 The session does not keep every state (a long night would keep n of them): it keeps a
 checkpoint every ``CHECKPOINT_EVERY`` actions and the states since the last one. Undo
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -39,7 +41,10 @@ from companion.errors import LogError, MalformedAction, RuleError
 from companion.games import get_rules
 from companion.games.base import Rules, is_over
 from companion.games.replay import replay as replay_from
-from companion.store.gamelog import GameLog, dumps
+from companion.games.summary import kept, key
+from companion.store.gamelog import GameLog, Keep, dumps
+
+logger = logging.getLogger(__name__)
 
 #: Actions between two kept states: undo replays at most this many actions.
 CHECKPOINT_EVERY = 64
@@ -183,8 +188,9 @@ class GameSession:
         new_state = self.rules.apply(self.state, action)
         # a correction after the end opens the game again; an action that ends it by the
         # rules closes it: either in the action's own transaction
+        over = is_over(self.rules, new_state)
         self.log.append(self.game_id, action, reopen=is_over(self.rules, self.state),
-                        finish=is_over(self.rules, new_state))
+                        finish=over, keep=self._keeper(new_state) if over else None)
         self._push(action, new_state)
         return new_state
 
@@ -232,7 +238,19 @@ class GameSession:
         if status == "finished" and is_over(self.rules, self.state) \
                 and self.log.game(self.game_id).status == "finished":
             return
-        self.log.finish(self.game_id, status)
+        self.log.finish(self.game_id, status, keep=self._keeper(self.state))
+
+    def _keeper(self, state: Any) -> Keep | None:
+        """History's summary of the game closed at ``state`` (``companion.games.summary``),
+        for the log to keep in the closing transaction: no opening of History then
+        replays this game. An engine whose ``outcome`` fails never stops a game from
+        closing: nothing is kept (History replays it, and says what is wrong)."""
+        try:
+            what = kept(self.rules.outcome(state))
+        except Exception:  # noqa: BLE001 - the close matters more than its summary
+            logger.exception("game %s: its outcome for History failed", self.game_id)
+            return None
+        return lambda finished_at, n: (key(self.rules.NAME, finished_at, n), what)
 
     def snapshot(self, recent: int | None = SCREEN_RECENT) -> dict:
         """The screens' picture of the state: each growing list (time log, rounds,

@@ -43,6 +43,11 @@ from companion.store.storage import BUSY, kind_of, storage_error
 
 log = logging.getLogger(__name__)
 
+#: History's summary of a game being closed: called inside the closing transaction with
+#: the game's ``finished_at`` and its number of actions, it returns ``(made_with,
+#: summary)`` to keep (``companion.games.summary``); the store knows no engine.
+Keep = Callable[[str, int], tuple[str, Any]]
+
 try:  # a C JSON reader, 2-3 times faster than json for the log's rows
     from orjson import loads as _fast_loads
 except ImportError:  # pragma: no cover - orjson is a dependency; json still works
@@ -211,13 +216,15 @@ class GameLog:
         return self._tx(write)
 
     def append(self, game_id: int, action: dict, *, reopen: bool = False,
-               finish: bool = False) -> int:
+               finish: bool = False, keep: Keep | None = None) -> int:
         """Append one action and commit it; returns its sequence number (1-based).
 
         ``reopen``: the game was closed (its rules had ended it) and this action corrects
         it; ``finish``: this action ends it by the rules. Either status change commits in
         the same transaction as the action, so a power cut never leaves a game that is
-        over still offered for resume, or a correction without its game reopened."""
+        over still offered for resume, or a correction without its game reopened. With
+        ``finish``, ``keep`` gives History's summary of the finished game (see
+        ``Keep``), kept in that transaction too."""
         text = dumps(action)
 
         def write() -> int:
@@ -235,7 +242,9 @@ class GameLog:
             )
             self._hook("action", game_id, seq, {"action": action})
             if finish:
-                self._set_status(game_id, "finished")
+                finished_at = self._set_status(game_id, "finished")
+                if keep is not None:
+                    self._keep(game_id, *keep(finished_at, seq))
             return seq
 
         return self._tx(write)
@@ -283,21 +292,34 @@ class GameLog:
 
         self._tx(write)
 
-    def finish(self, game_id: int, status: str = "finished") -> None:
-        """Close a game (finished or abandoned); it is no longer offered for resume."""
+    def finish(self, game_id: int, status: str = "finished", *,
+               keep: Keep | None = None) -> None:
+        """Close a game (finished or abandoned); it is no longer offered for resume.
+        ``keep`` (for a closed game): History's summary of it, kept in the same
+        transaction (see ``Keep``)."""
         if status not in ("finished", "abandoned", "open"):
             raise LogError(f"unknown game status {clip(status)}")
 
-        self._tx(lambda: self._set_status(game_id, status))
+        def write() -> None:
+            finished_at = self._set_status(game_id, status)
+            if keep is not None and finished_at is not None:
+                (n,) = self.db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?",
+                                       (game_id,)).fetchone()
+                self._keep(game_id, *keep(finished_at, n))
 
-    def _set_status(self, game_id: int, status: str) -> None:
-        """Inside a write transaction: the game's new status (noted for take-back)."""
+        self._tx(write)
+
+    def _set_status(self, game_id: int, status: str) -> str | None:
+        """Inside a write transaction: the game's new status (noted for take-back);
+        returns its ``finished_at`` (None for "open")."""
         self._note("games", "id = ?", (game_id,))
+        finished_at = None if status == "open" else self.clock()
         self.db.execute(
             "UPDATE games SET status = ?, finished_at = ? WHERE id = ?",
-            (status, None if status == "open" else self.clock(), game_id),
+            (status, finished_at, game_id),
         )
         self._hook(status, game_id, -1, {})
+        return finished_at
 
     def _hook(self, event: str, game_id: int, seq: int, detail: dict) -> None:
         if self.outbox_hook is not None:
@@ -471,11 +493,16 @@ class GameLog:
 
     def keep_summary(self, game_id: int, made_with: str, summary: Any) -> None:
         """Keep a finished game's summary for History (replacing an older one)."""
+        self._tx(lambda: self._keep(game_id, made_with, summary))
+
+    def _keep(self, game_id: int, made_with: str, summary: Any) -> None:
+        """Inside a write transaction: keep ``summary`` (noted for take-back)."""
         text = dumps(summary)
-        self._tx(lambda: self.db.execute(
+        self._note("summaries", "game_id = ?", (game_id,))
+        self.db.execute(
             "INSERT INTO summaries (game_id, made_with, summary) VALUES (?, ?, ?)"
             " ON CONFLICT(game_id) DO UPDATE SET made_with = excluded.made_with,"
-            " summary = excluded.summary", (game_id, made_with, text)))
+            " summary = excluded.summary", (game_id, made_with, text))
 
     def known_players(self) -> list[tuple[str, int | None]]:
         rows = self._read("SELECT name, last_seat FROM players ORDER BY last_seen DESC, name")

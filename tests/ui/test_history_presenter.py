@@ -61,6 +61,7 @@ def test_a_game_that_cannot_replay_is_listed_with_the_reason(game_log):
 
 
 def test_finished_games_are_summed_up_once_and_kept(game_log, monkeypatch):
+    import companion.games.summary as summary
     import companion.ui.presenters.history as history
 
     play_scorepad(game_log, [(1, 5), (2, 3)])
@@ -80,7 +81,7 @@ def test_finished_games_are_summed_up_once_and_kept(game_log, monkeypatch):
     assert again == first
     assert history.recent_summaries(game_log, 1, live=live) == first[:1]
 
-    monkeypatch.setattr(history, "SUMMARY_FORM", history.SUMMARY_FORM + 1)  # a new form
+    monkeypatch.setattr(summary, "SUMMARY_FORM", summary.SUMMARY_FORM + 1)  # a new form
     with pytest.raises(AssertionError, match="replayed again"):
         history.recent_summaries(game_log, 30, live=live)
 
@@ -97,3 +98,66 @@ def test_a_reopened_game_finished_again_is_summed_up_again(game_log):
     game.do({"type": "finish"})
     game_log.finish(game.game_id)
     assert recent_summaries(game_log, 30)[0].winners == ("Bo",)
+
+
+def no_replay(*_args, **_kwargs):
+    raise AssertionError("a finished game was replayed")
+
+
+def test_a_game_the_session_finishes_is_kept_so_the_first_opening_replays_none(
+        game_log, monkeypatch):
+    import companion.ui.presenters.history as history
+
+    by_rules = play_scorepad(game_log, [(1, 5), (2, 3)])  # "finish" ends it by the rules
+    by_hand = GameSession.start(game_log, get_rules("scorepad"), {"players": PLAYERS})
+    by_hand.do({"type": "score", "seat": 2, "points": 4})
+    by_hand.finish("abandoned")
+    assert set(game_log.summaries([by_rules.game_id, by_hand.game_id])) == {1, 2}
+    monkeypatch.setattr(history, "final_state", no_replay)
+    first = history.recent_summaries(game_log, 30)  # History's first opening
+    assert [(g.game_id, g.result) for g in first] == [(2, "Abandoned"), (1, "Won by Ann")]
+
+
+def test_history_shows_the_same_rows_from_kept_outcomes_as_from_replays(game_log):
+    from companion.ui.presenters.history import recent_summaries
+
+    play_scorepad(game_log, [(1, 5), (2, 3)])
+    play_scorepad(game_log, [(2, 7)])
+    kept_rows = recent_summaries(game_log, 30)
+    game_log.db.execute("DELETE FROM summaries")  # as a log from before they were kept
+    assert recent_summaries(game_log, 30) == kept_rows  # replayed, then kept again
+    assert set(game_log.summaries([1, 2])) == {1, 2}
+
+
+def test_a_kept_outcome_is_computed_again_for_a_new_engine_version(game_log, monkeypatch):
+    import dataclasses
+
+    import companion.ui.presenters.history as history
+    from companion.games.summary import made_with
+
+    game = play_scorepad(game_log, [(1, 5)])
+    old_key = made_with(game_log.game(game.game_id))
+    game_log.keep_summary(game.game_id, old_key, {"winners": ["Zed"], "reactions": {}})
+    assert history.recent_summaries(game_log, 30)[0].winners == ("Zed",)  # kept, not replayed
+    engine = get_rules("scorepad")
+    monkeypatch.setattr(engine, "GAME", dataclasses.replace(
+        engine.GAME, version=engine.GAME.version + 1))  # the rules changed: stale
+    assert history.recent_summaries(game_log, 30)[0].winners == ("Ann",)
+    key, what = game_log.summaries([game.game_id])[game.game_id]
+    assert key != old_key and key == made_with(game_log.game(game.game_id))
+    assert what["winners"] == ["Ann"]
+    monkeypatch.setattr(history, "final_state", no_replay)  # kept again: no replay next
+    assert history.recent_summaries(game_log, 30)[0].winners == ("Ann",)
+
+
+def test_an_engine_whose_outcome_fails_still_finishes_its_game(game_log, monkeypatch):
+    game = GameSession.start(game_log, get_rules("scorepad"), {"players": PLAYERS})
+    game.do({"type": "score", "seat": 1, "points": 2})
+
+    def broken(_state):
+        raise ValueError("a bug in the engine's outcome")
+
+    monkeypatch.setattr(game.rules, "outcome", broken)
+    game.finish()
+    assert game_log.game(game.game_id).status == "finished"
+    assert game_log.summaries([game.game_id]) == {}  # nothing kept: History replays it

@@ -17,6 +17,7 @@ from companion.ui.presenters.timer import (
     countdown_view,
     digits_px,
     fmt,
+    next_change_ns,
     short,
 )
 
@@ -181,3 +182,38 @@ def test_a_length_of_the_tables_own_and_the_sign_that_a_timer_runs_on():
     assert "+15 s (1:15)" in labels and "-15 s" in labels
     assert running_note(custom, T0) == ""
     assert running_note(custom.start(T0), T0 + 5 * S) == "Timer running: 1:10 left"
+
+
+def _running(seconds=30):
+    return TimerBoard.fresh((1, 2, 3)).preset(seconds * S).start(T0)
+
+
+@pytest.mark.parametrize(("board", "at_s", "due_s"), [
+    (_running(), 0, 1.0),  # "0:30" turns "0:29" when 29 s are left
+    (_running(), 12.5, 0.5),  # 17.5 s left shows "0:18" for half a second more
+    (_running(), 19.7, 0.3),  # 10.3 s left: the digits roll and the warning falls due
+    (_running(), 29.9, 0.1),  # the last tenth: then the end
+    (_running(5), 3.2, (1.8 * S - 5 * S // 3) / S),  # a short one warns at a third:
+    # 1.667 s left, between two seconds, so the warning comes before the digits roll
+    (TimerBoard.fresh((1, 2, 3)), 0, None),  # idle: nothing moves until Start
+    (_running().pause(T0 + 3 * S), 10, None),  # paused
+    (_running().poll(T0 + 30 * S)[0], 31, None),  # over, and no game to go back to
+    (_running().set_mode(CLOCK).start(T0), 0.25, 0.75),  # the active seat's bank
+])
+def test_the_next_change_is_when_the_shown_time_or_a_cue_changes(board, at_s, due_s):
+    due = next_change_ns(board, T0 + int(at_s * S))
+    assert due == (None if due_s is None else round(due_s * S))
+
+
+def test_the_next_change_of_a_revealed_choice_is_its_going_back():
+    board = TimerBoard.fresh((1, 2)).for_choice((1, 2), "times", T0)
+    board, _ = board.press(1, T0 + 3 * S)
+    board, _ = board.press(2, T0 + 4 * S)  # everyone ready: "Reveal!"
+    assert next_change_ns(board, T0 + 5 * S) == RETURN_AFTER_NS - S  # ended 1 s ago
+    assert next_change_ns(board, T0 + 4 * S + RETURN_AFTER_NS + S) == 1  # overdue: now
+
+
+def test_a_flagged_game_clock_changes_no_more_on_its_own():
+    board = TimerBoard.fresh((1, 2)).set_mode(CLOCK).start(T0)
+    board, sounds = board.poll(T0 + board.bank_ns)
+    assert sounds and next_change_ns(board, T0 + board.bank_ns + S) is None

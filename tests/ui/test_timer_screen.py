@@ -273,3 +273,93 @@ def test_after_the_pi_restarted_a_running_timer_comes_back_paused(ui, timer):
     assert timer.board.status() == "paused"
     assert timer.big == "0:20"  # the 10 s before the last save count; nothing after
     assert "paused" in ui.app.status
+
+
+class FakeSchedule:
+    """``Clock.schedule_once`` for the timer screen: records what it asks for; the test
+    runs it after moving the fake clock by the delay asked."""
+
+    class Event:
+        def __init__(self, callback, seconds):
+            self.callback, self.seconds, self.cancelled = callback, seconds, False
+
+        def cancel(self):
+            self.cancelled = True
+
+    def __init__(self):
+        self.events: list[FakeSchedule.Event] = []
+
+    def __call__(self, callback, seconds):
+        self.events.append(self.Event(callback, seconds))
+        return self.events[-1]
+
+    @property
+    def planned(self):
+        live = [e for e in self.events if not e.cancelled]
+        assert len(live) <= 1, "one update planned at a time"
+        return live[0] if live else None
+
+    def run(self, clock):
+        """Move ``clock`` to the planned update and run it; the delay it waited (s)."""
+        event = self.planned
+        assert event is not None, "no update planned"
+        event.cancelled = True  # it has run
+        clock.advance(event.seconds)
+        event.callback(event.seconds)
+        return event.seconds
+
+
+@pytest.fixture
+def planned(timer, monkeypatch):
+    schedule = FakeSchedule()
+    monkeypatch.setattr(timer, "schedule", schedule)
+    return schedule
+
+
+def test_the_countdown_asks_for_one_update_a_second_and_cues_come_on_time(
+        ui, timer, played, planned):
+    """No frame loop for the digits: each shown second is one planned update, a
+    millisecond after it rolls, and the warning and the end sound at their second."""
+    ui.tap(ui.find("30 s"))
+    ui.tap(ui.find("Start"))
+    assert not timer.frames_wanted() and timer.big == "0:30"
+    start = timer.clock()
+    shown, heard = [], []
+    while planned.planned is not None:
+        waited = planned.run(timer.clock)
+        assert waited == pytest.approx(1.0, abs=0.002)
+        shown.append(timer.big)
+        heard.append(list(played))
+    assert shown == [f"0:{s:02d}" for s in range(29, 0, -1)] + ["Time's up!"]
+    ten = shown.index("0:10")
+    assert heard[ten - 1] == [] and heard[ten] == ["warning"]  # at 10 s left, not before
+    assert played == ["warning", "expired"]
+    assert (timer.clock() - start) / S == pytest.approx(30, abs=0.05)  # on time, 30 updates
+    assert not timer.frames_wanted()
+
+
+def test_a_paused_or_stopped_timer_plans_nothing_and_resume_plans_again(ui, timer, planned):
+    ui.tap(ui.find("60 s"))
+    assert planned.planned is None  # idle: nothing moves until Start
+    ui.tap(ui.find("Start"))
+    timer.clock.advance(0.4)
+    ui.tap(ui.find("Pause all"))
+    assert planned.planned is None
+    ui.tap(ui.find("Resume"))
+    assert planned.planned.seconds == pytest.approx(0.6 + 0.001)  # "1:00" turns "0:59"
+    planned.run(timer.clock)
+    assert timer.big == "0:59"
+
+
+def test_a_revealed_choice_goes_back_by_its_planned_update(ui, timer, planned):
+    ui.app.navigate("settings")
+    ui.app.home()
+    screen = ui.app.sm.get_screen("timer")
+    screen.open_choice((1, 2), "home")
+    ui.app.navigate("timer")
+    ui.pump(2)
+    for seat in ("1", "2"):
+        ui.press_seat(seat)
+    assert timer.big == "Reveal!"
+    assert planned.run(timer.clock) == pytest.approx(2.001, abs=0.002)
+    assert ui.app.sm.current == "home" and planned.planned is None

@@ -7,11 +7,13 @@ pad and Crazy Time's slap rounds).
 
 Who won and the reaction times are the engine's answer (``rules.outcome(state)``), so
 nothing here knows one game from another. A finished game never changes, so its outcome
-(winners, reaction times) is computed once and kept in the game log
-(``GameLog.keep_summary``); it is computed again when the engine's version, the form of
-the summary, or the game itself (finished again after a reopen) differs from what it was
-made with. Open games are replayed each time, except the one being played, whose state
-is already in memory.
+(winners, reaction times) is kept in the game log when the session finishes it
+(``companion.games.summary``), and an opening of History replays no finished game; a
+game finished otherwise (an older log, the venue) is replayed once, at its first
+summary, and kept then. A kept outcome is computed again when the engine's version, the
+form of the summary, or the game itself (finished again after a reopen) differs from
+what it was made with. Open games among the ``limit`` shown are replayed each time,
+except the one being played, whose state is already in memory.
 
     games = recent_summaries(log, 30, live=app.session)   # newest first
     table = win_table(games)
@@ -28,13 +30,11 @@ from typing import Any
 from companion.errors import CompanionError, LogError
 from companion.games import get_rules, info, title_of
 from companion.games.base import Outcome, listed
+from companion.games.summary import kept, made_with
 from companion.session import final_state
 from companion.ui.presenters.home import when
 
 log = logging.getLogger(__name__)
-
-#: The form of a kept outcome; raise it when ``kept`` changes what it keeps.
-SUMMARY_FORM = 2  # 2: from the engine's outcome()
 
 
 @dataclass(frozen=True)
@@ -54,12 +54,6 @@ class GameSummary:
     def line(self) -> str:
         who = ", ".join(self.players)
         return f"#{self.game_id} {self.title} ({self.started}): {who}. {self.result}"
-
-
-def kept(outcome: Outcome) -> dict[str, Any]:
-    """What History keeps of a game's outcome: winners and slap delays by name (JSON)."""
-    return {"winners": list(outcome.winner_names),
-            "reactions": {name: list(ds) for name, ds in outcome.reaction_names.items()}}
 
 
 def summarise(row, outcome: Outcome | dict[str, Any] | None, error: str = "") -> GameSummary:
@@ -83,14 +77,6 @@ def summarise(row, outcome: Outcome | dict[str, Any] | None, error: str = "") ->
         result = "Finished" if row.status == "finished" else "Abandoned"
     return GameSummary(**base, winners=winners, result=result,
                        reactions={name: tuple(ds) for name, ds in outcome["reactions"].items()})
-
-
-def made_with(row) -> str:
-    """What a kept outcome of ``row`` depends on: engine version, summary form, when the
-    game was finished (a reopened game finished again is another game) and its length."""
-    game = info(row.kind)
-    return (f"{row.kind} v{game.version if game else '?'}/form {SUMMARY_FORM}/"
-            f"{row.finished_at}/{row.n_actions}")
 
 
 def recent_summaries(game_log, limit: int, live=None) -> list[GameSummary]:

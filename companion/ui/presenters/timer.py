@@ -14,8 +14,10 @@ bank's cell.
 
 Wiring (``companion/ui/screens/timer.py``): keep one board; on each tap or seat press
 call the matching method with ``clock()``, play ``sounds`` with ``app.play``, store
-``board.to_json()`` with ``app.log.set_setting("timer", ...)``; once per frame call
-``poll``; restore with ``TimerBoard.from_json`` on entering the screen.
+``board.to_json()`` with ``app.log.set_setting("timer", ...)``; call ``poll`` and redraw
+when ``next_change_ns`` says something changes on its own (the digits roll, a cue falls
+due), and at whatever rate the app's frames come; restore with ``TimerBoard.from_json``
+on entering the screen.
 """
 
 from __future__ import annotations
@@ -275,6 +277,38 @@ class CountdownView:
     caption: str
     alarm: bool  # inside the warning time, or over: show the digits in the alarm colour
     seats: tuple[SeatLamp, ...]
+
+
+def next_change_ns(board: TimerBoard, now_ns: int) -> int | None:
+    """How long until the screen changes on its own (ns, at least 1): the shown seconds
+    roll (``fmt`` rounds up, so "0:18" turns "0:17" when 17 s are left), the warning or
+    the end of a countdown, a seat's flag on the game clock, or a choice's going back
+    after "Reveal!". None when nothing will change until someone acts (idle, paused,
+    over). The screen asks for one frame then, not 60 a second."""
+    if board.return_to is not None and board.ended_ns is not None:
+        return max(1, board.ended_ns + RETURN_AFTER_NS - now_ns)
+    if board.mode == CLOCK:
+        clock = board.game_clock()
+        if clock.status != RUNNING or clock.active is None:
+            return None
+        left = clock.remaining(clock.active, now_ns)
+        return _next_second(left) if left > 0 else None
+    cd = board.countdown
+    if cd.status != RUNNING:
+        return None
+    left = cd.remaining(now_ns)
+    due = _next_second(left)
+    if cd.warning_ns and not cd.warned and left > cd.warning_ns:
+        due = min(due, left - cd.warning_ns)
+    return max(1, due)
+
+
+def _next_second(left_ns: int) -> int:
+    """Time until ``fmt(left_ns)`` shows one second less (the end, under a second)."""
+    if left_ns <= 0:
+        return 1
+    shown = -(-left_ns // NS_PER_S)
+    return left_ns - (shown - 1) * NS_PER_S
 
 
 def countdown_view(board: TimerBoard, now_ns: int) -> CountdownView:

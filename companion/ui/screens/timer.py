@@ -15,7 +15,12 @@ the sounds it returns with ``app.play``, stores it in the settings (key ``"timer
 with the boot it was saved under) after every change and restores it from there on
 every entry: the app restarting keeps a running timer going; after the Pi itself
 restarted it comes back paused as of its last save.
-``on_frame`` only polls and redraws.
+``on_frame`` only polls and redraws, at whatever rate the app's frames come: the screen
+wants no frames of its own (``frames_wanted`` is False, so the app idles at its slow
+rate, as on the home screen). Instead it asks the Kivy clock for one update at the
+moment something changes on its own (``presenters.timer.next_change_ns``: the next
+second shown, a warning, the end, a choice's going back), through ``self.schedule``
+(``Clock.schedule_once``; tests replace it), so the digits roll on time once a second.
 
 Another screen (Times) starts a card choice with ``open_choice(seats, return_to)``
 then ``app.navigate("timer")``; a moment after "Reveal!" (or "Time's up!") the screen
@@ -27,8 +32,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
@@ -44,7 +51,7 @@ from kivy.uix.screenmanager import Screen
 from companion import bootclock
 from companion.events import CAPTAIN_SEAT
 from companion.palette import default_colour, rgba
-from companion.timer import DONE, EXPIRED, RUNNING, TimerError
+from companion.timer import DONE, EXPIRED, NS_PER_S, RUNNING, TimerError
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters.spoken import spoken_names, timer_line
@@ -56,6 +63,7 @@ from companion.ui.presenters.timer import (
     controls,
     countdown_view,
     digits_px,
+    next_change_ns,
     running_note,
 )
 from companion.ui.taps import OneTap
@@ -98,6 +106,10 @@ class TimerScreen(Screen):
         #: changes no countdown; tests put a fake clock here, and a fake boot id.
         self.clock: Callable[[], int] = bootclock.now_ns
         self.boot_id: Callable[[], str] = bootclock.boot_id
+        #: ``schedule(callback, seconds)`` -> an event with ``cancel()``: the next update
+        #: (Kivy's ``Clock.schedule_once``; tests put a fake one here).
+        self.schedule: Callable[[Callable[[float], None], float], Any] = Clock.schedule_once
+        self._next = None
         self.board: TimerBoard | None = None
         self._for_choice = False
         self._shown: tuple = ()
@@ -203,6 +215,7 @@ class TimerScreen(Screen):
         self.refresh()
 
     def on_leave(self, *_args) -> None:
+        self._unplan()
         self._app().table.lamps.all_off()
         board = self.board
         if board is not None and running_note(board, self.clock()):
@@ -252,8 +265,37 @@ class TimerScreen(Screen):
     # -- once per frame -----------------------------------------------------------------
 
     def frames_wanted(self) -> bool:
-        """Every frame while a countdown or game clock runs (the app idles otherwise)."""
-        return self.board is not None
+        """None: the digits change once a second, and the screen asks for its updates
+        at those moments (``_plan``); the app's frame loop idles meanwhile."""
+        return False
+
+    def _plan(self) -> None:
+        """Ask for one update when the screen next changes on its own (none when the
+        timer is stopped): a millisecond after the moment, so the digit has rolled."""
+        self._unplan()
+        if self.board is None:
+            return
+        due = next_change_ns(self.board, self.clock())
+        if due is not None:
+            self._next = self.schedule(self._due, due / NS_PER_S + 0.001)
+
+    def _unplan(self) -> None:
+        if self._next is not None:
+            self._next.cancel()
+            self._next = None
+
+    def _due(self, _dt: float) -> None:
+        """The planned update: poll and redraw, then plan the next one (unless a change
+        planned it already, or the screen was left: a choice going back)."""
+        self._next = None
+        if not self._showing():
+            return
+        self.on_frame(0)
+        if self._next is None and self._showing():
+            self._plan()
+
+    def _showing(self) -> bool:
+        return self.manager is None or self.manager.current_screen is self
 
     def on_frame(self, _now_ns: int) -> None:
         """Poll the timer on its own (wall) clock; go back when a choice is over."""
@@ -285,6 +327,7 @@ class TimerScreen(Screen):
             self._build_body()
             self._shown = (board.mode, board.seats)
         self._show_time(self.clock())
+        self._plan()
 
     def _build_controls(self, row) -> None:
         self._row = row
