@@ -29,7 +29,6 @@ import json
 import os
 import select
 import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,7 +39,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))  # this checkout's companion (children: BENCH_ROOT)
 sys.path.insert(0, str(HERE))
 
-from long_night import IDLE_APP, cpu_of  # noqa: E402
+from long_night import IDLE_APP, idle_share  # noqa: E402
 
 #: The minimal Kivy app with its Label counting down once a second, as a timer does:
 #: the yardstick for a screen whose digits must change (one redraw a second).
@@ -105,48 +104,6 @@ from companion.cli import main
 
 sys.exit(main(["run"]))
 """
-
-
-def gl_ticks(pid: int) -> int:
-    """CPU ticks so far of a process's software-GL threads (Mesa's llvmpipe rasterizer,
-    which does on this machine what a Pi's GPU does)."""
-    total = 0
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/stat") as f:
-                text = f.read()
-        except OSError:
-            continue
-        name = text.split("(", 1)[1].rsplit(")", 1)[0]
-        if name.startswith("llvmpipe"):
-            fields = text.rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-    return total
-
-
-def idle_share(cmd: list[str], env: dict, ready, seconds: float) -> tuple[float, float, float]:
-    """(CPU % of one core, wake-ups a second, of which software GL %) of ``cmd`` left
-    alone for ``seconds`` once ``ready(proc)`` returns (``long_night.idle_share``, with
-    the rasterizer's share told apart)."""
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        ready(proc)
-        if proc.poll() is not None:
-            raise RuntimeError(f"{cmd[-1][:40]!r} stopped (exit {proc.returncode})")
-        (c0, s0), g0, t0 = cpu_of(proc.pid), gl_ticks(proc.pid), time.monotonic()
-        time.sleep(seconds)  # the measurement window: the process is left alone
-        (c1, s1), g1 = cpu_of(proc.pid), gl_ticks(proc.pid)
-        if proc.poll() is not None:
-            raise RuntimeError(f"{cmd[-1][:40]!r} stopped (exit {proc.returncode})")
-        span = time.monotonic() - t0
-        gl = (g1 - g0) / os.sysconf("SC_CLK_TCK")
-        return (c1 - c0) / span * 100, (s1 - s0) / span, gl / span * 100
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def met(good: bool) -> str:

@@ -289,20 +289,40 @@ def cpu_of(pid: int) -> tuple[float, int]:
     return cpu, switches
 
 
-def idle_share(cmd: list[str], env: dict, ready, seconds: float) -> tuple[float, float]:
+def gl_ticks(pid: int) -> int:
+    """CPU ticks so far of a process's software-GL threads (Mesa's llvmpipe rasterizer,
+    which does on this machine what a Pi's GPU does)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/stat") as f:
+                text = f.read()
+        except OSError:
+            continue
+        name = text.split("(", 1)[1].rsplit(")", 1)[0]
+        if name.startswith("llvmpipe"):
+            fields = text.rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total
+
+
+def idle_share(cmd: list[str], env: dict, ready, seconds: float) -> tuple[float, float, float]:
+    """(CPU % of one core, wake-ups a second, of which software GL %) of ``cmd`` left
+    alone for ``seconds`` once ``ready(proc)`` returns, the rasterizer's
+    share told apart."""
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         ready(proc)
         if proc.poll() is not None:
             raise RuntimeError(f"{cmd[-1][:40]!r} stopped (exit {proc.returncode})")
-        c0, s0 = cpu_of(proc.pid)
-        t0 = time.monotonic()
+        (c0, s0), g0, t0 = cpu_of(proc.pid), gl_ticks(proc.pid), time.monotonic()
         time.sleep(seconds)  # the measurement window: the process is left alone
-        c1, s1 = cpu_of(proc.pid)
+        (c1, s1), g1 = cpu_of(proc.pid), gl_ticks(proc.pid)
         if proc.poll() is not None:
             raise RuntimeError(f"{cmd[-1][:40]!r} stopped (exit {proc.returncode})")
         span = time.monotonic() - t0
-        return (c1 - c0) / span * 100, (s1 - s0) / span
+        gl = (g1 - g0) / os.sysconf("SC_CLK_TCK")
+        return (c1 - c0) / span * 100, (s1 - s0) / span, gl / span * 100
     finally:
         proc.terminate()
         try:
@@ -335,8 +355,8 @@ def kiosk(folder: Path, seconds: float, goals: dict) -> None:
 
     try:
         env = dict(base, NOTIFY_SOCKET=str(sock_path), COMPANION_DATA_DIR=str(folder / "data"))
-        ours = idle_share([sys.executable, "-m", "companion", "run"], env, kiosk_ready, seconds)
-        mini = idle_share([sys.executable, "-c", IDLE_APP], base, minimal_ready, seconds)
+        ours = idle_share([sys.executable, "-m", "companion", "run"], env, kiosk_ready, seconds)[:2]
+        mini = idle_share([sys.executable, "-c", IDLE_APP], base, minimal_ready, seconds)[:2]
     except RuntimeError as exc:
         print(f"\nidle kiosk: {exc}")
         goals["idle kiosk near 0 %"].append(("kiosk", False))
