@@ -60,3 +60,15 @@ def test_the_venue_server_loads_no_ui_module():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT.parent, timeout=120)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_theme_and_the_presenters_load_without_kivy():
+    """Presenters turn state into view data with the theme's colours and sizes, and are
+    tested without a window: importing them (fresh interpreter) loads no Kivy."""
+    code = ("import sys, pkgutil, importlib, companion.ui.theme, companion.ui.presenters as p\n"
+            "for m in pkgutil.iter_modules(p.__path__):\n"
+            "    importlib.import_module('companion.ui.presenters.' + m.name)\n"
+            "print(sorted(m for m in sys.modules if m.startswith('kivy')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT.parent, timeout=120)
+    assert out.stdout.strip() == "[]"

@@ -1,18 +1,23 @@
 """The one place for the screen's colours and sizes.
 
-Screens and ``.kv`` rules take their colours and sizes from here instead of writing
-literals, so the look changes in one file and the same layouts fill 800×480, 1024×600
-and 1280×720. Sizes are in ``dp`` (density-independent pixels) and text in ``sp``; on the
-7" touchscreen and under Xvfb one dp is one pixel, so the numbers read as the brief's
-pixels: text at least 28, secondary lines 22, touch targets at least 64 high.
+Screens, ``.kv`` rules and presenters take their colours and sizes from here instead of
+writing literals, so the look changes in one file and the same layouts fill 800×480,
+1024×600 and 1280×720.
 
-In a ``.kv`` file: ``#:import theme companion.ui.theme`` then ``font_size: theme.TEXT``.
-Importing this module does not open a window (``kivy.metrics`` only reads the density).
+The values are plain numbers, so presenters and tests import this module without Kivy.
+Sizes are counted in ``dp`` (density-independent pixels) and text in ``sp``; on the 7"
+touchscreen and under Xvfb one dp is one pixel, so the numbers read as the brief's pixels:
+text at least 28, secondary lines 22, touch targets at least 64 high. Kivy code turns them
+into pixels where it uses them:
+
+    #:import theme companion.ui.theme          (in a .kv file)
+    font_size: sp(theme.TEXT)
+    height: dp(theme.TOUCH)
+
+Colours are RGBA floats, which Kivy takes as they are.
 """
 
 from __future__ import annotations
-
-from kivy.metrics import dp, sp
 
 # -- colours (RGBA floats) -------------------------------------------------------------
 
@@ -46,16 +51,16 @@ def dimmed(rgba) -> tuple[float, float, float, float]:
     return tuple(0.6 * (0.8 * grey + 0.2 * c) for c in (r, g, b)) + (a,)
 
 
-# -- sizes -----------------------------------------------------------------------------
+# -- sizes (in sp for text, dp for the rest; numbers, so no Kivy is needed) --------------
 
-TEXT = sp(28)  # anything read from across the table
-SMALL = sp(22)  # secondary lines only
-HEADING = sp(34)
-TOUCH = dp(64)  # the smallest touch target
-BUTTON_H = dp(72)
-BAR_H = dp(72)  # a screen's top bar
-STATUS_H = dp(36)
-BACK_W = dp(136)  # a top bar's Back button and its margin: the banner leaves it free
-BANNER_TEXT = sp(26)
-GAP = dp(6)
-KEY_MIN = dp(56)  # on-screen keyboard keys
+TEXT = 28  # anything read from across the table
+SMALL = 22  # secondary lines only
+HEADING = 34
+TOUCH = 64  # the smallest touch target
+BUTTON_H = 72
+BAR_H = 72  # a screen's top bar
+STATUS_H = 36
+BACK_W = 136  # a top bar's Back button and its margin: the banner leaves it free
+BANNER_TEXT = 26
+GAP = 6
+KEY_MIN = 56  # on-screen keyboard keys

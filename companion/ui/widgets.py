@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from kivy.graphics import Color, Ellipse
+from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
@@ -203,7 +204,7 @@ class LampDots(Widget):
 
 class TableKeyboard(VKeyboard):
     """The on-screen keyboard docked at the bottom of the kiosk, with keys at least
-    ``theme.KEY_MIN`` (56 px) high at any screen width: docked, it is as wide as the
+    ``dp(theme.KEY_MIN)`` (56 px) high at any screen width: docked, it is as wide as the
     window and exactly tall enough for its rows (Kivy's own scales a 700x200 keyboard
     to the width, which gives 40 px keys on 800x480). The app slides the screen up so the
     field being typed in stays above it (``CompanionApp._keep_field_above_keyboard``)."""
@@ -217,7 +218,7 @@ class TableKeyboard(VKeyboard):
     def _fit(self, win) -> None:
         rows = self.available_layouts[self.layout]["rows"]
         mtop, _r, mbottom, _l = self.margin_hint
-        self.size = (win.width, (theme.KEY_MIN + 2) * rows / (1 - mtop - mbottom))
+        self.size = (win.width, (dp(theme.KEY_MIN) + 2) * rows / (1 - mtop - mbottom))
 
     def setup_mode_dock(self, *args) -> None:
         win = self.get_parent_window()
@@ -248,8 +249,8 @@ class NumberPad(BoxLayout):
         self.digits = "" if value is None else str(value)
         self.fresh = value is not None  # the first digit replaces the shown value
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "Erase", "0", "OK"):
-            b = CounterButton(text=key, font_size=theme.HEADING if key.isdigit() else theme.TEXT,
-                              height=theme.TOUCH)
+            b = CounterButton(text=key, font_size=sp(theme.HEADING) if key.isdigit() else sp(theme.TEXT),
+                              height=dp(theme.TOUCH))
             if key == "OK":
                 b.tint, b.repeat_ok = theme.MAIN, False
             b.bind(on_release=lambda _w, k=key: self.press(k))

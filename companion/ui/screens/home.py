@@ -9,6 +9,7 @@ open asks first whether to put that one aside or end it.
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.metrics import dp, sp
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
@@ -128,8 +129,8 @@ class HomeScreen(Screen):
         box = sheet.ids.rows
         for g in rows:
             words = open_line(g)
-            line = BoxLayout(size_hint_y=None, height=theme.BUTTON_H, spacing=theme.GAP)
-            text = BodyLabel(text=words, font_size=theme.SMALL)
+            line = BoxLayout(size_hint_y=None, height=dp(theme.BUTTON_H), spacing=dp(theme.GAP))
+            text = BodyLabel(text=words, font_size=sp(theme.SMALL))
             line.add_widget(text)
             resume = BigButton(text="Resume", size_hint_x=None, width=140, tint=theme.GO)
             resume.bind(on_release=lambda _w, gid=g.id: self._resume_from_list(gid))
