@@ -53,6 +53,7 @@ from companion.store.gamelog import GameLog
 from companion.table import Table
 from companion.ui import storage_problem, theme
 from companion.ui.frame_pacer import IDLE_FPS, FramePacer
+from companion.ui.modal import Modal
 from companion.ui.presenters.spoken_games import action_line
 from companion.ui.screen_list import screens
 from companion.watchdog import Watchdog
@@ -102,7 +103,7 @@ class Banner(BoxLayout):
         return True
 
 
-class Question(FloatLayout):
+class Question(Modal, FloatLayout):
     """A question over the whole screen with one big button per answer; nothing under
     it takes a tap until it is answered."""
 
@@ -123,22 +124,9 @@ class Question(FloatLayout):
         app = App.get_running_app()
         if app.question is self:
             app.question = None
-        if self.parent is not None:
-            self.parent.remove_widget(self)
+        self.close()
         if fn is not None:
             fn()
-
-    def on_touch_down(self, touch):
-        super().on_touch_down(touch)
-        return True
-
-    def on_touch_move(self, touch):
-        super().on_touch_move(touch)
-        return True
-
-    def on_touch_up(self, touch):
-        super().on_touch_up(touch)
-        return True
 
 
 class CompanionApp(App):
@@ -509,10 +497,12 @@ class CompanionApp(App):
 
     def ask(self, text: str, answers) -> None:
         """A question over the screen: ``answers`` are ``(label, fn or None, tint or
-        None)``; the tapped answer closes it and calls its ``fn``."""
-        self._close_question()
+        None)``; the tapped answer closes it and calls its ``fn``. A sheet under it
+        (a score sheet asking before it deletes) stays; an earlier question goes."""
+        if self.question is not None:
+            self.question.close()
         self.question = Question(text, answers)
-        self.lay(self.question)
+        self.question.show()
 
     def lay(self, widget) -> None:
         """Lay a sheet or question over exactly the screen area (not the status bar);

@@ -32,9 +32,9 @@ from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.modalview import ModalView
 
 from companion.errors import CompanionError, StorageError
+from companion.ui.modal import Modal
 from companion.watchdog import Watchdog
 
 log = logging.getLogger(__name__)
@@ -76,7 +76,7 @@ class StorageProblemView(BoxLayout):
         #: What the button does, set by the owner: "Try again" at start-up, "OK" in play.
         self.tapped: Callable[[], object] = lambda: None
 
-    def show(self, exc: StorageError, during_play: bool) -> None:
+    def show_error(self, exc: StorageError, during_play: bool) -> None:
         self.headline = headline(exc)
         self.happened = what_happened(exc, during_play)
         self.advice = exc.advice
@@ -102,7 +102,7 @@ class StorageProblemApp(App):
 
     def build(self):
         self.view = StorageProblemView()
-        self.view.show(self.error, during_play=False)
+        self.view.show_error(self.error, during_play=False)
         self.view.tapped = self.try_again
         Clock.schedule_interval(self._frame, 0.25)
         return self.view
@@ -125,7 +125,7 @@ class StorageProblemApp(App):
             if str(exc) != str(self.error):
                 journal(exc, during_play=False)
             self.error = exc
-            self.view.show(exc, during_play=False)
+            self.view.show_error(exc, during_play=False)
             return False
         except CompanionError as exc:  # not the storage any more: the companion says what
             log.error("the game log opens differently now: %s", exc)
@@ -151,7 +151,12 @@ def journal(exc: StorageError, during_play: bool) -> None:
     print(f"companion: {text}", file=sys.stderr, flush=True)
 
 
-_modal: ModalView | None = None
+class StorageProblemSheet(Modal, StorageProblemView):
+    """The message during play: a ``Modal`` over the whole window (the status bar too),
+    until "OK"."""
+
+
+_modal: StorageProblemSheet | None = None
 
 
 def tell(exc: BaseException) -> bool:
@@ -161,17 +166,15 @@ def tell(exc: BaseException) -> bool:
     if not isinstance(exc, StorageError):
         return False
     journal(exc, during_play=True)
-    if _modal is None:
-        _modal = ModalView(auto_dismiss=False, size_hint=(1, 1), background_color=(0, 0, 0, 0))
-        view = StorageProblemView(button="OK")
-        view.tapped = lambda: _modal.dismiss(animation=False)
-        _modal.add_widget(view)
-        _modal.bind(on_dismiss=_forget)
-        _modal.open(animation=False)
-    _modal.children[0].show(exc, during_play=True)
+    if _modal is None or not _modal.is_open:
+        _modal = StorageProblemSheet(button="OK")
+        _modal.tapped = _modal.close
+        _modal.on_close = _forget
+        _modal.show(whole_window=True)
+    _modal.show_error(exc, during_play=True)
     return True
 
 
-def _forget(*_args) -> None:
+def _forget() -> None:
     global _modal
     _modal = None

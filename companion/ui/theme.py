@@ -35,6 +35,8 @@ TEXT_COLOUR = (0.92, 0.92, 0.92, 1)
 DIM_TEXT = (0.85, 0.85, 0.85, 1)
 NEWS = (1, 0.85, 0.4, 1)  # the status line's news, notices on a board
 LAMP_OFF = (0.25, 0.25, 0.25, 1)
+SHADE = (0, 0, 0, 0.78)  # the screen dimmed behind a modal's panel
+SHEET = (0.06, 0.07, 0.09, 0.97)  # a modal sheet that hides the screen
 
 
 def pressed(rgba) -> tuple[float, float, float, float]:

@@ -29,6 +29,7 @@ from kivy.uix.vkeyboard import VKeyboard
 from kivy.uix.widget import Widget
 
 from companion.ui import theme
+from companion.ui.modal import Modal
 from companion.ui.taps import OneTap
 
 TEXT_PX = 28
@@ -232,11 +233,11 @@ class TableKeyboard(VKeyboard):
         self.pos = 0, 0
 
 
-class NumberPad(BoxLayout):
+class NumberPad(Modal, BoxLayout):
     """A number typed on big keys, over the screen: ``title``, the digits so far, 0-9,
     erase, Cancel and OK. ``on_done(value)`` gets the number once OK is tapped (within
-    ``lo``..``hi``; outside, the pad says so and waits). Laid on the app's layer by
-    ``NumberPad.open(...)``; it takes every tap until closed."""
+    ``lo``..``hi``; outside, the pad says so and waits). A ``Modal`` laid on the app's
+    layer by ``NumberPad.open(app, ...)``; it takes every tap until closed."""
 
     title = StringProperty("")
     digits = StringProperty("")
@@ -260,7 +261,7 @@ class NumberPad(BoxLayout):
     def open(cls, app, title: str, on_done, lo: int = 0, hi: int = 999,
              value: int | None = None) -> NumberPad:
         pad = cls(title, on_done, lo, hi, value)
-        app.lay(pad)
+        pad.show()
         return pad
 
     def press(self, key: str) -> None:
@@ -284,14 +285,3 @@ class NumberPad(BoxLayout):
         self.close()
         self._done(value)
 
-    def close(self) -> None:
-        if self.parent is not None:
-            self.parent.remove_widget(self)
-
-    def on_touch_down(self, touch):
-        super().on_touch_down(touch)
-        return True
-
-    def on_touch_up(self, touch):
-        super().on_touch_up(touch)
-        return True

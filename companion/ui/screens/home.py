@@ -16,6 +16,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.ui import theme
 from companion.ui.app import load_kv
+from companion.ui.modal import Modal
 from companion.ui.presenters.home import (
     TOOLS,
     home_games,
@@ -31,17 +32,9 @@ load_kv(__file__)
 NOTHING_OPEN = "No unfinished game: choose one below."
 
 
-class OpenGames(BoxLayout):
-    """Every open game, with Resume and Abandon each (shown over the home screen; it
-    takes every tap, so nothing under it is touched)."""
-
-    def on_touch_down(self, touch):
-        super().on_touch_down(touch)
-        return True
-
-    def on_touch_up(self, touch):
-        super().on_touch_up(touch)
-        return True
+class OpenGames(Modal, BoxLayout):
+    """Every open game, with Resume and Abandon each (a ``Modal`` over the home screen:
+    nothing under it is touched)."""
 
 
 class HomeScreen(Screen):
@@ -140,11 +133,11 @@ class HomeScreen(Screen):
             line.add_widget(drop)
             box.add_widget(line)
         self.sheet = sheet
-        app.lay(sheet)
+        sheet.show()
 
     def close_open_games(self) -> None:
-        if self.sheet is not None and self.sheet.parent is not None:
-            self.sheet.parent.remove_widget(self.sheet)
+        if self.sheet is not None:
+            self.sheet.close()
         self.sheet = None
 
     def _resume_from_list(self, game_id: int) -> None:
