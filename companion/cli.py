@@ -139,7 +139,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from companion.export.logfile import export_csv, export_jsonl, write_file
+    from companion.export.logfile import export_csv, export_jsonl, exported_ids, write_file
     from companion.paths import log_path
     from companion.store.gamelog import GameLog
 
@@ -154,7 +154,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     log = GameLog(path, read_only=True)  # reading must never change the log
     try:
         known = {g.id for g in log.games()}
-        ids = args.game or sorted(known)
+        ids = args.game or exported_ids(log)
         unknown = [i for i in ids if i not in known]
         if unknown:
             raise CompanionError(f"there is no game {unknown[0]} in {path}")

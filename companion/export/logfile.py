@@ -211,3 +211,11 @@ def replay_game(game: LoggedGame, source: str = "<log>", deadline: Deadline | No
     for i, _, last in replay(rules, state, game.actions, refusal=refusal):  # noqa: B007
         deadline.check(f"{source}:{game.lines[i - 1]}")
     return rules, last
+
+
+def exported_ids(log: GameLog) -> list[int]:
+    """The games an export writes when none is named (History's Export, the USB score
+    sheets, ``companion export``): every game but those deleted from History
+    (``GameLog.delete_game``; still in the log, and exported when named)."""
+    deleted = log.deleted_games()
+    return [g.id for g in log.games() if g.id not in deleted]

@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.export.logfile import exported_ids
 from companion.export.sheets import write_sheets
 from companion.store.gamelog import GameLog
 
@@ -54,7 +55,7 @@ def copy_sheets(log: GameLog, mounts: Path | None = None,
     if not found:
         return ("No USB stick found: plug one in, wait a few seconds for it to appear, "
                 "then tap again.")
-    ids = [g.id for g in log.games()]
+    ids = exported_ids(log)
     if not ids:
         return "No games yet: nothing to write."
     stick = found[0]

@@ -434,6 +434,35 @@ class GameLog:
 
         return self._tx(write)
 
+    def delete_game(self, game_id: int) -> None:
+        """Delete a game from History: a mark in ``deleted_games`` (with what the game
+        was), nothing removed. Its setup and actions stay in the log as recorded; it is
+        no longer listed by History, counted or exported (``deleted_games``). An open
+        game is closed as "abandoned" in the same transaction, so it is not offered for
+        resume either."""
+
+        def write() -> None:
+            row = self.db.execute("SELECT status FROM games WHERE id = ?",
+                                  (game_id,)).fetchone()
+            if row is None:
+                raise LogError(f"there is no game {game_id} in the log")
+            if row[0] == "open":
+                self._set_status(game_id, "abandoned")
+            self._note("deleted_games", "game_id = ?", (game_id,))
+            self.db.execute("INSERT OR IGNORE INTO deleted_games (game_id, deleted_at,"
+                            " status_before) VALUES (?, ?, ?)",
+                            (game_id, self.clock(), row[0]))
+
+        self._tx(write)
+
+    def deleted_games(self) -> set[int]:
+        """The ids of the games deleted from History (none in a log older than the
+        mark, opened for reading only)."""
+        if not self._read("SELECT 1 FROM sqlite_master WHERE type = 'table'"
+                          " AND name = 'deleted_games'"):
+            return set()
+        return {r[0] for r in self._read("SELECT game_id FROM deleted_games")}
+
     def _games(self, where: str, args: tuple) -> list[GameRow]:
         """Games as listed; a game whose stored setup is damaged is listed with an empty
         setup and ``damaged`` set (so the rest of the log stays usable), and refuses to

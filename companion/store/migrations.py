@@ -126,12 +126,29 @@ def _m5_summaries(db: sqlite3.Connection) -> None:
     )
 
 
+def _m6_deleted_games(db: sqlite3.Connection) -> None:
+    """Games deleted from History: the game, its actions and its status stay in the log
+    untouched (nothing is lost by a mistaken tap); this row only hides it from History,
+    the statistics and the exports. ``status_before``: what the game was when deleted."""
+    _run(
+        db,
+        """
+        CREATE TABLE deleted_games (
+            game_id       INTEGER PRIMARY KEY REFERENCES games(id),
+            deleted_at    TEXT NOT NULL,
+            status_before TEXT NOT NULL
+        );
+        """
+    )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "games, actions and settings", _m1_initial),
     (2, "player roster", _m2_players),
     (3, "a checksum per action and per setup", _m3_checksums),
     (4, "venue outbox", _m4_venue_outbox),  # issue 16: venue mode
     (5, "History summaries of finished games", _m5_summaries),
+    (6, "games deleted from History", _m6_deleted_games),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -62,3 +62,43 @@ def test_wins_chart_shows_eight_players_with_twelve_letter_names(ui):
     line = ui.find("Won by Maximilienne and Hildegardine")  # a shared win, not a team
     assert line.texture_size[1] <= line.height + 1  # the long game line is not cut
     ui.screenshot("history_eight_players")
+
+
+def test_a_game_is_deleted_from_its_sheet_after_a_question(ui):
+    from companion.ui.app import Question
+    from companion.ui.modal import Modal
+    from companion.ui.screens.history import ScoreSheet
+
+    ui.goto_home()
+    ids = []
+    for points in (3, 7):
+        ui.app.start_game("scorepad", {"players": [{"name": "Delia", "seat": 1},
+                                                   {"name": "Oswin", "seat": 2}]})
+        ui.app.act({"type": "score", "seat": 1, "points": points})
+        ids.append(ui.app.session.game_id)
+        ui.app.end_game(ask=False)
+    ui.pump()
+    ui.app.navigate("history")
+    ui.pump()
+    screen = ui.app.sm.current_screen
+    line = ui.find(f"#{ids[1]} ")
+    ui.tap(line)
+    sheet = next(w for w in ui.app.layer.children if isinstance(w, ScoreSheet))
+    assert isinstance(sheet, Modal)
+    ui.tap(next(w for w in sheet.walk() if getattr(w, "text", "") == "Delete game"))
+    question = ui.app.question
+    assert isinstance(question, Question) and f"#{ids[1]}" in question.text
+    ui.screenshot("history_delete_question")
+    # "Keep it": nothing changes
+    ui.tap(next(w for w in question.walk() if getattr(w, "text", "") == "Keep it"))
+    assert ui.app.log.deleted_games() & set(ids) == set()
+    ui.tap(next(w for w in sheet.walk() if getattr(w, "text", "") == "Delete game"))
+    ui.tap(next(w for w in ui.app.question.walk() if getattr(w, "text", "") == "Delete it"))
+    ui.pump()
+    assert ids[1] in ui.app.log.deleted_games()
+    assert not any(isinstance(w, Modal) for w in ui.app.layer.children)
+    shown = [g.game_id for g in screen.summaries()]
+    assert ids[1] not in shown and ids[0] in shown
+    texts = [getattr(w, "text", "") for w in screen.walk()]
+    assert not any(t.startswith(f"#{ids[1]} ") for t in texts)
+    assert ui.app.log.actions(ids[1])  # kept in the log

@@ -80,10 +80,11 @@ def summarise(row, outcome: Outcome | dict[str, Any] | None, error: str = "") ->
 
 
 def recent_summaries(game_log, limit: int, live=None) -> list[GameSummary]:
-    """The newest ``limit`` games of ``game_log``, newest first, summed up. Finished
-    games use their kept outcome (computed and kept the first time); ``live`` is the
-    session being played, whose state needs no replay."""
-    rows = game_log.recent_games(limit)
+    """The newest ``limit`` games of ``game_log``, newest first, summed up (a game
+    deleted from History is not among them). Finished games use their kept outcome
+    (computed and kept the first time); ``live`` is the session being played, whose
+    state needs no replay."""
+    rows = shown_games(game_log, limit)
     stored = game_log.summaries([r.id for r in rows if r.status != "open"])
     out = []
     for row in rows:
@@ -110,6 +111,24 @@ def recent_summaries(game_log, limit: int, live=None) -> list[GameSummary]:
                 log.warning("could not keep the summary of game %s: %s", row.id, exc)
         out.append(summarise(row, outcome))
     return out
+
+
+def shown_games(game_log, limit: int) -> list:
+    """The newest ``limit`` games History lists, newest first: every game in the log but
+    those deleted from History (``GameLog.delete_game``: kept in the log, not shown)."""
+    deleted = game_log.deleted_games()
+    rows = game_log.recent_games(limit + len(deleted))
+    return [r for r in rows if r.id not in deleted][:limit]
+
+
+def delete_question(summary: GameSummary) -> str:
+    """The confirmation before a game is deleted from History."""
+    who = listed(summary.players) if summary.players else "nobody"
+    still = " It is not finished: it will not be offered for resume." \
+        if summary.status == "open" else ""
+    return (f"Delete game #{summary.game_id}, {summary.title} with {who}, from History?"
+            f"{still} It leaves the list, the statistics and the exports; the log keeps "
+            "it as it was recorded.")
 
 
 @dataclass(frozen=True)

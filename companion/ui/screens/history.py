@@ -19,13 +19,15 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.errors import CompanionError
-from companion.export.logfile import export_csv, export_jsonl
+from companion.export.logfile import export_csv, export_jsonl, exported_ids
 from companion.games import get_rules
 from companion.session import replay
-from companion.ui import theme
+from companion.ui import storage_problem, theme
 from companion.ui.app import load_kv
+from companion.ui.modal import Modal
 from companion.ui.presenters.history import (
     PlayerStats,
+    delete_question,
     recent_summaries,
     score_sheet,
     win_table,
@@ -95,20 +97,9 @@ class WinsChart(Widget):
                                   valign="middle"))
 
 
-class ScoreSheet(BoxLayout):
-    """One game's sheet over the History screen (it takes every tap until closed)."""
-
-    def on_touch_down(self, touch):
-        super().on_touch_down(touch)
-        return True
-
-    def on_touch_up(self, touch):
-        super().on_touch_up(touch)
-        return True
-
-    def close(self) -> None:
-        if self.parent is not None:
-            self.parent.remove_widget(self)
+class ScoreSheet(Modal, BoxLayout):
+    """One game's sheet over the History screen (a ``Modal``: it takes every tap until
+    closed)."""
 
 
 class HistoryScreen(Screen):
@@ -162,11 +153,34 @@ class HistoryScreen(Screen):
         sheet = ScoreSheet()
         sheet.ids.lines.data = [{"text": line} for line in
                                 score_sheet(summary, row.setup, outcome, actions)]
-        app.lay(sheet)
+        sheet.ids.delete.bind(on_release=lambda _w: self.ask_delete(summary, sheet))
+        sheet.show()
+
+    def ask_delete(self, summary, sheet=None) -> None:
+        """"Delete" on a score sheet: asked first; a deleted game leaves History, the
+        statistics and the exports, and stays in the log as it was recorded."""
+        app = App.get_running_app()
+        app.ask(delete_question(summary),
+                [("Keep it", None, None),
+                 ("Delete it", lambda: self.delete(summary.game_id), theme.ALARM)])
+
+    def delete(self, game_id: int) -> bool:
+        app = App.get_running_app()
+        try:
+            app.log.delete_game(game_id)
+        except CompanionError as exc:
+            app.say(str(exc), error=True)
+            storage_problem.tell(exc)
+            return False
+        if app.session is not None and app.session.game_id == game_id:
+            app.session = None  # closed as abandoned with the mark: not played on
+        self.message = f"Game #{game_id} deleted from History (kept in the log)."
+        app.switch(self.name)  # shown afresh: the sheet and question go, the list reads again
+        return True
 
     def export(self) -> None:
         app = App.get_running_app()
-        ids = [g.id for g in app.log.games()]
+        ids = exported_ids(app.log)
         folder = (app.log.path.parent if app.log.path else None)
         if folder is None or not ids:
             self.message = "Nothing to export yet."
