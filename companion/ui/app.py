@@ -44,7 +44,7 @@ from companion.errors import CompanionError, MalformedAction
 from companion.events import PressEvent
 from companion.games import get_rules, info
 from companion.games.base import is_over
-from companion.palette import rgba
+from companion.palette import seat_rgba
 from companion.session import GameSession
 from companion.sound import SoundCues
 from companion.speech import Line, Voice
@@ -563,7 +563,7 @@ class CompanionApp(App):
         if self.status and time.monotonic() > self._status_until:
             self.status, self.status_error = "", False
         self.root.lamp_colours = [
-            rgba(s.colour) if self.table.lamps.state(s.seat) else theme.LAMP_OFF
+            seat_rgba(self.cfg, s.seat) if self.table.lamps.state(s.seat) else theme.LAMP_OFF
             for s in self.cfg.seats
         ]
 
