@@ -33,7 +33,7 @@ from kivy.base import ExceptionHandler, ExceptionManager
 from kivy.clock import Clock, mainthread
 from kivy.core.window import Window
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
@@ -90,16 +90,25 @@ class Layer(FloatLayout):
 
 
 class Banner(BoxLayout):
-    """A message at the top of the screen: a refusal (red) or something the table must
-    do (amber). A tap on it puts it away; when empty it is invisible and takes no taps."""
+    """A message under the screen's top bar (never over it), the screen's width, as tall
+    as its words need (never cut): a refusal (red) or something the table must do or
+    know (amber). A tap on it puts it away; when empty it is invisible and takes no
+    taps. ``cause`` names what fixes a notice ("pad": the pad is back); ``until`` (a
+    ``time.monotonic()``, 0 for none) when an informative line leaves by itself."""
 
     text = StringProperty("")
     kind = StringProperty("")  # "refusal" or "notice"
+    cause = StringProperty("")
+    until = NumericProperty(0.0)
+
+    def show(self, text: str, kind: str, cause: str = "", until: float = 0.0) -> None:
+        """Show ``text`` (the same words again change nothing: shown once)."""
+        self.kind, self.cause, self.until, self.text = kind, cause, until, text
 
     def on_touch_down(self, touch):
         if not self.text or not self.collide_point(*touch.pos):
             return False
-        self.text = ""
+        self.show("", "")
         return True
 
 
@@ -464,31 +473,58 @@ class CompanionApp(App):
         self.muted = muted
         self.log.set_setting("muted", muted)
 
-    def say(self, text: str, error: bool = False, seconds: float = 6) -> None:
-        """A line in the status bar, for a few seconds; a refusal also in the banner
-        (with a sound) until the next recorded action or a tap on it."""
-        self.status = text
-        self.status_error = error
-        self._status_until = time.monotonic() + seconds
+    def say(self, text: str, error: bool = False, seconds: float = 6,
+            cause: str = "") -> None:
+        """A line in the status bar, for a few seconds. A refusal (``error``) goes to the
+        banner instead (with a sound) until the next recorded action or a tap on it, and
+        so does a line too long for the status bar (whole there, for ``seconds``): each
+        is shown once, in one place, never cut. ``cause`` names what a notice is about
+        ("pad", "venue"): a newer line about it takes the older one's banner away (the
+        pad is back: its "lost" notice goes)."""
+        self.fixed(cause)
+        self.status, self.status_error = text, error  # the status line hides it when
+        self._status_until = time.monotonic() + seconds  # the banner shows it (app.kv)
         if error:
             log.info("refused: %s", text)
-            self._banner(text, "refusal")
+            self._banner(text, "refusal", cause)
             self.play("error")
+        elif text and not self._fits_status(text):
+            self._banner(text, "notice", cause, until=self._status_until)
 
-    def tell(self, text: str) -> None:
+    def tell(self, text: str, cause: str = "") -> None:
         """A message the table must act on, in the banner at the top of the screen; it
-        stays until tapped away, the next recorded action, or a change of screen."""
-        self._banner(text, "notice")
+        stays until tapped away, the next recorded action, a change of screen, or (with
+        ``cause``) until its cause is fixed (``fixed(cause)``, a newer ``say`` of it)."""
+        self._banner(text, "notice", cause)
 
-    def _banner(self, text: str, kind: str) -> None:
+    def fixed(self, cause: str) -> None:
+        """What ``cause`` was about is fixed: its notice leaves the banner."""
+        banner = getattr(self, "banner", None)
+        if cause and banner is not None and banner.text and banner.cause == cause:
+            self.clear_banner()
+
+    def _fits_status(self, text: str) -> bool:
+        """Whether ``text`` is whole on the status line as it is laid out now."""
+        from companion.ui.widgets import fits
+
+        line = self.root.ids.status_line if self.root is not None else None
+        if line is None:
+            return True
+        return fits(text, line.width, line.height, line.font_size)
+
+    def _banner(self, text: str, kind: str, cause: str = "", until: float = 0.0) -> None:
         banner = getattr(self, "banner", None)
         if banner is not None:
-            banner.kind, banner.text = kind, text
+            banner.show(text, kind, cause, until)
 
     def clear_banner(self) -> None:
+        """The banner goes, and with it its words in the status line (never shown
+        again below once fixed)."""
         banner = getattr(self, "banner", None)
         if banner is not None:
-            banner.text = ""
+            if banner.text and self.status == banner.text:
+                self.status, self.status_error = "", False
+            banner.show("", "", "", 0.0)
 
     @property
     def banner_text(self) -> str:
@@ -560,8 +596,11 @@ class CompanionApp(App):
         if undo_key != getattr(self, "_undo_key", None):
             self._undo_key = undo_key
             self.undo_text = self.undo_label()
-        if self.status and time.monotonic() > self._status_until:
+        now = time.monotonic()
+        if self.status and now > self._status_until:
             self.status, self.status_error = "", False
+        if self.banner.until and now > self.banner.until:
+            self.clear_banner()
         self.root.lamp_colours = [
             seat_rgba(self.cfg, s.seat) if self.table.lamps.state(s.seat) else theme.LAMP_OFF
             for s in self.cfg.seats
@@ -583,15 +622,19 @@ class CompanionApp(App):
         return False
 
     def _pad_notice(self, screen, notice) -> None:
-        """A link status or a pad reboot: say it; a reboot voids the slap round."""
+        """A link status or a pad reboot: said where the table looks. A reboot voids the
+        slap round; a lost or failed link stays in the banner until the pad is back."""
         text = getattr(notice, "text", str(notice))
         if getattr(notice, "voids_round", False):  # the pad restarted, its clock jumped...
-            self.say(text, error=True, seconds=15)
+            self.say(text, error=True, cause="pad")
             void = getattr(screen, "void_round", None)
             if void is not None:
                 void(text)
-        else:
-            self.say(text, seconds=10)
+        elif getattr(notice, "state", "") in ("lost", "failed"):
+            self.fixed("pad")
+            self.tell(text, cause="pad")
+        else:  # searching, connecting, ready: the line (the banner when it is long)
+            self.say(text, seconds=10, cause="pad")
 
     # -- keyboard: seat buttons in simulation, Escape = back -------------------------------
 

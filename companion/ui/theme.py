@@ -37,6 +37,11 @@ NEWS = (1, 0.85, 0.4, 1)  # the status line's news, notices on a board
 LAMP_OFF = (0.25, 0.25, 0.25, 1)
 SHADE = (0, 0, 0, 0.78)  # the screen dimmed behind a modal's panel
 SHEET = (0.06, 0.07, 0.09, 0.97)  # a modal sheet that hides the screen
+CLEAR = (0, 0, 0, 0)  # nothing drawn
+WHITE = (1, 1, 1, 1)  # text on a coloured button or banner
+SOFT_WHITE = (1, 1, 1, 0.8)  # a hint on a banner
+BANNER_EDGE = (1, 1, 1, 0.85)
+CLOCK_NOTE = (0.55, 0.95, 0.55, 1)  # "Timer running" in the status bar
 
 
 def pressed(rgba) -> tuple[float, float, float, float]:
@@ -66,3 +71,5 @@ BACK_W = 136  # a top bar's Back button and its margin: the banner leaves it fre
 BANNER_TEXT = 26
 GAP = 6
 KEY_MIN = 56  # on-screen keyboard keys
+CLOSE_HINT_W = 130  # the banner's "Tap to close"
+LAMP_DOT_STEP = 30  # the status bar's lamp dots, one per seat

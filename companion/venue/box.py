@@ -91,7 +91,7 @@ class VenueBox:
         while not self.publisher.notices.empty():
             text, error = self.publisher.notices.get()
             if self.app is not None:
-                self.app.say(text, error=error, seconds=12)
+                self.app.say(text, error=error, seconds=12, cause="venue")
         if self.hook.finished:
             game_id = self.hook.finished[-1]
             self.hook.finished.clear()
