@@ -14,13 +14,21 @@ MARKUP = re.compile(r"\[/?[a-z]+(=[^\]]*)?\]")
 
 
 def shown(w) -> bool:
-    """On screen: in the window, of some size, and neither it nor a parent see-through."""
+    """On screen: in the window, of some size, neither it nor a parent see-through, and
+    not scrolled wholly out of a ScrollView's view (a long list's hidden rows)."""
+    from kivy.uix.scrollview import ScrollView
+
     if w.get_root_window() is None or w.width < 2 or w.height < 2:
         return False
     node = w
     while node is not None and node is not node.parent:
         if getattr(node, "opacity", 1) <= 0:
             return False
+        if isinstance(node, ScrollView) and node is not w:
+            x0, y0, x1, y1 = box(w)
+            v0, w0, v1, w1 = box(node)
+            if y1 <= w0 + 1 or y0 >= w1 - 1 or x1 <= v0 + 1 or x0 >= v1 - 1:
+                return False
         node = node.parent
     return True
 
@@ -30,15 +38,31 @@ def box(w) -> tuple[float, float, float, float]:
     return x, y, x + w.width, y + w.height
 
 
+def seen_box(w) -> tuple[float, float, float, float]:
+    """The part of ``w`` a person sees: its box cut to the ScrollViews it lies in."""
+    from kivy.uix.scrollview import ScrollView
+
+    x0, y0, x1, y1 = box(w)
+    node = w.parent
+    while node is not None and node is not node.parent:
+        if isinstance(node, ScrollView):
+            v0, w0, v1, w1 = box(node)
+            x0, y0, x1, y1 = max(x0, v0), max(y0, w0), min(x1, v1), min(y1, w1)
+        node = node.parent
+    return x0, y0, x1, y1
+
+
 def _natural(w, width: float | None) -> tuple[float, float, int]:
     """The text at the label's font, unwrapped (width None) or wrapped at width: its
     width, height and number of lines."""
     from kivy.core.text import Label as CoreLabel
+    from kivy.core.text.markup import MarkupLabel
 
-    text = MARKUP.sub("", w.text) if w.markup else w.text
-    core = CoreLabel(text=text, font_size=w.font_size, bold=w.bold, italic=w.italic,
-                     font_name=w.font_name, text_size=(width, None), halign=w.halign,
-                     line_height=w.line_height)
+    # with markup, laid out as the label lays it out ([size=20] lines are smaller)
+    core = (MarkupLabel if w.markup else CoreLabel)(
+        text=w.text, font_size=w.font_size, bold=w.bold, italic=w.italic,
+        font_name=w.font_name, text_size=(width, None), halign=w.halign,
+        line_height=w.line_height)
     tw, th = core.render()
     return tw, th, len(getattr(core, "_cached_lines", ()) or ()) or 1
 
@@ -79,7 +103,7 @@ def problems(root, min_target: float | None = None) -> list[str]:
             out += label_problems(w)
     buttons = [w for w in seen if isinstance(w, ButtonBehavior)]
     for b in buttons:
-        x0, y0, x1, y1 = box(b)
+        x0, y0, x1, y1 = seen_box(b)
         what = f"{type(b).__name__} {getattr(b, 'text', '')!r}"
         if x0 < -1 or y0 < -1 or x1 > Window.width + 1 or y1 > Window.height + 1:
             out.append(f"{what} lies outside the window")
@@ -89,8 +113,8 @@ def problems(root, min_target: float | None = None) -> list[str]:
         for b in buttons[i + 1:]:
             if a in b.walk(restrict=True) or b in a.walk(restrict=True):
                 continue
-            ax0, ay0, ax1, ay1 = box(a)
-            bx0, by0, bx1, by1 = box(b)
+            ax0, ay0, ax1, ay1 = seen_box(a)
+            bx0, by0, bx1, by1 = seen_box(b)
             if min(ax1, bx1) - max(ax0, bx0) > 2 and min(ay1, by1) - max(ay0, by0) > 2:
                 out.append(f"{type(a).__name__} {getattr(a, 'text', '')!r} overlaps "
                            f"{type(b).__name__} {getattr(b, 'text', '')!r}")

@@ -92,13 +92,11 @@ class CounterButton(BigButton):
 
 
 class Tile(OneTap, Button):
-    """A home-screen tile: a title and a line under it."""
+    """A home-screen tile: its ``title`` in bold and its ``subtitle`` under it; on a
+    tile too low for both (a small screen) the title alone, never cut."""
 
+    title = StringProperty("")
     subtitle = StringProperty("")
-
-
-class Heading(Label):
-    """A screen's title line."""
 
 
 @lru_cache(maxsize=4096)
@@ -134,7 +132,7 @@ class FitLabel(Label):
     in ``lines`` lines of its width, chosen again when the text or the width changes.
     (A name of 20 letters, a long sentence: smaller, never "Anne-So...".)"""
 
-    sizes = ListProperty([28, 24, 22, 20, 18, 16, 14])
+    sizes = ListProperty([sp(s) for s in theme.FIT_SIZES])
     lines = NumericProperty(1)
 
     def __init__(self, **kwargs) -> None:
@@ -154,6 +152,14 @@ class FitLabel(Label):
             height = self.height - self.padding[1] - self.padding[3]
             self.font_size = fitting_font(self.text, width, height, self.sizes,
                                           int(self.lines), self.bold)
+
+
+class Heading(FitLabel):
+    """A screen's title line: ``theme.HEADING`` px, smaller on a narrow bar, never cut."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("sizes", [sp(s) for s in theme.HEADING_SIZES])
+        super().__init__(**kwargs)
 
 
 class BodyLabel(Label):

@@ -191,12 +191,14 @@ def score_sheet(summary: GameSummary, setup: dict, outcome: Outcome | None,
     replay), then every action with its time."""
     names = {int(p["seat"]): str(p.get("name", "?")) for p in setup.get("players", [])
              if isinstance(p, dict) and isinstance(p.get("seat"), int)}
+    # one player a line: eight names of 20 letters are never cut
     out = [f"{summary.title}, game #{summary.game_id}, started {summary.started}",
-           "Players: " + ", ".join(f"{n} (seat {s})" for s, n in sorted(names.items())),
+           "Players:", *(f"  Seat {s}: {n}" for s, n in sorted(names.items())),
            summary.result]
     if outcome is not None and outcome.scores:
-        out.append("Totals: " + ", ".join(f"{names.get(s, s)} {v}" for s, v in sorted(
-            outcome.scores.items(), key=lambda kv: -kv[1])))
+        out.append("Totals:")
+        out += [f"  {names.get(s, s)}: {v}" for s, v in sorted(
+            outcome.scores.items(), key=lambda kv: -kv[1])]
     if outcome is not None and outcome.status:
         out.append(outcome.status)
     out.append(f"{len(rows)} actions:")

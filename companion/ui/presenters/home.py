@@ -51,7 +51,7 @@ def open_line(g: GameRow) -> str:
     n = g.n_actions
     done = f"{n} action{'s' if n != 1 else ''}" if n else "not begun"
     played = f"last played {when(g.played_at)}" if g.last_at else f"started {when(g.started_at)}"
-    return f"{title_of(g.kind)} with {players_text(g)}: {done}, {played}"
+    return f"{title_of(g.kind)} with {players_text(g, 3)}: {done}, {played}"
 
 
 def resume_offer(open_games: list[GameRow]) -> ResumeOffer | None:
@@ -63,8 +63,16 @@ def resume_offer(open_games: list[GameRow]) -> ResumeOffer | None:
     moment = (f"last played {when(g.played_at)}" if g.last_at
               else f"started {when(g.started_at)}")
     more = f" ({len(rows) - 1} more open)" if len(rows) > 1 else ""
-    return ResumeOffer(g.id, f"Resume {title_of(g.kind)} with {players_text(g, 4)}, "
-                             f"{moment}?{more}")
+    for most in (4, 3, 2):  # fewer names when long ones would take a third line
+        text = f"Resume {title_of(g.kind)} with {players_text(g, most)}, {moment}?{more}"
+        if len(text) <= RESUME_CHARS:
+            break
+    return ResumeOffer(g.id, text)
+
+
+#: The resume line at most (two lines of Home's resume label at 800x480, 18 px or more):
+#: names beyond it are counted ("and 3 more"); at least two names are always given.
+RESUME_CHARS = 84
 
 
 def when(iso: str) -> str:

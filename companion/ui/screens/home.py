@@ -25,7 +25,7 @@ from companion.ui.presenters.home import (
     resume_offer,
     title_of,
 )
-from companion.ui.widgets import BigButton, BodyLabel, Tile
+from companion.ui.widgets import BigButton, FitLabel, Tile
 
 load_kv(__file__)
 
@@ -64,13 +64,13 @@ class HomeScreen(Screen):
         grid = self.ids.tiles
         grid.clear_widgets()
         for game in home_games():
-            tile = Tile(text=f"[b]{game.title}[/b]\n[size=20]{game.blurb}[/size]")
+            tile = Tile(title=game.title, subtitle=game.blurb)
             tile.bind(on_release=lambda _w, n=game.name: self.new_game(n))
             grid.add_widget(tile)
         for screen, title, line in TOOLS:
             if screen not in tools:
                 continue
-            tile = Tile(text=f"[b]{title}[/b]\n[size=20]{line}[/size]")
+            tile = Tile(title=title, subtitle=line)
             tile.bind(on_release=lambda _w, s=screen: app.navigate(s))
             grid.add_widget(tile)
 
@@ -123,12 +123,14 @@ class HomeScreen(Screen):
         for g in rows:
             words = open_line(g)
             line = BoxLayout(size_hint_y=None, height=dp(theme.BUTTON_H), spacing=dp(theme.GAP))
-            text = BodyLabel(text=words, font_size=sp(theme.SMALL))
+            text = FitLabel(text=words, sizes=[sp(s) for s in theme.RESUME_SIZES], lines=3,
+                            halign="left", valign="middle", color=theme.TEXT_COLOUR)
             line.add_widget(text)
-            resume = BigButton(text="Resume", size_hint_x=None, width=140, tint=theme.GO)
+            resume = BigButton(text="Resume", size_hint_x=None, width=dp(theme.ROW_BUTTON_W),
+                               tint=theme.GO)
             resume.bind(on_release=lambda _w, gid=g.id: self._resume_from_list(gid))
             line.add_widget(resume)
-            drop = BigButton(text="Abandon", size_hint_x=None, width=140)
+            drop = BigButton(text="Abandon", size_hint_x=None, width=dp(theme.ROW_BUTTON_W))
             drop.bind(on_release=lambda _w, gid=g.id, t=words: self._abandon(gid, t))
             line.add_widget(drop)
             box.add_widget(line)

@@ -10,10 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kivy.app import App
+from kivy.metrics import dp, sp
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.name_entry import NameEntry, NameInput
 from companion.ui.presenters.home import title_of
@@ -35,14 +37,17 @@ class SeatRowWidget(BoxLayout):
     """One seat: badge, name field, in-play switch."""
 
     def __init__(self, row: SeatRow, on_start=None, **kwargs) -> None:
-        super().__init__(size_hint_y=None, height=72, spacing=6, padding=(4, 4), **kwargs)
+        # the rows share their column's height (players.kv): 72 px each at 800x480,
+        # less on a smaller screen, never more than ``theme.SEAT_ROW_H``
+        super().__init__(spacing=dp(theme.GAP), padding=(dp(4), dp(4)), **kwargs)
         self.row = row
         self.add_widget(SeatBadge(seat=row.seat, colour=row.rgba, pos_hint={"center_y": 0.5}))
         self.name_input = NameInput(text=row.name, hint_text=f"Name at seat {row.seat}",
-                                    font_size=28, on_start=on_start)
+                                    font_size=sp(theme.TEXT), on_start=on_start)
         self.add_widget(self.name_input)
-        self.toggle = TapToggle(text="In" if row.in_play else "Out", font_size=26,
-                                size_hint_x=None, width=84,
+        self.toggle = TapToggle(text="In" if row.in_play else "Out",
+                                font_size=sp(theme.BANNER_TEXT),
+                                size_hint_x=None, width=dp(theme.TOGGLE_W),
                                 state="down" if row.in_play else "normal")
         self.toggle.bind(state=self._on_toggle)
         self.add_widget(self.toggle)
@@ -105,7 +110,7 @@ class PlayersScreen(Screen):
             self.known_bar = BoxLayout(spacing=4)
             self.known_buttons = []
             for _ in range(3):
-                b = BigButton(font_size=22, halign="center", valign="middle")
+                b = BigButton(font_size=sp(theme.SMALL), halign="center", valign="middle")
                 b.bind(size=lambda w, size: setattr(w, "text_size", (size[0] - 6, None)),
                        on_release=lambda w: self.take_known(w.text))
                 self.known_bar.add_widget(b)
@@ -197,9 +202,11 @@ class PlayersScreen(Screen):
         app = App.get_running_app()
         kind = app.pending_game or "scorepad"
         setup, why = setup_from_rows(kind, self.current_rows())
-        banner = getattr(app, "banner", None)
-        if banner is not None and banner.text == self.problem_text:
-            banner.text = "" if setup is not None else why  # the next one, not again
+        if app.banner_text == self.problem_text:
+            if setup is None:
+                app.banner.show(why, "refusal")  # the next one, not again
+            else:
+                app.clear_banner()
         self.problem, self.problem_text = setup is None, why
 
     def _show_first(self) -> None:
