@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kivy.core.window import Window
+from kivy.metrics import sp
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
@@ -90,7 +91,8 @@ class ScreenKeyboard(BoxLayout):
         for keys in rows:
             row = BoxLayout(spacing=4)
             for key in keys:
-                button = KeyButton(text=key, font_size=30 if len(key) == 1 else 24)
+                button = KeyButton(text=key, font_size=sp(theme.KEY_TEXT if len(key) == 1
+                                                           else theme.MEDIUM))
                 if key == SPACE:
                     button.size_hint_x = 6
                 elif key in (SHIFT, NUMBERS, ERASE):
@@ -176,7 +178,7 @@ class NameEntry(BoxLayout):
     """The name being typed (its seat, the letters, Next and Done) over the keyboard."""
 
     seat = NumericProperty(0)
-    colour = ColorProperty((1, 1, 1, 1))
+    colour = ColorProperty(theme.WHITE)
     shown = StringProperty("")  # the name as typed
     count = StringProperty("")  # "7/20"
     limit = NumericProperty(NAME_MAX)

@@ -170,7 +170,7 @@ class SeatBadge(Widget):
     """A seat's colour disc with its number on it, so colour never stands alone."""
 
     seat = NumericProperty(0)
-    colour = ColorProperty((1, 1, 1, 1))
+    colour = ColorProperty(theme.WHITE)
     lit = BooleanProperty(True)
 
 
@@ -256,8 +256,8 @@ class NumberPad(Modal, BoxLayout):
         self.digits = "" if value is None else str(value)
         self.fresh = value is not None  # the first digit replaces the shown value
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "Erase", "0", "OK"):
-            b = CounterButton(text=key, font_size=sp(theme.HEADING) if key.isdigit() else sp(theme.TEXT),
-                              height=dp(theme.TOUCH))
+            b = CounterButton(text=key, height=dp(theme.TOUCH),
+                              font_size=sp(theme.HEADING if key.isdigit() else theme.TEXT))
             if key == "OK":
                 b.tint, b.repeat_ok = theme.MAIN, False
             b.bind(on_release=lambda _w, k=key: self.press(k))

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from kivy.app import App
 from kivy.graphics import Color, Rectangle
+from kivy.metrics import sp
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -81,17 +82,18 @@ class WinsChart(Widget):
         with self.canvas:
             for i, s in enumerate(rows):
                 y = self.top - (i + 1) * h + gap / 2
-                Color(0.25, 0.27, 0.33, 1)
+                Color(*theme.BAR_PLAYED)
                 Rectangle(pos=(x0, y), size=(width * s.played / most, h - gap))
                 Color(*theme.GO)
                 Rectangle(pos=(x0, y), size=(width * s.won / most, h - gap))
         for i, s in enumerate(rows):
             y = self.top - (i + 1) * h
-            self.add_widget(Label(text=chart_name(s.name), font_size=22, pos=(self.x, y),
-                                  size=(NAME_W, h), halign="right", text_size=(NAME_W, h),
-                                  valign="middle"))
+            self.add_widget(Label(text=chart_name(s.name), font_size=sp(theme.SMALL),
+                                  pos=(self.x, y), size=(NAME_W, h), halign="right",
+                                  text_size=(NAME_W, h), valign="middle"))
             react = f" {s.median_reaction_ms:.0f}ms" if s.median_reaction_ms is not None else ""
-            self.add_widget(Label(text=f"{s.won}/{s.played}{react}", font_size=20,
+            self.add_widget(Label(text=f"{s.won}/{s.played}{react}",
+                                  font_size=sp(theme.TINY),
                                   pos=(self.right - COUNT_W, y), size=(COUNT_W, h),
                                   halign="left", text_size=(COUNT_W - 4, h),
                                   valign="middle"))
@@ -123,9 +125,9 @@ class HistoryScreen(Screen):
         for g in games:
             row = BoxLayout(size_hint_y=None, height=76, spacing=6)
             # the whole line is a button: a tap opens the game's score sheet
-            line = TapButton(text=g.line + "  [Sheet]", font_size=22, halign="left",
+            line = TapButton(text=g.line + "  [Sheet]", font_size=sp(theme.SMALL), halign="left",
                              valign="middle", background_normal="",
-                             background_color=(0.12, 0.13, 0.17, 1))
+                             background_color=theme.LIST_ROW)
             line.bind(width=lambda w, width: setattr(w, "text_size", (width - 12, None)))
             # a game of 8 long names takes 4 lines: the row grows instead of spilling over
             line.bind(texture_size=lambda w, ts, r=row: setattr(r, "height", max(76, ts[1] + 12)))

@@ -27,6 +27,7 @@ logs a ``stop_time`` game (see ``ToolSessions``). Another screen opens it armed 
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.metrics import sp as text_px  # (sp is the slap presenter here)
 from kivy.properties import ColorProperty, NumericProperty, StringProperty
 from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.gridlayout import GridLayout
@@ -38,6 +39,7 @@ from companion.events import CAPTAIN_SEAT
 from companion.palette import rgba, text_rgba
 from companion.slap.arbiter import SlapArbiter
 from companion.slap.verdict import CASE_FALSE_ALARM, false_alarm
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import slap as sp
 from companion.ui.presenters.spoken import slap_line, spoken_names
@@ -484,7 +486,7 @@ class SlapScreen(Screen):
                 BigButton(text="False alarm", on_release=lambda *_: self.call_false_alarm()),
                 BigButton(text="Cancel round", size_hint_x=0.8,
                           on_release=lambda *_: self.cancel()),
-                BigButton(text="Record", tint=(0.0, 0.45, 0.70, 1),
+                BigButton(text="Record", tint=theme.MAIN,
                           on_release=lambda *_: self.record())]
         return self._buttons
 
@@ -539,6 +541,7 @@ class SlapScreen(Screen):
                 f"{line.label}: {line.how or 'nobody'}"
             box.add_widget(RoundRow(seat=line.picker or 0, colour=colour, text=text))
         if not view.rounds:
-            box.add_widget(Label(text="None yet", font_size=22, size_hint_y=None, height=36,
-                                 halign="left", text_size=(240, 36)))
+            box.add_widget(Label(text="None yet", font_size=text_px(theme.SMALL),
+                                 size_hint_y=None, height=36, halign="left",
+                                 text_size=(240, 36)))
         box.add_widget(Widget())

@@ -16,10 +16,11 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
+from companion.ui import theme
 from companion.ui.taps import OneTap
 from companion.ui.widgets import SeatBadge
 
-WHITE = (1, 1, 1, 1)
+WHITE = theme.WHITE
 
 
 def _text(canvas_text: str, size: int, bold: bool = False):
@@ -67,7 +68,7 @@ class TimelinePicture(Widget):
         left, right = self.x + 34, self.right - 34
         axis_y = self.y + 30
         with self.canvas:
-            Color(0.11, 0.12, 0.16, 1)
+            Color(*theme.TRACK)
             Rectangle(pos=self.pos, size=self.size)
             if not self.marks:
                 tex = _text(self.empty, 24)
@@ -75,7 +76,7 @@ class TimelinePicture(Widget):
                 Rectangle(texture=tex, size=tex.size,
                           pos=(self.center_x - tex.width / 2, self.center_y - tex.height / 2))
                 return
-            Color(0.7, 0.7, 0.75, 1)
+            Color(*theme.TICK)
             Line(points=[left, axis_y, right, axis_y], width=2)
             for x, label in self.ticks:
                 px = left + x * (right - left)
@@ -97,7 +98,7 @@ class TimelinePicture(Widget):
                 Color(*WHITE)
                 Line(circle=(px, cy, radius), width=1.5)
                 num = _text(str(mark.seat), 26, bold=True)
-                Color(0, 0, 0, 1)
+                Color(*theme.BLACK)
                 Rectangle(texture=num, size=num.size,
                           pos=(px - num.width / 2, cy - num.height / 2))
                 tex = _text(mark.label, 20)
