@@ -133,3 +133,4 @@ PAGE_PAD = 28  # a full page's margin, left and right
 PAGE_PAD_Y = 20  # and top and bottom
 PAD_12 = 12
 LINE_W = 1.5  # an outline
+HISTORY_ROW_H = 76  # a game's line in History, at least

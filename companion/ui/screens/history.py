@@ -12,7 +12,7 @@ from datetime import datetime
 
 from kivy.app import App
 from kivy.graphics import Color, Rectangle
-from kivy.metrics import sp
+from kivy.metrics import dp, sp
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -121,20 +121,22 @@ class HistoryScreen(Screen):
         box = self.ids.games
         box.clear_widgets()
         if not games:
-            box.add_widget(BodyLabel(text="No games yet.", size_hint_y=None, height=64))
+            box.add_widget(BodyLabel(text="No games yet.", size_hint_y=None,
+                                     height=dp(theme.TOUCH)))
         for g in games:
-            row = BoxLayout(size_hint_y=None, height=76, spacing=6)
+            row = BoxLayout(size_hint_y=None, height=dp(theme.HISTORY_ROW_H), spacing=dp(theme.GAP))
             # the whole line is a button: a tap opens the game's score sheet
             line = TapButton(text=g.line + "  [Sheet]", font_size=sp(theme.SMALL), halign="left",
                              valign="middle", background_normal="",
                              background_color=theme.LIST_ROW)
             line.bind(width=lambda w, width: setattr(w, "text_size", (width - 12, None)))
             # a game of 8 long names takes 4 lines: the row grows instead of spilling over
-            line.bind(texture_size=lambda w, ts, r=row: setattr(r, "height", max(76, ts[1] + 12)))
+            line.bind(texture_size=lambda w, ts, r=row: setattr(
+                r, "height", max(dp(theme.HISTORY_ROW_H), ts[1] + dp(12))))
             line.bind(on_release=lambda _w, s=g: self.show_sheet(s))
             row.add_widget(line)
             if g.status == "open":
-                b = BigButton(text="Resume", size_hint_x=None, width=130,
+                b = BigButton(text="Resume", size_hint_x=None, width=dp(theme.SIDE_BUTTON_W),
                               tint=theme.GO)
                 b.bind(on_release=lambda _w, gid=g.game_id: app.resume_game(gid))
                 row.add_widget(b)

@@ -27,6 +27,7 @@ logs a ``stop_time`` game (see ``ToolSessions``). Another screen opens it armed 
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.metrics import dp
 from kivy.metrics import sp as text_px  # (sp is the slap presenter here)
 from kivy.properties import ColorProperty, NumericProperty, StringProperty
 from kivy.uix.anchorlayout import AnchorLayout
@@ -542,6 +543,7 @@ class SlapScreen(Screen):
             box.add_widget(RoundRow(seat=line.picker or 0, colour=colour, text=text))
         if not view.rounds:
             box.add_widget(Label(text="None yet", font_size=text_px(theme.SMALL),
-                                 size_hint_y=None, height=36, halign="left",
-                                 text_size=(240, 36)))
+                                 size_hint_y=None, height=dp(theme.STATUS_H),
+                                 halign="left", valign="middle",
+                                 text_size=(dp(theme.SIDE_W) - dp(10), dp(theme.STATUS_H))))
         box.add_widget(Widget())
