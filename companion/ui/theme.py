@@ -134,3 +134,5 @@ PAGE_PAD_Y = 20  # and top and bottom
 PAD_12 = 12
 LINE_W = 1.5  # an outline
 HISTORY_ROW_H = 76  # a game's line in History, at least
+STOP_FACE_MAX = 230  # the STOP TIME face at most
+STOP_FACE_MIN = 150  # and before it is laid out

@@ -71,8 +71,23 @@ def kv_faults(text: str) -> list[str]:
             big = [u for u in BIG_UNIT.findall(value) if float(u[0]) >= 12]
             if NUMBERS.match(value) and value.strip() not in ("0", "0, 0"):
                 out.append(f"{n}: bare size: {line.strip()}")
-            elif big:
+            elif big or _loose_numbers(value):
                 out.append(f"{n}: a size in numbers: {line.strip()}")
+    return out
+
+
+LOOSE = re.compile(r"(?<![\w.\[])(\d+(\.\d+)?)(?![\w.(])")
+
+
+def _loose_numbers(value: str) -> list[str]:
+    """Numbers of 12 or more in a size expression, outside dp()/sp() and not compared
+    with (``len(text) < 30`` counts letters, not pixels)."""
+    bare = BIG_UNIT.sub("", value)
+    out = []
+    for m in LOOSE.finditer(bare):
+        before = bare[:m.start()].rstrip()
+        if float(m.group(1)) >= 12 and not before.endswith(("<", ">", "=")):
+            out.append(m.group(1))
     return out
 
 
@@ -109,10 +124,13 @@ def test_the_scan_finds_what_it_forbids_and_accepts_theme_names():
     bad = ("<X>:\n    color: 1, 0.85, 0.4, 1\n    font_size: 28\n    height: 72\n"
            "    padding: 6, 0\n    width: dp(130)\n    rgba: (0.1, 0.2, 0.3, 1)\n")
     assert len(kv_faults(bad)) == 6
+    assert len(kv_faults("    size: (64, 64) if x else (0, 64)\n"
+                         "    height: max(30, self.texture_size[1] + 4)\n")) == 2
     good = ("<X>:\n    color: theme.NEWS\n    font_size: sp(theme.TEXT)\n"
             "    height: dp(theme.BUTTON_H) + dp(4)\n    padding: dp(theme.GAP), 0\n"
             "    size_hint: None, None\n    rgba: theme.dimmed(self.tint)\n"
-            "    width: self.texture_size[0] + dp(8)\n")
+            "    width: self.texture_size[0] + dp(8)\n"
+            "    font_size: sp(theme.TEXT) if len(self.text) < 30 else sp(theme.SMALL)\n")
     assert kv_faults(good) == []
     assert py_faults("x = Label(font_size=22, color=(0.9, 0.8, 0.8, 1))\n") != []
     assert py_faults("x = Label(font_size=sp(theme.SMALL), color=theme.NEWS)\n") == []
