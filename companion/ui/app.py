@@ -1,7 +1,12 @@
-"""The Kivy application: window, screens, the one frame loop, and the game in progress.
+"""The Kivy application: window, screens, navigation, overlays and the one frame loop.
 
 ``CompanionApp`` is built from parts it is given (config, game log, table, sound cues),
-so tests can hand it a temporary log and a mock table. Once per frame, on the UI thread,
+so tests can hand it a temporary log and a mock table. The game in progress and every
+step on it (start, resume, act, undo, end, abandon, the Undo label, what the table hears)
+are the ``SessionController``'s (``session_controller.py``, no Kivy, tested without a
+window); the app is its front (``play``, ``speak``, ``say``, ``refuse``, ``clear_banner``,
+``refresh``) and keeps ``app.act``, ``app.undo``, ``app.start_game``… as one-line
+delegations for the screens. Once per frame, on the UI thread,
 it drains the table's press events and hands each to the current screen's
 ``on_press_event(event)``, then calls the screen's ``on_frame(now_ns)``: that is the only
 place state changes, so no lock is needed anywhere. A screen that must see every edge
