@@ -14,3 +14,36 @@ class Faces(random.Random):
 
     def randrange(self, start, stop=None, step=1):
         return self.faces.pop(0)
+
+
+class Front:
+    """The table side of a ``SessionController`` (``companion/ui/session_controller.py``)
+    without a window: every call is kept in ``calls`` in order, as ``(name, value)``."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, object]] = []
+        self.errors: list[object] = []  # the error behind each refusal (None: none given)
+
+    def play(self, cue):
+        self.calls.append(("play", cue))
+
+    def speak(self, line):
+        self.calls.append(("speak", line))
+
+    def say(self, text):
+        self.calls.append(("say", text))
+
+    def refuse(self, sentence, exc=None):
+        self.calls.append(("refuse", sentence))
+        self.errors.append(exc)
+
+    def clear_banner(self):
+        self.calls.append(("clear_banner", None))
+
+    def refresh(self):
+        self.calls.append(("refresh", None))
+
+    def took(self) -> list[tuple[str, object]]:
+        """The calls since the last ``took()`` (and forget them)."""
+        calls, self.calls = self.calls, []
+        return calls

@@ -1,7 +1,12 @@
-"""The Kivy application: window, screens, the one frame loop, and the game in progress.
+"""The Kivy application: window, screens, navigation, overlays and the one frame loop.
 
 ``CompanionApp`` is built from parts it is given (config, game log, table, sound cues),
-so tests can hand it a temporary log and a mock table. Once per frame, on the UI thread,
+so tests can hand it a temporary log and a mock table. The game in progress and every
+step on it (start, resume, act, undo, end, abandon, the Undo label, what the table hears)
+are the ``SessionController``'s (``session_controller.py``, no Kivy, tested without a
+window); the app is its front (``play``, ``speak``, ``say``, ``refuse``, ``clear_banner``,
+``refresh``) and keeps ``app.act``, ``app.undo``, ``app.start_game``… as one-line
+delegations for the screens. Once per frame, on the UI thread,
 it drains the table's press events and hands each to the current screen's
 ``on_press_event(event)``, then calls the screen's ``on_frame(now_ns)``: that is the only
 place state changes, so no lock is needed anywhere. A screen that must see every edge
@@ -40,10 +45,9 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.textinput import TextInput
 from kivy.uix.vkeyboard import VKeyboard
 
-from companion.errors import CompanionError, MalformedAction
+from companion.errors import CompanionError
 from companion.events import PressEvent
-from companion.games import get_rules, info
-from companion.games.base import is_over
+from companion.games import info
 from companion.palette import seat_rgba
 from companion.session import GameSession
 from companion.sound import SoundCues
@@ -54,21 +58,13 @@ from companion.table import Table
 from companion.ui import storage_problem, theme
 from companion.ui.frame_pacer import IDLE_FPS, FramePacer
 from companion.ui.modal import Modal
-from companion.ui.presenters.spoken_games import action_line
 from companion.ui.screen_list import screens
+from companion.ui.session_controller import SessionController
 from companion.watchdog import Watchdog
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
 
-
-
-def describe(action: dict, setup: dict) -> str:
-    """An action in a few words for the status line: 'pickup (Dan)', 'score (Ann)'."""
-    words = str(action.get("type", "action")).replace("_", " ")
-    names = {p.get("seat"): p.get("name") for p in setup.get("players", [])}
-    seat = action.get("seat")
-    return f"{words} ({names[seat]})" if seat in names else words
 
 
 def load_kv(py_file: str) -> None:
@@ -165,8 +161,8 @@ class CompanionApp(App):
         self.voice = voice or Voice()  # records lines only, unless the kiosk gives a real one
         self.voice.muted = self.muted
         self._unsaid: list[Line] = []  # handed to the voice once their frame is on screen
-        self.session: GameSession | None = None
-        self.pending_game: str | None = None  # the game the player setup is for
+        # the game in progress and every step on it; this app is its front
+        self.controller = SessionController(game_log, self, keep_alive=self.keep_alive)
         self._history: list[str] = []
         self._status_until = 0.0
         self.question: Question | None = None
@@ -286,23 +282,29 @@ class CompanionApp(App):
         self.sm.current = name
 
     def _leave_game(self) -> None:
-        """Going home: a game nobody played yet leaves no trace (a setup backed out
-        of), and a game that is over is closed, so neither is offered for resume."""
-        session = self.session
-        if session is None:
-            return
-        try:
-            if not session.n_actions:
-                self.log.delete_untouched(session.game_id)
-                self.session = None
-            elif is_over(session.rules, session.state):
-                session.finish("finished")
-                self.session = None
-        except CompanionError as exc:
-            self.say(str(exc), error=True)
-            storage_problem.tell(exc)
+        """Going home: a game nobody played yet leaves no trace, and a game that is over
+        is closed, so neither is offered for resume (``SessionController.leave``)."""
+        self.controller.leave()
 
-    # -- the game in progress --------------------------------------------------------
+    # -- the game in progress: steps are the controller's; the app shows them ------------
+
+    @property
+    def session(self) -> GameSession | None:
+        """The game in progress (None: none), held by the controller."""
+        return self.controller.session
+
+    @session.setter
+    def session(self, session: GameSession | None) -> None:
+        self.controller.session = session
+
+    @property
+    def pending_game(self) -> str | None:
+        """The game the player setup is for (chosen on the home screen)."""
+        return self.controller.pending_game
+
+    @pending_game.setter
+    def pending_game(self, kind: str | None) -> None:
+        self.controller.pending_game = kind
 
     def choose_game(self, kind: str) -> None:
         """From the home screen: set up the players for a new game of ``kind``."""
@@ -311,31 +313,16 @@ class CompanionApp(App):
 
     def abandon_game(self, game_id: int) -> None:
         """Close an open game for good without a result ("abandoned": not counted)."""
-        try:
-            self.log.finish(game_id, "abandoned")
-        except CompanionError as exc:
-            self.say(str(exc), error=True)
-            storage_problem.tell(exc)
-            return
-        if self.session is not None and self.session.game_id == game_id:
-            self.session = None
+        self.controller.abandon(game_id)
 
     def start_game(self, kind: str, setup: dict) -> bool:
-        try:
-            self.session = GameSession.start(self.log, get_rules(kind), setup)
-        except CompanionError as exc:
-            self.say(str(exc), error=True)
-            storage_problem.tell(exc)
+        if not self.controller.start(kind, setup):
             return False
         self._show_game()
         return True
 
     def resume_game(self, game_id: int) -> bool:
-        try:
-            self.session = GameSession.resume(self.log, game_id, progress=self.keep_alive)
-        except CompanionError as exc:
-            self.say(f"Cannot resume game {game_id}: {exc}", error=True)
-            storage_problem.tell(exc)
+        if not self.controller.resume(game_id):
             return False
         self._show_game()
         return True
@@ -353,75 +340,21 @@ class CompanionApp(App):
         self.switch(screen if self.sm.has_screen(screen) else "game")
 
     def act(self, action: dict, cue: str | None = "tap") -> bool:
-        """Apply an action to the game in progress: logged first, then shown.
-
-        A recorded action is confirmed with ``cue`` (a short tap by default; None for
-        screens that play their own); a refused one is said in red with the error cue, in
-        the words of the rule that refused it (``RuleError.sentence``). What the table
-        should hear about it is said aloud (``spoken_games``).
-        """
-        if self.session is None:
-            self.say("No game in progress", error=True)
-            return False
-        before = self.session.state
-        try:
-            self.session.do(action)
-        except MalformedAction as exc:  # a bug in the screen that built it: keep the trace
-            log.error("malformed action %r", action, exc_info=exc)
-            self.say(f"That could not be recorded ({exc}).", error=True)
-            return False
-        except CompanionError as exc:  # a refusal: the rule's own sentence
-            self.say(str(exc), error=True)
-            storage_problem.tell(exc)  # a failed SD card: full-screen, with what to do
-            return False
-        self.clear_banner()
-        if cue:
-            self.play(cue)
-        self.refresh()
-        self._speak_action(before, action)
-        return True
-
-    def _speak_action(self, before, action: dict) -> None:
-        session = self.session
-        try:
-            line = action_line(session.rules, before, action, session.state)
-        except Exception:  # noqa: BLE001 - a sentence must never cost the table its action
-            log.exception("no spoken line for %r", action.get("type"))
-            return
-        self.speak(line)
+        """Apply an action to the game in progress: logged first, then shown
+        (``SessionController.act``: ``cue`` confirms it, None for screens that play
+        their own; a refusal is said in red in the rule's own words)."""
+        return self.controller.act(action, cue)
 
     def amend_setup(self, setup: dict) -> bool:
         """Change the game's setup before anything has happened (a setup screen)."""
-        if self.session is None:
-            return False
-        try:
-            self.session.amend_setup(setup)
-        except CompanionError as exc:
-            self.say(str(exc), error=True)
-            storage_problem.tell(exc)
-            return False
-        return True
+        return self.controller.amend_setup(setup)
 
     def undo(self) -> bool:
-        if self.session is None:
-            return False
-        try:
-            removed = self.session.undo()
-        except CompanionError as exc:
-            self.say(str(exc), error=True)
-            storage_problem.tell(exc)
-            return False
-        self.clear_banner()
-        self.say(f"Undone: {describe(removed, self.session.setup)}")
-        self.refresh()
-        return True
+        return self.controller.undo()
 
     def undo_label(self) -> str:
         """The Undo button's words: what it would take back ("Undo: pickup (Dan)")."""
-        session = self.session
-        if session is None or not session.can_undo:
-            return "Undo"
-        return f"Undo: {describe(session.last_action, session.setup)}"
+        return self.controller.undo_label()
 
     def end_game(self, status: str = "finished", ask: bool = True) -> bool:
         """Close the game in progress; it is then no longer offered for resume.
@@ -431,23 +364,28 @@ class CompanionApp(App):
         (``is_over``) has nothing left to lose and ends at once. Returns True when the
         game was ended.
         """
-        if ask and self.session is not None and not is_over(self.session.rules,
-                                                             self.session.state):
+        if ask and self.session is not None and not self.controller.over:
             self.ask("End this game? It can then no longer be resumed.",
                      [("Keep playing", None, None),
                       ("End the game", lambda: self.end_game(status, ask=False), theme.ALARM)])
             return False
-        if self.session is not None:
-            self.session.finish(status)
-            self.session = None
+        self.controller.end(status)
         self.home()
         return True
 
     def refresh(self) -> None:
+        """The game's state changed: the Undo label and the screen show it."""
         self.undo_text = self.undo_label()
         screen = self.sm.current_screen
         if hasattr(screen, "refresh"):
             screen.refresh()
+
+    def refuse(self, sentence: str, exc: CompanionError | None = None) -> None:
+        """A step was refused (nothing recorded): the sentence in red, in the banner; a
+        failing SD card (``exc``) covers the screen with what to do."""
+        self.say(sentence, error=True)
+        if exc is not None:
+            storage_problem.tell(exc)
 
     # -- sound, messages, settings ----------------------------------------------------
 

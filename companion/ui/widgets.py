@@ -256,8 +256,8 @@ class NumberPad(Modal, BoxLayout):
         self.digits = "" if value is None else str(value)
         self.fresh = value is not None  # the first digit replaces the shown value
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "Erase", "0", "OK"):
-            b = CounterButton(text=key, height=dp(theme.TOUCH),
-                              font_size=sp(theme.HEADING if key.isdigit() else theme.TEXT))
+            size = theme.HEADING if key.isdigit() else theme.TEXT
+            b = CounterButton(text=key, font_size=sp(size), height=dp(theme.TOUCH))
             if key == "OK":
                 b.tint, b.repeat_ok = theme.MAIN, False
             b.bind(on_release=lambda _w, k=key: self.press(k))
