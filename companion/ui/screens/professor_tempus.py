@@ -242,23 +242,32 @@ class ProfessorTempusScreen(Screen):
         panel = self._show_panel("move")
         if panel.shape is None:
             panel.shape = "built"
-            row = BoxLayout(size_hint_y=None, height=64, spacing=3)
+            # 25 values: 1-12 and 13-24 in a grid, then 25 opening the row of choices
+            # (the kinds of move and the colours), so three rows share the height left
+            # under the holders: keys of 64 px and more at 800x480
+            grid = GridLayout(cols=12, spacing=2, size_hint_y=2 / 3)
+            panel.values = []
+            for v in view.VALUES:
+                panel.values.append(_button(str(v), lambda v=v: self.enter_value(v)))
+            for key in panel.values[:24]:
+                grid.add_widget(key)
+            panel.add_widget(grid)
+            row = BoxLayout(spacing=2, size_hint_y=1 / 3, padding=(0, 2, 0, 0))
+            last = panel.values[24]
+            last.size_hint_x = None
+            grid.bind(width=lambda g, w: setattr(last, "width", (w - 11 * 2) / 12))
+            row.add_widget(last)
             panel.modes = {}
             for mode, text in view.MODES:
-                panel.modes[mode] = _button(text, lambda m=mode: self.choose_mode(m))
+                panel.modes[mode] = _button(text, lambda m=mode: self.choose_mode(m),
+                                            font_size=26)
                 row.add_widget(panel.modes[mode])
             panel.colours = {}
             for colour, text in view.COLOURS:
                 panel.colours[colour] = _button(text, lambda c=colour: self.choose_colour(c),
-                                                colour=CARD[colour])
+                                                colour=CARD[colour], font_size=26)
                 row.add_widget(panel.colours[colour])
             panel.add_widget(row)
-            grid = GridLayout(cols=12, spacing=2)  # 25 values: three rows of 64 px keys
-            panel.values = []
-            for v in view.VALUES:
-                panel.values.append(_button(str(v), lambda v=v: self.enter_value(v)))
-                grid.add_widget(panel.values[-1])
-            panel.add_widget(grid)
         for mode, button in panel.modes.items():
             button.background_color = CHOSEN if self.move.mode == mode else IDLE
         for colour, button in panel.colours.items():
