@@ -242,18 +242,21 @@ class DiceTestPanel(Panel):
         super().__init__(**kw)
         self.space, self.characteristic, self.who = "B", None, []
         self.shields: list[str] = []
-        self.locked, self.turn_to_hit, self.show_roll = False, 0, False
+        self.locked, self.turn_to_hit = False, 0
+        self.dismissed: int | None = None  # the action count when "New test" put a roll away
         self.offer: dict | None = None  # a refused start another turn would allow
         self.entering: list[str] | None = None  # the table's own dice, as set so far
 
     def refresh(self, snap: dict) -> None:
         tests = snap["tests"]
-        if not snap["running"] and not (self.show_roll and snap["last_roll"]):
+        n, last = self.screen.last_action()
+        news = p.roll_is_news(last, n, self.dismissed) and snap["last_roll"] is not None
+        if not snap["running"] and not news:
             self.screen.show_panel(NextRunPanel(screen=self.screen))
             return
         if self.entering is not None and tests and tests[0]["status"] == "ready":
             self._enter_dice(tests[0])
-        elif self.show_roll and snap["last_roll"]:
+        elif news:
             self._results(snap, tests)
         elif tests:
             self._open(tests[0])
@@ -381,7 +384,8 @@ class DiceTestPanel(Panel):
         elif still and still[0]["status"] == "rolled":
             self._continue_footer(still[0])
         else:
-            self.footer(_button("New test", lambda: self.set("show_roll", False)))
+            self.footer(_button("New test", lambda: self.set(
+                "dismissed", self.screen.last_action()[0])))
 
     @staticmethod
     def _place(tile, *_args) -> None:
@@ -417,7 +421,6 @@ class DiceTestPanel(Panel):
         self.set("shields", self.shields + [kind])
 
     def act(self, action: dict) -> None:
-        self.show_roll = False
         self.screen.act(action)
 
     def start(self) -> None:
@@ -447,9 +450,6 @@ class DiceTestPanel(Panel):
         action = {"type": "test_roll", "space": t["space"], "faces": faces}
         if self.turn_to_hit:
             action["modifiers"] = {"turn_to_hit": self.turn_to_hit}
-        self.show_roll = True
-        if self.screen.act(action):
+        if self.screen.act(action):  # the result shows because the log ends on the roll
             _app().play("dice")
             self.turn_to_hit = 0
-        else:
-            self.show_roll = False
