@@ -8,9 +8,6 @@ smaller than a finger (``min_target``), and every two buttons that overlap. Used
 
 from __future__ import annotations
 
-import re
-
-MARKUP = re.compile(r"\[/?[a-z]+(=[^\]]*)?\]")
 
 
 def shown(w) -> bool:
@@ -32,14 +29,19 @@ def box(w) -> tuple[float, float, float, float]:
 
 def _natural(w, width: float | None) -> tuple[float, float, int]:
     """The text at the label's font, unwrapped (width None) or wrapped at width: its
-    width, height and number of lines."""
+    width, height and number of lines (markup measured as it shows: [size=22] at 22)."""
     from kivy.core.text import Label as CoreLabel
+    from kivy.core.text.markup import MarkupLabel
 
-    text = MARKUP.sub("", w.text) if w.markup else w.text
-    core = CoreLabel(text=text, font_size=w.font_size, bold=w.bold, italic=w.italic,
-                     font_name=w.font_name, text_size=(width, None), halign=w.halign,
-                     line_height=w.line_height)
-    tw, th = core.render()
+    kind = MarkupLabel if w.markup else CoreLabel
+    core = kind(text=w.text, font_size=w.font_size, bold=w.bold, italic=w.italic,
+                font_name=w.font_name, text_size=(width, None), halign=w.halign,
+                line_height=w.line_height)
+    if w.markup:
+        core.refresh()
+        tw, th = core.content_size
+    else:
+        tw, th = core.render()
     return tw, th, len(getattr(core, "_cached_lines", ()) or ()) or 1
 
 
@@ -95,3 +97,17 @@ def problems(root, min_target: float | None = None) -> list[str]:
                 out.append(f"{type(a).__name__} {getattr(a, 'text', '')!r} overlaps "
                            f"{type(b).__name__} {getattr(b, 'text', '')!r}")
     return out
+
+
+def places(root) -> dict:
+    """Every visible button's box in the window, by the button (for ``moved``)."""
+    from kivy.uix.behaviors import ButtonBehavior
+
+    return {w: tuple(round(v) for v in box(w)) for w in root.walk(restrict=True)
+            if isinstance(w, ButtonBehavior) and shown(w)}
+
+
+def moved(before: dict, after: dict) -> list[str]:
+    """The buttons shown in both readings whose box changed (only a text should have)."""
+    return [f"{type(b).__name__} {getattr(b, 'text', '')!r} moved from {before[b]} to "
+            f"{after[b]}" for b in before if b in after and before[b] != after[b]]

@@ -31,7 +31,7 @@ from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import professor_tempus as view
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton, NumberPad, SeatBadge, TapButton
+from companion.ui.widgets import BigButton, NumberPad, SeatBadge, TapButton, fitting_font
 
 load_kv(__file__)
 
@@ -73,7 +73,7 @@ class PtCountRow(BoxLayout):
         self.badge = SeatBadge(pos_hint={"center_y": 0.5})
         self.label = TapButton(font_size=28, markup=True, halign="left", valign="middle",
                                background_normal="", background_color=(0.12, 0.13, 0.17, 1))
-        self.label.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, s[1])))
+        self.label.bind(size=self._resized)
         # a tap on the count types it on a number pad (a big count is many "+" taps)
         self.label.bind(on_release=lambda _w: self.screen.type_count(self.r, self.bump))
         self.minus = _button("−", lambda: self.bump(self.r["seat"], -1), size_hint_x=None,
@@ -81,6 +81,22 @@ class PtCountRow(BoxLayout):
         self.plus = _button("+", self._plus, size_hint_x=None, width=72, repeat_ok=True)
         for widget in (self.badge, self.label, self.minus, self.plus):
             self.add_widget(widget)
+
+    def _resized(self, label, size) -> None:
+        label.text_size = (size[0] - 8, None)  # every line kept: the font fits them
+        if self.r:
+            self._text()
+
+    def _text(self) -> None:
+        """"Name: n" on one line or two, as large as the row lets it be (a 20-letter
+        name whole), over the detail line (22)."""
+        r = self.r
+        room = self.label.height - (36 if r.get("detail") else 4)
+        size = fitting_font(r["text"], max(1, self.label.width - 8), room,
+                            [28, 24, 22, 20, 18], 2, False)
+        self.label.text = f"[size={size}]{escape_markup(r['text'])}[/size]" + (
+            f"\n[size=22][color=d9d9d9]{r['detail']}[/color][/size]" if r.get("detail")
+            else "")
 
     def _plus(self) -> None:
         if self.r["can_plus"]:
@@ -91,8 +107,7 @@ class PtCountRow(BoxLayout):
     def show(self, r: dict, bump) -> None:
         self.r, self.bump = r, bump
         self.badge.seat, self.badge.colour = r["seat"], self.screen._colour(r["seat"])
-        self.label.text = escape_markup(r["text"]) + (
-            f"\n[size=22][color=d9d9d9]{r['detail']}[/color][/size]" if r.get("detail") else "")
+        self._text()
         self.minus.disabled = not r["can_minus"]
         self.plus.color = (1, 1, 1, 1) if r["can_plus"] else (0.55, 0.55, 0.55, 1)
         self.plus.background_color = IDLE if r["can_plus"] else (0.16, 0.17, 0.21, 1)
@@ -168,6 +183,12 @@ class ProfessorTempusScreen(Screen):
         self.ids.undo.disabled = not app.session.can_undo
         self._strip(state)
         self._holders(state)
+        # the holders only matter while cards are played: the count and the scores
+        # take their row (five count rows of a 20-letter name each need it)
+        moving = state.phase == "play" and self.fixing is None and not self.scores_open
+        holders = self.ids.holders
+        holders.height, holders.opacity, holders.disabled = (
+            (64, 1, False) if moving else (0, 0, True))
         if self.fixing is not None:
             self._correct_panel(state)
         elif self.scores_open:
@@ -184,6 +205,8 @@ class ProfessorTempusScreen(Screen):
         strip, box = view.players(state), self.ids.players
         seats = tuple(p["seat"] for p in strip)
         if tuple(getattr(b, "seat", None) for b in reversed(box.children)) != seats:
+            # four or five cells share 800 px: a taller strip gives names two lines
+            box.height = 88 if len(strip) > 3 else 64
             box.clear_widgets()
             small = 48 if len(strip) > 3 else 56  # five cells share 800 px: room for names
             for p in strip:
