@@ -64,3 +64,4 @@ BACK_W = 136  # a top bar's Back button and its margin: the banner leaves it fre
 BANNER_TEXT = 26
 GAP = 6
 KEY_MIN = 56  # on-screen keyboard keys
+TAT_TITLE_H = 44  # Time After Time's title bar: what to do now, on two lines if need be

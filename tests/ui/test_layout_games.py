@@ -128,6 +128,8 @@ def test_time_after_time_ghost_question_keeps_the_hour_row(ui, size):
     still(ui, hours, "the ghost question")
     ui.app.undo()
     check(ui, size, "time_after_time_after_undo")
+    assert ui.app.act({"type": "draw_pile", "count": 21})  # "Hand empty" for "Pile -1"
+    check(ui, size, "time_after_time_pile_out")
     ui.app.end_game("abandoned", ask=False)
 
 
