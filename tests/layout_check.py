@@ -9,9 +9,9 @@ smaller than a finger (``min_target``), and every two buttons that overlap. Used
 from __future__ import annotations
 
 
-
 def shown(w) -> bool:
-    """On screen: in the window, of some size, and neither it nor a parent see-through."""
+    """On screen: in the window, of some size, neither it nor a parent see-through, and
+    not wholly scrolled out of a scrolling view (a StencilView clips what lies outside)."""
     if w.get_root_window() is None or w.width < 2 or w.height < 2:
         return False
     node = w
@@ -19,12 +19,29 @@ def shown(w) -> bool:
         if getattr(node, "opacity", 1) <= 0:
             return False
         node = node.parent
-    return True
+    return seen_box(w) is not None
 
 
 def box(w) -> tuple[float, float, float, float]:
     x, y = w.to_window(*w.pos)
     return x, y, x + w.width, y + w.height
+
+
+def seen_box(w) -> tuple[float, float, float, float] | None:
+    """The part of the widget's box that shows: cut by every clipping view around it
+    (None when nothing of it does)."""
+    from kivy.uix.stencilview import StencilView
+
+    x0, y0, x1, y1 = box(w)
+    node = w.parent
+    while node is not None and node is not node.parent:
+        if isinstance(node, StencilView):
+            cx0, cy0, cx1, cy1 = box(node)
+            x0, y0, x1, y1 = max(x0, cx0), max(y0, cy0), min(x1, cx1), min(y1, cy1)
+        node = node.parent
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
+    return x0, y0, x1, y1
 
 
 def _natural(w, width: float | None) -> tuple[float, float, int]:
@@ -91,8 +108,8 @@ def problems(root, min_target: float | None = None) -> list[str]:
         for b in buttons[i + 1:]:
             if a in b.walk(restrict=True) or b in a.walk(restrict=True):
                 continue
-            ax0, ay0, ax1, ay1 = box(a)
-            bx0, by0, bx1, by1 = box(b)
+            ax0, ay0, ax1, ay1 = seen_box(a)
+            bx0, by0, bx1, by1 = seen_box(b)
             if min(ax1, bx1) - max(ax0, bx0) > 2 and min(ay1, by1) - max(ay0, by0) > 2:
                 out.append(f"{type(a).__name__} {getattr(a, 'text', '')!r} overlaps "
                            f"{type(b).__name__} {getattr(b, 'text', '')!r}")

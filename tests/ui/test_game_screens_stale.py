@@ -23,7 +23,6 @@ def reading(ui) -> list[tuple]:
     button, in tree order."""
     from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.label import Label
-
     from layout_check import shown
 
     ui.pump(3)

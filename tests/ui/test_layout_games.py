@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import pytest
 from fakes import Faces
-from layout_check import moved, places, problems
+from layout_check import moved, places
 from samples import MADELEINE, MARIE
 
-from tests.ui.test_layout_sizes import FOUR, LONG, check, size  # noqa: F401  (fixture)
+from tests.ui import test_layout_sizes as sizes
+from tests.ui.test_layout_sizes import FOUR, LONG, check
+
+size = pytest.fixture(params=sizes.SIZES, ids=lambda s: f"{s[0]}x{s[1]}")(
+    sizes.size.__wrapped__)  # the same fixture: each test at the three sizes
 
 pytestmark = pytest.mark.window
 
@@ -47,7 +51,7 @@ def test_times_instruction_and_doubt_with_long_names(ui, size):
     still(ui, before, "a marker placed")
     check(ui, size, "times_marker_placed")
     n = 0
-    while not screen._doubt.disabled is False and n < 8:  # until a doubt is possible
+    while screen._doubt.disabled is not False and n < 8:  # until a doubt is possible
         lane = next((lane for lane in screen.time_table.lanes if lane.active), None)
         if lane is None:
             break
@@ -66,9 +70,8 @@ def test_times_instruction_and_doubt_with_long_names(ui, size):
 
 
 def test_professor_tempus_count_scores_and_end(ui, size):
-    from tests.ui.test_professor_tempus_presenter import SCORES, round_actions
-
     from companion.games import professor_tempus as pt
+    from tests.ui.test_professor_tempus_presenter import SCORES, round_actions
 
     ui.goto_home()
     five = FOUR + [{"name": "Evangelina Rosenthal", "seat": 5}]

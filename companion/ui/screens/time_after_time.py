@@ -34,9 +34,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.palette import rgba
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_after_time as view
-from companion.ui import theme
 from companion.ui.widgets import SeatBadge, TapButton, fitting_font
 
 load_kv(__file__)
