@@ -15,8 +15,8 @@ lamp lights) "is a ghost still in your hand?"; their own seat button is yes (pla
 on), the "No ghost" button is no (they win); every other control waits. A won game is
 closed in the log by the session and no longer offered for resume.
 
-Layout for up to 4 rows of 64 px on the 800×480 screen: a 44 px title bar with what to
-do now (the ghost question too, on two lines if need be) and the pile, the rows, the 17
+Layout for up to 4 rows of 64 px on the 800×480 screen: a 44 px title bar with the game,
+what to do now (the ghost question too, on two lines if need be) and the pile, the rows, the 17
 hour keys (two rows of 9 for 2-3 players, one row for 4; in place, disabled, while a
 question or an emergency move waits; the result instead at the end) and the 64 px bar:
 Back, then the moves, the emergency move's Cancel/Confirm or "No ghost" in the same
