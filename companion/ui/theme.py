@@ -35,6 +35,22 @@ TEXT_COLOUR = (0.92, 0.92, 0.92, 1)
 DIM_TEXT = (0.85, 0.85, 0.85, 1)
 NEWS = (1, 0.85, 0.4, 1)  # the status line's news, notices on a board
 LAMP_OFF = (0.25, 0.25, 0.25, 1)
+# the game screens' keys and choices
+KEY = (0.20, 0.22, 0.28, 1)  # a key, a slot or a choice not taken
+KEY_AT_LIMIT = (0.16, 0.17, 0.21, 1)  # looks off, still answers a tap with why
+KEY_TEXT_OFF = (0.55, 0.55, 0.55, 1)
+CHOSEN = (0.55, 0.45, 0.12, 1)  # the choice made (a kind of move, a holder, a colour)
+PICKED = (0.45, 0.40, 0.15, 1)  # the row, hour or card picked (Time After Time)
+FILLED = (0.30, 0.33, 0.42, 1)  # a slot holding a card
+LEGAL = (0.15, 0.55, 0.25, 1)  # where the picked card may go
+PROBLEM = (0.75, 0.18, 0.18, 1)  # a card out of order
+MOVED = (0.20, 0.35, 0.60, 1)  # a card moved by an emergency move
+ROW = (0.12, 0.13, 0.17, 1)  # a row's name or count behind its buttons
+ON_TURN = (1, 0.9, 0.5, 1)  # the player on turn's text
+SCORE_GO = (0.15, 0.5, 0.25, 1)  # "Score round", "Save round"
+CARD_RED = (0.70, 0.15, 0.15, 1)  # Professor Tempus's card colours
+CARD_PURPLE = (0.45, 0.20, 0.60, 1)
+CARD_JOKER = (0.25, 0.45, 0.30, 1)
 
 
 def pressed(rgba) -> tuple[float, float, float, float]:

@@ -35,12 +35,11 @@ from companion.ui.widgets import BigButton, NumberPad, SeatBadge, TapButton, fit
 
 load_kv(__file__)
 
-IDLE = (0.20, 0.22, 0.28, 1)
-CHOSEN = (0.55, 0.45, 0.12, 1)
-CARD = {"red": (0.70, 0.15, 0.15, 1), "purple": (0.45, 0.20, 0.60, 1),
-        "joker": (0.25, 0.45, 0.30, 1)}
+IDLE = theme.KEY
+CHOSEN = theme.CHOSEN
+CARD = {"red": theme.CARD_RED, "purple": theme.CARD_PURPLE, "joker": theme.CARD_JOKER}
 STRIP = theme.PANEL
-GO = (0.15, 0.5, 0.25, 1)
+GO = theme.SCORE_GO
 
 
 def _button(text, on_release, selected=False, enabled=True, colour=None, **kw):
@@ -72,7 +71,7 @@ class PtCountRow(BoxLayout):
         self.screen, self.r, self.bump = screen, {}, None
         self.badge = SeatBadge(pos_hint={"center_y": 0.5})
         self.label = TapButton(font_size=28, markup=True, halign="left", valign="middle",
-                               background_normal="", background_color=(0.12, 0.13, 0.17, 1))
+                               background_normal="", background_color=theme.ROW)
         self.label.bind(size=self._resized)
         # a tap on the count types it on a number pad (a big count is many "+" taps)
         self.label.bind(on_release=lambda _w: self.screen.type_count(self.r, self.bump))
@@ -109,8 +108,8 @@ class PtCountRow(BoxLayout):
         self.badge.seat, self.badge.colour = r["seat"], self.screen._colour(r["seat"])
         self._text()
         self.minus.disabled = not r["can_minus"]
-        self.plus.color = (1, 1, 1, 1) if r["can_plus"] else (0.55, 0.55, 0.55, 1)
-        self.plus.background_color = IDLE if r["can_plus"] else (0.16, 0.17, 0.21, 1)
+        self.plus.color = theme.TEXT_COLOUR if r["can_plus"] else theme.KEY_TEXT_OFF
+        self.plus.background_color = IDLE if r["can_plus"] else theme.KEY_AT_LIMIT
 
 
 class ProfessorTempusScreen(Screen):

@@ -41,12 +41,8 @@ from companion.ui.widgets import SeatBadge, TapButton, fitting_font
 
 load_kv(__file__)
 
-EMPTY = (0.20, 0.22, 0.28, 1)
-FILLED = (0.30, 0.33, 0.42, 1)
-LEGAL = (0.15, 0.55, 0.25, 1)
-PROBLEM = (0.75, 0.18, 0.18, 1)
-SELECTED = (0.45, 0.40, 0.15, 1)
-MOVED = (0.20, 0.35, 0.60, 1)
+EMPTY, FILLED, LEGAL = theme.KEY, theme.FILLED, theme.LEGAL
+PROBLEM, SELECTED, MOVED = theme.PROBLEM, theme.PICKED, theme.MOVED
 
 
 class TimeAfterTimeScreen(Screen):
