@@ -60,6 +60,7 @@ def test_times_instruction_and_doubt_with_long_names(ui, size):
             break
         ui.tap(free[0])
         n += 1
+    assert not screen._doubt.disabled and LONG[0] in screen._doubt.text  # "Doubt <name>"
     check(ui, size, "times_doubt")
     ui.app.undo()
     check(ui, size, "times_after_undo")
