@@ -8,29 +8,18 @@ smaller than a finger (``min_target``), and every two buttons that overlap. Used
 
 from __future__ import annotations
 
-import re
-
-MARKUP = re.compile(r"\[/?[a-z]+(=[^\]]*)?\]")
-
 
 def shown(w) -> bool:
     """On screen: in the window, of some size, neither it nor a parent see-through, and
-    not scrolled wholly out of a ScrollView's view (a long list's hidden rows)."""
-    from kivy.uix.scrollview import ScrollView
-
+    not wholly scrolled out of a scrolling view (a StencilView clips what lies outside)."""
     if w.get_root_window() is None or w.width < 2 or w.height < 2:
         return False
     node = w
     while node is not None and node is not node.parent:
         if getattr(node, "opacity", 1) <= 0:
             return False
-        if isinstance(node, ScrollView) and node is not w:
-            x0, y0, x1, y1 = box(w)
-            v0, w0, v1, w1 = box(node)
-            if y1 <= w0 + 1 or y0 >= w1 - 1 or x1 <= v0 + 1 or x0 >= v1 - 1:
-                return False
         node = node.parent
-    return True
+    return seen_box(w) is not None
 
 
 def box(w) -> tuple[float, float, float, float]:
@@ -38,32 +27,38 @@ def box(w) -> tuple[float, float, float, float]:
     return x, y, x + w.width, y + w.height
 
 
-def seen_box(w) -> tuple[float, float, float, float]:
-    """The part of ``w`` a person sees: its box cut to the ScrollViews it lies in."""
-    from kivy.uix.scrollview import ScrollView
+def seen_box(w) -> tuple[float, float, float, float] | None:
+    """The part of the widget's box that shows: cut by every clipping view around it
+    (None when nothing of it does)."""
+    from kivy.uix.stencilview import StencilView
 
     x0, y0, x1, y1 = box(w)
     node = w.parent
     while node is not None and node is not node.parent:
-        if isinstance(node, ScrollView):
-            v0, w0, v1, w1 = box(node)
-            x0, y0, x1, y1 = max(x0, v0), max(y0, w0), min(x1, v1), min(y1, w1)
+        if isinstance(node, StencilView):
+            cx0, cy0, cx1, cy1 = box(node)
+            x0, y0, x1, y1 = max(x0, cx0), max(y0, cy0), min(x1, cx1), min(y1, cy1)
         node = node.parent
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
     return x0, y0, x1, y1
 
 
 def _natural(w, width: float | None) -> tuple[float, float, int]:
     """The text at the label's font, unwrapped (width None) or wrapped at width: its
-    width, height and number of lines."""
+    width, height and number of lines (markup measured as it shows: [size=22] at 22)."""
     from kivy.core.text import Label as CoreLabel
     from kivy.core.text.markup import MarkupLabel
 
-    # with markup, laid out as the label lays it out ([size=20] lines are smaller)
-    core = (MarkupLabel if w.markup else CoreLabel)(
-        text=w.text, font_size=w.font_size, bold=w.bold, italic=w.italic,
-        font_name=w.font_name, text_size=(width, None), halign=w.halign,
-        line_height=w.line_height)
-    tw, th = core.render()
+    kind = MarkupLabel if w.markup else CoreLabel
+    core = kind(text=w.text, font_size=w.font_size, bold=w.bold, italic=w.italic,
+                font_name=w.font_name, text_size=(width, None), halign=w.halign,
+                line_height=w.line_height)
+    if w.markup:
+        core.refresh()
+        tw, th = core.content_size
+    else:
+        tw, th = core.render()
     return tw, th, len(getattr(core, "_cached_lines", ()) or ()) or 1
 
 
@@ -119,3 +114,17 @@ def problems(root, min_target: float | None = None) -> list[str]:
                 out.append(f"{type(a).__name__} {getattr(a, 'text', '')!r} overlaps "
                            f"{type(b).__name__} {getattr(b, 'text', '')!r}")
     return out
+
+
+def places(root) -> dict:
+    """Every visible button's box in the window, by the button (for ``moved``)."""
+    from kivy.uix.behaviors import ButtonBehavior
+
+    return {w: tuple(round(v) for v in box(w)) for w in root.walk(restrict=True)
+            if isinstance(w, ButtonBehavior) and shown(w)}
+
+
+def moved(before: dict, after: dict) -> list[str]:
+    """The buttons shown in both readings whose box changed (only a text should have)."""
+    return [f"{type(b).__name__} {getattr(b, 'text', '')!r} moved from {before[b]} to "
+            f"{after[b]}" for b in before if b in after and before[b] != after[b]]

@@ -58,6 +58,22 @@ LIST_ROW = (0.12, 0.13, 0.17, 1)  # a line of History's list
 BAR_PLAYED = (0.25, 0.27, 0.33, 1)  # the wins chart: games played (won is GO)
 TRACK = (0.11, 0.12, 0.16, 1)  # the slap timeline's track
 TICK = (0.7, 0.7, 0.75, 1)  # its ticks
+# the game screens' keys and choices
+KEY = (0.20, 0.22, 0.28, 1)  # a key, a slot or a choice not taken
+KEY_AT_LIMIT = (0.16, 0.17, 0.21, 1)  # looks off, still answers a tap with why
+KEY_TEXT_OFF = (0.55, 0.55, 0.55, 1)
+CHOSEN = (0.55, 0.45, 0.12, 1)  # the choice made (a kind of move, a holder, a colour)
+PICKED = (0.45, 0.40, 0.15, 1)  # the row, hour or card picked (Time After Time)
+FILLED = (0.30, 0.33, 0.42, 1)  # a slot holding a card
+LEGAL = (0.15, 0.55, 0.25, 1)  # where the picked card may go
+OUT_OF_ORDER = (0.75, 0.18, 0.18, 1)  # a card out of order
+MOVED = (0.20, 0.35, 0.60, 1)  # a card moved by an emergency move
+ROW = (0.12, 0.13, 0.17, 1)  # a row's name or count behind its buttons
+ON_TURN = (1, 0.9, 0.5, 1)  # the player on turn's text
+SCORE_GO = (0.15, 0.5, 0.25, 1)  # "Score round", "Save round"
+CARD_RED = (0.70, 0.15, 0.15, 1)  # Professor Tempus's card colours
+CARD_PURPLE = (0.45, 0.20, 0.60, 1)
+CARD_JOKER = (0.25, 0.45, 0.30, 1)
 
 
 def pressed(rgba) -> tuple[float, float, float, float]:
@@ -136,3 +152,4 @@ LINE_W = 1.5  # an outline
 HISTORY_ROW_H = 76  # a game's line in History, at least
 STOP_FACE_MAX = 230  # the STOP TIME face at most
 STOP_FACE_MIN = 150  # and before it is laid out
+TAT_TITLE_H = 44  # Time After Time's title bar: what to do now, on two lines if need be

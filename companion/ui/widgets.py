@@ -130,7 +130,8 @@ def fitting_font(text: str, width: float, height: float, sizes, lines: int = 1,
 class FitLabel(Label):
     """A label whose text is never cut: the largest font of ``sizes`` that keeps it whole
     in ``lines`` lines of its width, chosen again when the text or the width changes.
-    (A name of 20 letters, a long sentence: smaller, never "Anne-So...".)"""
+    (A name of 20 letters, a long sentence: smaller, never "Anne-So...".) Text too long
+    even at the smallest size is shown on one line ending in "..." (a 60-letter name)."""
 
     sizes = ListProperty([sp(s) for s in theme.FIT_SIZES])
     lines = NumericProperty(1)
@@ -148,10 +149,17 @@ class FitLabel(Label):
         width = self.width - self.padding[0] - self.padding[2]
         self.max_lines = int(self.lines)
         self.text_size = (width, None) if self.lines > 1 else (width, self.height)
+        self.shorten = False
         if self.text and self.sizes:
             height = self.height - self.padding[1] - self.padding[3]
             self.font_size = fitting_font(self.text, width, height, self.sizes,
                                           int(self.lines), self.bold)
+            if not fits(self.text, width, height, self.font_size, int(self.lines),
+                        self.bold):
+                # too long even at the smallest size (a 60-letter name from an old
+                # log): one line ending in "...", never lines silently dropped
+                self.shorten, self.shorten_from = True, "right"
+                self.text_size = (width, self.height)
 
 
 class Heading(FitLabel):

@@ -148,7 +148,7 @@ def test_emergency_move_of_two_cards(ui):
     ui.tap(screen.ids.emergency)
     assert screen.pick.emergency and screen.band == "emergency"
     assert screen.ids.ghost_plus.disabled and screen.ids.em_confirm.disabled
-    assert not screen.ids.hours.children  # no hour buttons under the emergency bar
+    assert all(b.disabled for b in screen.ids.hours.children)  # the hours wait, in place
     ui.tap(slot_button(screen, 1, 4))  # lift 08H
     assert slot_button(screen, 1, 0).disabled and not slot_button(screen, 1, 3).disabled
     assert slot_button(screen, 2, 0).disabled  # other rows are out of the flow
@@ -252,7 +252,7 @@ def test_a_complete_row_asks_the_player_privately_and_play_goes_on(ui):
         assert ui.app.act({"type": "place", "seat": 1, "slot": slot, "hour": hour})
     ui.pump()
     assert screen.band == "ask" and ui.app.table.lamps.state(1)
-    assert screen.ids.ghost_plus.disabled and not screen.ids.hours.children
+    assert screen.ids.ghost_plus.disabled and all(b.disabled for b in screen.ids.hours.children)
     assert all(s["enabled"] is False for r in view.rows(ui_state(screen), screen.pick)
                for s in r["slots"])
     ui.screenshot("time_after_time_ghost_question")

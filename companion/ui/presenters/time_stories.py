@@ -68,6 +68,22 @@ def captain_text(face: int, red: bool) -> str:
     return f"Die {face}: {captain_cost(face)} TU{extra} = {captain_total(face, red)} TU"
 
 
+def captain_shown(last: dict | None) -> tuple[str, str]:
+    """The captain die's face and caption as the log says them: the roll of the last
+    action when it was a travel, else none ("-"). Read from the log, so an undone roll
+    is never left on the die and a resumed game shows the roll it ended on."""
+    if last and last.get("type") == "travel" and isinstance(last.get("die"), int):
+        return str(last["die"]), captain_text(last["die"], bool(last.get("red")))
+    return "-", ""
+
+
+def roll_is_news(last: dict | None, n_actions: int, dismissed: int | None) -> bool:
+    """Whether the dice test shows the last roll's result: the last action in the log is
+    a ``test_roll`` the table has not put away ("New test") since. From the log, so an
+    undo shows the state before the roll and a resume shows the roll it ended on."""
+    return bool(last) and last.get("type") == "test_roll" and dismissed != n_actions
+
+
 def push_history(history: list, face: int, red: bool, limit: int = HISTORY) -> list:
     """The last rolls, newest first, as JSON-ready [face, red] pairs (kept in settings)."""
     return [[face, bool(red)]] + [list(h) for h in history][: limit - 1]

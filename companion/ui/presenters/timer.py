@@ -402,7 +402,8 @@ def controls(board: TimerBoard, seats_fixed: bool = False) -> tuple[Control, ...
     status = board.status()
     modes = (Control("mode_countdown", "Countdown", selected=board.mode == COUNTDOWN),
              Control("mode_clock", "Clock", selected=board.mode == CLOCK))
-    if status in (RUNNING, PAUSED):
+    if status in (RUNNING, PAUSED, EXPIRED, DONE):
+        # the same row from Start until Reset: nothing moves at "Reveal!" or "Time's up!"
         return (Control("pause", "Pause all", enabled=status == RUNNING),
                 Control("resume", "Resume", enabled=status == PAUSED),
                 Control("reset", "Reset"))

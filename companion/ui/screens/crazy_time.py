@@ -86,7 +86,10 @@ class CrazyBoard(BoxLayout):
         for name in ("notice", "notice_more", "won", "laws", "lead_name", "lead_seat"):
             self.fbind(name, self._refit)
         self.ids.column.fbind("height", self._refit)
-        self.ids.column.fbind("width", self._refit)
+        # the lines' own widths come a layout pass after the column's: a fit made
+        # before them measured narrow lines (the same news then fitted at another size)
+        for label in self.ids.news.walk(restrict=True):
+            label.fbind("width", self._refit)
 
     def _news_height(self) -> float:
         news = self.ids.news

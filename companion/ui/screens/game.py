@@ -18,9 +18,24 @@ from kivy.utils import escape_markup
 from companion.palette import rgba
 from companion.ui.app import load_kv
 from companion.ui.presenters.home import title_of
-from companion.ui.widgets import BigButton, BodyLabel, CounterButton, NumberPad, SeatBadge
+from companion.ui.widgets import (
+    BigButton,
+    BodyLabel,
+    CounterButton,
+    NumberPad,
+    SeatBadge,
+    fitting_font,
+)
 
 load_kv(__file__)
+
+
+def _fit_total(label, size) -> None:
+    """A player's name and total whole: a smaller font, then two lines, never cut."""
+    label.text_size = (size[0], None)
+    if label.plain and size[0] > 1:
+        label.font_size = fitting_font(label.plain, size[0], size[1], [30, 28, 24, 22, 20],
+                                       2, True)
 
 
 class GameScreen(Screen):
@@ -65,9 +80,9 @@ class GameScreen(Screen):
                 row.add_widget(SeatBadge(seat=p.seat,
                                          colour=rgba(colours.get(p.seat, "grey")),
                                          pos_hint={"center_y": 0.5}))
-                label = BodyLabel(markup=True, font_size=30, shorten=True,
-                                  text_size=(None, None))
-                label.bind(size=lambda w, size: setattr(w, "text_size", size))
+                label = BodyLabel(markup=True, font_size=30)
+                label.plain = ""
+                label.bind(size=_fit_total)
                 self._totals[p.seat] = label
                 row.add_widget(label)
                 for delta in (-1, 1, 5):
@@ -79,8 +94,10 @@ class GameScreen(Screen):
                 row.add_widget(typed)
                 box.add_widget(row)
         for p in players:
-            self._totals[p.seat].text = (f"{escape_markup(p.name)}: "
-                                         f"[b]{totals[str(p.seat)]}[/b]")
+            label = self._totals[p.seat]
+            label.plain = f"{p.name}: {totals[str(p.seat)]}"
+            label.text = f"{escape_markup(p.name)}: [b]{totals[str(p.seat)]}[/b]"
+            _fit_total(label, label.size)
 
     def type_points(self, seat: int, name: str) -> None:
         """Points typed on the number pad (a score of 37 is not 37 taps)."""

@@ -31,16 +31,15 @@ from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import professor_tempus as view
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton, NumberPad, SeatBadge, TapButton
+from companion.ui.widgets import BigButton, NumberPad, SeatBadge, TapButton, fitting_font
 
 load_kv(__file__)
 
-IDLE = (0.20, 0.22, 0.28, 1)
-CHOSEN = (0.55, 0.45, 0.12, 1)
-CARD = {"red": (0.70, 0.15, 0.15, 1), "purple": (0.45, 0.20, 0.60, 1),
-        "joker": (0.25, 0.45, 0.30, 1)}
+IDLE = theme.KEY
+CHOSEN = theme.CHOSEN
+CARD = {"red": theme.CARD_RED, "purple": theme.CARD_PURPLE, "joker": theme.CARD_JOKER}
 STRIP = theme.PANEL
-GO = (0.15, 0.5, 0.25, 1)
+GO = theme.SCORE_GO
 
 
 def _button(text, on_release, selected=False, enabled=True, colour=None, **kw):
@@ -72,8 +71,8 @@ class PtCountRow(BoxLayout):
         self.screen, self.r, self.bump = screen, {}, None
         self.badge = SeatBadge(pos_hint={"center_y": 0.5})
         self.label = TapButton(font_size=28, markup=True, halign="left", valign="middle",
-                               background_normal="", background_color=(0.12, 0.13, 0.17, 1))
-        self.label.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, s[1])))
+                               background_normal="", background_color=theme.ROW)
+        self.label.bind(size=self._resized)
         # a tap on the count types it on a number pad (a big count is many "+" taps)
         self.label.bind(on_release=lambda _w: self.screen.type_count(self.r, self.bump))
         self.minus = _button("−", lambda: self.bump(self.r["seat"], -1), size_hint_x=None,
@@ -81,6 +80,22 @@ class PtCountRow(BoxLayout):
         self.plus = _button("+", self._plus, size_hint_x=None, width=72, repeat_ok=True)
         for widget in (self.badge, self.label, self.minus, self.plus):
             self.add_widget(widget)
+
+    def _resized(self, label, size) -> None:
+        label.text_size = (size[0] - 8, None)  # every line kept: the font fits them
+        if self.r:
+            self._text()
+
+    def _text(self) -> None:
+        """"Name: n" on one line or two, as large as the row lets it be (a 20-letter
+        name whole), over the detail line (22)."""
+        r = self.r
+        room = self.label.height - (36 if r.get("detail") else 4)
+        size = fitting_font(r["text"], max(1, self.label.width - 8), room,
+                            [28, 24, 22, 20, 18], 2, False)
+        self.label.text = f"[size={size}]{escape_markup(r['text'])}[/size]" + (
+            f"\n[size=22][color=d9d9d9]{r['detail']}[/color][/size]" if r.get("detail")
+            else "")
 
     def _plus(self) -> None:
         if self.r["can_plus"]:
@@ -91,11 +106,10 @@ class PtCountRow(BoxLayout):
     def show(self, r: dict, bump) -> None:
         self.r, self.bump = r, bump
         self.badge.seat, self.badge.colour = r["seat"], self.screen._colour(r["seat"])
-        self.label.text = escape_markup(r["text"]) + (
-            f"\n[size=22][color=d9d9d9]{r['detail']}[/color][/size]" if r.get("detail") else "")
+        self._text()
         self.minus.disabled = not r["can_minus"]
-        self.plus.color = (1, 1, 1, 1) if r["can_plus"] else (0.55, 0.55, 0.55, 1)
-        self.plus.background_color = IDLE if r["can_plus"] else (0.16, 0.17, 0.21, 1)
+        self.plus.color = theme.TEXT_COLOUR if r["can_plus"] else theme.KEY_TEXT_OFF
+        self.plus.background_color = IDLE if r["can_plus"] else theme.KEY_AT_LIMIT
 
 
 class ProfessorTempusScreen(Screen):
@@ -168,6 +182,12 @@ class ProfessorTempusScreen(Screen):
         self.ids.undo.disabled = not app.session.can_undo
         self._strip(state)
         self._holders(state)
+        # the holders only matter while cards are played: the count and the scores
+        # take their row (five count rows of a 20-letter name each need it)
+        moving = state.phase == "play" and self.fixing is None and not self.scores_open
+        holders = self.ids.holders
+        holders.height, holders.opacity, holders.disabled = (
+            (64, 1, False) if moving else (0, 0, True))
         if self.fixing is not None:
             self._correct_panel(state)
         elif self.scores_open:
@@ -184,6 +204,8 @@ class ProfessorTempusScreen(Screen):
         strip, box = view.players(state), self.ids.players
         seats = tuple(p["seat"] for p in strip)
         if tuple(getattr(b, "seat", None) for b in reversed(box.children)) != seats:
+            # four or five cells share 800 px: a taller strip gives names two lines
+            box.height = 88 if len(strip) > 3 else 64
             box.clear_widgets()
             small = 48 if len(strip) > 3 else 56  # five cells share 800 px: room for names
             for p in strip:
@@ -242,23 +264,32 @@ class ProfessorTempusScreen(Screen):
         panel = self._show_panel("move")
         if panel.shape is None:
             panel.shape = "built"
-            row = BoxLayout(size_hint_y=None, height=64, spacing=3)
+            # 25 values: 1-12 and 13-24 in a grid, then 25 opening the row of choices
+            # (the kinds of move and the colours), so three rows share the height left
+            # under the holders: keys of 64 px and more at 800x480
+            grid = GridLayout(cols=12, spacing=2, size_hint_y=2 / 3)
+            panel.values = []
+            for v in view.VALUES:
+                panel.values.append(_button(str(v), lambda v=v: self.enter_value(v)))
+            for key in panel.values[:24]:
+                grid.add_widget(key)
+            panel.add_widget(grid)
+            row = BoxLayout(spacing=2, size_hint_y=1 / 3, padding=(0, 2, 0, 0))
+            last = panel.values[24]
+            last.size_hint_x = None
+            grid.bind(width=lambda g, w: setattr(last, "width", (w - 11 * 2) / 12))
+            row.add_widget(last)
             panel.modes = {}
             for mode, text in view.MODES:
-                panel.modes[mode] = _button(text, lambda m=mode: self.choose_mode(m))
+                panel.modes[mode] = _button(text, lambda m=mode: self.choose_mode(m),
+                                            font_size=26)
                 row.add_widget(panel.modes[mode])
             panel.colours = {}
             for colour, text in view.COLOURS:
                 panel.colours[colour] = _button(text, lambda c=colour: self.choose_colour(c),
-                                                colour=CARD[colour])
+                                                colour=CARD[colour], font_size=26)
                 row.add_widget(panel.colours[colour])
             panel.add_widget(row)
-            grid = GridLayout(cols=12, spacing=2)  # 25 values: three rows of 64 px keys
-            panel.values = []
-            for v in view.VALUES:
-                panel.values.append(_button(str(v), lambda v=v: self.enter_value(v)))
-                grid.add_widget(panel.values[-1])
-            panel.add_widget(grid)
         for mode, button in panel.modes.items():
             button.background_color = CHOSEN if self.move.mode == mode else IDLE
         for colour, button in panel.colours.items():

@@ -10,38 +10,39 @@ this screen only builds widgets and acts.
 A seat button pressed at the table picks that player's row, like a tap on the name
 (``on_press_event``); the captain button and presses during an emergency move do nothing.
 
-A complete row with a ghost possibly in hand: the band asks that player (their lamp
-lights) "is a ghost still in your hand?"; their own seat button is yes (play goes on),
-the "No ghost" button is no (they win); every other control waits. A won game is
+A complete row with a ghost possibly in hand: the title bar asks that player (their
+lamp lights) "is a ghost still in your hand?"; their own seat button is yes (play goes
+on), the "No ghost" button is no (they win); every other control waits. A won game is
 closed in the log by the session and no longer offered for resume.
 
-Layout for up to 4 rows of 64 px on the 800×480 screen: a 44 px title bar with the
-game's name, the prompt and the pile, the rows, one band of 64 px (the 17 hours, the
-emergency buttons, the ghost question or the result) and the 64 px button bar with Back
-and Undo.
+Layout for up to 4 rows of 64 px on the 800×480 screen: a 44 px title bar with the game,
+what to do now (the ghost question too, on two lines if need be) and the pile, the rows, the 17
+hour keys (two rows of 9 for 2-3 players, one row for 4; in place, disabled, while a
+question or an emergency move waits; the result instead at the end) and the 64 px bar:
+Back, then the moves, the emergency move's Cancel/Confirm or "No ghost" in the same
+place, then Undo. The rows and keys are built once (the rows when the seats change)
+and updated in place.
 """
 
 from __future__ import annotations
 
 from kivy.app import App
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, OptionProperty, StringProperty
+from kivy.metrics import dp, sp
+from kivy.properties import BooleanProperty, NumericProperty, OptionProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.palette import rgba
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_after_time as view
-from companion.ui.widgets import SeatBadge, TapButton
+from companion.ui.widgets import SeatBadge, TapButton, fitting_font
 
 load_kv(__file__)
 
-EMPTY = (0.20, 0.22, 0.28, 1)
-FILLED = (0.30, 0.33, 0.42, 1)
-LEGAL = (0.15, 0.55, 0.25, 1)
-PROBLEM = (0.75, 0.18, 0.18, 1)
-SELECTED = (0.45, 0.40, 0.15, 1)
-MOVED = (0.20, 0.35, 0.60, 1)
+EMPTY, FILLED, LEGAL = theme.KEY, theme.FILLED, theme.LEGAL
+PROBLEM, SELECTED, MOVED = theme.OUT_OF_ORDER, theme.PICKED, theme.MOVED
 
 
 class TimeAfterTimeScreen(Screen):
@@ -52,11 +53,14 @@ class TimeAfterTimeScreen(Screen):
     question = StringProperty("")
     no_label = StringProperty("")
     pile_out = BooleanProperty(False)
+    hour_cols = NumericProperty(9)  # 17 in one row with four players
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.pick = view.Pick()
         self._lamp = None  # the seat whose lamp is lit for the ghost question
+        self._seats: tuple | None = None  # the seats the rows were built for
+        self._rows: list = []  # per row: (name button, its 7 slot buttons)
 
     def on_pre_enter(self, *_args) -> None:
         self.pick = view.Pick()
@@ -77,31 +81,38 @@ class TimeAfterTimeScreen(Screen):
         return app.session.state
 
     def refresh(self) -> None:
+        """Update the rows, hour keys and bar in place from the view data (the rows are
+        built when the seats change, the hour keys once)."""
         state = self._state()
-        self.ids.rows.clear_widgets()
-        self.ids.hours.clear_widgets()
         if state is None:
             self.heading, self.prompt, self.result = "", "No game", ""
+            self._build_rows(())
             return
         app = App.get_running_app()
         if self.pick.emergency and not view.is_stuck(state, self.pick.seat):
             self.pick = view.cancel_emergency(self.pick)  # e.g. after an undo
         self.heading = view.header(state)
-        self.prompt = view.prompt(state, self.pick)
-        self.result = view.result(state)
         self.question, self.no_label = view.question(state), view.no_label(state)
+        self.prompt = self.question or view.prompt(state, self.pick)
+        self.result = view.result(state)
         self.band = ("over" if state.over else "ask" if self.question else
                      "emergency" if self.pick.emergency else "hours")
         self._ask_lamp(app, state)
-        for row in view.rows(state, self.pick):
-            self.ids.rows.add_widget(self._row(app, row))
-        if self.band == "hours":  # a collapsed band keeps no buttons to catch taps
-            for h in view.hour_buttons(state, self.pick):
-                b = Factory.TatSlot(text=h["text"], size_hint=(1, None), height=64,
-                                    disabled=not h["enabled"],
-                                    background_color=SELECTED if h["selected"] else EMPTY)
-                b.bind(on_release=lambda _w, hour=h["hour"]: self.choose_hour(hour))
+        rows = view.rows(state, self.pick)
+        self.hour_cols = 17 if len(rows) > 3 else 9
+        self._build_rows(tuple(r["seat"] for r in rows))
+        for widgets, row in zip(self._rows, rows, strict=True):
+            self._show_row(widgets, row)
+        if not self.ids.hours.children:
+            for hour in view.HOURS:
+                b = Factory.TatSlot(text=str(hour), size_hint=(1, None),
+                                    height=dp(theme.TOUCH))
+                b.bind(on_release=lambda _w, hour=hour: self.choose_hour(hour))
                 self.ids.hours.add_widget(b)
+        keys = list(reversed(self.ids.hours.children))
+        for b, h in zip(keys, view.hour_buttons(state, self.pick), strict=True):
+            b.disabled = not h["enabled"] or self.band != "hours"
+            b.background_color = SELECTED if h["selected"] else EMPTY
         c = view.controls(state, self.pick)
         self.pile_out = c["show_hand_empty"]
         for key in ("ghost_plus", "ghost_minus", "draw", "discard", "emergency", "hand_empty"):
@@ -121,27 +132,54 @@ class TimeAfterTimeScreen(Screen):
             app.table.lamps.on(asking)
         self._lamp = asking
 
-    def _row(self, app, row: dict) -> BoxLayout:
-        box = BoxLayout(size_hint_y=None, height=64, spacing=2)
-        badge = SeatBadge(seat=row["seat"], colour=rgba(app.cfg.seat(row["seat"]).colour),
-                          pos_hint={"center_y": 0.5})
-        box.add_widget(badge)
-        name = TapButton(text=row["label"], markup=True, font_size=28, shorten=True,
-                      disabled=self.pick.emergency and not row["selected"],
-                      background_normal="",
-                      background_color=SELECTED if row["selected"] else (0.12, 0.13, 0.17, 1))
-        name.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - 8, None)))
-        name.bind(on_release=lambda _w, seat=row["seat"]: self.choose_seat(seat))
-        box.add_widget(name)
-        for slot in row["slots"]:
-            colour = (SELECTED if slot["moving"] else PROBLEM if slot["problem"] else
-                      LEGAL if slot["legal"] else MOVED if slot["moved"] else
-                      EMPTY if slot["text"] == "?" else FILLED)
-            b = Factory.TatSlot(text=slot["text"], background_color=colour,
-                                disabled=not slot["enabled"])
-            b.bind(on_release=lambda _w, seat=row["seat"], i=slot["slot"]: self.tap_slot(seat, i))
-            box.add_widget(b)
-        return box
+    def _build_rows(self, seats: tuple) -> None:
+        """A row per seat (badge, name, 7 slots), made when the seats change."""
+        if seats == self._seats:
+            return
+        self._seats = seats
+        self.ids.rows.clear_widgets()
+        self._rows = []
+        app = App.get_running_app()
+        for seat in seats:
+            box = BoxLayout(size_hint_y=None, height=dp(theme.TOUCH), spacing=dp(2))
+            box.add_widget(SeatBadge(seat=seat, colour=rgba(app.cfg.seat(seat).colour),
+                                     pos_hint={"center_y": 0.5}))
+            name = TapButton(markup=True, font_size=sp(theme.TEXT), halign="left",
+                             valign="middle", background_normal="")
+            name.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(8), None)))
+            name.bind(size=lambda w, _s: self._fit_name(w))
+            name.bind(on_release=lambda _w, seat=seat: self.choose_seat(seat))
+            box.add_widget(name)
+            slots = []
+            for i in range(7):
+                b = Factory.TatSlot()
+                b.bind(on_release=lambda _w, seat=seat, i=i: self.tap_slot(seat, i))
+                box.add_widget(b)
+                slots.append(b)
+            self.ids.rows.add_widget(box)
+            self._rows.append((name, slots))
+
+    @staticmethod
+    def _fit_name(name) -> None:
+        """The name (and its ghosts) whole: smaller, then on two lines, never cut."""
+        plain = getattr(name, "plain", "")
+        if plain and name.width > 1:
+            name.font_size = fitting_font(plain, name.width - dp(8), name.height,
+                                          [sp(s) for s in (28, 24, 22, 20, 18)], 2, False)
+
+    def _show_row(self, widgets, row: dict) -> None:
+        name, slots = widgets
+        name.text = row["label"]
+        name.plain = row["name"] + (f"  {row['ghosts']} ghosts" if row["ghosts"] else "")
+        self._fit_name(name)
+        name.disabled = self.pick.emergency and not row["selected"]
+        name.background_color = SELECTED if row["selected"] else theme.PANEL
+        for b, slot in zip(slots, row["slots"], strict=True):
+            b.text = slot["text"]
+            b.background_color = (SELECTED if slot["moving"] else PROBLEM if slot["problem"]
+                                  else LEGAL if slot["legal"] else MOVED if slot["moved"]
+                                  else EMPTY if slot["text"] == "?" else FILLED)
+            b.disabled = not slot["enabled"]
 
     # -- handlers ----------------------------------------------------------------------
 

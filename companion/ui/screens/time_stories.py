@@ -118,7 +118,24 @@ class TimeStoriesScreen(Screen):
     # -- showing -------------------------------------------------------------------
 
     def on_pre_enter(self, *_args) -> None:
-        self.show_mission()
+        """The mission, or the dice test when one is under way (a resumed game opens
+        where the log left it: the open test, or the roll it ended on)."""
+        snap = self.snapshot()
+        n, last = self.last_action()
+        if snap is not None and snap["running"] and (
+                snap["tests"] or p.roll_is_news(last, n, None)):
+            self.panel = None
+            self.refresh()  # the header and the die, then the panel over the mission
+            self.open("test")
+        else:
+            self.show_mission()
+
+    def last_action(self) -> tuple[int, dict | None]:
+        """How many actions the game has and the last of them (what undo would remove)."""
+        app = App.get_running_app()
+        if app.session is None or app.session.rules.GAME.screen_name != self.name:
+            return 0, None
+        return app.session.n_actions, app.session.last_action
 
     def snapshot(self) -> dict | None:
         app = App.get_running_app()
@@ -142,6 +159,8 @@ class TimeStoriesScreen(Screen):
         self.running = v.running
         self.starting_tu = v.starting_tu
         self.chart = p.chart_points(snap["burndown"], v.starting_tu)
+        if self.anim is None:  # the die as the log says: an undone roll leaves it
+            self.die_text, self.die_caption = p.captain_shown(self.last_action()[1])
         if not v.running and not isinstance(self.panel, RUN_OVER_AWARE):
             # the run is over (time, deaths, "Mission won"): say so at once
             self.show_panel(panels.NextRunPanel(screen=self))

@@ -27,7 +27,7 @@ from kivy.utils import escape_markup
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories_items as pi
-from companion.ui.screens.time_stories_panels import Panel, _button, _row, _toggle
+from companion.ui.screens.time_stories_panels import Panel, _button, _row, _toggle, grown_text
 from companion.ui.widgets import BodyLabel
 
 load_kv(__file__)
@@ -102,8 +102,7 @@ class ItemsPanel(Panel):
         if self.name_in.parent is not None:
             self.name_in.parent.remove_widget(self.name_in)
         box.add_widget(_row(self.name_in, agency, height=64))
-        box.add_widget(BodyLabel(text="Held by (tap one):", font_size=22, size_hint_y=None,
-                                 height=34))
+        box.add_widget(grown_text(text="Held by (tap one):", font_size=22, height=34))
         living = [v for _, v in pi.holder_choices(snap)]
         if self.new_holder not in living:
             self.new_holder = None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from kivy.app import App
 from kivy.properties import ObjectProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.togglebutton import ToggleButton  # noqa: F401  (the type _toggle returns)
@@ -24,7 +25,7 @@ from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
 from companion.ui.presenters import time_stories_setup as setup
-from companion.ui.widgets import BigButton, BodyLabel, SeatBadge, TapToggle
+from companion.ui.widgets import BigButton, BodyLabel, SeatBadge, TapToggle, fitting_font
 
 load_kv(__file__)
 
@@ -46,24 +47,41 @@ def _button(text, action, width=None, **kw) -> BigButton:
 
 
 def _row(*widgets, height=72) -> BoxLayout:
+    """Widgets side by side in a row of ``height``: each of a fixed height takes the
+    row's (a 72 px button in a 64 px row would stand over the row above)."""
     row = BoxLayout(size_hint_y=None, height=height, spacing=6)
     for w in widgets:
+        if w.size_hint_y is None and isinstance(w, ButtonBehavior):
+            w.height = height
         row.add_widget(w)
     return row
 
 
+def _fit_choice(toggle, size) -> None:
+    toggle.text_size = (size[0] - 8, None)
+    toggle.font_size = fitting_font(toggle.text, max(1, size[0] - 8), size[1] - 4,
+                                    [26, 24, 22, 20, 18], 2, False)
+
+
 def _toggle(text, down, action, width=None, font=None) -> ToggleButton:
-    """A choice button; a long name is cut to its button ("Ranged Com…"), never spilt."""
+    """A choice button; a long name takes two lines and a smaller font, never cut."""
     t = TapToggle(text=text, font_size=26, state="down" if down else "normal",
-                  size_hint_y=None, height=64, halign="center", valign="middle",
-                  shorten=True, shorten_from="right")
-    t.bind(size=lambda w, size: setattr(w, "text_size", (size[0] - 8, size[1])))
+                  size_hint_y=None, height=64, halign="center", valign="middle")
+    t.bind(size=_fit_choice)
     if font:
         t.font_name = font
     if width:
         t.size_hint_x, t.width = None, width
     t.bind(on_release=lambda *_: action())
     return t
+
+
+def grown_text(height: float = 0, **kw) -> BodyLabel:
+    """A panel's line of text: it wraps, and its box grows with it, so a long name or
+    sentence is never cut (``height``: the least it takes, as short lines had)."""
+    label = BodyLabel(size_hint_y=None, height=height, **kw)
+    label.bind(texture_size=lambda w, size: setattr(w, "height", max(height, size[1] + 6)))
+    return label
 
 
 def _heading(text: str) -> BodyLabel:
@@ -113,18 +131,16 @@ class NextRunPanel(Panel):
             return
         v = p.mission_view(snap)
         box = self.content()
-        box.add_widget(BodyLabel(text=f"[b]{v.outcome_text}[/b]  (run {snap['run']})",
-                                 markup=True, size_hint_y=None, height=56, font_size=32))
+        box.add_widget(grown_text(text=f"[b]{v.outcome_text}[/b]  (run {snap['run']})",
+                                 markup=True, font_size=32, height=56))
         kept = ", ".join(v.kept_items) or "none"
-        box.add_widget(BodyLabel(text=f"T.I.M.E Agency items kept: {kept}",
-                                 size_hint_y=None, height=76))
+        box.add_widget(grown_text(text=f"T.I.M.E Agency items kept: {kept}", height=76))
         if v.mission_complete:
             self.footer(_button("End game", lambda: _app().end_game(ask=False)))
             return
-        box.add_widget(BodyLabel(text="A MISSION FAILED card gives items? Add them under Items "
-                                 "before the next run.", font_size=22, size_hint_y=None,
-                                 height=40))
-        box.add_widget(BodyLabel(text="Next run starts with:", size_hint_y=None, height=44))
+        box.add_widget(grown_text(text="A MISSION FAILED card gives items? Add them under Items "
+                                 "before the next run.", font_size=22, height=40))
+        box.add_widget(grown_text(text="Next run starts with:", height=44))
         choices = [_toggle(str(n), n == self.tu, lambda n=n: self.choose(n))
                    for n in p.STARTING_TU_CHOICES]
         box.add_widget(_row(*choices))
@@ -151,9 +167,9 @@ class CorrectPanel(Panel):
 
     def refresh(self, snap: dict) -> None:
         box = self.content()
-        box.add_widget(BodyLabel(text=f"TU {snap['tu']}  change: [b]{self.delta:+d}[/b]"
+        box.add_widget(grown_text(text=f"TU {snap['tu']}  change: [b]{self.delta:+d}[/b]"
                                  f"  ->  {max(0, snap['tu'] + self.delta)}",
-                                 markup=True, size_hint_y=None, height=56, font_size=34))
+                                 markup=True, font_size=34, height=56))
         box.add_widget(_row(*[_button(f"{d:+d}", lambda d=d: self.step(d), repeat_ok=True)
                               for d in (-5, -1, 1, 5)]))
         box.add_widget(_row(*[_toggle(r, r == self.reason, lambda r=r: self.pick(r))
@@ -200,24 +216,25 @@ class CharactersPanel(Panel):
                              markup=True)
             badge = SeatBadge(seat=c["seat"], colour=rgba(colours.get(c["seat"], "grey")),
                               pos_hint={"center_y": 0.5})
-            box.add_widget(_row(badge, name, life,
-                                _button("-", lambda n=c["name"]: self.life(n, -1), 70,
-                                        repeat_ok=True),
-                                _button("+", lambda n=c["name"]: self.life(n, 1), 70,
-                                        repeat_ok=True),
-                                height=76))
+            row = _row(badge, name, life,
+                       _button("-", lambda n=c["name"]: self.life(n, -1), 70, repeat_ok=True),
+                       _button("+", lambda n=c["name"]: self.life(n, 1), 70, repeat_ok=True),
+                       height=76)
+            # a long name wraps: its row grows with it, over nothing around it
+            name.bind(texture_size=lambda _w, size, row=row: setattr(
+                row, "height", max(76, size[1] + 8)))
+            box.add_widget(row)
         if setup.nothing_happened(snap):
             words = ("No characters yet." if not snap["characters"] else
                      "Nothing has happened in this run yet: the cast can still change.")
-            box.add_widget(BodyLabel(text=words, size_hint_y=None, height=50))
+            box.add_widget(grown_text(text=words, height=50))
             label = "Change characters" if snap["characters"] else "Add characters"
             self.footer(_button(label, lambda: self.screen.open("setup")))
             return
         if not snap["characters"]:
-            box.add_widget(BodyLabel(text="This run goes on without characters.",
-                                     size_hint_y=None, height=50))
-        box.add_widget(BodyLabel(text="New characters can come in at the start of the next "
-                                 "run.", font_size=22, size_hint_y=None, height=40))
+            box.add_widget(grown_text(text="This run goes on without characters.", height=50))
+        box.add_widget(grown_text(text="New characters can come in at the start of the next "
+                                 "run.", font_size=22, height=40))
         self.footer()
 
     def life(self, name: str, delta: int) -> None:
@@ -242,18 +259,21 @@ class DiceTestPanel(Panel):
         super().__init__(**kw)
         self.space, self.characteristic, self.who = "B", None, []
         self.shields: list[str] = []
-        self.locked, self.turn_to_hit, self.show_roll = False, 0, False
+        self.locked, self.turn_to_hit = False, 0
+        self.dismissed: int | None = None  # the action count when "New test" put a roll away
         self.offer: dict | None = None  # a refused start another turn would allow
         self.entering: list[str] | None = None  # the table's own dice, as set so far
 
     def refresh(self, snap: dict) -> None:
         tests = snap["tests"]
-        if not snap["running"] and not (self.show_roll and snap["last_roll"]):
+        n, last = self.screen.last_action()
+        news = p.roll_is_news(last, n, self.dismissed) and snap["last_roll"] is not None
+        if not snap["running"] and not news:
             self.screen.show_panel(NextRunPanel(screen=self.screen))
             return
         if self.entering is not None and tests and tests[0]["status"] == "ready":
             self._enter_dice(tests[0])
-        elif self.show_roll and snap["last_roll"]:
+        elif news:
             self._results(snap, tests)
         elif tests:
             self._open(tests[0])
@@ -293,21 +313,18 @@ class DiceTestPanel(Panel):
     def _open(self, t: dict) -> None:
         box = self.content()
         lock = " · locked" if t["locked"] else ""
-        box.add_widget(BodyLabel(text=f"[b]Space {t['space']}[/b]: {t['characteristic']} "
-                                 f"({escape_markup(', '.join(t['characters']))}){lock}",
-                                 markup=True,
-                                 size_hint_y=None, height=48))
-        box.add_widget(BodyLabel(text=f"Shields left: {p.shields_text(t['left'])}",
-                                 font_name=SYMBOL_FONT, font_size=32, size_hint_y=None,
-                                 height=48))
+        box.add_widget(grown_text(text=f"[b]Space {t['space']}[/b]: {t['characteristic']} "
+                                  f"({escape_markup(', '.join(t['characters']))}){lock}",
+                                  markup=True, height=48))
+        box.add_widget(grown_text(text=f"Shields left: {p.shields_text(t['left'])}",
+                                 font_name=SYMBOL_FONT, font_size=32, height=48))
         if t["status"] == "ready":
             if t.get("abilities"):  # the sheets' abilities for this characteristic
-                box.add_widget(BodyLabel(text="; ".join(t["abilities"]), size_hint_y=None,
-                                         height=40))
+                box.add_widget(grown_text(text="; ".join(t["abilities"]), height=40))
             odds = p.odds_lines(t["odds"]) if not self.turn_to_hit else p.odds_lines(
                 self._odds(t["space"]))
             for line in odds:
-                box.add_widget(BodyLabel(text=line, size_hint_y=None, height=40))
+                box.add_widget(grown_text(text=line, height=40))
             box.add_widget(_row(BodyLabel(text=f"Turn to hit: {self.turn_to_hit}"),
                                 _button("-", lambda: self.set("turn_to_hit",
                                                               max(0, self.turn_to_hit - 1)), 80,
@@ -325,8 +342,8 @@ class DiceTestPanel(Panel):
         """The table rolled its own action dice: each die's tile steps through the
         symbols on a tap (skull, blank, 1 hit, 2 hits) until it shows what the die does."""
         box = self.content()
-        box.add_widget(BodyLabel(text=f"Space {t['space']}: tap each die to match yours",
-                                 size_hint_y=None, height=44))
+        box.add_widget(grown_text(text=f"Space {t['space']}: tap each die to match yours",
+                                  height=44))
         tiles = []
         for i, sym in enumerate(self.entering):
             mark, words, colour = p.FACE_LOOK[sym]
@@ -338,8 +355,7 @@ class DiceTestPanel(Panel):
         for first in range(0, len(tiles), DICE_PER_ROW):  # more dice: more rows
             box.add_widget(_row(*tiles[first:first + DICE_PER_ROW], height=tiles[0].height))
         if self.turn_to_hit:
-            box.add_widget(BodyLabel(text=f"Turn to hit: {self.turn_to_hit}",
-                                     size_hint_y=None, height=40))
+            box.add_widget(grown_text(text=f"Turn to hit: {self.turn_to_hit}", height=40))
         self.footer(_button("Record roll", lambda: self.record_dice(t)),
                     _button("Cancel", lambda: self.set("entering", None), 140))
 
@@ -372,7 +388,7 @@ class DiceTestPanel(Panel):
                 tile._rect = RoundedRectangle(radius=[10])
             tile.bind(pos=self._place, size=self._place)
         for line in p.roll_lines(snap["last_roll"]):
-            box.add_widget(BodyLabel(text=line, size_hint_y=None, height=34))
+            box.add_widget(grown_text(text=line, height=34))
         space = snap["last_roll"]["space"]
         still = [t for t in tests if t["space"] == space]
         if not snap["running"]:
@@ -381,7 +397,8 @@ class DiceTestPanel(Panel):
         elif still and still[0]["status"] == "rolled":
             self._continue_footer(still[0])
         else:
-            self.footer(_button("New test", lambda: self.set("show_roll", False)))
+            self.footer(_button("New test", lambda: self.set(
+                "dismissed", self.screen.last_action()[0])))
 
     @staticmethod
     def _place(tile, *_args) -> None:
@@ -417,7 +434,6 @@ class DiceTestPanel(Panel):
         self.set("shields", self.shields + [kind])
 
     def act(self, action: dict) -> None:
-        self.show_roll = False
         self.screen.act(action)
 
     def start(self) -> None:
@@ -447,9 +463,6 @@ class DiceTestPanel(Panel):
         action = {"type": "test_roll", "space": t["space"], "faces": faces}
         if self.turn_to_hit:
             action["modifiers"] = {"turn_to_hit": self.turn_to_hit}
-        self.show_roll = True
-        if self.screen.act(action):
+        if self.screen.act(action):  # the result shows because the log ends on the roll
             _app().play("dice")
             self.turn_to_hit = 0
-        else:
-            self.show_roll = False

@@ -25,7 +25,7 @@ from kivy.uix.textinput import TextInput
 
 from companion.palette import rgba
 from companion.ui.presenters import time_stories_setup as s
-from companion.ui.screens.time_stories_panels import Panel, _button, _toggle
+from companion.ui.screens.time_stories_panels import Panel, _button, _toggle, grown_text
 from companion.ui.widgets import BigButton, BodyLabel, SeatBadge
 
 ROW = 64
@@ -124,8 +124,8 @@ class SetupPanel(Panel):
             *[_step_button(f"{n:+d}", lambda n=n: self._step_tu(n), 88, 72) for n in (1, 5)],
             height=72))
         names = ", ".join(x.player for x in d.sheets)
-        box.add_widget(BodyLabel(text=f"Next: a character for each player ({names})",
-                                 font_size=22, size_hint_y=None, height=40))
+        box.add_widget(grown_text(text=f"Next: a character for each player ({names})",
+                                 font_size=22, height=40))
 
     def _sheet_page(self, sheet: s.SheetDraft) -> None:
         d = self.draft

@@ -36,6 +36,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
@@ -330,14 +331,25 @@ class TimerScreen(Screen):
         self._plan()
 
     def _build_controls(self, row) -> None:
+        """The control row: built when its kinds of button change (settings / going),
+        otherwise its buttons are updated in place."""
         self._row = row
         bar = self.ids.controls
+        buttons = list(reversed(bar.children))
+        if [getattr(b, "key", None) for b in buttons] == [c.key.split(":")[0] for c in row]:
+            for b, c in zip(buttons, row, strict=True):
+                b.text, b.disabled = c.label, not c.enabled
+                b.size_hint_x = len(c.label) + 2
+                b.tint = theme.MAIN if c.selected else theme.BUTTON
+                b.control = c.key
+            return
         bar.clear_widgets()
         for c in row:
             b = BigButton(text=c.label, disabled=not c.enabled, size_hint_x=len(c.label) + 2)
+            b.key, b.control = c.key.split(":")[0], c.key
             if c.selected:
                 b.tint = theme.MAIN
-            b.bind(on_release=lambda _w, key=c.key: self.control(key))
+            b.bind(on_release=lambda w: self.control(w.control))
             bar.add_widget(b)
 
     def _build_body(self) -> None:
@@ -356,7 +368,15 @@ class TimerScreen(Screen):
             lamp.bind(on_release=lambda _w, s=seat: self.tap_seat(s))
             self._lamps[seat] = lamp
             panel.ids.lamps.add_widget(lamp)
+        panel.bind(width=self._lamp_widths)
         return panel
+
+    def _lamp_widths(self, panel, width) -> None:
+        """The lamps share the row (up to 190 dp each): names get the room there is."""
+        n = max(1, len(self._lamps))
+        each = min(dp(190), (width - dp(16) - dp(6) * (n - 1)) / n)
+        for lamp in self._lamps.values():
+            lamp.width = max(dp(64), each)
 
     def _clock_panel(self):
         panel = ClockPanel(screen=self)

@@ -1,0 +1,111 @@
+"""Game screens built once: after a screen is built, a sequence of the table's actions
+changes properties and makes no widget (every Widget made is counted, through its
+``__init__``). A screen that rebuilt a row, a panel or a key per action counts more
+than 0 here. (Lists that grow, the Crazy Time pick-ups and the T.I.M.E Stories log, are
+RecycleViews: they make a row view when one more row comes into sight, then reuse it.)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.window
+
+FOUR = [{"name": n, "seat": i + 1} for i, n in enumerate(["Ann", "Bob", "Cara", "Dan"])]
+
+
+@pytest.fixture
+def made(monkeypatch):
+    """The number of widgets made since the fixture began (``made.reset()`` to start)."""
+    from kivy.uix.widget import Widget
+
+    class Count:
+        n = 0
+
+        def reset(self):
+            self.n = 0
+
+    count = Count()
+    original = Widget.__init__
+
+    def counting(self, *args, **kwargs):
+        count.n += 1
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Widget, "__init__", counting)
+    return count
+
+
+def test_time_after_time_places_picks_and_undo(ui, made):
+    ui.goto_home()
+    assert ui.app.start_game("time_after_time", {"players": FOUR[:3]})
+    screen = ui.app.sm.current_screen
+    ui.pump(3)
+    made.reset()
+    for slot, hour in ((3, 12), (5, 17), (1, 8)):
+        screen.choose_seat(1)
+        screen.choose_hour(hour)
+        assert screen.tap_slot(1, slot)
+        ui.pump(1)
+    ui.app.undo()
+    ui.pump(2)
+    assert made.n == 0
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_professor_tempus_moves(ui, made):
+    ui.goto_home()
+    assert ui.app.start_game("professor_tempus", {"players": FOUR[:3], "first_seat": 1})
+    screen = ui.app.sm.current_screen
+    ui.pump(3)
+    made.reset()
+    screen.choose_mode("open-")
+    screen.choose_holder(0)
+    screen.choose_colour("red")
+    assert screen.enter_value(5)
+    screen.choose_mode("play_on")
+    screen.choose_holder(0)
+    assert screen.enter_value(3)
+    ui.app.undo()
+    ui.pump(2)
+    assert made.n == 0
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_score_pad_scores_and_undo(ui, made):
+    ui.goto_home()
+    assert ui.app.start_game("scorepad", {"players": FOUR})
+    ui.pump(3)
+    made.reset()
+    for seat in (1, 2, 3, 1):
+        assert ui.app.act({"type": "score", "seat": seat, "points": 2})
+        ui.pump(1)
+    ui.app.undo()
+    ui.pump(2)
+    assert made.n == 0
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_times_marker_taps_and_undo(ui, made):
+    ui.goto_home()
+    assert ui.app.start_game("times", {"players": FOUR, "target": 15})
+    screen = ui.app.sm.current_screen
+    screen.choices = {1: "pink5", 2: "blue3", 3: "yellow1", 4: "blue1"}
+    screen.play_cards()
+    ui.pump(3)
+    made.reset()
+    lane = next(lane for lane in screen.time_table.lanes if lane.active)
+    ui.tap(next(b for b in lane.buttons if not b.disabled))
+    ui.app.undo()
+    ui.pump(2)
+    assert made.n == 0
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_the_count_sees_a_widget_made(made):
+    """The counter itself: a widget made is counted."""
+    from kivy.uix.label import Label
+
+    made.reset()
+    Label(text="x")
+    assert made.n >= 1
