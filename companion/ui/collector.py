@@ -1,32 +1,57 @@
-"""Python's garbage collector kept out of the frames: long-lived objects frozen.
+"""Python's garbage collector kept out of the frames: long-lived objects frozen, and
+cycles collected while the table is quiet.
 
 A collection of the oldest generation walks every object the process holds; with the
 screens' widget trees, their kv rules and the rules engines that is hundreds of
 thousands of objects, and a frame in which it runs is late (the Times screen froze a tap
-in ten for 240-430 ms here, seconds on a Pi 4, before this). Objects that live as long as
-the app (the screens, their panels, the loaded kv rules) need never be walked:
-``gc.freeze`` moves them to a generation the collector ignores, so the collections
-that still run walk only what was made since.
+in ten for 240-430 ms here, seconds on a Pi 4). Two things keep it out of the frames:
+
+* ``gc.freeze`` moves the objects that live as long as the app (the screens, their
+  panels, the loaded kv rules) to a generation the collector ignores;
+* Python's own collections, which start whenever allocations pass a threshold (in the
+  middle of a tap, as likely as anywhere), are switched off once the app has started.
+  The garbage made since (a widget row a screen replaced, a modal closed) is collected
+  when the table is quiet: ``idle()``, called by the frame loop once nothing has moved
+  for a moment (``FramePacer``). A long busy stretch never grows memory without bound:
+  ``frame()`` collects anyway once ``BACKSTOP`` objects wait (it does not happen in a
+  game as played: the table pauses within seconds).
+
+Refcounting still frees everything that is not part of a cycle at once; only cycles
+wait for the quiet moment.
 
 Wiring: ``CompanionApp.on_start`` calls ``settle()`` once the screens are built (a full
 collection first, so no garbage is frozen with them); a screen that builds a panel on
-its first showing calls ``keep()`` after it. ``bench/ui_actions.py`` measures the
-pauses with and without (``--gc plain``).
+its first showing calls ``keep()`` after it; ``FramePacer`` calls ``frame()`` each frame
+and ``idle()`` when it goes quiet. ``bench/ui_actions.py`` measures the pauses with and
+without (``--gc plain``), and times the quiet collections apart.
 """
 
 from __future__ import annotations
 
 import gc
 
-#: Off for a measurement of the collector's own pauses (``bench/ui_actions.py``).
+#: Off for a measurement of the collector's own pauses (``bench/ui_actions.py``) and in
+#: the test process (frozen objects are hidden from ``gc.get_referrers``).
 ENABLED = True
+#: Tracked objects made (net) since the last collection above which a frame collects
+#: even though the table has not paused (about 30 MB of small objects).
+BACKSTOP = 200_000
+#: Quiet moments between two collections of everything (the others collect only what
+#: was made since the last two: a walk of the young objects, not of the whole app).
+FULL_EVERY = 5
+
+_settled = False
 
 
 def settle() -> None:
-    """Collect once, then freeze everything alive: the app's start is done."""
+    """Collect once, then freeze everything alive: the app's start is done. From now
+    on, collections run when the table is quiet (``idle``)."""
+    global _settled
     if ENABLED:
         gc.collect()
         gc.freeze()
+        gc.disable()
+        _settled = True
 
 
 def keep() -> None:
@@ -37,3 +62,28 @@ def keep() -> None:
     moment is kept with them, once per panel and run."""
     if ENABLED:
         gc.freeze()
+
+
+def waiting() -> int:
+    """How many tracked objects were made (net) since the last collection."""
+    return gc.get_count()[0]
+
+
+def idle() -> bool:
+    """The table is quiet (nothing moved for a moment): collect the cycles made since
+    the last quiet moments, if any were made; every ``FULL_EVERY`` times everything
+    (what was still alive at a quiet moment and dropped since: a screen's replaced
+    rows). Returns whether it collected."""
+    if not (ENABLED and _settled) or not waiting():
+        return False
+    gc.collect(2 if gc.get_count()[2] >= FULL_EVERY - 1 else 1)
+    return True
+
+
+def frame() -> bool:
+    """Each frame: collect only when ``BACKSTOP`` objects wait (no quiet moment came
+    for a long time). Returns whether it collected."""
+    if not (ENABLED and _settled) or waiting() < BACKSTOP:
+        return False
+    gc.collect()
+    return True

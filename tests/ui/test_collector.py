@@ -7,27 +7,77 @@ import pytest
 from companion.ui import collector
 
 
+class FakeGC:
+    """The calls the collector makes, with counts it can be given."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.count = (0, 0, 0)
+
+    def collect(self, generation: int = 2) -> int:
+        self.calls.append(f"collect {generation}")
+        return 0
+
+    def freeze(self) -> None:
+        self.calls.append("freeze")
+
+    def disable(self) -> None:
+        self.calls.append("disable")
+
+    def get_count(self) -> tuple[int, int, int]:
+        return self.count
+
+
 @pytest.fixture
-def calls(monkeypatch):
-    seen: list[str] = []
-    monkeypatch.setattr(collector.gc, "collect", lambda: seen.append("collect"))
-    monkeypatch.setattr(collector.gc, "freeze", lambda: seen.append("freeze"))
+def fake(monkeypatch):
+    gc = FakeGC()
+    monkeypatch.setattr(collector, "gc", gc)
     monkeypatch.setattr(collector, "ENABLED", True)
-    return seen
+    monkeypatch.setattr(collector, "_settled", False)
+    return gc
 
 
-def test_settle_collects_before_it_freezes_so_no_garbage_is_kept(calls):
+def test_settle_collects_before_it_freezes_then_leaves_collections_to_quiet_moments(fake):
     collector.settle()
-    assert calls == ["collect", "freeze"]
+    assert fake.calls == ["collect 2", "freeze", "disable"]
 
 
-def test_keep_freezes_without_a_collection_in_the_middle_of_a_tap(calls):
+def test_keep_freezes_without_a_collection_in_the_middle_of_a_tap(fake):
     collector.keep()
-    assert calls == ["freeze"]
+    assert fake.calls == ["freeze"]
 
 
-def test_switched_off_it_leaves_the_collector_alone(calls, monkeypatch):
+def test_switched_off_it_leaves_the_collector_alone(fake, monkeypatch):
     monkeypatch.setattr(collector, "ENABLED", False)
+    fake.count = (10**6, 0, 0)
     collector.settle()
     collector.keep()
-    assert calls == []
+    assert not collector.idle() and not collector.frame()
+    assert fake.calls == []
+
+
+def test_nothing_is_collected_before_the_app_has_settled(fake):
+    fake.count = (10**6, 0, 0)
+    assert not collector.idle() and not collector.frame()
+    assert fake.calls == []
+
+
+def test_a_quiet_moment_collects_what_was_made_and_everything_now_and_then(fake):
+    collector.settle()
+    fake.calls.clear()
+    assert not collector.idle()  # nothing made since: no walk at all
+    fake.count = (500, 0, 0)
+    assert collector.idle()
+    fake.count = (500, 0, collector.FULL_EVERY - 1)  # the young ones collected that often
+    assert collector.idle()
+    assert fake.calls == ["collect 1", "collect 2"]
+
+
+def test_a_frame_collects_only_past_the_backstop(fake):
+    collector.settle()
+    fake.calls.clear()
+    fake.count = (collector.BACKSTOP - 1, 0, 0)
+    assert not collector.frame()
+    fake.count = (collector.BACKSTOP, 0, 0)
+    assert collector.frame()
+    assert fake.calls == ["collect 2"]
