@@ -75,6 +75,10 @@ def build_app(home: Path):
     app.frame_pacing = False  # every frame is drawn when asked (no idle pacing here)
     app._run_prepare()
     frames(5)
+    while getattr(app.sm, "pending", None):  # the screens built after the first frame
+        frames(1)
+        time.sleep(0.01)
+    frames(2)
     return app
 
 
