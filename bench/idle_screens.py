@@ -61,7 +61,7 @@ TICKING_APP = IDLE_APP.replace("""        return Label(text="a minimal Kivy app"
 #: ``companion run`` that opens the Timer tool and starts a 2-minute countdown once its
 #: screens are built; EVERY_FRAME=1 gives the timer screen the frame loop it had before.
 TIMER_RUN = """
-import json, os, sys
+import json, os, sys, time
 sys.path.insert(0, os.environ["BENCH_ROOT"])
 from companion import kiosk
 
@@ -78,16 +78,24 @@ def run(config, table, data, log_file, pad_port):
         TimerScreen.frames_wanted = lambda self: self.board is not None
     started = CompanionApp.on_start
 
+    flips = [0]
+
     def note(screen, key):
         path = os.environ["BENCH_MARK"]
         seen = json.loads(open(path).read()) if os.path.exists(path) else {}
-        seen[key] = [screen.board.status(), screen.big]
+        seen[key] = [screen.board.status(), screen.big, flips[0], time.monotonic()]
         open(path, "w").write(json.dumps(seen))
 
     def on_start(self):
         started(self)
 
         def go(_dt):
+            from kivy.core.window import Window
+
+            def flipped(*_args):
+                flips[0] += 1
+
+            Window.bind(on_flip=flipped)  # frames drawn (each one rasterized whole)
             if os.environ.get("SCREEN") == "slap":  # the slap pad armed, waiting
                 self.navigate("slap")
                 slap = self.sm.get_screen("slap")
@@ -96,7 +104,8 @@ def run(config, table, data, log_file, pad_port):
                 def phase(key):
                     path = os.environ["BENCH_MARK"]
                     seen = json.loads(open(path).read()) if os.path.exists(path) else {}
-                    seen[key] = [slap.phase, slap.frames_wanted()]
+                    seen[key] = [slap.phase, slap.frames_wanted(), flips[0],
+                                 time.monotonic()]
                     open(path, "w").write(json.dumps(seen))
 
                 phase("start")
@@ -121,6 +130,15 @@ from companion.cli import main
 
 sys.exit(main(["run"]))
 """
+
+
+def drawn(seen: dict) -> str:
+    """Frames drawn a second between the first and the last note of a run."""
+    try:
+        (_, _, f0, t0), (_, _, f1, t1) = seen["start"], seen["later"]
+        return f"{(f1 - f0) / (t1 - t0):.1f} frames drawn a second"
+    except (KeyError, ValueError, ZeroDivisionError):
+        return "frames drawn: not noted"
 
 
 def met(good: bool) -> str:
@@ -197,11 +215,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {what:43s} {m[0]:5.2f} % ({m[2]:4.2f} % GL)  {m[1]:4.0f}/s")
 
     row("timer screen, countdown running:", ours)
-    print(f"    (shown: {ours[3]})")
+    print(f"    (shown: {ours[3]['start'][1]} then {ours[3].get('later', ['', '?'])[1]}; "
+          f"{drawn(ours[3])})")
     row("the same wanting every frame (as before):", before)
     row("timer screen, not started (nothing moves):", stopped)
     row("slap pad armed, waiting for a slap:", armed)
-    print(f"    (phase, frames wanted: {armed[3]})")
+    print(f"    (phase {armed[3].get('later', ['?'])[0]}, frames wanted "
+          f"{armed[3].get('later', ['', '?'])[1]}; {drawn(armed[3])})")
     row("a minimal Kivy app:", mini)
     row("the same counting down once a second:", ticking)
     if not ran:
