@@ -8,21 +8,22 @@ in ten for 240-430 ms here, seconds on a Pi 4). Two things keep it out of the fr
 
 * ``gc.freeze`` moves the objects that live as long as the app (the screens, their
   panels, the loaded kv rules) to a generation the collector ignores;
-* Python's own collections, which start whenever allocations pass a threshold (in the
-  middle of a tap, as likely as anywhere), are switched off once the app has started.
-  The garbage made since (a widget row a screen replaced, a modal closed) is collected
-  when the table is quiet: ``idle()``, called by the frame loop once nothing has moved
-  for a moment (``FramePacer``). A long busy stretch never grows memory without bound:
-  ``frame()`` collects anyway once ``BACKSTOP`` objects wait (it does not happen in a
-  game as played: the table pauses within seconds).
+* Python's own collections, which start whenever 700 objects more than were freed have
+  been made (in the middle of a tap, as likely as anywhere), wait for ``BACKSTOP``
+  once the app has started. The garbage made since (a widget row a screen replaced, a
+  modal closed) is collected when the table is quiet: ``idle()``, called by the frame
+  loop once nothing has moved for a moment (``FramePacer``). Python's own collection
+  then comes only after a long busy stretch without a pause (it does not happen in a
+  game as played: the table pauses within seconds), so memory never grows without
+  bound, with or without a frame pacer.
 
 Refcounting still frees everything that is not part of a cycle at once; only cycles
 wait for the quiet moment.
 
 Wiring: ``CompanionApp.on_start`` calls ``settle()`` once the screens are built (a full
 collection first, so no garbage is frozen with them); a screen that builds a panel on
-its first showing calls ``keep()`` after it; ``FramePacer`` calls ``frame()`` each frame
-and ``idle()`` when it goes quiet. ``bench/ui_actions.py`` measures the pauses with and
+its first showing calls ``keep()`` after it; ``FramePacer`` calls ``idle()`` when the
+table goes quiet. ``bench/ui_actions.py`` measures the pauses with and
 without (``--gc plain``), and times the quiet collections apart.
 """
 
@@ -33,8 +34,8 @@ import gc
 #: Off for a measurement of the collector's own pauses (``bench/ui_actions.py``) and in
 #: the test process (frozen objects are hidden from ``gc.get_referrers``).
 ENABLED = True
-#: Tracked objects made (net) since the last collection above which a frame collects
-#: even though the table has not paused (about 30 MB of small objects).
+#: Tracked objects made (net) since the last collection at which Python collects on
+#: its own, even though the table has not paused (some 30 MB of small objects).
 BACKSTOP = 200_000
 #: Quiet moments between two collections of everything (the others collect only what
 #: was made since the last two: a walk of the young objects, not of the whole app).
@@ -45,12 +46,13 @@ _settled = False
 
 def settle() -> None:
     """Collect once, then freeze everything alive: the app's start is done. From now
-    on, collections run when the table is quiet (``idle``)."""
+    on, collections run when the table is quiet (``idle``), Python's own only past
+    ``BACKSTOP``."""
     global _settled
     if ENABLED:
         gc.collect()
         gc.freeze()
-        gc.disable()
+        gc.set_threshold(BACKSTOP, 10, 10)
         _settled = True
 
 
@@ -77,13 +79,4 @@ def idle() -> bool:
     if not (ENABLED and _settled) or not waiting():
         return False
     gc.collect(2 if gc.get_count()[2] >= FULL_EVERY - 1 else 1)
-    return True
-
-
-def frame() -> bool:
-    """Each frame: collect only when ``BACKSTOP`` objects wait (no quiet moment came
-    for a long time). Returns whether it collected."""
-    if not (ENABLED and _settled) or waiting() < BACKSTOP:
-        return False
-    gc.collect()
     return True

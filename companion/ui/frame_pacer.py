@@ -24,8 +24,7 @@ Wiring (``CompanionApp.build``)::
 
 Quiet moments: when the full rate's linger runs out (nothing moved for ``linger_s``),
 the pacer calls ``quiet()`` once (by default ``collector.idle``: the garbage collector's
-work is done then, never in a frame that carries a tap); each frame it calls ``busy()``
-(``collector.frame``: a backstop that almost never collects).
+work is done then, never in a frame that carries a tap).
 """
 
 from __future__ import annotations
@@ -53,12 +52,11 @@ class FramePacer:
                  busy_fps: float = BUSY_FPS, idle_fps: float | None = IDLE_FPS,
                  linger_s: float = LINGER_S, now: Callable[[], float] = time.monotonic,
                  interruptible: bool | None = None,
-                 quiet: Callable[[], Any] | None = collector.idle,
-                 busy: Callable[[], Any] | None = collector.frame) -> None:
+                 quiet: Callable[[], Any] | None = collector.idle) -> None:
         """``wanted()``: whether the screen needs every frame now. ``idle_fps`` None:
         never slow down. ``interruptible``: whether ``clock`` is Kivy's interrupt clock
-        (None: find out). ``quiet()``: called once each time the table goes quiet;
-        ``busy()``: after every frame (see the module doc)."""
+        (None: find out). ``quiet()``: called once each time the table goes quiet (see
+        the module doc)."""
         self.clock, self.frame, self.wanted, self.now = clock, frame, wanted, now
         self.interruptible = _is_interrupt_clock(clock) if interruptible is None \
             else interruptible
@@ -67,7 +65,7 @@ class FramePacer:
         self._event = None
         self._woken = False
         self._busy_until = 0.0
-        self.quiet, self.busy = quiet, busy
+        self.quiet = quiet
         self._quiet = False  # quiet() has run since the last activity
 
     @property
@@ -110,8 +108,6 @@ class FramePacer:
             self._quiet = True
             if self.quiet is not None:
                 self.quiet()
-        elif self.busy is not None:
-            self.busy()
         self._set_rate(self.busy_fps if active else self.idle_fps)
 
     def _set_rate(self, fps: float | None) -> None:

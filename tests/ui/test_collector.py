@@ -21,8 +21,8 @@ class FakeGC:
     def freeze(self) -> None:
         self.calls.append("freeze")
 
-    def disable(self) -> None:
-        self.calls.append("disable")
+    def set_threshold(self, *thresholds: int) -> None:
+        self.calls.append(f"threshold {thresholds[0]}")
 
     def get_count(self) -> tuple[int, int, int]:
         return self.count
@@ -39,7 +39,7 @@ def fake(monkeypatch):
 
 def test_settle_collects_before_it_freezes_then_leaves_collections_to_quiet_moments(fake):
     collector.settle()
-    assert fake.calls == ["collect 2", "freeze", "disable"]
+    assert fake.calls == ["collect 2", "freeze", f"threshold {collector.BACKSTOP}"]
 
 
 def test_keep_freezes_without_a_collection_in_the_middle_of_a_tap(fake):
@@ -52,13 +52,13 @@ def test_switched_off_it_leaves_the_collector_alone(fake, monkeypatch):
     fake.count = (10**6, 0, 0)
     collector.settle()
     collector.keep()
-    assert not collector.idle() and not collector.frame()
+    assert not collector.idle()
     assert fake.calls == []
 
 
 def test_nothing_is_collected_before_the_app_has_settled(fake):
     fake.count = (10**6, 0, 0)
-    assert not collector.idle() and not collector.frame()
+    assert not collector.idle()
     assert fake.calls == []
 
 
@@ -71,13 +71,3 @@ def test_a_quiet_moment_collects_what_was_made_and_everything_now_and_then(fake)
     fake.count = (500, 0, collector.FULL_EVERY - 1)  # the young ones collected that often
     assert collector.idle()
     assert fake.calls == ["collect 1", "collect 2"]
-
-
-def test_a_frame_collects_only_past_the_backstop(fake):
-    collector.settle()
-    fake.calls.clear()
-    fake.count = (collector.BACKSTOP - 1, 0, 0)
-    assert not collector.frame()
-    fake.count = (collector.BACKSTOP, 0, 0)
-    assert collector.frame()
-    assert fake.calls == ["collect 2"]
