@@ -20,11 +20,12 @@ in ten for 240-430 ms here, seconds on a Pi 4). Two things keep it out of the fr
 Refcounting still frees everything that is not part of a cycle at once; only cycles
 wait for the quiet moment.
 
-Wiring: ``CompanionApp.on_start`` calls ``settle()`` once the screens are built (a full
-collection first, so no garbage is frozen with them); a screen that builds a panel on
-its first showing calls ``keep()`` after it; ``FramePacer`` calls ``idle()`` when the
-table goes quiet. ``bench/ui_actions.py`` measures the pauses with and
-without (``--gc plain``), and times the quiet collections apart.
+Wiring: ``CompanionApp.on_start`` calls ``settle()`` once the first screen is built (a
+full collection first, so no garbage is frozen with it), ``LazyScreens`` again once
+every screen is; a screen that builds a panel on its first showing calls ``keep()``
+after it (frozen at the next quiet moment); ``FramePacer`` calls ``idle()`` when the
+table goes quiet. ``bench/ui_actions.py`` measures the pauses with and without
+(``--gc plain``), and times the quiet collections apart.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ BACKSTOP = 200_000
 FULL_EVERY = 5
 
 _settled = False
+_keep = False  # keep() asked for a freeze at the next quiet moment
 
 
 def settle() -> None:
@@ -57,13 +59,12 @@ def settle() -> None:
 
 
 def keep() -> None:
-    """Freeze what is alive now (just-built widgets that live as long as the app).
-
-    No collection first: it is called in the middle of a tap, and ``gc.freeze`` itself
-    costs nothing (it moves lists, it walks no objects). The little garbage of that
-    moment is kept with them, once per panel and run."""
+    """What is alive now lives as long as the app (a panel just built on its first
+    showing): it is frozen at the next quiet moment, after a full collection, so none
+    of the garbage waiting now is frozen with it. Nothing is done in the tap itself."""
+    global _keep
     if ENABLED:
-        gc.freeze()
+        _keep = True
 
 
 def waiting() -> int:
@@ -76,7 +77,13 @@ def idle() -> bool:
     the last quiet moments, if any were made; every ``FULL_EVERY`` times everything
     (what was still alive at a quiet moment and dropped since: a screen's replaced
     rows). Returns whether it collected."""
-    if not (ENABLED and _settled) or not waiting():
+    global _keep
+    if not (ENABLED and _settled) or not (waiting() or _keep):
         return False
+    if _keep:  # new long-lived widgets: collect everything, then freeze what is left
+        gc.collect()
+        gc.freeze()
+        _keep = False
+        return True
     gc.collect(2 if gc.get_count()[2] >= FULL_EVERY - 1 else 1)
     return True

@@ -34,6 +34,7 @@ def fake(monkeypatch):
     monkeypatch.setattr(collector, "gc", gc)
     monkeypatch.setattr(collector, "ENABLED", True)
     monkeypatch.setattr(collector, "_settled", False)
+    monkeypatch.setattr(collector, "_keep", False)
     return gc
 
 
@@ -42,9 +43,14 @@ def test_settle_collects_before_it_freezes_then_leaves_collections_to_quiet_mome
     assert fake.calls == ["collect 2", "freeze", f"threshold {collector.BACKSTOP}"]
 
 
-def test_keep_freezes_without_a_collection_in_the_middle_of_a_tap(fake):
+def test_keep_does_nothing_in_the_tap_and_freezes_after_a_full_collection_when_quiet(fake):
+    collector.settle()
+    fake.calls.clear()
     collector.keep()
-    assert fake.calls == ["freeze"]
+    assert fake.calls == []  # nothing in the middle of a tap
+    assert collector.idle()  # even with nothing new waiting
+    assert fake.calls == ["collect 2", "freeze"]  # no garbage frozen with the panel
+    assert not collector.idle()  # once
 
 
 def test_switched_off_it_leaves_the_collector_alone(fake, monkeypatch):
