@@ -1,4 +1,5 @@
-"""Idle CPU of the timer screen with a countdown running, against a minimal Kivy app.
+"""Idle CPU of the timer screen with a countdown running and of the armed slap pad,
+against a minimal Kivy app.
 
 Run: ``python bench/idle_screens.py [--seconds 10]`` (needs a display; ``make bench``
 runs it under Xvfb).
@@ -12,6 +13,8 @@ second over ``--seconds``, after it is up):
 * the same with the timer screen wanting every frame, as it did before it planned its
   updates (``frames_wanted`` True while a board is shown): the app's 60 Hz loop;
 * the timer screen shown but not started (nothing moves: the app's own idle cost);
+* the slap pad tool armed, waiting for the first slap (the round's frames start with
+  it: a press wakes the app at once);
 * a minimal Kivy app (one Label), the yardstick, and the same app with its Label
   counting down once a second in large digits (one redraw a second, as any timer needs).
 
@@ -58,7 +61,7 @@ TICKING_APP = IDLE_APP.replace("""        return Label(text="a minimal Kivy app"
 #: ``companion run`` that opens the Timer tool and starts a 2-minute countdown once its
 #: screens are built; EVERY_FRAME=1 gives the timer screen the frame loop it had before.
 TIMER_RUN = """
-import json, os, sys
+import json, os, sys, time
 sys.path.insert(0, os.environ["BENCH_ROOT"])
 from companion import kiosk
 
@@ -75,16 +78,39 @@ def run(config, table, data, log_file, pad_port):
         TimerScreen.frames_wanted = lambda self: self.board is not None
     started = CompanionApp.on_start
 
+    flips = [0]
+
     def note(screen, key):
         path = os.environ["BENCH_MARK"]
         seen = json.loads(open(path).read()) if os.path.exists(path) else {}
-        seen[key] = [screen.board.status(), screen.big]
+        seen[key] = [screen.board.status(), screen.big, flips[0], time.monotonic()]
         open(path, "w").write(json.dumps(seen))
 
     def on_start(self):
         started(self)
 
         def go(_dt):
+            from kivy.core.window import Window
+
+            def flipped(*_args):
+                flips[0] += 1
+
+            Window.bind(on_flip=flipped)  # frames drawn (each one rasterized whole)
+            if os.environ.get("SCREEN") == "slap":  # the slap pad armed, waiting
+                self.navigate("slap")
+                slap = self.sm.get_screen("slap")
+                slap.arm()
+
+                def phase(key):
+                    path = os.environ["BENCH_MARK"]
+                    seen = json.loads(open(path).read()) if os.path.exists(path) else {}
+                    seen[key] = [slap.phase, slap.frames_wanted(), flips[0],
+                                 time.monotonic()]
+                    open(path, "w").write(json.dumps(seen))
+
+                phase("start")
+                Clock.schedule_interval(lambda _dt: phase("later"), 5)
+                return
             self.navigate("timer")
             screen = self.sm.get_screen("timer")
             screen.control("preset:" + str(120 * 10**9))
@@ -104,6 +130,15 @@ from companion.cli import main
 
 sys.exit(main(["run"]))
 """
+
+
+def drawn(seen: dict) -> str:
+    """Frames drawn a second between the first and the last note of a run."""
+    try:
+        (_, _, f0, t0), (_, _, f1, t1) = seen["start"], seen["later"]
+        return f"{(f1 - f0) / (t1 - t0):.1f} frames drawn a second"
+    except (KeyError, ValueError, ZeroDivisionError):
+        return "frames drawn: not noted"
 
 
 def met(good: bool) -> str:
@@ -150,7 +185,16 @@ def main(argv: list[str] | None = None) -> int:
                                           args.seconds)
             return share, wakes, gl, json.loads(mark.read_text()) if mark.exists() else {}
 
+        def slap() -> tuple[float, float, float, dict]:
+            mark = folder / "markslap.json"
+            env = dict(base, NOTIFY_SOCKET=str(sock_path), BENCH_MARK=str(mark),
+                       SCREEN="slap", COMPANION_DATA_DIR=str(folder / "dataslap"))
+            share, wakes, gl = idle_share([sys.executable, "-c", TIMER_RUN], env, ready,
+                                          args.seconds)
+            return share, wakes, gl, json.loads(mark.read_text()) if mark.exists() else {}
+
         try:
+            armed = slap()
             ours = timer(every_frame=False)
             before = timer(every_frame=True)
             stopped = timer(every_frame=False, start=False)
@@ -171,9 +215,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {what:43s} {m[0]:5.2f} % ({m[2]:4.2f} % GL)  {m[1]:4.0f}/s")
 
     row("timer screen, countdown running:", ours)
-    print(f"    (shown: {ours[3]})")
+    print(f"    (shown: {ours[3]['start'][1]} then {ours[3].get('later', ['', '?'])[1]}; "
+          f"{drawn(ours[3])})")
     row("the same wanting every frame (as before):", before)
     row("timer screen, not started (nothing moves):", stopped)
+    row("slap pad armed, waiting for a slap:", armed)
+    print(f"    (phase {armed[3].get('later', ['?'])[0]}, frames wanted "
+          f"{armed[3].get('later', ['', '?'])[1]}; {drawn(armed[3])})")
     row("a minimal Kivy app:", mini)
     row("the same counting down once a second:", ticking)
     if not ran:
@@ -185,6 +233,13 @@ def main(argv: list[str] | None = None) -> int:
           f"{met(ours[0] <= ticking[0])}")
     print(f"  ... counting the CPU's own work only (GL aside): "
           f"{met(ours[0] - ours[2] <= mini[0] - mini[2])}")
+    print(f"  the armed slap pad idles at or below a minimal Kivy app: "
+          f"{met(armed[0] <= mini[0])}")
+    print(f"  ... counting the CPU's own work only (GL aside): "
+          f"{met(armed[0] - armed[2] <= mini[0] - mini[2])}")
+    if armed[3].get("later", [""])[0] != "armed":
+        print("the slap pad was not armed all along: its figures say nothing")
+        return 1
     return 0
 
 

@@ -75,9 +75,15 @@ def build_app(home: Path):
     app.frame_pacing = False  # every frame is drawn when asked (no idle pacing here)
     app._run_prepare()
     frames(5)
+    while getattr(app.sm, "pending", None):  # the screens built after the first frame
+        frames(1)
+        time.sleep(0.01)
+    frames(2)
     return app
 
 
+#: taps between two pauses of the table (a turn's worth; the pacer's quiet moment)
+QUIET_EVERY = 20
 BUDGET_MS = 3.0  # on this machine: about one 60 Hz frame (16.7 ms) on a Pi 4
 FRAME_MS = 1000 / 60
 
@@ -110,6 +116,9 @@ class Recorder:
     _gc_ms: float = 0.0
     _gc_t0: float = 0.0
     clock: Clock = field(default_factory=Clock)
+    #: the collections run when the table is quiet (``collector.idle``), ms each
+    quiet: list[float] = field(default_factory=list)
+    taps: int = 0
 
     def install(self, app) -> None:
         """Wrap the buffer swap and the log's writes so their time is kept apart; time
@@ -119,8 +128,8 @@ class Recorder:
 
         GUARD.clock = self.clock
         self.time_the_window()
-        for name in ("append", "undo"):
-            setattr(app.log, name, self._apart(getattr(app.log, name)))
+        for name in ("append", "undo", "new_game", "finish"):
+            setattr(app.log, name, self._waited(getattr(app.log, name)))
         gc.callbacks.append(self._on_gc)
 
     def time_the_window(self) -> None:
@@ -153,6 +162,21 @@ class Recorder:
 
         return timed
 
+    def _waited(self, func):
+        """The log's writes: the time spent waiting (its fsync: the process sleeps) is
+        kept apart, the CPU they spend (JSON, SQLite's statements, the commit's own
+        work) counts."""
+
+        def timed(*args, **kwargs):
+            t0, c0 = time.perf_counter(), time.thread_time()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                wall = time.perf_counter() - t0
+                self._apart_ms += max(0.0, wall - (time.thread_time() - c0)) * 1000
+
+        return timed
+
     def _on_gc(self, phase: str, _info) -> None:
         if phase == "start":
             self._gc_t0 = time.perf_counter()
@@ -172,10 +196,22 @@ class Recorder:
         """Finger down on the widget's centre, a frame, finger up, a frame: the second
         frame's cost is returned (the first is kept in ``presses``)."""
         self.clock.now += 1.0
+        self.taps += 1
+        if not self.taps % QUIET_EVERY:
+            self.pause()
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         self.presses.append(self._timed(touch.touch_down))
         return self._timed(touch.touch_up)
+
+    def pause(self) -> None:
+        """The table pauses (as the frame pacer sees it after a quiet second): the
+        collector's quiet-moment collection runs, timed apart from the taps."""
+        from companion.ui import collector
+
+        t0 = time.perf_counter()
+        if collector.idle():
+            self.quiet.append((time.perf_counter() - t0) * 1000)
 
     def add(self, screen: str, kind: str, sample: Sample) -> None:
         self.samples.setdefault(screen, {}).setdefault(kind, []).append(sample)
@@ -525,11 +561,373 @@ def crazy_time_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
     frames(2)
 
 
+# ------------------------------------------------------------ the other screens
+
+
+def shown_buttons(root):
+    """The buttons a finger can reach under ``root``: on the window, enabled, not
+    collapsed to nothing, not faded out."""
+    from kivy.uix.behaviors import ButtonBehavior
+
+    for w in root.walk(restrict=True):
+        if (isinstance(w, ButtonBehavior) and not w.disabled and w.width > 1
+                and w.height > 1 and w.opacity > 0 and w.get_root_window() is not None):
+            yield w
+
+
+def find(root, text: str, start: bool = False):
+    """The reachable button reading ``text`` (or starting with it), None when none is."""
+    for w in shown_buttons(root):
+        t = getattr(w, "text", "")
+        if t == text or (start and t.startswith(text)):
+            return w
+    return None
+
+
+class Tapper:
+    """Taps on one screen's widgets, recorded under that screen's name by kind."""
+
+    def __init__(self, app, rec: Recorder, screen: str) -> None:
+        self.app, self.rec, self.screen = app, rec, screen
+
+    def __call__(self, kind: str, widget) -> Sample:
+        if widget is None:
+            raise RuntimeError(f"{self.screen}: nothing to tap for {kind!r}")
+        sample = self.rec.tap(widget)
+        self.rec.add(self.screen, kind, sample)
+        return sample
+
+    def text(self, kind: str, text: str, root=None, start: bool = False) -> Sample:
+        return self(kind, find(root or self.app.root, text, start))
+
+    def maybe(self, kind: str, text: str, root=None, start: bool = False) -> bool:
+        """Tap the button reading ``text`` when there is one to tap (enabled, shown)."""
+        widget = find(root or self.app.root, text, start)
+        if widget is not None:
+            self(kind, widget)
+        return widget is not None
+
+    def press(self, kind: str, key: str) -> Sample:
+        """A seat button pressed and let go through the table's own inputs (the
+        keyboard's simulated pins, as the hardware's edges arrive): the frame that
+        handles the press is timed."""
+        table = self.app.table
+        table.key_down(key)
+        sample = self.rec._timed(lambda: None)
+        table.key_up(key)
+        frames(1)
+        self.rec.add(self.screen, kind, sample)
+        return sample
+
+    def until(self, kind: str, done, limit_s: float = 5.0) -> None:
+        """Frames until ``done()`` (an animation settles, a slap round closes, both on
+        the table's real clock): the frame in which it happens is timed as ``kind``,
+        the waiting frames before are not."""
+        end = time.monotonic() + limit_s
+        while time.monotonic() < end:
+            sample = self.rec._timed(lambda: None)
+            if done():
+                self.rec.add(self.screen, kind, sample)
+                return
+            time.sleep(0.005)
+        raise RuntimeError(f"{self.screen}: {kind!r} never came")
+
+    @property
+    def count(self) -> int:
+        return self.rec.count(self.screen)
+
+
+def seat_key(app, seat: int) -> str:
+    """The keyboard key that stands for ``seat``'s button in simulation."""
+    return next(k for k in app.table._keys if app.table.key_seat(k) == seat)
+
+
+def number_pad(app):
+    from companion.ui.widgets import NumberPad
+
+    return next(w for w in app.root.walk(restrict=True) if isinstance(w, NumberPad))
+
+
+def scorepad_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
+    """The score pad ("game" screen): -1/+1/+5 per row, "+ N" with its number pad
+    (digits, OK records), Undo now and then."""
+    rng = random.Random(seed)
+    start_game(app, "scorepad", {"players": FOUR})
+    screen = app.sm.get_screen("game")
+    frames(2)
+    tap = Tapper(app, rec, "scorepad")
+    while tap.count < taps:
+        if rng.random() < 0.15:
+            typed = [b for b in shown_buttons(screen) if b.text == "+ N"]
+            tap("+ N (opens the pad)", rng.choice(typed))
+            pad = number_pad(app)
+            for d in str(rng.randint(1, 40)):
+                tap("pad digit", find(pad, d))
+            tap("pad OK (records)", find(pad, "OK"))
+        else:
+            delta = rng.choice(["-1", "+1", "+1", "+5"])
+            tap(f"score {delta}", rng.choice([b for b in shown_buttons(screen)
+                                              if b.text == delta]))
+        if app.session.can_undo and rng.random() < 0.04:
+            tap("undo", screen.ids.undo)
+    app.end_game("abandoned", ask=False)
+    frames(2)
+
+
+def time_after_time_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
+    """Time After Time as the host enters it: a player's name, the hour drawn, a
+    legal slot (places the card); "Pile -1", "Ghost +1", "Discard" now and then; Undo.
+    A finished game is followed by a new one."""
+    rng = random.Random(seed)
+    screen = app.sm.get_screen("time_after_time")
+    tap = Tapper(app, rec, "time_after_time")
+    names = [p["name"] for p in FOUR]
+    while tap.count < taps:
+        start_game(app, "time_after_time", {"players": FOUR})
+        frames(2)
+        stuck = 0
+        while tap.count < taps and screen.band == "hours" and stuck < 20:
+            seat = rng.randrange(len(names))
+            row = screen.ids.rows.children[len(names) - 1 - seat]
+            tap("player name", next((b for b in shown_buttons(row)
+                                     if type(b).__name__ != "TatSlot"), None))
+            hours = list(shown_buttons(screen.ids.hours))
+            if not hours:
+                stuck += 1
+                continue
+            tap("hour", rng.choice(hours))
+            row = screen.ids.rows.children[len(names) - 1 - seat]
+            slots = [b for b in shown_buttons(row) if b.text == "?" or b.text.isdigit()]
+            r = rng.random()
+            if r < 0.1 and find(screen, "Pile −1"):
+                tap("pile -1", find(screen, "Pile −1"))
+            elif r < 0.15 and find(screen, "Discard"):
+                tap("discard", find(screen, "Discard"))
+            elif r < 0.2 and find(screen, "Ghost +1"):
+                tap("ghost +1", find(screen, "Ghost +1"))
+            elif slots:
+                n = app.session.n_actions
+                sample = rec.tap(rng.choice(slots))
+                rec.add("time_after_time", "slot (places the card)"
+                        if app.session.n_actions > n else "slot (refused)", sample)
+            else:
+                stuck += 1
+            if app.session.can_undo and rng.random() < 0.04:
+                tap("undo", screen.ids.undo)
+        app.end_game("abandoned", ask=False)
+        frames(2)
+
+
+def time_stories_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
+    """T.I.M.E Stories: the Time Captain die rolled (its record when it settles),
+    "Stay (1 TU)", the red-lettered toggle, a TU correction (panel, steps, Apply), the
+    characters' life -/+ and Undo; a new run when one ends."""
+    rng = random.Random(seed)
+    players = [{"name": "Ann", "seat": 1}, {"name": "Bea", "seat": 2}]
+    chars = [{"name": nm, "player_seat": p["seat"], "life": 4, "resistance": 1,
+              "characteristics": {"Combat": 2}} for nm, p in zip(("Marie", "Madeleine"),
+                                                                 players, strict=True)]
+    screen = app.sm.get_screen("time_stories")
+    tap = Tapper(app, rec, "time_stories")
+    while tap.count < taps:
+        start_game(app, "time_stories", {"players": players, "mission": "Asylum",
+                                         "characters": chars, "starting_tu": 99})
+        frames(2)
+        while tap.count < taps and screen.running:
+            r = rng.random()
+            if r < 0.3:
+                tap.text("stay (1 TU)", "Stay (1 TU)")
+            elif r < 0.5:
+                n = app.session.n_actions
+                tap.text("roll die", "Roll die")
+                tap.until("die settles (records)", lambda n=n: app.session.n_actions > n)
+            elif r < 0.6:
+                tap.text("red-lettered toggle", "Red-lettered", start=True)
+            elif r < 0.75:
+                tap.text("open a panel", "Correct TU")
+                for _ in range(rng.randint(1, 2)):
+                    tap.text("panel step", rng.choice(["-1", "+1", "-5"]))
+                tap.text("apply (records)", "Apply")
+                if screen.panel is not None:
+                    screen.show_mission()
+                    frames(1)
+            else:
+                tap.text("open a panel", "Characters")
+                tap.text("life -/+ (records)", rng.choice(["-", "+"]),
+                         root=screen.panel)
+                back = find(screen.panel, "Back") or find(screen.panel, "Close")
+                if back is not None:
+                    tap("close a panel", back)
+                else:
+                    screen.show_mission()
+                    frames(1)
+            if app.session.can_undo and rng.random() < 0.04 and screen.panel is None:
+                tap("undo", screen.undo_button)
+        app.end_game("abandoned", ask=False)
+        frames(2)
+
+
+def timer_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
+    """The timer tool: mode, presets, -/+15 s, seats, Start, Pause, Resume, Reset, a
+    seat's button (its turn over)."""
+    rng = random.Random(seed)
+    app.navigate("timer")
+    frames(2)
+    screen = app.sm.get_screen("timer")
+    tap = Tapper(app, rec, "timer")
+    while tap.count < taps:
+        tap.text("countdown mode", "Countdown")
+        tap.text("preset", rng.choice(["30 s", "60 s", "2 min"]))
+        for _ in range(rng.randint(0, 2)):
+            tap.maybe("-/+15 s", rng.choice(["-15 s", "+15 s"]))
+        tap.text("start", "Start")
+        for _ in range(rng.randint(1, 3)):
+            tap.press("seat button", seat_key(app, rng.randint(1, 4)))
+        for word in ("Pause", "Resume", "Reset"):
+            if find(screen, word) is not None:
+                tap.text(word.lower(), word)
+        tap.text("clock mode", "Clock")
+    app.home()
+    frames(2)
+
+
+def captain_die_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
+    """The captain die tool: Roll (and its settling), red-lettered, a face entered,
+    Clear list."""
+    rng = random.Random(seed)
+    app.navigate("captain_die")
+    frames(2)
+    screen = app.sm.get_screen("captain_die")
+    tap = Tapper(app, rec, "captain_die")
+    while tap.count < taps:
+        r = rng.random()
+        if r < 0.5:
+            tap.text("roll", "Roll")
+            tap.until("die settles", lambda: not screen.frames_wanted())
+        elif r < 0.65:
+            tap.text("red-lettered toggle", "Red-lettered", start=True)
+        elif r < 0.9:
+            tap.text("enter a face", "Enter a face")
+            tap.text("face answer", str(rng.randint(1, 6)))
+        else:
+            tap.text("clear list", "Clear list")
+    app.home()
+    frames(2)
+
+
+def slap_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
+    """The slap pad tool: the face armed, slaps from the seats' buttons (through the
+    table's inputs), the verdict when the round closes, a candidate picked, Record,
+    Undo."""
+    from companion.ui.presenters import slap as sp
+
+    rng = random.Random(seed)
+    app.navigate("slap")
+    frames(2)
+    screen = app.sm.get_screen("slap")
+    tap = Tapper(app, rec, "slap")
+    while tap.count < taps:
+        tap("arm (the face)", screen.ids.get("face") or next(
+            w for w in shown_buttons(screen) if type(w).__name__ == "StopFace"))
+        for seat in rng.sample(range(1, 5), rng.randint(2, 4)):
+            tap.press("slap (seat button)", seat_key(app, seat))
+        tap.until("verdict shown", lambda: screen.phase == sp.VERDICT)
+        record = find(screen, "Record", start=True)
+        if record is None:
+            chips = [w for w in shown_buttons(screen) if type(w).__name__ == "NamedChip"]
+            if chips:
+                tap("candidate picked", rng.choice(chips))
+            record = find(screen, "Record", start=True)
+        if record is None:
+            break
+        tap("record", record)
+        if rng.random() < 0.1 and find(screen, "Undo", start=True):
+            tap.text("undo", "Undo", start=True)
+    app.home()
+    frames(2)
+
+
+def finished_games(app, n: int = 30) -> None:
+    """``n`` short games finished as the table does (History lists them)."""
+    from companion.games import get_rules
+    from companion.session import GameSession
+
+    for i in range(n):
+        game = GameSession.start(app.log, get_rules("scorepad"), {"players": FOUR})
+        for k in range(20):
+            game.do({"type": "score", "seat": 1 + k % 4, "points": 1 + i % 3})
+        game.finish("finished")
+
+
+def history_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
+    """History opened from Home (the first time and again) with 30 finished games and
+    the ones this run left; back Home."""
+    finished_games(app)
+    app.home()
+    frames(2)
+    tap = Tapper(app, rec, "history")
+    first = True
+    while tap.count < taps:
+        tap.text("open (first time)" if first else "open", "History")
+        first = False
+        tap.text("back", "< Back")
+    frames(2)
+
+
+def players_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
+    """The Players screen: opened from a game's tile, seats in and out, who starts,
+    Start (the game's screen shows), back Home."""
+    rng = random.Random(seed)
+    app.home()
+    frames(2)
+    tap = Tapper(app, rec, "players")
+    while tap.count < taps:
+        tap.text("open (a game's tile)", "[b]Score pad[/b]", start=True)
+        screen = app.sm.get_screen("players")
+        for _ in range(rng.randint(1, 3)):
+            toggles = [w for w in shown_buttons(screen) if type(w).__name__ == "TapToggle"]
+            tap("seat in/out", rng.choice(toggles))
+        first = find(screen, "First:", start=True)
+        if first is not None:
+            tap("who starts", first)
+        start = find(screen, "Start")
+        if start is None:
+            tap.text("back", "< Back")
+            continue
+        tap("start (the game shows)", start)
+        if app.sm.current == "players":
+            tap.text("back", "< Back")
+            continue
+        app.end_game("abandoned", ask=False)
+        frames(2)
+
+
 SCREENS = {"crazy_time (75 pick-ups)": crazy_time, "times (track to 99)": times,
            "scorepad (500 entries)": scorepad, "time_stories (60 log lines)": time_stories}
 
 TAPPED = {"times": times_taps, "professor_tempus": professor_tempus_taps,
-          "crazy_time": crazy_time_taps}
+          "crazy_time": crazy_time_taps, "time_after_time": time_after_time_taps,
+          "time_stories": time_stories_taps, "scorepad": scorepad_taps,
+          "timer": timer_taps, "slap": slap_taps, "captain_die": captain_die_taps,
+          "players": players_taps, "history": history_taps}
+
+
+def summary(floor: dict, rec: Recorder, screens: list[str]) -> None:
+    """One line per screen (every action kind together), under the minimal app's."""
+    print(f"\nsummary (CPU ms per action, budget {BUDGET_MS} ms)")
+    print(HEADER)
+    print(line("minimal Kivy app: tap", floor))
+    for screen in screens:
+        every = [s for samples in rec.samples.get(screen, {}).values() for s in samples]
+        if every:
+            f = figures(every)
+            flag = "ok" if f["median"] <= BUDGET_MS and f["p90"] <= BUDGET_MS else "OVER"
+            print(line(screen, f) + f"  {flag}")
+    if rec.quiet:
+        q = sorted(rec.quiet)
+        print(f"collections while the table is quiet (one pause every {QUIET_EVERY} "
+              f"taps): {len(q)}, median {statistics.median(q):.1f} ms, "
+              f"max {q[-1]:.1f} ms (between taps, in no tap's frame)")
 
 
 def growth(app, rec: Recorder, repeats: int) -> None:
@@ -549,6 +947,8 @@ def main() -> int:
                         help="actions per point of the growth figures")
     parser.add_argument("--gc", choices=("freeze", "plain"), default="freeze",
                         help="plain: without companion.ui.collector's gc.freeze")
+    parser.add_argument("--screens", default="",
+                        help="comma-separated screens to tap (default: every one)")
     parser.add_argument("--minimal", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.minimal:
@@ -569,14 +969,16 @@ def main() -> int:
     print(HEADER)
     print(line("minimal Kivy app: tap", floor["taps"]))
     print(line("minimal Kivy app: finger down", floor["presses"]))
-    for screen, run in TAPPED.items():
-        run(app, rec, args.taps)
+    chosen = [s for s in args.screens.split(",") if s] or list(TAPPED)
+    for screen in chosen:
+        TAPPED[screen](app, rec, args.taps)
         kinds = rec.samples.get(screen, {})
         every = [s for samples in kinds.values() for s in samples]
         print(line(f"{screen}: every action", figures(every)))
         for kind, samples in sorted(kinds.items()):
             print(line(f"  {kind}", figures(samples)))
     print(line("every screen: finger down", figures(rec.presses)))
+    summary(floor["taps"], rec, chosen)
     growth(app, rec, args.repeats)
     app.stop()
     app.table.close()
@@ -585,4 +987,10 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except Exception:  # Kivy's logger holds sys.stderr: say why on the real one
+        import traceback
+
+        traceback.print_exc(file=sys.__stderr__)
+        sys.exit(1)

@@ -189,10 +189,23 @@ def charts(rules: Rules, state: Any) -> tuple[Chart, ...]:
     return tuple(draw(state)) if draw is not None else ()
 
 
+#: Plain values ``to_jsonable`` gives back as they are (exactly these types: an enum
+#: derived from int or str is not one of them).
+_PLAIN = frozenset({int, str, float, bool, type(None)})
+#: A dataclass type -> its fields' names (``dataclasses.fields`` is slow to ask often).
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def to_jsonable(value: Any) -> Any:
     """Turn frozen dataclasses, tuples and enums into plain JSON data."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    kind = type(value)
+    if kind in _PLAIN:  # most of what a snapshot holds: nothing to turn
+        return value
+    names = _FIELDS.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        return {name: to_jsonable(getattr(value, name)) for name in names}
     if isinstance(value, Mapping):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, PVec, frozenset, set)):

@@ -28,7 +28,6 @@ an open game aside).
 
 from __future__ import annotations
 
-import importlib
 import logging
 import time
 from pathlib import Path
@@ -41,7 +40,7 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
-from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.screenmanager import NoTransition
 from kivy.uix.textinput import TextInput
 from kivy.uix.vkeyboard import VKeyboard
 
@@ -57,6 +56,7 @@ from companion.store.gamelog import GameLog
 from companion.table import Table
 from companion.ui import storage_problem, theme
 from companion.ui.frame_pacer import IDLE_FPS, FramePacer
+from companion.ui.lazy_screens import LazyScreens
 from companion.ui.modal import Modal
 from companion.ui.screen_list import screens
 from companion.ui.session_controller import SessionController
@@ -173,19 +173,9 @@ class CompanionApp(App):
     def build(self):
         load_kv(str(HERE / "widgets.py"))
         load_kv(__file__)
-        self.sm = ScreenManager(transition=NoTransition())
-        for name, module, cls in screens():
-            try:
-                screen_cls = getattr(importlib.import_module(module), cls)
-            except ModuleNotFoundError as exc:
-                if exc.name != module:
-                    raise  # a broken import inside a screen must not hide
-                log.info("screen %s is not built yet", name)
-                continue
-            self.sm.add_widget(screen_cls(name=name))
-        # The first screen added became current before the others existed: enter it again
-        # so the home screen lists the tools that are now there.
-        self.sm.current_screen.dispatch("on_pre_enter")
+        # home at once, the others on first use or in the background after the first frame
+        self.sm = LazyScreens(transition=NoTransition())
+        self.sm.know(screens())
         root = Root()
         self.sm.pos_hint = {"x": 0, "y": 0}
         # strong references: ids are weak proxies, and ``is`` must see the widgets

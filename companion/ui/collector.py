@@ -1,39 +1,89 @@
-"""Python's garbage collector kept out of the frames: long-lived objects frozen.
+"""Python's garbage collector kept out of the frames: long-lived objects frozen, and
+cycles collected while the table is quiet.
 
 A collection of the oldest generation walks every object the process holds; with the
 screens' widget trees, their kv rules and the rules engines that is hundreds of
 thousands of objects, and a frame in which it runs is late (the Times screen froze a tap
-in ten for 240-430 ms here, seconds on a Pi 4, before this). Objects that live as long as
-the app (the screens, their panels, the loaded kv rules) need never be walked:
-``gc.freeze`` moves them to a generation the collector ignores, so the collections
-that still run walk only what was made since.
+in ten for 240-430 ms here, seconds on a Pi 4). Two things keep it out of the frames:
 
-Wiring: ``CompanionApp.on_start`` calls ``settle()`` once the screens are built (a full
-collection first, so no garbage is frozen with them); a screen that builds a panel on
-its first showing calls ``keep()`` after it. ``bench/ui_actions.py`` measures the
-pauses with and without (``--gc plain``).
+* ``gc.freeze`` moves the objects that live as long as the app (the screens, their
+  panels, the loaded kv rules) to a generation the collector ignores;
+* Python's own collections, which start whenever 700 objects more than were freed have
+  been made (in the middle of a tap, as likely as anywhere), wait for ``BACKSTOP``
+  once the app has started. The garbage made since (a widget row a screen replaced, a
+  modal closed) is collected when the table is quiet: ``idle()``, called by the frame
+  loop once nothing has moved for a moment (``FramePacer``). Python's own collection
+  then comes only after a long busy stretch without a pause (it does not happen in a
+  game as played: the table pauses within seconds), so memory never grows without
+  bound, with or without a frame pacer.
+
+Refcounting still frees everything that is not part of a cycle at once; only cycles
+wait for the quiet moment.
+
+Wiring: ``CompanionApp.on_start`` calls ``settle()`` once the first screen is built (a
+full collection first, so no garbage is frozen with it), ``LazyScreens`` again once
+every screen is; a screen that builds a panel on its first showing calls ``keep()``
+after it (frozen at the next quiet moment); ``FramePacer`` calls ``idle()`` when the
+table goes quiet. ``bench/ui_actions.py`` measures the pauses with and without
+(``--gc plain``), and times the quiet collections apart.
 """
 
 from __future__ import annotations
 
 import gc
 
-#: Off for a measurement of the collector's own pauses (``bench/ui_actions.py``).
+#: Off for a measurement of the collector's own pauses (``bench/ui_actions.py``) and in
+#: the test process (frozen objects are hidden from ``gc.get_referrers``).
 ENABLED = True
+#: Tracked objects made (net) since the last collection at which Python collects on
+#: its own, even though the table has not paused (some 30 MB of small objects).
+BACKSTOP = 200_000
+#: Quiet moments between two collections of everything (the others collect only what
+#: was made since the last two: a walk of the young objects, not of the whole app).
+FULL_EVERY = 5
+
+_settled = False
+_keep = False  # keep() asked for a freeze at the next quiet moment
 
 
 def settle() -> None:
-    """Collect once, then freeze everything alive: the app's start is done."""
+    """Collect once, then freeze everything alive: the app's start is done. From now
+    on, collections run when the table is quiet (``idle``), Python's own only past
+    ``BACKSTOP``."""
+    global _settled
     if ENABLED:
         gc.collect()
         gc.freeze()
+        gc.set_threshold(BACKSTOP, 10, 10)
+        _settled = True
 
 
 def keep() -> None:
-    """Freeze what is alive now (just-built widgets that live as long as the app).
-
-    No collection first: it is called in the middle of a tap, and ``gc.freeze`` itself
-    costs nothing (it moves lists, it walks no objects). The little garbage of that
-    moment is kept with them, once per panel and run."""
+    """What is alive now lives as long as the app (a panel just built on its first
+    showing): it is frozen at the next quiet moment, after a full collection, so none
+    of the garbage waiting now is frozen with it. Nothing is done in the tap itself."""
+    global _keep
     if ENABLED:
+        _keep = True
+
+
+def waiting() -> int:
+    """How many tracked objects were made (net) since the last collection."""
+    return gc.get_count()[0]
+
+
+def idle() -> bool:
+    """The table is quiet (nothing moved for a moment): collect the cycles made since
+    the last quiet moments, if any were made; every ``FULL_EVERY`` times everything
+    (what was still alive at a quiet moment and dropped since: a screen's replaced
+    rows). Returns whether it collected."""
+    global _keep
+    if not (ENABLED and _settled) or not (waiting() or _keep):
+        return False
+    if _keep:  # new long-lived widgets: collect everything, then freeze what is left
+        gc.collect()
         gc.freeze()
+        _keep = False
+        return True
+    gc.collect(2 if gc.get_count()[2] >= FULL_EVERY - 1 else 1)
+    return True

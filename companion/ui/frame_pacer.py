@@ -21,6 +21,10 @@ Wiring (``CompanionApp.build``)::
     pacer.start()
     table.queue.on_post = pacer.wake     # any thread
     Window.bind(on_touch_down=lambda *_: pacer.poke())
+
+Quiet moments: when the full rate's linger runs out (nothing moved for ``linger_s``),
+the pacer calls ``quiet()`` once (by default ``collector.idle``: the garbage collector's
+work is done then, never in a frame that carries a tap).
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from typing import Any
+
+from companion.ui import collector
 
 BUSY_FPS = 60.0
 IDLE_FPS = 10.0
@@ -45,10 +51,12 @@ class FramePacer:
     def __init__(self, clock: Any, frame: Callable[[float], Any], wanted: Callable[[], bool],
                  busy_fps: float = BUSY_FPS, idle_fps: float | None = IDLE_FPS,
                  linger_s: float = LINGER_S, now: Callable[[], float] = time.monotonic,
-                 interruptible: bool | None = None) -> None:
+                 interruptible: bool | None = None,
+                 quiet: Callable[[], Any] | None = collector.idle) -> None:
         """``wanted()``: whether the screen needs every frame now. ``idle_fps`` None:
         never slow down. ``interruptible``: whether ``clock`` is Kivy's interrupt clock
-        (None: find out)."""
+        (None: find out). ``quiet()``: called once each time the table goes quiet (see
+        the module doc)."""
         self.clock, self.frame, self.wanted, self.now = clock, frame, wanted, now
         self.interruptible = _is_interrupt_clock(clock) if interruptible is None \
             else interruptible
@@ -57,6 +65,8 @@ class FramePacer:
         self._event = None
         self._woken = False
         self._busy_until = 0.0
+        self.quiet = quiet
+        self._quiet = False  # quiet() has run since the last activity
 
     @property
     def pacing(self) -> bool:
@@ -86,13 +96,19 @@ class FramePacer:
     def poke(self) -> None:
         """Activity on the UI thread (a touch): keep the full rate for a while."""
         self._busy_until = self.now() + self.linger_s
+        self._quiet = False
 
     def _tick(self, dt: float) -> None:
         self.frame(dt)
         if self._woken or self.wanted():
             self._woken = False
             self.poke()
-        self._set_rate(self.busy_fps if self.now() < self._busy_until else self.idle_fps)
+        active = self.now() < self._busy_until
+        if not active and not self._quiet:
+            self._quiet = True
+            if self.quiet is not None:
+                self.quiet()
+        self._set_rate(self.busy_fps if active else self.idle_fps)
 
     def _set_rate(self, fps: float | None) -> None:
         if not self.pacing:

@@ -64,11 +64,37 @@ class UndoButton(BigButton):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
+        self._screen = None  # the screen it sits on, once looked up
+        self._stale = False  # words changed while that screen was not shown
         self.fbind("words", self._fit)
         self.fbind("size", self._fit)
 
     def _fit(self, *_args) -> None:
+        # Every screen's Undo follows app.undo_text: only the shown one is fitted and
+        # drawn at each action, the others when their screen shows.
+        if self.get_root_window() is None and self._on_a_screen():
+            self._stale = True
+            return
+        self._stale = False
         self.text, self.font_size = undo_words(self.words, self.width - 8, self.height - 4)
+
+    def _on_a_screen(self) -> bool:
+        """Whether it sits on a screen (then fitted as that screen is about to show)."""
+        if self._screen is None:
+            from kivy.uix.screenmanager import Screen
+
+            w = self.parent
+            while w is not None and not isinstance(w, Screen):
+                w = w.parent
+            if w is None:
+                return False
+            self._screen = w
+            w.fbind("on_pre_enter", self._shown)
+        return True
+
+    def _shown(self, *_args) -> None:
+        if self._stale:
+            self._fit()
 
 
 def undo_words(full: str, width: float, height: float) -> tuple[str, float]:

@@ -398,3 +398,13 @@ def test_random_games_replay_never_mutate_and_conserve_cards(n, data):
     assert run(start, *json.loads(json.dumps(accepted))) == state
     snap = pt.snapshot(state)
     assert json.loads(json.dumps(snap)) == snap
+
+
+def test_a_cards_json_in_the_snapshot_is_its_dataclass_as_a_dict():
+    import dataclasses
+
+    from companion.games.professor_tempus import _card_json
+    from companion.games.professor_tempus.cards import all_cards
+
+    for card in all_cards() + (Card("red", 7, 2),):
+        assert _card_json(card) == dataclasses.asdict(card)

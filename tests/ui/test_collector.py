@@ -7,27 +7,73 @@ import pytest
 from companion.ui import collector
 
 
+class FakeGC:
+    """The calls the collector makes, with counts it can be given."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.count = (0, 0, 0)
+
+    def collect(self, generation: int = 2) -> int:
+        self.calls.append(f"collect {generation}")
+        return 0
+
+    def freeze(self) -> None:
+        self.calls.append("freeze")
+
+    def set_threshold(self, *thresholds: int) -> None:
+        self.calls.append(f"threshold {thresholds[0]}")
+
+    def get_count(self) -> tuple[int, int, int]:
+        return self.count
+
+
 @pytest.fixture
-def calls(monkeypatch):
-    seen: list[str] = []
-    monkeypatch.setattr(collector.gc, "collect", lambda: seen.append("collect"))
-    monkeypatch.setattr(collector.gc, "freeze", lambda: seen.append("freeze"))
+def fake(monkeypatch):
+    gc = FakeGC()
+    monkeypatch.setattr(collector, "gc", gc)
     monkeypatch.setattr(collector, "ENABLED", True)
-    return seen
+    monkeypatch.setattr(collector, "_settled", False)
+    monkeypatch.setattr(collector, "_keep", False)
+    return gc
 
 
-def test_settle_collects_before_it_freezes_so_no_garbage_is_kept(calls):
+def test_settle_collects_before_it_freezes_then_leaves_collections_to_quiet_moments(fake):
     collector.settle()
-    assert calls == ["collect", "freeze"]
+    assert fake.calls == ["collect 2", "freeze", f"threshold {collector.BACKSTOP}"]
 
 
-def test_keep_freezes_without_a_collection_in_the_middle_of_a_tap(calls):
+def test_keep_does_nothing_in_the_tap_and_freezes_after_a_full_collection_when_quiet(fake):
+    collector.settle()
+    fake.calls.clear()
     collector.keep()
-    assert calls == ["freeze"]
+    assert fake.calls == []  # nothing in the middle of a tap
+    assert collector.idle()  # even with nothing new waiting
+    assert fake.calls == ["collect 2", "freeze"]  # no garbage frozen with the panel
+    assert not collector.idle()  # once
 
 
-def test_switched_off_it_leaves_the_collector_alone(calls, monkeypatch):
+def test_switched_off_it_leaves_the_collector_alone(fake, monkeypatch):
     monkeypatch.setattr(collector, "ENABLED", False)
+    fake.count = (10**6, 0, 0)
     collector.settle()
     collector.keep()
-    assert calls == []
+    assert not collector.idle()
+    assert fake.calls == []
+
+
+def test_nothing_is_collected_before_the_app_has_settled(fake):
+    fake.count = (10**6, 0, 0)
+    assert not collector.idle()
+    assert fake.calls == []
+
+
+def test_a_quiet_moment_collects_what_was_made_and_everything_now_and_then(fake):
+    collector.settle()
+    fake.calls.clear()
+    assert not collector.idle()  # nothing made since: no walk at all
+    fake.count = (500, 0, 0)
+    assert collector.idle()
+    fake.count = (500, 0, collector.FULL_EVERY - 1)  # the young ones collected that often
+    assert collector.idle()
+    assert fake.calls == ["collect 1", "collect 2"]

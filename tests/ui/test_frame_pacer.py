@@ -128,3 +128,24 @@ def test_tells_kivys_interrupt_clock_from_its_default_one():
 
     assert _is_interrupt_clock(ClockBaseInterrupt())
     assert not _is_interrupt_clock(ClockBase()) and not _is_interrupt_clock(InterruptClock())
+
+
+def test_the_quiet_moment_comes_once_the_linger_runs_out_and_once_per_quiet_stretch():
+    clock = InterruptClock()
+    now = [0.0]
+    seen: list[str] = []
+    pacer = FramePacer(clock, frame=lambda _dt: None, wanted=lambda: False, busy_fps=60,
+                       idle_fps=10, linger_s=1.0, now=lambda: now[0],
+                       interruptible=True, quiet=lambda: seen.append("quiet"))
+    pacer.start()
+    now[0] = 0.5
+    clock.loop()
+    assert seen == []  # a tap's frames: no collection in them
+    now[0] = 1.2
+    clock.loop()
+    clock.loop()
+    assert seen == ["quiet"]  # once per quiet stretch
+    pacer.poke()  # a touch, then quiet again
+    now[0] = 2.5
+    clock.loop()
+    assert seen == ["quiet", "quiet"]

@@ -295,3 +295,15 @@ def test_the_slap_pad_log_takes_tonight_s_names():
     app = SimpleNamespace(log=SimpleNamespace(games=lambda: rows))
     # the newest game names nobody: the one before it does
     assert real_last_names(app) == {1: "Ann", 3: "Cara"}
+
+
+def test_armed_it_wants_no_frames_until_a_slap_comes(ui):
+    screen = open_tool(ui, (1, 2))
+    now = ui.app.table.now_ns()
+    screen.arm(now)
+    assert screen.phase == "armed" and not screen.frames_wanted()  # the app idles
+    screen.on_press_event(PressEvent(1, now + 30 * MS, "mock", True))
+    assert screen.frames_wanted()  # fed on the next frame
+    screen.on_frame(now + 40 * MS)
+    assert screen.phase == "open" and screen.frames_wanted()  # the round runs to its verdict
+    screen.cancel()

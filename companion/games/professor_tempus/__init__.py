@@ -109,7 +109,9 @@ def is_over(state: State) -> bool:
 
 
 def _card_json(c: Card) -> dict:
-    return dataclasses.asdict(c)
+    """``dataclasses.asdict(c)``, written out (a flat card of plain values: the same
+    dict, without asdict's deep copy; a snapshot holds a deck's worth of them)."""
+    return {"colour": c.colour, "value": c.value, "hourglasses": c.hourglasses}
 
 
 def snapshot(state: State, recent: int | None = None) -> dict:

@@ -45,8 +45,19 @@ def name_of(state: pt.State, seat: int) -> str:
     return next(p.name for p in state.players if p.seat == seat)
 
 
+_last: list = [None, None]  # the last state snapshotted, and its snapshot
+
+
+def snapshot(state: pt.State) -> dict:
+    """The engine's snapshot of ``state``, made once per state: a screen update asks
+    for it from several presenters (a state never changes; only the last is kept)."""
+    if _last[0] is not state:
+        _last[0], _last[1] = state, pt.snapshot(state)
+    return _last[1]
+
+
 def header(state: pt.State) -> str:
-    snap = pt.snapshot(state)
+    snap = snapshot(state)
     count = f" (count {state.count})" if state.two_counts else ""
     last = " · last round" if snap["last_round"] else ""
     left = snap["refills_left"]
@@ -78,7 +89,7 @@ def players(state: pt.State) -> list[dict]:
     the two lines to show (``name``; ``detail``, the secondary line in words: with four
     or five players a cell is too narrow for both, so it holds the score alone and the
     cards are in the scores panel)."""
-    totals = pt.snapshot(state)["totals"]
+    totals = snapshot(state)["totals"]
     on = turn_seat(state)
     width = len(state.players)  # the narrower the cell, the shorter the detail line
     out = []

@@ -173,6 +173,12 @@ LISTENS: dict[str, tuple[frozenset[str], Callable[..., Line | None]]] = {
 }
 
 
+#: Games whose line reads no growing list of the snapshot (time log, runs): their
+#: snapshots are taken without them (``recent=0``), so a line costs the same at the end
+#: of a long game as at its start. The others compare lists' lengths, and get them whole.
+NO_LISTS = frozenset({"time_stories"})
+
+
 def listens(game: str, action: Mapping[str, Any]) -> bool:
     entry = LISTENS.get(game)
     return entry is not None and action.get("type") in entry[0]
@@ -183,6 +189,7 @@ def action_line(rules, before: Any, action: Mapping[str, Any], after: Any) -> Li
     (engine states; snapshots are taken only when the game speaks after that type)."""
     if not listens(rules.NAME, action):
         return None
-    old, new = rules.snapshot(before), rules.snapshot(after)
+    recent = 0 if rules.NAME in NO_LISTS else None
+    old, new = rules.snapshot(before, recent=recent), rules.snapshot(after, recent=recent)
     names = spoken_names(new.get("players", ()))
     return LISTENS[rules.NAME][1](old, action, new, names)

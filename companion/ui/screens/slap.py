@@ -256,11 +256,11 @@ class SlapScreen(Screen):
             self.record()
 
     def frames_wanted(self) -> bool:
-        """Every frame while a round is armed or open, or presses wait to be fed: a
-        verdict shows on the frame after it closes (the app idles otherwise; a slap wakes
-        it at once)."""
-        return self.arbiter is not None and (self.phase in (sp.ARMED, sp.OPEN)
-                                             or bool(self.presses))
+        """Every frame while a round is open (its first slap came), or presses wait to be
+        fed: a verdict shows on the frame after it closes. Armed and waiting for the
+        first slap, none: the app idles (its slow frames still watch the pad and held
+        buttons), and a slap wakes it at once."""
+        return self.arbiter is not None and (self.phase == sp.OPEN or bool(self.presses))
 
     def on_frame(self, now_ns: int) -> None:
         if self.arbiter is None:
