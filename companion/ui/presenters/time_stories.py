@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.dice import captain_cost
+from companion.ui import theme
 
 RED_EXTRA_TU = 2
 LOG_LINES = 4
@@ -24,10 +25,10 @@ HISTORY = 8
 
 #: action-die face -> (symbol text, words, RGBA of its tile)
 FACE_LOOK = {
-    "skull": ("\u2620", "skull", (0.75, 0.15, 0.15, 1)),
-    "blank": ("\u2013", "blank", (0.35, 0.35, 0.38, 1)),
-    "hit": ("\u2739", "1 hit", (0.15, 0.40, 0.80, 1)),
-    "double": ("\u2739\u2739", "2 hits", (0.10, 0.30, 0.95, 1)),
+    "skull": ("\u2620", "skull", theme.FACE_SKULL),
+    "blank": ("\u2013", "blank", theme.FACE_BLANK),
+    "hit": ("\u2739", "1 hit", theme.FACE_HIT),
+    "double": ("\u2739\u2739", "2 hits", theme.FACE_DOUBLE),
 }
 #: A die's symbols in the order a tap steps through them, when the table enters its
 #: own action dice, and the regular die's face the engine reads for each.

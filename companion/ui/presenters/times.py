@@ -31,12 +31,13 @@ from dataclasses import dataclass
 from companion.games import times
 from companion.games.times.cards import CARD_CODES, COLOUR_COLUMN, card_label, parse_card
 from companion.games.times.table import BOUNDS, COLUMNS, space_label
+from companion.ui import theme
 
 #: The cards' own colours (the board's pink, blue and yellow) and a readable text colour.
 CARD_RGBA: dict[str, tuple[float, float, float, float]] = {
-    "pink": (0.93, 0.47, 0.68, 1), "blue": (0.22, 0.50, 0.88, 1), "yellow": (0.97, 0.82, 0.28, 1)}
+    "pink": theme.CARD_PINK, "blue": theme.CARD_BLUE, "yellow": theme.CARD_YELLOW}
 CARD_TEXT_RGBA: dict[str, tuple[float, float, float, float]] = {
-    "pink": (0.1, 0.05, 0.08, 1), "blue": (1, 1, 1, 1), "yellow": (0.1, 0.08, 0.0, 1)}
+    "pink": theme.CARD_PINK_TEXT, "blue": theme.WHITE, "yellow": theme.CARD_YELLOW_TEXT}
 COLUMN_TITLE = {"century": "Century", "decade": "Decade", "year": "Year"}
 COLUMN_OF_COLOUR = COLOUR_COLUMN
 COLOUR_OF_COLUMN = {column: colour for colour, column in COLOUR_COLUMN.items()}

@@ -49,7 +49,7 @@ from companion.ui.widgets import BigButton, undo_words
 
 load_kv(__file__)
 
-GREY = (0.5, 0.5, 0.5, 1)
+GREY = theme.FADED_TEXT
 
 
 class LineRow(BoxLayout):

@@ -28,6 +28,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.taps import OneTap
 from companion.ui.widgets import BigButton
@@ -42,7 +43,7 @@ class SeatOption(OneTap, ButtonBehavior, BoxLayout):
     """A seat's badge and name, as one big button (``selected`` rings it)."""
 
     seat = NumericProperty(0)
-    colour = ColorProperty((1, 1, 1, 1))
+    colour = ColorProperty(theme.WHITE)
     text = StringProperty("")
     selected = BooleanProperty(False)
 
@@ -225,7 +226,7 @@ class EndRow(BoxLayout):
     """One player at the end: badge, name, rounds won, cards picked up."""
 
     seat = NumericProperty(0)
-    colour = ColorProperty((1, 1, 1, 1))
+    colour = ColorProperty(theme.WHITE)
     name = StringProperty("")
     wins = NumericProperty(0)
     pickups = NumericProperty(0)
@@ -236,8 +237,8 @@ class EndPanel(BoxLayout):
 
     title = StringProperty("")
     seat = NumericProperty(0)
-    colour = ColorProperty((1, 1, 1, 1))
-    text_colour = ColorProperty((1, 1, 1, 1))  # the colour, lightened for text
+    colour = ColorProperty(theme.WHITE)
+    text_colour = ColorProperty(theme.WHITE)  # the colour, lightened for text
 
 
 class PickupChart(Widget):
@@ -267,9 +268,9 @@ class PickupChart(Widget):
         small = 20 if bar_w >= 18 else 16  # 7 players: narrower bars, smaller seat numbers
         base, top = self.y + 58, self.top - 30
         with self.canvas:
-            Color(0.7, 0.7, 0.75, 1)
+            Color(*theme.TICK)
             Line(points=[self.x + 6, base, self.right - 6, base], width=1.5)
-            Color(1, 1, 1, 1)
+            Color(*theme.WHITE)
             for i, rnd in enumerate(self.rounds):
                 gx = self.x + 10 + i * group_w + (group_w - bar_w * per) / 2
                 _text_at(f"Round {rnd}", 22, self.x + 10 + (i + 0.5) * group_w, self.y + 14)
@@ -280,7 +281,7 @@ class PickupChart(Widget):
                     h = bar.height * (top - base)
                     Color(*colour)
                     Rectangle(pos=(x + 2, base), size=(bar_w - 4, max(h, 3)))
-                    Color(1, 1, 1, 1)
+                    Color(*theme.WHITE)
                     _text_at(str(bar.seat), small, x + bar_w / 2, base - 18)
                     if bar.count:
                         _text_at(str(bar.count), small, x + bar_w / 2, base + h + 12)

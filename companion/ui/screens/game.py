@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 
 from kivy.app import App
+from kivy.metrics import sp
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
 from companion.palette import rgba
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters.home import title_of
 from companion.ui.widgets import (
@@ -80,7 +82,7 @@ class GameScreen(Screen):
                 row.add_widget(SeatBadge(seat=p.seat,
                                          colour=rgba(colours.get(p.seat, "grey")),
                                          pos_hint={"center_y": 0.5}))
-                label = BodyLabel(markup=True, font_size=30)
+                label = BodyLabel(markup=True, font_size=sp(theme.TOTAL_TEXT))
                 label.plain = ""
                 label.bind(size=_fit_total)
                 self._totals[p.seat] = label

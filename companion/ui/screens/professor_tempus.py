@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from kivy.app import App
 from kivy.factory import Factory
+from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ColorProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -70,7 +71,8 @@ class PtCountRow(BoxLayout):
         super().__init__(spacing=4, **kwargs)
         self.screen, self.r, self.bump = screen, {}, None
         self.badge = SeatBadge(pos_hint={"center_y": 0.5})
-        self.label = TapButton(font_size=28, markup=True, halign="left", valign="middle",
+        self.label = TapButton(font_size=sp(theme.TEXT), markup=True, halign="left",
+                               valign="middle",
                                background_normal="", background_color=theme.ROW)
         self.label.bind(size=self._resized)
         # a tap on the count types it on a number pad (a big count is many "+" taps)
@@ -119,7 +121,7 @@ class ProfessorTempusScreen(Screen):
 
     turn = StringProperty("")
     info = StringProperty("")
-    turn_colour = ColorProperty((1, 1, 1, 1))
+    turn_colour = ColorProperty(theme.WHITE)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -177,7 +179,7 @@ class ProfessorTempusScreen(Screen):
         self.ids.turn_badge.seat = seat or 0
         self.ids.turn_badge.opacity = 1 if seat else 0
         self.turn_colour = (text_rgba(App.get_running_app().cfg.seat(seat).colour) if seat
-                            else (1, 1, 1, 1))
+                            else theme.WHITE)
         self.ids.turn_badge.colour = self.turn_colour
         self.ids.undo.disabled = not app.session.can_undo
         self._strip(state)
@@ -232,7 +234,7 @@ class ProfessorTempusScreen(Screen):
                 row = BoxLayout(spacing=2)
                 row.add_widget(SeatBadge(pos_hint={"center_y": 0.5}))
                 row.add_widget(_button("", lambda i=h["holder"]: self.choose_holder(i),
-                                       font_size=28, markup=True))
+                                       font_size=sp(theme.TEXT), markup=True))
                 box.add_widget(row)
         for row, h in zip(reversed(box.children), data, strict=True):
             badge, button = row.children[1], row.children[0]
@@ -274,7 +276,7 @@ class ProfessorTempusScreen(Screen):
             for key in panel.values[:24]:
                 grid.add_widget(key)
             panel.add_widget(grid)
-            row = BoxLayout(spacing=2, size_hint_y=1 / 3, padding=(0, 2, 0, 0))
+            row = BoxLayout(spacing=2, size_hint_y=1 / 3, padding=(0, dp(2), 0, 0))
             last = panel.values[24]
             last.size_hint_x = None
             grid.bind(width=lambda g, w: setattr(last, "width", (w - 11 * 2) / 12))
@@ -282,12 +284,12 @@ class ProfessorTempusScreen(Screen):
             panel.modes = {}
             for mode, text in view.MODES:
                 panel.modes[mode] = _button(text, lambda m=mode: self.choose_mode(m),
-                                            font_size=26)
+                                            font_size=sp(theme.SUBHEADING))
                 row.add_widget(panel.modes[mode])
             panel.colours = {}
             for colour, text in view.COLOURS:
                 panel.colours[colour] = _button(text, lambda c=colour: self.choose_colour(c),
-                                                colour=CARD[colour], font_size=26)
+                                                colour=CARD[colour], font_size=sp(theme.SUBHEADING))
                 row.add_widget(panel.colours[colour])
             panel.add_widget(row)
         for mode, button in panel.modes.items():
@@ -359,17 +361,18 @@ class ProfessorTempusScreen(Screen):
             panel.values = []
             for line in lines:
                 total = line["label"] == "Total"
-                table.add_widget(Label(text=line["label"], font_size=28, bold=total,
+                table.add_widget(Label(text=line["label"], font_size=sp(theme.TEXT), bold=total,
                                        size_hint_x=None, width=150, halign="left",
                                        text_size=(140, None)))
                 for _p in state.players:
-                    panel.values.append(Label(font_size=28, bold=total, color=(
-                        1, 0.85, 0.3, 1) if total else (1, 1, 1, 1)))
+                    panel.values.append(Label(font_size=sp(theme.TEXT), bold=total, color=(
+                        theme.TOTAL if total else theme.WHITE)))
                     table.add_widget(panel.values[-1])
             panel.add_widget(table)
             row = BoxLayout(size_hint_y=None, height=64, spacing=3)
             row.add_widget(Label(text="Correct a round:" if rounds else "No round counted yet",
-                                 font_size=28, size_hint_x=None, width=330 if rounds else 420))
+                                 font_size=sp(theme.TEXT), size_hint_x=None,
+                                 width=330 if rounds else 420))
             for n in rounds:
                 row.add_widget(_button(str(n), lambda n=n: self.start_correction(n)))
             row.add_widget(_button("Close", self.toggle_scores, colour=GO))
@@ -382,7 +385,7 @@ class ProfessorTempusScreen(Screen):
         panel = self._show_panel("end")
         if panel.shape is None:
             panel.shape = "built"
-            panel.winners = Label(font_size=44, bold=True, color=(1, 0.85, 0.3, 1))
+            panel.winners = Label(font_size=sp(theme.RESULT_TEXT), bold=True, color=theme.TOTAL)
             panel.add_widget(panel.winners)
             row = BoxLayout(size_hint_y=None, height=72, spacing=4)
             scores = BigButton(text="Scores / correct")

@@ -45,6 +45,7 @@ from kivy.uix.widget import Widget
 from companion import dice
 from companion.errors import RuleError
 from companion.games.base import check
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
 from companion.ui.presenters import time_stories_setup as setup
@@ -82,12 +83,12 @@ class BurndownChart(Widget):
         x0, y0 = self.x + self.pad, self.y + 8
         w, h = max(1, self.width - self.pad - 8), max(1, self.height - 16)
         with self.canvas.after:
-            Color(0.55, 0.57, 0.62, 1)
+            Color(*theme.CHART_AXIS)
             Line(points=[x0, y0 + h, x0, y0, x0 + w, y0], width=1.2)
-            Color(0.55, 0.57, 0.62, 0.5)
+            Color(*theme.CHART_GUIDE)
             Line(points=[x0, y0 + h, x0 + w, y0 + h], width=1, dash_length=6, dash_offset=4)
             if self.points:
-                Color(1.0, 0.80, 0.25, 1)
+                Color(*theme.CHART_LINE)
                 flat = [v for px, py in self.points for v in (x0 + px * w, y0 + py * h)]
                 Line(points=flat, width=2.5)
 

@@ -19,6 +19,7 @@ from ``companion.ui.presenters.time_stories_items``.
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.metrics import sp
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
@@ -55,7 +56,7 @@ class ItemsPanel(Panel):
         self.new_holder: str | None = None  # None = the group
         self.new_agency = False
         # kept across redraws so a half-typed name survives a tap on a holder
-        self.name_in = TextInput(hint_text="item name, e.g. Item 12", font_size=28,
+        self.name_in = TextInput(hint_text="item name, e.g. Item 12", font_size=sp(theme.TEXT),
                                  size_hint_y=None, height=64, multiline=False)
 
     # -- drawing -----------------------------------------------------------------------
@@ -74,8 +75,8 @@ class ItemsPanel(Panel):
         if not snap["running"]:
             top = (f"Run {snap['run']} is over: T.I.M.E Agency items stay; add what a "
                    "MISSION FAILED card gives")
-        box.add_widget(BodyLabel(text=top, font_size=22, size_hint_y=None, height=36,
-                                 color=(0.8, 0.82, 0.88, 1)))
+        box.add_widget(BodyLabel(text=top, font_size=sp(theme.SMALL), size_hint_y=None, height=36,
+                                 color=theme.ASIDE))
         self.rows = []
         for r in pi.item_rows(snap):
             row = ItemRow(panel=self, item_name=r.name, detail=r.detail, agency=r.agency,
@@ -94,15 +95,15 @@ class ItemsPanel(Panel):
         agency = _toggle("Agency: yes" if self.new_agency else "Agency: no", self.new_agency,
                          self.toggle_agency, width=210)
         agency.background_normal, agency.background_down = "", ""
-        agency.background_color = ((0.95, 0.74, 0.22, 1) if self.new_agency
+        agency.background_color = (theme.ITEM_BADGE if self.new_agency
                                    else theme.BUTTON)
-        agency.color = (0.12, 0.10, 0.05, 1) if self.new_agency else (1, 1, 1, 1)
+        agency.color = theme.ITEM_BADGE_TEXT if self.new_agency else theme.WHITE
         agency.bold = self.new_agency
-        agency.font_size = 28
+        agency.font_size = sp(theme.TEXT)
         if self.name_in.parent is not None:
             self.name_in.parent.remove_widget(self.name_in)
         box.add_widget(_row(self.name_in, agency, height=64))
-        box.add_widget(grown_text(text="Held by (tap one):", font_size=22, height=34))
+        box.add_widget(grown_text(text="Held by (tap one):", font_size=sp(theme.SMALL), height=34))
         living = [v for _, v in pi.holder_choices(snap)]
         if self.new_holder not in living:
             self.new_holder = None
@@ -110,12 +111,12 @@ class ItemsPanel(Panel):
                            lambda v=value: self.choose_holder(v))
                    for label, value in pi.holder_choices(snap)]
         for t in holders:
-            t.font_size = 28
+            t.font_size = sp(theme.TEXT)
         box.add_widget(_row(*holders, height=64))
         box.add_widget(BodyLabel(
             text="Agency items (with the T.I.M.E logo) stay when a run fails; the others "
-                 "go back to the deck.", font_size=22, size_hint_y=None, height=64,
-            color=(0.8, 0.82, 0.88, 1)))
+                 "go back to the deck.", font_size=sp(theme.SMALL), size_hint_y=None, height=64,
+            color=theme.ASIDE))
         self.footer(_button("Add item", self.add), _button("Cancel", self.back_to_list, 140))
 
     def _give(self, snap: dict) -> None:

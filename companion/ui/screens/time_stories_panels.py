@@ -12,6 +12,7 @@ characters) is in ``time_stories_setup.py``. Action dice are rolled here with
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.metrics import sp
 from kivy.properties import ObjectProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -65,7 +66,7 @@ def _fit_choice(toggle, size) -> None:
 
 def _toggle(text, down, action, width=None, font=None) -> ToggleButton:
     """A choice button; a long name takes two lines and a smaller font, never cut."""
-    t = TapToggle(text=text, font_size=26, state="down" if down else "normal",
+    t = TapToggle(text=text, font_size=sp(theme.SUBHEADING), state="down" if down else "normal",
                   size_hint_y=None, height=64, halign="center", valign="middle")
     t.bind(size=_fit_choice)
     if font:
@@ -86,7 +87,7 @@ def grown_text(height: float = 0, **kw) -> BodyLabel:
 
 def _heading(text: str) -> BodyLabel:
     """A row's heading, at its left (the rows keep their height: nothing scrolls away)."""
-    label = BodyLabel(text=text, font_size=22, bold=True, size_hint_x=None, width=132,
+    label = BodyLabel(text=text, font_size=sp(theme.SMALL), bold=True, size_hint_x=None, width=132,
                       color=theme.NEWS, halign="left", valign="middle")
     label.bind(size=lambda w, size: setattr(w, "text_size", size))
     return label
@@ -132,14 +133,14 @@ class NextRunPanel(Panel):
         v = p.mission_view(snap)
         box = self.content()
         box.add_widget(grown_text(text=f"[b]{v.outcome_text}[/b]  (run {snap['run']})",
-                                 markup=True, font_size=32, height=56))
+                                 markup=True, font_size=sp(theme.PANEL_HEADING), height=56))
         kept = ", ".join(v.kept_items) or "none"
         box.add_widget(grown_text(text=f"T.I.M.E Agency items kept: {kept}", height=76))
         if v.mission_complete:
             self.footer(_button("End game", lambda: _app().end_game(ask=False)))
             return
         box.add_widget(grown_text(text="A MISSION FAILED card gives items? Add them under Items "
-                                 "before the next run.", font_size=22, height=40))
+                                 "before the next run.", font_size=sp(theme.SMALL), height=40))
         box.add_widget(grown_text(text="Next run starts with:", height=44))
         choices = [_toggle(str(n), n == self.tu, lambda n=n: self.choose(n))
                    for n in p.STARTING_TU_CHOICES]
@@ -169,7 +170,7 @@ class CorrectPanel(Panel):
         box = self.content()
         box.add_widget(grown_text(text=f"TU {snap['tu']}  change: [b]{self.delta:+d}[/b]"
                                  f"  ->  {max(0, snap['tu'] + self.delta)}",
-                                 markup=True, font_size=34, height=56))
+                                 markup=True, font_size=sp(theme.HEADING), height=56))
         box.add_widget(_row(*[_button(f"{d:+d}", lambda d=d: self.step(d), repeat_ok=True)
                               for d in (-5, -1, 1, 5)]))
         box.add_widget(_row(*[_toggle(r, r == self.reason, lambda r=r: self.pick(r))
@@ -207,9 +208,10 @@ class CharactersPanel(Panel):
         colours = {s.seat: s.colour for s in _app().cfg.seats}
         for c in snap["characters"]:
             life = Label(text=p.life_text(c), font_name=SYMBOL_FONT,
-                         font_size=28 if c["dead"] else 34, text_size=(250, None),
+                         font_size=sp(theme.TEXT if c["dead"] else theme.HEADING),
+                         text_size=(250, None),
                          halign="center",
-                         color=(0.95, 0.3, 0.35, 1) if not c["dead"] else (0.7, 0.7, 0.7, 1),
+                         color=theme.LIFE if not c["dead"] else theme.DEAD_TEXT,
                          size_hint_x=None, width=250)
             name = BodyLabel(text=f"[b]{escape_markup(c['name'])}[/b]\n"
                                   f"[size=22]{escape_markup(p.traits_text(c))}[/size]",
@@ -234,7 +236,7 @@ class CharactersPanel(Panel):
         if not snap["characters"]:
             box.add_widget(grown_text(text="This run goes on without characters.", height=50))
         box.add_widget(grown_text(text="New characters can come in at the start of the next "
-                                 "run.", font_size=22, height=40))
+                                 "run.", font_size=sp(theme.SMALL), height=40))
         self.footer()
 
     def life(self, name: str, delta: int) -> None:
@@ -317,7 +319,7 @@ class DiceTestPanel(Panel):
                                   f"({escape_markup(', '.join(t['characters']))}){lock}",
                                   markup=True, height=48))
         box.add_widget(grown_text(text=f"Shields left: {p.shields_text(t['left'])}",
-                                 font_name=SYMBOL_FONT, font_size=32, height=48))
+                                 font_name=SYMBOL_FONT, font_size=sp(theme.SYMBOL_TEXT), height=48))
         if t["status"] == "ready":
             if t.get("abilities"):  # the sheets' abilities for this characteristic
                 box.add_widget(grown_text(text="; ".join(t["abilities"]), height=40))
@@ -349,7 +351,7 @@ class DiceTestPanel(Panel):
             mark, words, colour = p.FACE_LOOK[sym]
             tile = _button(f"{mark}\n[size=22]{words}[/size]", lambda i=i: self.turn_die(i),
                            120, markup=True, font_name=SYMBOL_FONT, halign="center",
-                           font_size=40, repeat_ok=True, background_color=colour)
+                           font_size=sp(theme.SYMBOL_KEY), repeat_ok=True, background_color=colour)
             tile.height = 112 if len(self.entering) <= DICE_PER_ROW else 84
             tiles.append(tile)
         for first in range(0, len(tiles), DICE_PER_ROW):  # more dice: more rows
@@ -374,7 +376,7 @@ class DiceTestPanel(Panel):
         for sym in p.face_symbols(snap["last_roll"]):
             mark, words, colour = p.FACE_LOOK[sym]
             tile = Label(text=f"{mark}\n[size=20]{words}[/size]", markup=True,
-                         font_name=SYMBOL_FONT, font_size=36, halign="center",
+                         font_name=SYMBOL_FONT, font_size=sp(theme.BIG_SYMBOL), halign="center",
                          size_hint_x=None, width=96)
             tile.bg = colour
             tiles.append(tile)

@@ -19,11 +19,13 @@ All state is a ``SetupDraft`` from ``companion.ui.presenters.time_stories_setup`
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
 
 from companion.palette import rgba
+from companion.ui import theme
 from companion.ui.presenters import time_stories_setup as s
 from companion.ui.screens.time_stories_panels import Panel, _button, _toggle, grown_text
 from companion.ui.widgets import BigButton, BodyLabel, SeatBadge
@@ -41,7 +43,8 @@ def _row(*widgets, height=ROW) -> BoxLayout:
 
 
 def _field(text: str, hint: str, on_text, **kw) -> TextInput:
-    box = TextInput(text=text, hint_text=hint, font_size=28, multiline=False, write_tab=False,
+    box = TextInput(text=text, hint_text=hint, font_size=sp(theme.TEXT), multiline=False,
+                    write_tab=False,
                     size_hint_y=None, height=ROW, padding=(6, 14), **kw)
     box.bind(text=lambda _w, value: on_text(value))
     return box
@@ -54,19 +57,21 @@ class Stepper(BoxLayout):
         super().__init__(size_hint_y=None, height=ROW, spacing=4, **kw)
         self.add_widget(name_widget)
         self.add_widget(_step_button("-", lambda: on_step(-1), STEP_W))
-        self.value_label = Label(text=str(value), font_size=34, bold=True,
+        self.value_label = Label(text=str(value), font_size=sp(theme.HEADING), bold=True,
                                  size_hint_x=None, width=44)
         self.add_widget(self.value_label)
         self.add_widget(_step_button("+", lambda: on_step(1), STEP_W))
 
 
 def _name_label(text: str) -> Label:
-    return Label(text=text, font_size=28, halign="left", valign="middle", size_hint_x=None,
+    return Label(text=text, font_size=sp(theme.TEXT), halign="left", valign="middle",
+                 size_hint_x=None,
                  width=NAME_W, text_size=(NAME_W - 8, None))
 
 
 def _step_button(text: str, action, width: int = ROW, height: int = ROW) -> BigButton:
-    b = BigButton(text=text, font_size=36, size_hint_x=None, width=width, height=height,
+    b = BigButton(text=text, font_size=sp(theme.STEP_TEXT), size_hint_x=None, width=width,
+                  height=height,
                   repeat_ok=True)  # a stepper: every fast tap counts
     b.bind(on_release=lambda *_: action())
     return b
@@ -112,10 +117,11 @@ class SetupPanel(Panel):
         presets = [_toggle(m, m == d.mission.strip(), lambda m=m: self._pick_mission(m))
                    for m in s.MISSIONS]
         for t in presets:
-            t.font_size = 28
+            t.font_size = sp(theme.TEXT)
             t.size_hint_x = len(t.text) + 6
         box.add_widget(_row(*presets))
-        tu = Label(text=str(d.starting_tu), font_size=48, bold=True, color=(1, 0.82, 0.3, 1))
+        tu = Label(text=str(d.starting_tu), font_size=sp(theme.START_TU_TEXT), bold=True,
+                   color=theme.TALLY)
         self.tu_label = tu
         box.add_widget(_row(
             BodyLabel(text="Starting TU", size_hint_x=None, width=170),
@@ -125,7 +131,7 @@ class SetupPanel(Panel):
             height=72))
         names = ", ".join(x.player for x in d.sheets)
         box.add_widget(grown_text(text=f"Next: a character for each player ({names})",
-                                 font_size=22, height=40))
+                                 font_size=sp(theme.SMALL), height=40))
 
     def _sheet_page(self, sheet: s.SheetDraft) -> None:
         d = self.draft

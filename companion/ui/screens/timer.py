@@ -79,7 +79,7 @@ class SeatLamp(OneTap, ButtonBehavior, BoxLayout):
 
     name = StringProperty("")
     seat = NumericProperty(0)
-    colour = ColorProperty((1, 1, 1, 1))
+    colour = ColorProperty(theme.WHITE)
     lit = BooleanProperty(False)
 
 
@@ -87,7 +87,7 @@ class BankCell(OneTap, ButtonBehavior, FloatLayout):
     """One seat's time bank on the game clock; tapping it is that seat's button."""
 
     seat = NumericProperty(0)
-    colour = ColorProperty((1, 1, 1, 1))
+    colour = ColorProperty(theme.WHITE)
     text = StringProperty("")
     note = StringProperty("")
     active = BooleanProperty(False)
@@ -99,7 +99,7 @@ class TimerScreen(Screen):
     heading = StringProperty("Timer")
     big = StringProperty("")
     caption = StringProperty("")
-    big_colour = ColorProperty((1, 1, 1, 1))
+    big_colour = ColorProperty(theme.WHITE)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -394,8 +394,8 @@ class TimerScreen(Screen):
         if board.mode == COUNTDOWN:
             view = countdown_view(board, now)
             self.big, self.caption = view.big, view.caption
-            self.big_colour = ((1, 0.55, 0.35, 1) if view.alarm else
-                               (0.55, 0.95, 0.55, 1) if view.big == "Reveal!" else (1, 1, 1, 1))
+            self.big_colour = (theme.TIME_UP if view.alarm else
+                               theme.READY if view.big == "Reveal!" else theme.WHITE)
             for lamp in view.seats:
                 if lamp.seat in self._lamps:
                     self._lamps[lamp.seat].lit = lamp.lit

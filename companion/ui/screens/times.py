@@ -30,6 +30,7 @@ and updates it (``_update_<phase>``): a tap sets properties, it makes no widgets
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.metrics import sp
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -72,7 +73,8 @@ def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> BigB
 def _set(button: BigButton, text: str, enabled: bool = True) -> None:
     """A button's words and whether it takes a tap; long words a size smaller."""
     button.text, button.disabled = text, not enabled
-    button.font_size = 28 if len(text) <= 14 else 24 if len(text) <= 22 else 20
+    button.font_size = sp(theme.TEXT if len(text) <= 14 else theme.MEDIUM if len(text) <= 22
+                              else theme.TINY)
 
 
 def _prompt(lines: int) -> FitLabel:
@@ -81,7 +83,7 @@ def _prompt(lines: int) -> FitLabel:
     so (800x480 leaves no room for more lines above touch targets of 64 px)."""
     return FitLabel(lines=lines, sizes=[22, 20, 18, 16, 14] if lines == 1 else
                     [20, 18, 16, 14], size_hint_y=None, height=28 if lines == 1 else 48,
-                    halign="left", valign="middle", color=(0.92, 0.92, 0.92, 1))
+                    halign="left", valign="middle", color=theme.TEXT_COLOUR)
 
 
 class _Panel:
@@ -254,7 +256,7 @@ class TimesScreen(Screen):
             code = self.choices.get(pick.seat)
             pick.colour, pick.name = self.colour(pick.seat), names[pick.seat]
             pick.card = cards[code].label if code else ""
-            pick.card_rgba = cards[code].rgba if code else (0, 0, 0, 0)
+            pick.card_rgba = cards[code].rgba if code else theme.CLEAR
             pick.selected = pick.seat == self.selected
         self._play_prompt.text = view.play_prompt(state, self.choices, self.selected)
         chosen = self.choices.get(self.selected)
@@ -301,7 +303,7 @@ class TimesScreen(Screen):
         self._headline = FitLabel(sizes=[32, 28, 24, 22, 20, 18], bold=True,
                                   halign="left", valign="middle")
         self._period = FitLabel(sizes=[26, 22, 20], halign="right", valign="middle",
-                                size_hint_x=None, width=240, color=(0.85, 0.85, 0.9, 1))
+                                size_hint_x=None, width=240, color=theme.DIM_TEXT)
         for widget in (self._turn_badge, self._headline, self._period):
             line.add_widget(widget)
         self._turn_prompt = _prompt(2)
@@ -384,7 +386,8 @@ class TimesScreen(Screen):
     # -- evaluated: who discards, takes back, receives --------------------------------------
 
     def _build_evaluated(self) -> _Panel:
-        self._evaluated_heading = Label(font_size=32, bold=True, size_hint_y=None,
+        self._evaluated_heading = Label(font_size=sp(theme.PANEL_HEADING), bold=True,
+                                        size_hint_y=None,
                                         height=44, shorten=True, halign="center",
                                         valign="middle")
         self._evaluated_heading.bind(size=lambda w, size: setattr(w, "text_size", size))
@@ -428,7 +431,8 @@ class TimesScreen(Screen):
             w.hand, w.turn = chip.hand, chip.turn
 
     def _build_track(self) -> _Panel:
-        self._track_heading = Label(font_size=36, bold=True, size_hint_y=None, height=46)
+        self._track_heading = Label(font_size=sp(theme.TRACK_HEADING), bold=True,
+                                    size_hint_y=None, height=46)
         self._track_points = BoxLayout(size_hint_y=None, height=56, spacing=6)
         # "End game" once the rules have ended it (closing it loses nothing, so no
         # second tap), "Continue" after a round: one button, its words changed
@@ -450,7 +454,7 @@ class TimesScreen(Screen):
         heading = self._track_heading
         heading.text = won or (f"Round {track.round} scored" if track.round
                                else "Scoring track")
-        heading.color = (0.55, 0.95, 0.55, 1) if won else (1, 1, 1, 1)
+        heading.color = theme.READY if won else theme.WHITE
         self.track_picture.show(track, self.colours(state))
         _set(self._track_button, "End game" if state.phase == times.OVER else "Continue")
         row = self._track_points
@@ -460,7 +464,7 @@ class TimesScreen(Screen):
             for seat, _points, _total in track.points:
                 row.add_widget(SeatBadge(seat=seat, colour=self.colour(seat), size=(48, 48),
                                          pos_hint={"center_y": 0.5}))
-                row.add_widget(Label(font_size=28, bold=True))
+                row.add_widget(Label(font_size=sp(theme.TEXT), bold=True))
         labels = [w for w in reversed(row.children) if isinstance(w, Label)]
         for label, (_seat, points, total) in zip(labels, track.points, strict=True):
             label.text = f"+{points} = {total}"

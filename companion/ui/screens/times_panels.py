@@ -34,6 +34,7 @@ from kivy.graphics import (
     Line,
     Rectangle,
 )
+from kivy.metrics import sp
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
@@ -70,7 +71,7 @@ class HandChip(BoxLayout):
     """A player's seat badge beside a card showing how many cards they hold."""
 
     seat = NumericProperty(0)
-    colour = ColorProperty((1, 1, 1, 1))
+    colour = ColorProperty(theme.WHITE)
     hand = NumericProperty(6)
     turn = BooleanProperty(False)
 
@@ -79,17 +80,17 @@ class PlayerPick(OneTap, ButtonBehavior, BoxLayout):
     """A player in the card entry: badge, name and the card chosen so far."""
 
     seat = NumericProperty(0)
-    colour = ColorProperty((1, 1, 1, 1))
+    colour = ColorProperty(theme.WHITE)
     name = StringProperty("")
     card = StringProperty("")
-    card_rgba = ColorProperty((0.3, 0.3, 0.3, 1))
+    card_rgba = ColorProperty(theme.NO_CARD)
     selected = BooleanProperty(False)
 
 
 class CardKey(OneTap, Button):
     """One of the nine TIMES cards, in its colour with its name."""
 
-    fill = ColorProperty((1, 1, 1, 1))
+    fill = ColorProperty(theme.WHITE)
     chosen = BooleanProperty(False)
 
 
@@ -111,8 +112,8 @@ class MarkerBar(Widget):
     """A laid (or only tapped) marker on its column, with the laying seat's number
     (drawn from a kept texture: a bar given another seat renders no text)."""
 
-    fill = ColorProperty((1, 1, 1, 1))
-    seat_colour = ColorProperty((1, 1, 1, 1))
+    fill = ColorProperty(theme.WHITE)
+    seat_colour = ColorProperty(theme.WHITE)
     seat = NumericProperty(0)
     seat_texture = ObjectProperty(None, allownone=True)
 
@@ -132,7 +133,7 @@ class TimeLane(BoxLayout):
     """
 
     title = StringProperty("")
-    rgba = ColorProperty((1, 1, 1, 1))
+    rgba = ColorProperty(theme.WHITE)
     active = BooleanProperty(False)  # the column of the marker to lay now: tinted
 
     POOL = 6  # bars made at build time; enough for most rounds
@@ -190,7 +191,7 @@ class TimeLane(BoxLayout):
             bar.beside = starts.count(data.start)  # seat numbers of markers starting together
             starts.append(data.start)
             bar.fill = (*(c * shade for c in lane.rgba[:3]), 0.6 if data.pending else 1.0)
-            bar.seat, bar.seat_colour = data.seat, colours.get(data.seat, (1, 1, 1, 1))
+            bar.seat, bar.seat_colour = data.seat, colours.get(data.seat, theme.WHITE)
             bar.pending, bar.layer = data.pending, _LAYERS[data.size]
             bar.size_hint_x = (data.end - data.start + 1) / n
             bar.pos_hint = {"x": (data.start - first) / n, "y": 0.02}
@@ -240,7 +241,8 @@ class YearPad(BoxLayout):
         grid = self.ids.digit_keys
         grid.clear_widgets()
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "Erase", "0", "OK"):
-            b = BigButton(text=key, font_size=34 if key.isdigit() else 28, height=68,
+            b = BigButton(text=key, font_size=sp(theme.HEADING if key.isdigit() else theme.TEXT),
+                          height=68,
                           repeat_ok=key.isdigit())  # "1 9 9 9": every fast digit counts
             if key.isdigit():
                 b.bind(on_release=lambda _w, d=int(key): on_digit(d))
@@ -258,7 +260,7 @@ class OutcomeRow(BoxLayout):
     """One player's result: badge, name and what happens to their card, hand after."""
 
     seat = NumericProperty(0)
-    colour = ColorProperty((1, 1, 1, 1))
+    colour = ColorProperty(theme.WHITE)
     text = StringProperty("")
     hand = StringProperty("")
     good = ListProperty([])  # [] not judged, [True] right, [False] wrong
@@ -311,7 +313,7 @@ class TrackPicture(Widget):
             return
         fbo = Fbo(size=(int(self.width), int(self.height)))
         with fbo:
-            ClearColor(0, 0, 0, 0)
+            ClearColor(*theme.CLEAR)
             ClearBuffers()
         group = InstructionGroup()
         fbo.add(group)
@@ -321,20 +323,20 @@ class TrackPicture(Widget):
         for space in range(view.target + 1):
             x = left + space * cell
             # plain rectangles: a hundred rounded ones cost the GL far more
-            edge = ((0.95, 0.80, 0.20, 1) if space == 0 else
-                    (0.90, 0.25, 0.20, 1) if space == view.target else (0.4, 0.4, 0.45, 1))
+            edge = (theme.TRACK_START if space == 0 else
+                    theme.TRACK_TARGET if space == view.target else theme.TRACK_EDGE)
             rim = 3 if space in (0, view.target) else 1
             group.add(Color(*edge))
             group.add(Rectangle(pos=(x, base), size=(box, box)))
-            group.add(Color(0.16, 0.17, 0.22, 1))
+            group.add(Color(*theme.TRACK_SPACE))
             group.add(Rectangle(pos=(x + rim, base + rim), size=(box - 2 * rim, box - 2 * rim)))
             tex = _texture(str(space), number_px, False)
-            group.add(Color(0.85, 0.85, 0.9, 1))
+            group.add(Color(*theme.TRACK_NUMBER))
             group.add(Rectangle(texture=tex, size=tex.size,
                                 pos=(x + (box - tex.width) / 2, base + (box - tex.height) / 2)))
         fbo.draw()
         self._fbo = fbo
-        self._spaces.add(Color(1, 1, 1, 1))
+        self._spaces.add(Color(*theme.WHITE))
         self._spaces.add(Rectangle(texture=fbo.texture, pos=self.pos, size=fbo.size))
 
     def _draw_badges(self, view: TrackView) -> None:
@@ -348,12 +350,12 @@ class TrackPicture(Widget):
             cx = left + space * cell + box / 2
             for level, seat in enumerate(seats):
                 cy = base + box + 6 + level * badge + badge / 2
-                group.add(Color(*self._colours.get(seat, (1, 1, 1, 1))))
+                group.add(Color(*self._colours.get(seat, theme.WHITE)))
                 group.add(Ellipse(pos=(cx - badge / 2, cy - badge / 2), size=(badge, badge)))
-                group.add(Color(1, 1, 1, 1))
+                group.add(Color(*theme.WHITE))
                 group.add(Line(circle=(cx, cy, badge / 2), width=1.5))
                 tex = _texture(str(seat), max(12, int(badge * 0.5)), True)
-                group.add(Color(0, 0, 0, 1))
+                group.add(Color(*theme.BLACK))
                 group.add(Rectangle(texture=tex, size=tex.size,
                                     pos=(cx - tex.width / 2, cy - tex.height / 2)))
 
@@ -446,13 +448,14 @@ class OverrideDialog(Overlay):
     def _build(self) -> None:
         panel, state = self.panel, self.state
         panel.clear_widgets()
-        panel.add_widget(Label(text="Override: " + self.message, font_size=26, bold=True,
+        panel.add_widget(Label(text="Override: " + self.message, font_size=sp(theme.SUBHEADING),
+                               bold=True,
                                size_hint_y=None, height=36))
         seats = BoxLayout(size_hint_y=None, height=68, spacing=4)
         for p, hand, score in zip(state.players, state.hands, state.scores, strict=True):
             now = f"{hand} cards" if self.field == "hand" else f"{score} points"
             pick = PlayerPick(seat=p.seat, colour=self.screen.colour(p.seat), name=p.name,
-                              card=now, card_rgba=(0.8, 0.8, 0.82, 1),
+                              card=now, card_rgba=theme.CARD_NOW,
                               selected=p.seat == self.seat)
             pick.bind(on_release=lambda _w, s=p.seat: self.pick(s))
             seats.add_widget(pick)
@@ -465,7 +468,7 @@ class OverrideDialog(Overlay):
                                     repeat_ok=True))
         number = self._choice(str(self.value) if self.seat is not None else "-", False,
                               self.type_value, self.seat is not None)
-        number.font_size = 40
+        number.font_size = sp(theme.NUMBER_TYPED)
         number.bold = True
         row.add_widget(number)  # a tap types the number on the number pad
         row.add_widget(self._choice("+", False, lambda: self.step(+1), self.seat is not None,
@@ -474,7 +477,7 @@ class OverrideDialog(Overlay):
         reasons = BoxLayout(size_hint_y=None, height=72, spacing=4)
         for reason in OVERRIDE_REASONS:
             b = self._choice(reason, reason == self.reason, lambda r=reason: self.set_reason(r))
-            b.font_size = 22
+            b.font_size = sp(theme.SMALL)
             b.text_size = (170, None)
             b.halign = "center"
             reasons.add_widget(b)
