@@ -10,6 +10,7 @@ so a coloured button (Start, Resume) keeps its colour after being pressed.
 
 from __future__ import annotations
 
+import weakref
 from functools import lru_cache
 
 from kivy.graphics import Color, Ellipse
@@ -286,9 +287,6 @@ class NumberPad(Modal, BoxLayout):
     def __init__(self, title: str, on_done, lo: int = 0, hi: int = 999,
                  value: int | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.title, self._done, self.lo, self.hi = title, on_done, lo, hi
-        self.digits = "" if value is None else str(value)
-        self.fresh = value is not None  # the first digit replaces the shown value
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "Erase", "0", "OK"):
             size = theme.HEADING if key.isdigit() else theme.TEXT
             b = CounterButton(text=key, font_size=sp(size), height=dp(theme.TOUCH))
@@ -296,11 +294,27 @@ class NumberPad(Modal, BoxLayout):
                 b.tint, b.repeat_ok = theme.MAIN, False
             b.bind(on_release=lambda _w, k=key: self.press(k))
             self.ids.pad_keys.add_widget(b)
+        self.ask(title, on_done, lo, hi, value)
+
+    def ask(self, title: str, on_done, lo: int = 0, hi: int = 999,
+            value: int | None = None) -> None:
+        """Set the pad for a new question (its keys stay: built once)."""
+        self.title, self._done, self.lo, self.hi = title, on_done, lo, hi
+        self.digits = "" if value is None else str(value)
+        self.fresh = value is not None  # the first digit replaces the shown value
+        self.note = ""
+        self.on_close = None
 
     @classmethod
     def open(cls, app, title: str, on_done, lo: int = 0, hi: int = 999,
              value: int | None = None) -> NumberPad:
-        pad = cls(title, on_done, lo, hi, value)
+        """Show the app's one pad (built the first time, then reused) for this question."""
+        pad = _PADS.get(app)
+        if pad is None or pad.is_open:
+            pad = cls(title, on_done, lo, hi, value)
+            _PADS[app] = pad
+        else:
+            pad.ask(title, on_done, lo, hi, value)
         pad.show()
         return pad
 
@@ -325,3 +339,6 @@ class NumberPad(Modal, BoxLayout):
         self.close()
         self._done(value)
 
+
+#: each app's NumberPad, built on its first opening and reused after
+_PADS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

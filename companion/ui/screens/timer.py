@@ -118,6 +118,12 @@ class TimerScreen(Screen):
         self._lamps: dict[int, SeatLamp] = {}
         self._banks: dict[int, BankCell] = {}
         self._lit: frozenset[int] | None = None
+        # built once, shown again: the panel of each mode, each seat's lamp and bank,
+        # the control buttons of each kind (in order of place in the row)
+        self._panels: dict[str, BoxLayout] = {}
+        self._lamp_pool: dict[int, SeatLamp] = {}
+        self._bank_pool: dict[int, BankCell] = {}
+        self._button_pool: dict[str, list[BigButton]] = {}
 
     # -- the app and the store --------------------------------------------------------
 
@@ -331,45 +337,65 @@ class TimerScreen(Screen):
         self._plan()
 
     def _build_controls(self, row) -> None:
-        """The control row: built when its kinds of button change (settings / going),
-        otherwise its buttons are updated in place."""
+        """The control row: its buttons come from a pool (one per kind and place, built
+        the first time it is needed) and are updated in place; the row is re-laid only
+        when its kinds of button change (settings / going)."""
         self._row = row
-        bar = self.ids.controls
-        buttons = list(reversed(bar.children))
-        if [getattr(b, "key", None) for b in buttons] == [c.key.split(":")[0] for c in row]:
-            for b, c in zip(buttons, row, strict=True):
-                b.text, b.disabled = c.label, not c.enabled
-                b.size_hint_x = len(c.label) + 2
-                b.tint = theme.MAIN if c.selected else theme.BUTTON
-                b.control = c.key
-            return
-        bar.clear_widgets()
+        bar, buttons, used = self.ids.controls, [], {}
         for c in row:
-            b = BigButton(text=c.label, disabled=not c.enabled, size_hint_x=len(c.label) + 2)
-            b.key, b.control = c.key.split(":")[0], c.key
-            if c.selected:
-                b.tint = theme.MAIN
-            b.bind(on_release=lambda w: self.control(w.control))
-            bar.add_widget(b)
+            kind = c.key.split(":")[0]
+            n = used[kind] = used.get(kind, -1) + 1
+            pool = self._button_pool.setdefault(kind, [])
+            if n == len(pool):
+                b = BigButton()
+                b.key = kind
+                b.bind(on_release=lambda w: self.control(w.control))
+                pool.append(b)
+            b = pool[n]
+            b.text, b.disabled = c.label, not c.enabled
+            b.size_hint_x = len(c.label) + 2
+            b.tint = theme.MAIN if c.selected else theme.BUTTON
+            b.control = c.key
+            buttons.append(b)
+        _lay(bar, buttons)
 
     def _build_body(self) -> None:
-        body = self.ids.body
-        body.clear_widgets()
-        self._lamps, self._banks, self._lit = {}, {}, None
-        if self.board.mode == COUNTDOWN:
-            body.add_widget(self._countdown_panel())
+        """The mode's panel (built once per mode, then shown again) with the seats'
+        lamps or banks (built once per seat, then reused with today's names)."""
+        body, mode = self.ids.body, self.board.mode
+        panel = self._panels.get(mode)
+        if panel is None:
+            if mode == COUNTDOWN:
+                panel = CountdownPanel(screen=self)
+                panel.bind(width=self._lamp_widths)
+            else:
+                panel = ClockPanel(screen=self)
+            self._panels[mode] = panel
+        _lay(body, [panel])
+        self._lit = None
+        if mode == COUNTDOWN:
+            self._lamps = {}
+            for seat in self.board.countdown.seats:
+                lamp = self._lamp_pool.get(seat)
+                if lamp is None:
+                    lamp = self._lamp_pool[seat] = SeatLamp(seat=seat)
+                    lamp.bind(on_release=lambda w: self.tap_seat(w.seat))
+                lamp.colour, lamp.name = self._colour(seat), self._name(seat)
+                self._lamps[seat] = lamp
+            _lay(panel.ids.lamps, list(self._lamps.values()))
+            self._lamp_widths(panel, panel.width)
         else:
-            body.add_widget(self._clock_panel())
-
-    def _countdown_panel(self):
-        panel = CountdownPanel(screen=self)
-        for seat in self.board.countdown.seats:
-            lamp = SeatLamp(seat=seat, colour=self._colour(seat), name=self._name(seat))
-            lamp.bind(on_release=lambda _w, s=seat: self.tap_seat(s))
-            self._lamps[seat] = lamp
-            panel.ids.lamps.add_widget(lamp)
-        panel.bind(width=self._lamp_widths)
-        return panel
+            view = clock_view(self.board, self.clock())
+            panel.ids.grid.cols = view.columns
+            self._banks = {}
+            for bank in view.banks:
+                cell = self._bank_pool.get(bank.seat)
+                if cell is None:
+                    cell = self._bank_pool[bank.seat] = BankCell(seat=bank.seat)
+                    cell.bind(on_release=lambda w: self.tap_seat(w.seat))
+                cell.colour = self._colour(bank.seat)
+                self._banks[bank.seat] = cell
+            _lay(panel.ids.grid, list(self._banks.values()))
 
     def _lamp_widths(self, panel, width) -> None:
         """The lamps share the row (up to 190 dp each): names get the room there is."""
@@ -377,17 +403,6 @@ class TimerScreen(Screen):
         each = min(dp(190), (width - dp(16) - dp(6) * (n - 1)) / n)
         for lamp in self._lamps.values():
             lamp.width = max(dp(64), each)
-
-    def _clock_panel(self):
-        panel = ClockPanel(screen=self)
-        view = clock_view(self.board, self.clock())
-        panel.ids.grid.cols = view.columns
-        for bank in view.banks:
-            cell = BankCell(seat=bank.seat, colour=self._colour(bank.seat))
-            cell.bind(on_release=lambda _w, s=bank.seat: self.tap_seat(s))
-            self._banks[bank.seat] = cell
-            panel.ids.grid.add_widget(cell)
-        return panel
 
     def _show_time(self, now: int) -> None:
         board = self.board
@@ -417,6 +432,15 @@ class TimerScreen(Screen):
             lamps = self._app().table.lamps
             for seat in self._app().table.seats:
                 (lamps.on if seat in lit else lamps.off)(seat)
+
+
+def _lay(box, children: list) -> None:
+    """Make ``children`` (built already) the children of ``box``, in order; nothing is
+    touched when they are so already."""
+    if list(reversed(box.children)) != children:
+        box.clear_widgets()
+        for child in children:
+            box.add_widget(child)
 
 
 class CountdownPanel(BoxLayout):
