@@ -112,6 +112,7 @@ class TimesScreen(Screen):
         self.track_picture = TrackPicture()
         self._panels: dict[str, _Panel] = {}  # per phase, built on its first showing
         self._shown: str | None = None  # the phase whose panel is on screen
+        self._lit: frozenset[int] | None = None  # the seat lamps lit by this screen
 
     # -- the game -------------------------------------------------------------------
 
@@ -140,11 +141,13 @@ class TimesScreen(Screen):
     # -- entering, leaving, refreshing -------------------------------------------------
 
     def on_pre_enter(self, *_args) -> None:
+        self._lit = None
         self.refresh()
 
     def on_leave(self, *_args) -> None:
         self.close_overlay()
         self._app().table.lamps.all_off()
+        self._lit = None
 
     def refresh(self) -> None:
         """After every logged action or undo (and on entry): follow the log, redraw."""
@@ -213,8 +216,13 @@ class TimesScreen(Screen):
             bar.add_widget(widget)
 
     def _lamps(self, state: times.State) -> None:
-        lamps, turn = self._app().table.lamps, times.whose_turn(state)
-        lit = set(self.choices) if state.phase == times.PLAY else {turn}
+        """The seat lamps: those still choosing a card, else the player to lay; sent
+        only when that set changes (and again on each entry)."""
+        turn = times.whose_turn(state)
+        lit = frozenset(self.choices) if state.phase == times.PLAY else frozenset({turn})
+        if lit == self._lit:
+            return
+        self._lit, lamps = lit, self._app().table.lamps
         for seat in self._app().table.seats:
             (lamps.on if seat in lit else lamps.off)(seat)
 

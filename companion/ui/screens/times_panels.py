@@ -175,7 +175,7 @@ class TimeLane(BoxLayout):
             if i < n:
                 space, label = lane.spaces[i]
                 button.text, button.disabled, button.opacity = label, space not in enabled, 1
-                button.size_hint_x, button.pos_hint = 1 / n, {"x": i / n, "y": 0}
+                _place(button, 1 / n, i / n, 0)
             else:  # a column of fewer spaces (none in the game today): the rest hidden
                 button.text, button.disabled, button.opacity = "", True, 0
         first = lane.spaces[0][0]
@@ -193,9 +193,17 @@ class TimeLane(BoxLayout):
             bar.fill = (*(c * shade for c in lane.rgba[:3]), 0.6 if data.pending else 1.0)
             bar.seat, bar.seat_colour = data.seat, colours.get(data.seat, theme.WHITE)
             bar.pending, bar.layer = data.pending, _LAYERS[data.size]
-            bar.size_hint_x = (data.end - data.start + 1) / n
-            bar.pos_hint = {"x": (data.start - first) / n, "y": 0.02}
+            _place(bar, (data.end - data.start + 1) / n, (data.start - first) / n, 0.02)
             bar.opacity = 1
+
+
+def _place(widget, width: float, x: float, y: float) -> None:
+    """Give ``widget`` its share of the lane and its place in it, only when they change
+    (a new hint dict would lay the lane out again at every tap)."""
+    if widget.size_hint_x != width:
+        widget.size_hint_x = width
+    if widget.pos_hint.get("x") != x or widget.pos_hint.get("y") != y:
+        widget.pos_hint = {"x": x, "y": y}
 
 
 _LAYERS = {5: 0, 3: 1, 1: 2}  # markers stack like on the board: the smaller on top
