@@ -102,6 +102,56 @@ def test_times_marker_taps_and_undo(ui, made):
     ui.app.end_game("abandoned", ask=False)
 
 
+def test_score_pad_number_pad_opens_again_without_new_keys(ui, made):
+    """The number pad is built on its first opening; each next one asks anew, its last
+    digits, note and title gone."""
+    from companion.ui.widgets import NumberPad
+
+    ui.goto_home()
+    assert ui.app.start_game("scorepad", {"players": FOUR[:2]})
+    ui.pump(3)
+    screen = ui.app.sm.current_screen
+    screen.type_points(1, "Ann")
+    first = next(w for w in ui.app.layer.children if isinstance(w, NumberPad))
+    first.press("4")
+    first.ok()
+    ui.pump(1)
+    made.reset()
+    screen.type_points(2, "Bob")
+    ui.pump(1)
+    pad = next(w for w in ui.app.layer.children if isinstance(w, NumberPad))
+    assert made.n == 0
+    assert pad is first and pad.title == "Points for Bob" and pad.digits == ""
+    pad.ok()
+    assert pad.note  # nothing typed: says so, waits
+    pad.press("7")
+    pad.ok()
+    assert pad.parent is None
+    assert ui.app.session.snapshot()["totals"] == {"1": 4, "2": 7}
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_timer_modes_start_and_reset(ui, made):
+    """The timer's panels, lamps, banks and control buttons are built once: going from
+    countdown to clock and back, starting and resetting make none anew."""
+    ui.goto_home()
+    ui.app.navigate("timer")
+    screen = ui.app.sm.get_screen("timer")
+    ui.pump(3)
+
+    def round_trip():
+        for key in ("mode_countdown", "start", "reset", "mode_clock", "start",
+                    "pause", "reset", "mode_countdown"):
+            screen.control(key)
+            ui.pump(1)
+
+    round_trip()  # each panel and row built once here
+    made.reset()
+    round_trip()
+    assert made.n == 0
+    ui.goto_home()
+
+
 def test_the_count_sees_a_widget_made(made):
     """The counter itself: a widget made is counted."""
     from kivy.uix.label import Label
