@@ -102,6 +102,43 @@ def test_times_marker_taps_and_undo(ui, made):
     ui.app.end_game("abandoned", ask=False)
 
 
+def test_time_stories_time_corrections_life_and_undo(ui, made):
+    """The mission screen and its kept panels: Stay, the captain die, a TU correction
+    (open, steps, reasons, Apply), the characters' life -/+, Undo: properties only."""
+    from fakes import Faces
+    from kivy.uix.button import Button
+    from samples import ASYLUM
+
+    ui.goto_home()
+    assert ui.app.start_game("time_stories", ASYLUM | {"starting_tu": 99})
+    screen = ui.app.sm.current_screen
+    screen.rng = Faces(*[3] * 4)
+
+    def round_of_taps():
+        ui.tap(ui.find("Stay (1 TU)"))
+        ui.tap(ui.find("Roll die"))
+        screen.on_frame(ui.app.table.now_ns() + 10**9)  # the die settles: recorded
+        ui.pump(1)
+        ui.tap(ui.find("Correct TU"))
+        ui.tap(ui.find("-5"))
+        ui.tap(ui.find("+1"))
+        ui.tap(ui.find("Item used"))
+        ui.tap(ui.find("Apply"))
+        ui.tap(ui.find("Characters"))
+        ui.tap(ui.find("-", kind=Button))
+        ui.tap(ui.find("+", kind=Button))
+        ui.tap(ui.find("Mission"))
+        ui.tap(ui.find("Undo"))
+        ui.pump(1)
+
+    for _ in range(3):  # the panels made once, the log's rows in sight made once
+        round_of_taps()
+    made.reset()
+    round_of_taps()
+    assert made.n == 0
+    ui.app.end_game("abandoned", ask=False)
+
+
 def test_the_count_sees_a_widget_made(made):
     """The counter itself: a widget made is counted."""
     from kivy.uix.label import Label
