@@ -15,9 +15,13 @@ FOUR = [{"name": n, "seat": i + 1} for i, n in enumerate(["Ann", "Bob", "Cara", 
 
 
 @pytest.fixture
-def made(monkeypatch):
-    """The number of widgets made since the fixture began (``made.reset()`` to start)."""
+def made(ui, monkeypatch):
+    """The number of widgets made since the fixture began (``made.reset()`` to start).
+    Every screen is built first: the app builds the screens not yet shown in the
+    background after its first frame, which would count here when this file runs alone."""
     from kivy.uix.widget import Widget
+
+    ui.app.sm.build_all()
 
     class Count:
         n = 0
@@ -150,6 +154,45 @@ def test_timer_modes_start_and_reset(ui, made):
     round_trip()
     assert made.n == 0
     ui.goto_home()
+
+
+
+
+def test_time_stories_time_corrections_life_and_undo(ui, made):
+    """The mission screen and its kept panels: Stay, the captain die, a TU correction
+    (open, steps, reasons, Apply), the characters' life -/+, Undo: properties only."""
+    from fakes import Faces
+    from kivy.uix.button import Button
+    from samples import ASYLUM
+
+    ui.goto_home()
+    assert ui.app.start_game("time_stories", ASYLUM | {"starting_tu": 99})
+    screen = ui.app.sm.current_screen
+    screen.rng = Faces(*[3] * 4)
+
+    def round_of_taps():
+        ui.tap(ui.find("Stay (1 TU)"))
+        ui.tap(ui.find("Roll die"))
+        screen.on_frame(ui.app.table.now_ns() + 10**9)  # the die settles: recorded
+        ui.pump(1)
+        ui.tap(ui.find("Correct TU"))
+        ui.tap(ui.find("-5"))
+        ui.tap(ui.find("+1"))
+        ui.tap(ui.find("Item used"))
+        ui.tap(ui.find("Apply"))
+        ui.tap(ui.find("Characters"))
+        ui.tap(ui.find("-", kind=Button))
+        ui.tap(ui.find("+", kind=Button))
+        ui.tap(ui.find("Mission"))
+        ui.tap(ui.find("Undo"))
+        ui.pump(1)
+
+    for _ in range(3):  # the panels made once, the log's rows in sight made once
+        round_of_taps()
+    made.reset()
+    round_of_taps()
+    assert made.n == 0
+    ui.app.end_game("abandoned", ask=False)
 
 
 def test_the_count_sees_a_widget_made(made):

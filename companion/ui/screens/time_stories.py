@@ -113,6 +113,7 @@ class TimeStoriesScreen(Screen):
         self.anim: p.DieAnimation | None = None
         self._anim_red = False
         self.panel = None
+        self.kept: dict[str, panels.Panel] = {}  # panels built once (``Panel.KEPT``)
         # strong references: ids are weak, and the mission body leaves the tree
         self.mission, self.undo_button = self.ids.mission.__self__, self.ids.undo.__self__
 
@@ -170,25 +171,39 @@ class TimeStoriesScreen(Screen):
         elif setup.needs_setup(snap, self.skipped(snap)):
             self.show_panel(setup_panel.SetupPanel(screen=self))
 
+    def _body(self, widget) -> None:
+        """``widget`` alone in the body (left where it is when it is there already)."""
+        stack = self.ids.stack
+        if stack.children != [widget]:
+            stack.clear_widgets()
+            stack.add_widget(widget)
+
     def show_panel(self, panel) -> None:
         """Put a panel (characters, dice test, correction, next run) in the body."""
         self.panel = panel
-        self.ids.stack.clear_widgets()
-        self.ids.stack.add_widget(panel)
+        self._body(panel)
         snap = self.snapshot()
         if snap is not None:
             panel.refresh(snap)
 
     def show_mission(self) -> None:
         self.panel = None
-        self.ids.stack.clear_widgets()
-        self.ids.stack.add_widget(self.mission)
+        self._body(self.mission)
         self.refresh()
 
     def open(self, name: str) -> None:
-        self.show_panel({"characters": panels.CharactersPanel, "test": panels.DiceTestPanel,
-                         "correct": panels.CorrectPanel, "items": items.ItemsPanel,
-                         "setup": setup_panel.SetupPanel}[name](screen=self))
+        """Show the panel ``name``; a kept panel is made once and reset on each opening."""
+        kind = {"characters": panels.CharactersPanel, "test": panels.DiceTestPanel,
+                "correct": panels.CorrectPanel, "items": items.ItemsPanel,
+                "setup": setup_panel.SetupPanel}[name]
+        panel = self.kept.get(name)
+        if panel is None:
+            panel = kind(screen=self)
+            if kind.KEPT:
+                self.kept[name] = panel
+        else:
+            panel.reset()
+        self.show_panel(panel)
 
     # -- setup ---------------------------------------------------------------------
 

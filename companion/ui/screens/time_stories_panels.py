@@ -93,10 +93,26 @@ def _heading(text: str) -> BodyLabel:
     return label
 
 
+def _set(widget, **values) -> None:
+    """Set only the properties whose value changed (an equal value still costs a
+    property dispatch and, for a text, a new texture)."""
+    for name, value in values.items():
+        if getattr(widget, name) != value:
+            setattr(widget, name, value)
+
+
 class Panel(BoxLayout):
-    """A body panel: a scrolling content box above a fixed row of buttons."""
+    """A body panel: a scrolling content box above a fixed row of buttons.
+
+    A panel with ``KEPT = True`` builds its widgets once and is kept by the screen
+    (``screen.open``): opening it again calls ``reset()`` (back to its first choices)
+    and ``refresh(snap)`` only sets the properties that changed."""
 
     screen = ObjectProperty(None)
+    KEPT = False
+
+    def reset(self) -> None:
+        """Back to the choices a new panel starts with (kept panels override)."""
 
     def content(self) -> BoxLayout:
         box = self.ids.content
@@ -166,16 +182,29 @@ class CorrectPanel(Panel):
         super().__init__(**kw)
         self.delta, self.reason = -1, self.REASONS[0]
 
-    def refresh(self, snap: dict) -> None:
+    KEPT = True
+
+    def reset(self) -> None:
+        self.delta, self.reason = -1, self.REASONS[0]
+
+    def _build(self) -> None:
+        """Its widgets, once: the change line, the steps, the reasons, the buttons."""
         box = self.content()
-        box.add_widget(grown_text(text=f"TU {snap['tu']}  change: [b]{self.delta:+d}[/b]"
-                                 f"  ->  {max(0, snap['tu'] + self.delta)}",
-                                 markup=True, font_size=sp(theme.HEADING), height=56))
+        self.change = grown_text(markup=True, font_size=sp(theme.HEADING), height=56)
+        box.add_widget(self.change)
         box.add_widget(_row(*[_button(f"{d:+d}", lambda d=d: self.step(d), repeat_ok=True)
                               for d in (-5, -1, 1, 5)]))
-        box.add_widget(_row(*[_toggle(r, r == self.reason, lambda r=r: self.pick(r))
-                              for r in self.REASONS]))
+        self.reasons = {r: _toggle(r, False, lambda r=r: self.pick(r)) for r in self.REASONS}
+        box.add_widget(_row(*self.reasons.values()))
         self.footer(_button("Apply", self.apply), _button("Mission won", self.won))
+
+    def refresh(self, snap: dict) -> None:
+        if not hasattr(self, "change"):
+            self._build()
+        _set(self.change, text=f"TU {snap['tu']}  change: [b]{self.delta:+d}[/b]"
+                               f"  ->  {max(0, snap['tu'] + self.delta)}")
+        for r, toggle in self.reasons.items():
+            _set(toggle, state="down" if r == self.reason else "normal")
 
     def won(self) -> None:
         """The mission's success card: the run ends and the end-of-run panel says so."""
@@ -203,41 +232,70 @@ class CorrectPanel(Panel):
 class CharactersPanel(Panel):
     """Each character's life (hearts), resistance, death and revival; +/- life; add."""
 
+    KEPT = True
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.rows: list[BoxLayout] = []  # a pool: one row per character, reused
+        self.shown = None  # (rows, note, aside) the content box holds
+        self.footer_key = None
+        self.note = grown_text(height=50)
+        self.aside = grown_text(text="New characters can come in at the start of the next "
+                                     "run.", font_size=sp(theme.SMALL), height=40)
+
+    def _new_row(self) -> BoxLayout:
+        life = Label(font_name=SYMBOL_FONT, text_size=(250, None), halign="center",
+                     size_hint_x=None, width=250)
+        name = BodyLabel(markup=True)
+        badge = SeatBadge(pos_hint={"center_y": 0.5})
+        row = _row(badge, name, life,
+                   _button("-", lambda: self.life(row.character, -1), 70, repeat_ok=True),
+                   _button("+", lambda: self.life(row.character, 1), 70, repeat_ok=True),
+                   height=76)
+        row.character, row.parts = "", (badge, name, life)
+        # a long name wraps: its row grows with it, over nothing around it
+        name.bind(texture_size=lambda _w, size: setattr(row, "height", max(76, size[1] + 8)))
+        return row
+
     def refresh(self, snap: dict) -> None:
-        box = self.content()
+        chars = snap["characters"]
         colours = {s.seat: s.colour for s in _app().cfg.seats}
-        for c in snap["characters"]:
-            life = Label(text=p.life_text(c), font_name=SYMBOL_FONT,
-                         font_size=sp(theme.TEXT if c["dead"] else theme.HEADING),
-                         text_size=(250, None),
-                         halign="center",
-                         color=theme.LIFE if not c["dead"] else theme.DEAD_TEXT,
-                         size_hint_x=None, width=250)
-            name = BodyLabel(text=f"[b]{escape_markup(c['name'])}[/b]\n"
-                                  f"[size=22]{escape_markup(p.traits_text(c))}[/size]",
-                             markup=True)
-            badge = SeatBadge(seat=c["seat"], colour=rgba(colours.get(c["seat"], "grey")),
-                              pos_hint={"center_y": 0.5})
-            row = _row(badge, name, life,
-                       _button("-", lambda n=c["name"]: self.life(n, -1), 70, repeat_ok=True),
-                       _button("+", lambda n=c["name"]: self.life(n, 1), 70, repeat_ok=True),
-                       height=76)
-            # a long name wraps: its row grows with it, over nothing around it
-            name.bind(texture_size=lambda _w, size, row=row: setattr(
-                row, "height", max(76, size[1] + 8)))
-            box.add_widget(row)
-        if setup.nothing_happened(snap):
-            words = ("No characters yet." if not snap["characters"] else
-                     "Nothing has happened in this run yet: the cast can still change.")
-            box.add_widget(grown_text(text=words, height=50))
-            label = "Change characters" if snap["characters"] else "Add characters"
-            self.footer(_button(label, lambda: self.screen.open("setup")))
-            return
-        if not snap["characters"]:
-            box.add_widget(grown_text(text="This run goes on without characters.", height=50))
-        box.add_widget(grown_text(text="New characters can come in at the start of the next "
-                                 "run.", font_size=sp(theme.SMALL), height=40))
-        self.footer()
+        while len(self.rows) < len(chars):
+            self.rows.append(self._new_row())
+        for row, c in zip(self.rows, chars, strict=False):
+            badge, name, life = row.parts
+            row.character = c["name"]
+            _set(badge, seat=c["seat"], colour=rgba(colours.get(c["seat"], "grey")))
+            _set(name, text=f"[b]{escape_markup(c['name'])}[/b]\n"
+                            f"[size=22]{escape_markup(p.traits_text(c))}[/size]")
+            _set(life, text=p.life_text(c),
+                 font_size=sp(theme.TEXT if c["dead"] else theme.HEADING),
+                 color=theme.LIFE if not c["dead"] else theme.DEAD_TEXT)
+        early = setup.nothing_happened(snap)
+        if early:
+            note = ("No characters yet." if not chars else
+                    "Nothing has happened in this run yet: the cast can still change.")
+        else:
+            note = "" if chars else "This run goes on without characters."
+        _set(self.note, text=note)
+        shape = (len(chars), bool(note), not early)
+        if self.shown != shape:  # another cast or another note: the rows again, in order
+            box = self.content()
+            for row in self.rows[:len(chars)]:
+                box.add_widget(row)
+            if note:
+                box.add_widget(self.note)
+            if not early:
+                box.add_widget(self.aside)
+            self.shown = shape
+        key = (early, bool(chars))
+        if key != self.footer_key:
+            self.footer_key = key
+            if early:
+                label = "Change characters" if chars else "Add characters"
+                self.footer(_button(label, lambda: self.screen.open("setup")))
+            else:
+                self.footer()
 
     def life(self, name: str, delta: int) -> None:
         action = ({"type": "heal", "character": name, "amount": 1} if delta > 0 else
