@@ -67,11 +67,24 @@ class WinsChart(Widget):
     def on_pos(self, *_args) -> None:
         self._draw()
 
+    def _labels(self, n: int) -> list[tuple[Label, Label]]:
+        """The first ``n`` rows' (name, count) labels, built once and reused."""
+        pool = self.__dict__.setdefault("_pool", [])
+        while len(pool) < n:
+            pool.append((Label(font_size=sp(theme.SMALL), halign="right", valign="middle"),
+                         Label(font_size=sp(theme.TINY), halign="left", valign="middle")))
+        return pool[:n]
+
     def _draw(self) -> None:
         stats = self.stats
-        self.clear_widgets()
         self.canvas.clear()
         rows = stats[:CHART_ROWS]
+        labels = self._labels(len(rows))
+        if self.children[::-1] != [w for pair in labels for w in pair]:
+            self.clear_widgets()
+            for name, count in labels:
+                self.add_widget(name)
+                self.add_widget(count)
         if not rows:
             return
         most = max(s.played for s in rows)
@@ -86,17 +99,14 @@ class WinsChart(Widget):
                 Rectangle(pos=(x0, y), size=(width * s.played / most, h - gap))
                 Color(*theme.GO)
                 Rectangle(pos=(x0, y), size=(width * s.won / most, h - gap))
-        for i, s in enumerate(rows):
+        for i, (s, (name, count)) in enumerate(zip(rows, labels, strict=True)):
             y = self.top - (i + 1) * h
-            self.add_widget(Label(text=chart_name(s.name), font_size=sp(theme.SMALL),
-                                  pos=(self.x, y), size=(NAME_W, h), halign="right",
-                                  text_size=(NAME_W, h), valign="middle"))
+            name.text = chart_name(s.name)
+            name.pos, name.size, name.text_size = (self.x, y), (NAME_W, h), (NAME_W, h)
             react = f" {s.median_reaction_ms:.0f}ms" if s.median_reaction_ms is not None else ""
-            self.add_widget(Label(text=f"{s.won}/{s.played}{react}",
-                                  font_size=sp(theme.TINY),
-                                  pos=(self.right - COUNT_W, y), size=(COUNT_W, h),
-                                  halign="left", text_size=(COUNT_W - 4, h),
-                                  valign="middle"))
+            count.text = f"{s.won}/{s.played}{react}"
+            count.pos, count.size = (self.right - COUNT_W, y), (COUNT_W, h)
+            count.text_size = (COUNT_W - 4, h)
 
 
 class ScoreSheet(Modal, BoxLayout):
@@ -116,32 +126,56 @@ class HistoryScreen(Screen):
         return recent_summaries(app.log, SHOWN_GAMES, live=app.session)
 
     def refresh(self) -> None:
-        app = App.get_running_app()
+        """The list and the chart from the newest games: rows are built once (a pool, one
+        per game shown) and updated in place; nothing is redrawn when nothing changed."""
         games = self.summaries()
+        if games == getattr(self, "_shown", None):
+            return
+        self._shown = games
+        kids = [self._row(i, g) for i, g in enumerate(games)] or [self._none_yet()]
         box = self.ids.games
-        box.clear_widgets()
-        if not games:
-            box.add_widget(BodyLabel(text="No games yet.", size_hint_y=None,
-                                     height=dp(theme.TOUCH)))
-        for g in games:
-            row = BoxLayout(size_hint_y=None, height=dp(theme.HISTORY_ROW_H), spacing=dp(theme.GAP))
-            # the whole line is a button: a tap opens the game's score sheet
-            line = TapButton(text=g.line + "  [Sheet]", font_size=sp(theme.SMALL), halign="left",
-                             valign="middle", background_normal="",
-                             background_color=theme.LIST_ROW)
+        if box.children[::-1] != kids:
+            box.clear_widgets()
+            for kid in kids:
+                box.add_widget(kid)
+        self.ids.chart.show(win_table(games))
+
+    def _none_yet(self):
+        if not hasattr(self, "_empty"):
+            self._empty = BodyLabel(text="No games yet.", size_hint_y=None,
+                                    height=dp(theme.TOUCH))
+        return self._empty
+
+    def _row(self, i: int, g):
+        """The list's ``i``-th line (built the first time), showing game ``g``: the whole
+        line is a button that opens its score sheet; an open game has Resume beside it."""
+        pool = self.__dict__.setdefault("_rows", [])
+        if i == len(pool):
+            app = App.get_running_app()
+            row = BoxLayout(size_hint_y=None, height=dp(theme.HISTORY_ROW_H),
+                            spacing=dp(theme.GAP))
+            line = TapButton(font_size=sp(theme.SMALL), halign="left", valign="middle",
+                             background_normal="", background_color=theme.LIST_ROW)
             line.bind(width=lambda w, width: setattr(w, "text_size", (width - 12, None)))
             # a game of 8 long names takes 4 lines: the row grows instead of spilling over
             line.bind(texture_size=lambda w, ts, r=row: setattr(
                 r, "height", max(dp(theme.HISTORY_ROW_H), ts[1] + dp(12))))
-            line.bind(on_release=lambda _w, s=g: self.show_sheet(s))
+            line.bind(on_release=lambda _w, r=row: self.show_sheet(r.game))
+            resume = BigButton(text="Resume", size_hint_x=None, width=dp(theme.SIDE_BUTTON_W),
+                               tint=theme.GO)
+            resume.bind(on_release=lambda _w, r=row: app.resume_game(r.game.game_id))
             row.add_widget(line)
-            if g.status == "open":
-                b = BigButton(text="Resume", size_hint_x=None, width=dp(theme.SIDE_BUTTON_W),
-                              tint=theme.GO)
-                b.bind(on_release=lambda _w, gid=g.game_id: app.resume_game(gid))
-                row.add_widget(b)
-            box.add_widget(row)
-        self.ids.chart.show(win_table(games))
+            row.line, row.resume = line, resume
+            pool.append(row)
+        row = pool[i]
+        row.game = g
+        row.line.text = g.line + "  [Sheet]"
+        if (g.status == "open") != (row.resume.parent is row):
+            if row.resume.parent is row:
+                row.remove_widget(row.resume)
+            else:
+                row.add_widget(row.resume)
+        return row
 
     def show_sheet(self, summary) -> None:
         """The game's score sheet over the screen: totals, result, every action."""

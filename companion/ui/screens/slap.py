@@ -97,6 +97,12 @@ class SlapScreen(Screen):
         self.face_holder = AnchorLayout()
         self.face_holder.add_widget(self.face)
         self.picture = TimelinePicture()
+        # Built once and updated in place (a tap sets properties, never builds a tree):
+        self._seat_chips: dict[int, SeatChip] = {}  # the idle row's seat discs, by seat
+        self._named_chips: dict[int, NamedChip] = {}  # "Who picks up?" buttons, by seat
+        self._round_rows: list[RoundRow] = []  # the side list's lines, reused
+        self._side_kids: list | None = None  # what the side box holds now
+        self._rounds_key = self._rounds_lines = None  # the recorded rounds, read once a change
 
     # -- entering and leaving ------------------------------------------------------------
 
@@ -434,12 +440,18 @@ class SlapScreen(Screen):
         self._show()
 
     def _rounds(self, app) -> list[sp.RoundLine]:
+        """The recorded rounds, read from the game's snapshot only when the game or its
+        number of actions changed since the last reading (a tap in a round records
+        nothing)."""
         session = app.session if self.mode == "crazy" else self.tools.session
         if session is None:
             return []
-        if self.mode == "crazy":
-            return sp.rounds_from_crazy_time(session.snapshot())
-        return sp.rounds_from_stop_time(session.snapshot())
+        key = (self.mode, id(session), session.game_id, session.n_actions)
+        if key != self._rounds_key:
+            read = sp.rounds_from_crazy_time if self.mode == "crazy" \
+                else sp.rounds_from_stop_time
+            self._rounds_key, self._rounds_lines = key, read(session.snapshot())
+        return self._rounds_lines
 
     @staticmethod
     def _names(app) -> dict[int, str]:
@@ -452,10 +464,11 @@ class SlapScreen(Screen):
         colours = {s.seat: s.colour for s in app.cfg.seats}
         bound = self.arbiter.config.bound_for(app.table.info.source) / 1e6 \
             if self.arbiter else None
+        names = self._names(app)
         view = sp.slap_view(self.phase, self.seats, colours, live=self.live.items(),
                             verdict=self.shown, chosen=self.chosen, rounds=self._rounds(app),
                             bound_ms=bound, choose_seats=self.mode == "tool",
-                            names=self._names(app))
+                            names=names)
         self.view = view
         self.heading = "Stop Time: Crazy Time" if self.mode == "crazy" else "Slap pad"
         self.headline, self.detail = view.headline, view.detail
@@ -464,20 +477,33 @@ class SlapScreen(Screen):
             else WHITE
         self._stage(view)
         self._actions(view, colours)
-        self._side(view, colours, app)
+        self._side(view, colours, app, names)
+
+    @staticmethod
+    def _hold(box, kids: list) -> None:
+        """Make ``box`` hold ``kids`` (top to bottom), touching it only when they differ."""
+        if box.children[::-1] != kids:
+            box.clear_widgets()
+            for kid in kids:
+                box.add_widget(kid)
 
     def _stage(self, view: sp.SlapView) -> None:
-        stage = self.ids.stage
-        stage.clear_widgets()
         if view.phase == sp.IDLE:
-            stage.add_widget(self.face_holder)
+            self._hold(self.ids.stage, [self.face_holder])
             return
-        self.picture.colours = [rgba(m.colour) for m in view.marks]
-        self.picture.ticks = list(view.ticks)
-        self.picture.empty = "Waiting for the first slap..."
-        self.picture.marks = list(view.marks)
-        self.picture.redraw()
-        stage.add_widget(self.picture)
+        picture = self.picture
+        marks = list(view.marks)
+        colours = [rgba(m.colour) for m in view.marks]
+        ticks = list(view.ticks)
+        empty = "Waiting for the first slap..."
+        if (picture.marks, picture.colours, picture.ticks, picture.empty) != (
+                marks, colours, ticks, empty) or picture.parent is None:
+            picture.colours, picture.ticks, picture.empty = colours, ticks, empty
+            if picture.marks != marks:
+                picture.marks = marks  # redraws (on_marks)
+            else:
+                picture.redraw()
+        self._hold(self.ids.stage, [picture])
 
     def _round_buttons(self) -> list:
         """False alarm | Cancel / Discard | Record: built once, always in these places
@@ -491,59 +517,80 @@ class SlapScreen(Screen):
                           on_release=lambda *_: self.record())]
         return self._buttons
 
+    def _seat_chip(self, seat: int) -> SeatChip:
+        """The idle row's disc for ``seat`` (taps take it in or out), built once."""
+        chip = self._seat_chips.get(seat)
+        if chip is None:
+            chip = SeatChip(seat=seat, pos_hint={"center_y": 0.5})
+            chip.bind(on_release=lambda _w: self.toggle_seat(seat))
+            self._seat_chips[seat] = chip
+        return chip
+
     def _actions(self, view: sp.SlapView, colours) -> None:
         row = self.ids.actions
         if view.phase == sp.IDLE and self.mode == "tool":
-            row.clear_widgets()
+            chips = [self._seat_chip(s) for s in sorted(colours)]
+            for chip in chips:
+                chip.colour = rgba(colours[chip.seat])
+                chip.lit = chip.seat in self.seats
             row.spacing = 2
-            for s in sorted(colours):
-                chip = SeatChip(seat=s, colour=rgba(colours[s]), lit=s in self.seats,
-                                pos_hint={"center_y": 0.5})
-                chip.bind(on_release=lambda _w, seat=s: self.toggle_seat(seat))
-                row.add_widget(chip)
+            self._hold(row, chips)
             return
         false_alarm, cancel, record = self._round_buttons()
-        if row.children != [record, cancel, false_alarm]:
-            row.clear_widgets()
-            row.spacing = 6
-            for b in (false_alarm, cancel, record):
-                row.add_widget(b)
+        row.spacing = 6
+        self._hold(row, [false_alarm, cancel, record])
         verdict = view.phase == sp.VERDICT
         false_alarm.disabled = not (verdict and view.can_false_alarm)
         cancel.text = "Discard" if verdict else "Cancel round"
         cancel.disabled = view.phase == sp.IDLE
         record.disabled = not (verdict and view.can_record)
 
-    def _side(self, view: sp.SlapView, colours, app) -> None:
+    def _side_parts(self) -> tuple:
+        """The side box's fixed parts, built once: the candidates' grid, the "None yet"
+        line and the spacer under the list."""
+        if self._side_kids is None:
+            grid = GridLayout(cols=3, spacing=8, size_hint_y=None, padding=(4, 4))
+            grid.bind(minimum_height=grid.setter("height"))
+            none_yet = Label(text="None yet", font_size=text_px(theme.SMALL),
+                             size_hint_y=None, height=dp(theme.STATUS_H),
+                             halign="left", valign="middle",
+                             text_size=(dp(theme.SIDE_W) - dp(10), dp(theme.STATUS_H)))
+            self._side_kids = [grid, none_yet, Widget()]
+        return tuple(self._side_kids)
+
+    def _named_chip(self, seat: int) -> NamedChip:
+        """The "Who picks up?" button of ``seat``, built once."""
+        chip = self._named_chips.get(seat)
+        if chip is None:
+            chip = NamedChip(seat=seat)
+            chip.bind(on_release=lambda _w: self.choose(seat))
+            self._named_chips[seat] = chip
+        return chip
+
+    def _side(self, view: sp.SlapView, colours, app, names) -> None:
         box = self.ids.side
-        box.clear_widgets()
+        grid, none_yet, spacer = self._side_parts()
         session = app.session
         self.ids.undo.disabled = not (session is not None and session.can_undo
                                       and (self.mode == "crazy"  # its board's game
                                            or session.rules.GAME.screen_name == self.name))
         if view.choices:
             self.side_title = "Who picks up?"
-            grid = GridLayout(cols=3, spacing=8, size_hint_y=None, padding=(4, 4))
-            grid.bind(minimum_height=grid.setter("height"))
-            for c in view.choices:
-                chip = NamedChip(seat=c.seat, colour=rgba(c.colour), name=c.name,
-                                 lit=self.chosen in (None, c.seat))
-                chip.bind(on_release=lambda _w, seat=c.seat: self.choose(seat))
-                grid.add_widget(chip)
-            box.add_widget(grid)
-            box.add_widget(Widget())
+            chips = [self._named_chip(c.seat) for c in view.choices]
+            for chip, c in zip(chips, view.choices, strict=True):
+                chip.colour, chip.name = rgba(c.colour), c.name
+                chip.lit = self.chosen in (None, c.seat)
+            self._hold(grid, chips)
+            self._hold(box, [grid, spacer])
             return
         self.side_title = "Last rounds"
-        names = self._names(app)
-        for line in view.rounds:
-            colour = rgba(colours[line.picker]) if line.picker in colours else WHITE
+        while len(self._round_rows) < len(view.rounds):
+            self._round_rows.append(RoundRow())
+        rows = self._round_rows[:len(view.rounds)]
+        for row, line in zip(rows, view.rounds, strict=True):
             who = names.get(line.picker, "") if line.picker else ""
-            text = f"{line.label}: {who} {line.how}" if who else \
+            row.seat = line.picker or 0
+            row.colour = rgba(colours[line.picker]) if line.picker in colours else WHITE
+            row.text = f"{line.label}: {who} {line.how}" if who else \
                 f"{line.label}: {line.how or 'nobody'}"
-            box.add_widget(RoundRow(seat=line.picker or 0, colour=colour, text=text))
-        if not view.rounds:
-            box.add_widget(Label(text="None yet", font_size=text_px(theme.SMALL),
-                                 size_hint_y=None, height=dp(theme.STATUS_H),
-                                 halign="left", valign="middle",
-                                 text_size=(dp(theme.SIDE_W) - dp(10), dp(theme.STATUS_H))))
-        box.add_widget(Widget())
+        self._hold(box, [*rows, spacer] if rows else [none_yet, spacer])
