@@ -203,3 +203,16 @@ def ui(tmp_path_factory, artifacts):
     app.stop()
     app.table.close()
     app.log.close()
+
+
+@pytest.fixture(autouse=True)
+def _window_at_the_box_size(request):
+    """Every window test starts on the box's 800×480, whatever a test before it (a
+    layout walk at another size, interrupted or answered late by the X server) left."""
+    if "ui" in request.fixturenames:
+        from kivy.core.window import Window
+
+        ui = request.getfixturevalue("ui")
+        if tuple(Window.size) != (800, 480) or tuple(ui.app.root.size) != (800, 480):
+            ui.resize((800, 480))
+    yield

@@ -12,7 +12,7 @@ look is in ``times_panels.kv``. Used by ``companion/ui/screens/times.py``:
 * ``YearPad``: big digit buttons for the year, no system keyboard needed;
 * ``OutcomeRow``: one player's result of an event;
 * ``TrackPicture``: the scoring track 0..target with every player's badge on their space;
-* ``Overlay``: a panel over the screen that takes all taps; ``MenuDialog`` (override,
+* ``Overlay``: a panel over the screen that takes all taps (a ``Modal``); ``MenuDialog`` (override,
   scoring track, sound, end game) and ``OverrideDialog`` (seat, hand or score, value,
   reason: all by taps, no keyboard) are overlays that call back into the screen.
 """
@@ -53,6 +53,7 @@ from kivy.uix.widget import Widget
 from companion.games import times
 from companion.ui import theme
 from companion.ui.app import load_kv
+from companion.ui.modal import Modal
 from companion.ui.presenters.times import (
     OVERRIDE_REASONS,
     Lane,
@@ -382,20 +383,9 @@ def _texture(text: str, px: int, bold: bool):
     return tex
 
 
-class Overlay(FloatLayout):
-    """A dimmed panel over the whole screen; taps never reach what lies beneath."""
-
-    def on_touch_down(self, touch):
-        super().on_touch_down(touch)
-        return True
-
-    def on_touch_move(self, touch):
-        super().on_touch_move(touch)
-        return True
-
-    def on_touch_up(self, touch):
-        super().on_touch_up(touch)
-        return True
+class Overlay(Modal, FloatLayout):
+    """A dimmed panel over the whole screen; taps never reach what lies beneath (the
+    one modal base, ``companion/ui/modal.py``, draws the shade and takes the taps)."""
 
 
 
