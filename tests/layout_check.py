@@ -3,10 +3,21 @@
 ``problems(root)`` lists, in sentences, every visible label whose text is cut (with
 "...", or lines dropped) or spills over its box, every button outside the window or
 smaller than a finger (``min_target``), and every two buttons that overlap. Used by
-``test_layout_sizes.py`` at 800x480, 1024x600 and 1280x720.
+the layout walks (``tests/ui/test_layout_*.py``) at ``SIZES`` with ``LONG`` names.
 """
 
 from __future__ import annotations
+
+#: The screens the box is sold with: the 7" touchscreen and two larger HDMI panels.
+SIZES = [(800, 480), (1024, 600), (1280, 720)]
+#: Four 20-letter names (the longest the name entry takes), for seats 1-4.
+LONG = ["Anne-Sophie Lefebvre", "Bartholomew Jamesons", "Carolina Wilhelmsens",
+        "Dominik Maximilianus"]
+FOUR = [{"name": n, "seat": i + 1} for i, n in enumerate(LONG)]
+
+
+def size_id(size) -> str:
+    return f"{size[0]}x{size[1]}"
 
 
 def shown(w) -> bool:

@@ -7,6 +7,8 @@ Frames are pumped explicitly: no sleeps, no real-time waiting.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 
@@ -131,6 +133,20 @@ class UiDriver:
         for screen in sm.screens:
             screen.pos, screen.size = sm.pos, sm.size
         self.pump(2)
+
+    @contextmanager
+    def sized(self, size):
+        """The window at ``size`` for a test's body, then home and back to the size
+        it had: ``with ui.sized((1024, 600)): ...`` (the layout walks' fixtures)."""
+        from kivy.core.window import Window
+
+        before = tuple(Window.size)
+        self.resize(size)
+        try:
+            yield tuple(size)
+        finally:
+            self.goto_home()
+            self.resize(before)
 
     def goto_home(self) -> None:
         """Back to a clean start: no game, no button held, lamps off, home screen."""

@@ -57,13 +57,8 @@ def no_name_lost(ui, names):
 
 @pytest.fixture
 def small(ui):
-    from kivy.core.window import Window
-
-    before = tuple(Window.size)
-    ui.resize((800, 480))
-    yield
-    ui.goto_home()
-    ui.resize(before)
+    with ui.sized((800, 480)):
+        yield
 
 
 def test_times(ui, small):

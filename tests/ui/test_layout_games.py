@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import pytest
 from fakes import Faces
-from layout_check import moved, places
+from layout_check import FOUR, LONG, SIZES, moved, places, size_id
 from samples import MADELEINE, MARIE
 
-from tests.ui import test_layout_sizes as sizes
-from tests.ui.test_layout_sizes import FOUR, LONG, check
-
-size = pytest.fixture(params=sizes.SIZES, ids=lambda s: f"{s[0]}x{s[1]}")(
-    sizes.size.__wrapped__)  # the same fixture: each test at the three sizes
+from tests.ui.test_layout_sizes import check
 
 pytestmark = pytest.mark.window
+
+
+@pytest.fixture(params=SIZES, ids=size_id)
+def size(request, ui):
+    with ui.sized(request.param) as shown:
+        yield shown
+
 
 LONG_MARIE = MARIE | {"name": "Marie-Antoinette de Montmorency-Laval"}  # 38 letters
 LONG_MADELEINE = MADELEINE | {"name": "Madeleine Ferdinande"}

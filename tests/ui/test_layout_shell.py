@@ -7,27 +7,17 @@ window and (at 800x480) at least 64 px. Screenshots in tests/_artifacts/shell_*.
 from __future__ import annotations
 
 import pytest
-from layout_check import problems
+from layout_check import FOUR, SIZES, problems, size_id
 
 pytestmark = pytest.mark.window
 
-SIZES = [(800, 480), (1024, 600), (1280, 720)]
 ODD = [(640, 400), (1920, 1080)]
-LONG = ["Anne-Sophie Lefebvre", "Bartholomew Jamesons", "Carolina Wilhelmsens",
-        "Dominik Maximilianus"]
-assert all(len(n) == 20 for n in LONG)
-FOUR = [{"name": n, "seat": i + 1} for i, n in enumerate(LONG)]
 
 
-@pytest.fixture(params=SIZES + ODD, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.fixture(params=SIZES + ODD, ids=size_id)
 def size(request, ui):
-    from kivy.core.window import Window
-
-    before = tuple(Window.size)
-    ui.resize(request.param)
-    yield request.param
-    ui.goto_home()
-    ui.resize(before)
+    with ui.sized(request.param) as shown:
+        yield shown
 
 
 def check(ui, size, name):
