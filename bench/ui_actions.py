@@ -1,7 +1,7 @@
 """What each tap costs on the game screens, in the real window, against a minimal Kivy
 app measured in the same run (needs a display: ``make bench`` runs it under Xvfb).
 
-    python bench/ui_actions.py [--taps N] [--repeats N] [--gc freeze|plain]
+    python bench/ui_actions.py [--taps N] [--repeats N] [--gc freeze|plain] [--backstop N]
 
 Taps: every kind of action of a screen is tapped through the window as a table plays it
 (Times: players and cards, "Play the cards", marker taps, the last marker that sends a
@@ -14,7 +14,10 @@ longest pause. The same figures for a minimal Kivy app (one button whose tap cha
 label), measured in a child process of the same run, are the floor.
 
 ``--gc plain`` measures without ``companion.ui.collector`` (no ``gc.freeze``), to see
-the collector's pauses it removes.
+the collector's pauses it removes. ``--backstop N`` sets the number of waiting objects
+at which Python collects on its own once the app has started (``collector.BACKSTOP``;
+``--backstop 700`` is Python's own threshold): an A/B of in-frame against quiet-moment
+collections, run side by side so that both see the same load.
 
 Growth: the median cost at the start of a game and after a long one (Crazy Time with 75
 pick-ups in the round, Times with its scoring track to 99, the score pad after 500
@@ -947,6 +950,8 @@ def main() -> int:
                         help="actions per point of the growth figures")
     parser.add_argument("--gc", choices=("freeze", "plain"), default="freeze",
                         help="plain: without companion.ui.collector's gc.freeze")
+    parser.add_argument("--backstop", type=int, default=None,
+                        help="collector.BACKSTOP (700: Python's own threshold)")
     parser.add_argument("--screens", default="",
                         help="comma-separated screens to tap (default: every one)")
     parser.add_argument("--minimal", type=int, default=0, help=argparse.SUPPRESS)
@@ -954,17 +959,20 @@ def main() -> int:
     if args.minimal:
         return minimal(args.minimal)
     floor = minimal_figures(args.taps)
-    if args.gc == "plain":
-        from companion.ui import collector
+    from companion.ui import collector
 
+    if args.gc == "plain":
         collector.ENABLED = False
+    if args.backstop is not None:
+        collector.BACKSTOP = args.backstop
     home = Path(tempfile.mkdtemp(prefix="companion-bench-"))
     app = build_app(home)
     if args.gc == "plain":
         gc.unfreeze()
     rec = Recorder()
     rec.install(app)
-    print(f"taps, CPU ms of the frame that carries the action (gc: {args.gc}; budget "
+    print(f"taps, CPU ms of the frame that carries the action (gc: {args.gc}, backstop "
+          f"{collector.BACKSTOP}; budget "
           f"{BUDGET_MS} ms here = one frame on a Pi 4)")
     print(HEADER)
     print(line("minimal Kivy app: tap", floor["taps"]))
