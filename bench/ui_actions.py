@@ -2,6 +2,7 @@
 app measured in the same run (needs a display: ``make bench`` runs it under Xvfb).
 
     python bench/ui_actions.py [--taps N] [--repeats N] [--gc freeze|plain] [--backstop N]
+                               [--screens a,b] [--profile FILE]
 
 Taps: every kind of action of a screen is tapped through the window as a table plays it
 (Times: players and cards, "Play the cards", marker taps, the last marker that sends a
@@ -17,7 +18,9 @@ label), measured in a child process of the same run, are the floor.
 the collector's pauses it removes. ``--backstop N`` sets the number of waiting objects
 at which Python collects on its own once the app has started (``collector.BACKSTOP``;
 ``--backstop 700`` is Python's own threshold): an A/B of in-frame against quiet-moment
-collections, run side by side so that both see the same load.
+collections, run side by side so that both see the same load. ``--profile FILE`` writes a
+cProfile of the frames that carry an action (not the finger-down frames, not the setup)
+for ``python -m pstats FILE``; its figures are inflated by the profiler, read its shares.
 
 Growth: the median cost at the start of a game and after a long one (Crazy Time with 75
 pick-ups in the round, Times with its scoring track to 99, the score pad after 500
@@ -122,6 +125,8 @@ class Recorder:
     #: the collections run when the table is quiet (``collector.idle``), ms each
     quiet: list[float] = field(default_factory=list)
     taps: int = 0
+    #: a ``cProfile.Profile`` enabled only around the frames that carry an action
+    profile: object = None
 
     def install(self, app) -> None:
         """Wrap the buffer swap and the log's writes so their time is kept apart; time
@@ -205,7 +210,13 @@ class Recorder:
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         self.presses.append(self._timed(touch.touch_down))
-        return self._timed(touch.touch_up)
+        if self.profile is None:
+            return self._timed(touch.touch_up)
+        self.profile.enable()
+        try:
+            return self._timed(touch.touch_up)
+        finally:
+            self.profile.disable()
 
     def pause(self) -> None:
         """The table pauses (as the frame pacer sees it after a quiet second): the
@@ -954,6 +965,8 @@ def main() -> int:
                         help="collector.BACKSTOP (700: Python's own threshold)")
     parser.add_argument("--screens", default="",
                         help="comma-separated screens to tap (default: every one)")
+    parser.add_argument("--profile", default="",
+                        help="write a cProfile of the action frames only to this file")
     parser.add_argument("--minimal", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.minimal:
@@ -971,6 +984,10 @@ def main() -> int:
         gc.unfreeze()
     rec = Recorder()
     rec.install(app)
+    if args.profile:
+        import cProfile
+
+        rec.profile = cProfile.Profile()
     print(f"taps, CPU ms of the frame that carries the action (gc: {args.gc}, backstop "
           f"{collector.BACKSTOP}; budget "
           f"{BUDGET_MS} ms here = one frame on a Pi 4)")
@@ -987,6 +1004,9 @@ def main() -> int:
             print(line(f"  {kind}", figures(samples)))
     print(line("every screen: finger down", figures(rec.presses)))
     summary(floor["taps"], rec, chosen)
+    if rec.profile is not None:
+        rec.profile.dump_stats(args.profile)
+        rec.profile = None
     growth(app, rec, args.repeats)
     app.stop()
     app.table.close()
