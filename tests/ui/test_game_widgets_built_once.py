@@ -158,6 +158,47 @@ def test_timer_modes_start_and_reset(ui, made):
 
 
 
+def test_players_rows_are_built_once_and_show_each_opening_afresh(ui, made):
+    """The seat rows are made at the first opening; each next one (another game, after
+    a game was started) puts that opening's names and seats in the same widgets, with
+    the players known from the log offered and nothing left of the last opening."""
+    ui.goto_home()
+    ui.app.choose_game("scorepad")
+    ui.pump(2)
+    screen = ui.app.sm.get_screen("players")
+    first = dict(screen.rows)
+    screen.rows[1].name_input.text = "Ann"
+    screen.rows[2].name_input.text = "Bob"
+    screen.rows[3].toggle.state = "normal"
+    screen.rows[4].toggle.state = "normal"
+    screen.rows[6].toggle.state = "down"  # in, without a name: refused, shown once
+    screen.start()
+    assert ui.app.sm.current == "players" and ui.app.banner_text
+    screen.rows[6].toggle.state = "normal"
+    screen.start()
+    ui.pump(2)
+    assert ui.app.sm.current != "players"
+    ui.app.end_game("abandoned", ask=False)
+    ui.pump(1)
+    made.reset()
+    ui.app.choose_game("crazy_time")
+    ui.pump(2)
+    assert made.n == 0
+    assert screen.rows == first and all(w.parent is not None for w in first.values())
+    assert screen.heading == "Players: Crazy Time" and not ui.app.banner_text
+    from companion.ui.presenters.players import default_rows
+
+    rows = screen.current_rows()
+    assert rows == default_rows(ui.app.cfg, ui.app.log.known_players())
+    named = {r.seat: (r.name, r.in_play) for r in rows}
+    assert named[1] == ("Ann", True) and named[2] == ("Bob", True)  # known: pre-filled
+    assert named[6] == ("", False)  # not as the last opening left it
+    assert [w.toggle.text for w in screen.rows.values()] == [
+        "In" if r.in_play else "Out" for r in rows]
+    assert screen.message == screen.HINT and not screen.problem
+    ui.goto_home()
+
+
 def test_time_stories_time_corrections_life_and_undo(ui, made):
     """The mission screen and its kept panels: Stay, the captain die, a TU correction
     (open, steps, reasons, Apply), the characters' life -/+, Undo: properties only."""
