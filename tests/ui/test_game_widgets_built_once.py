@@ -135,6 +135,32 @@ def test_score_pad_number_pad_opens_again_without_new_keys(ui, made):
     ui.app.end_game("abandoned", ask=False)
 
 
+def test_score_pad_rows_are_made_once_per_seat_and_show_the_next_game(ui, made):
+    """A second score pad game on the same seats shows its players in the rows made for
+    the first: the names, the totals and the + N pad's title are the new game's."""
+    from companion.ui.widgets import NumberPad
+
+    ui.goto_home()
+    assert ui.app.start_game("scorepad", {"players": FOUR[:3]})
+    ui.pump(2)
+    screen = ui.app.sm.current_screen
+    screen.score(2, 5)
+    ui.app.end_game("abandoned", ask=False)
+    ui.pump(1)
+    made.reset()
+    others = [{"name": n, "seat": i + 1} for i, n in enumerate(["Eve", "Fay", "Gus"])]
+    assert ui.app.start_game("scorepad", {"players": others})
+    ui.pump(2)
+    assert made.n == 0
+    labels = [row.children[-2] for row in reversed(screen.ids.rows.children)]
+    assert [label.plain for label in labels] == ["Eve: 0", "Fay: 0", "Gus: 0"]
+    ui.tap(ui.find("+ N"))
+    pad = next(w for w in ui.app.layer.children if isinstance(w, NumberPad))
+    assert pad.title == "Points for Eve"
+    pad.close()
+    ui.app.end_game("abandoned", ask=False)
+
+
 def test_timer_modes_start_and_reset(ui, made):
     """The timer's panels, lamps, banks and control buttons are built once: going from
     countdown to clock and back, starting and resetting make none anew."""
