@@ -104,6 +104,7 @@ class GameLog:
         #: in the background (``store/integrity.py``).
         self.unchecked = False
         self._retake: list[takeback.Noted] | None = None  # a take-back still to finish
+        self._opened = 0  # connections opened since: part of ``version``
         self._noted: list[takeback.Noted] = []
         if self.path is None:
             self.db = opening.open_for_play(Path(":memory:"))
@@ -179,6 +180,7 @@ class GameLog:
             return
         try:
             self.db = opening.open_for_play(self.path)
+            self._opened += 1
             put_back = takeback.restore(self.db, self._retake)
         except sqlite3.Error as exc:
             self.db.close()
@@ -335,6 +337,15 @@ class GameLog:
         _must_be_open(game_id, row)
 
     # -- reading ---------------------------------------------------------------------
+
+    def version(self) -> tuple[int, int, int]:
+        """A value that changes whenever anything in the log may have changed: this
+        connection's writes (SQLite's ``total_changes``) and another connection's
+        commits (``PRAGMA data_version``). The same value twice: nothing was written in
+        between, so what was read from the log then is still what it holds (History
+        reads its games again only when it changed)."""
+        (other,) = self._read("PRAGMA data_version")[0]
+        return (self._opened, self.db.total_changes, other)
 
     def actions(self, game_id: int) -> list[dict]:
         return list(self.iter_actions(game_id))
