@@ -193,11 +193,12 @@ def test_players_rows_are_built_once_and_show_each_opening_afresh(ui, made):
     ui.pump(2)
     screen = ui.app.sm.get_screen("players")
     first = dict(screen.rows)
+    for seat, row in screen.rows.items():  # whatever earlier games left: two players
+        row.toggle.state = "down" if seat in (1, 2, 6) else "normal"
     screen.rows[1].name_input.text = "Ann"
     screen.rows[2].name_input.text = "Bob"
-    screen.rows[3].toggle.state = "normal"
-    screen.rows[4].toggle.state = "normal"
-    screen.rows[6].toggle.state = "down"  # in, without a name: refused, shown once
+    screen.rows[3].name_input.text = "Quentin"  # typed, then left out: not kept
+    screen.rows[6].name_input.text = ""  # in, without a name: refused, shown once
     screen.start()
     assert ui.app.sm.current == "players" and ui.app.banner_text
     screen.rows[6].toggle.state = "normal"
@@ -218,7 +219,7 @@ def test_players_rows_are_built_once_and_show_each_opening_afresh(ui, made):
     assert rows == default_rows(ui.app.cfg, ui.app.log.known_players())
     named = {r.seat: (r.name, r.in_play) for r in rows}
     assert named[1] == ("Ann", True) and named[2] == ("Bob", True)  # known: pre-filled
-    assert named[6] == ("", False)  # not as the last opening left it
+    assert named[3][0] != "Quentin"  # not as the last opening left it
     assert [w.toggle.text for w in screen.rows.values()] == [
         "In" if r.in_play else "Out" for r in rows]
     assert screen.message == screen.HINT and not screen.problem
