@@ -135,6 +135,32 @@ def test_score_pad_number_pad_opens_again_without_new_keys(ui, made):
     ui.app.end_game("abandoned", ask=False)
 
 
+def test_score_pad_rows_are_made_once_per_seat_and_show_the_next_game(ui, made):
+    """A second score pad game on the same seats shows its players in the rows made for
+    the first: the names, the totals and the + N pad's title are the new game's."""
+    from companion.ui.widgets import NumberPad
+
+    ui.goto_home()
+    assert ui.app.start_game("scorepad", {"players": FOUR[:3]})
+    ui.pump(2)
+    screen = ui.app.sm.current_screen
+    screen.score(2, 5)
+    ui.app.end_game("abandoned", ask=False)
+    ui.pump(1)
+    made.reset()
+    others = [{"name": n, "seat": i + 1} for i, n in enumerate(["Eve", "Fay", "Gus"])]
+    assert ui.app.start_game("scorepad", {"players": others})
+    ui.pump(2)
+    assert made.n == 0
+    labels = [row.children[-2] for row in reversed(screen.ids.rows.children)]
+    assert [label.plain for label in labels] == ["Eve: 0", "Fay: 0", "Gus: 0"]
+    ui.tap(ui.find("+ N"))
+    pad = next(w for w in ui.app.layer.children if isinstance(w, NumberPad))
+    assert pad.title == "Points for Eve"
+    pad.close()
+    ui.app.end_game("abandoned", ask=False)
+
+
 def test_timer_modes_start_and_reset(ui, made):
     """The timer's panels, lamps, banks and control buttons are built once: going from
     countdown to clock and back, starting and resetting make none anew."""
@@ -156,6 +182,48 @@ def test_timer_modes_start_and_reset(ui, made):
     ui.goto_home()
 
 
+
+
+def test_players_rows_are_built_once_and_show_each_opening_afresh(ui, made):
+    """The seat rows are made at the first opening; each next one (another game, after
+    a game was started) puts that opening's names and seats in the same widgets, with
+    the players known from the log offered and nothing left of the last opening."""
+    ui.goto_home()
+    ui.app.choose_game("scorepad")
+    ui.pump(2)
+    screen = ui.app.sm.get_screen("players")
+    first = dict(screen.rows)
+    for seat, row in screen.rows.items():  # whatever earlier games left: two players
+        row.toggle.state = "down" if seat in (1, 2, 6) else "normal"
+    screen.rows[1].name_input.text = "Ann"
+    screen.rows[2].name_input.text = "Bob"
+    screen.rows[3].name_input.text = "Quentin"  # typed, then left out: not kept
+    screen.rows[6].name_input.text = ""  # in, without a name: refused, shown once
+    screen.start()
+    assert ui.app.sm.current == "players" and ui.app.banner_text
+    screen.rows[6].toggle.state = "normal"
+    screen.start()
+    ui.pump(2)
+    assert ui.app.sm.current != "players"
+    ui.app.end_game("abandoned", ask=False)
+    ui.pump(1)
+    made.reset()
+    ui.app.choose_game("crazy_time")
+    ui.pump(2)
+    assert made.n == 0
+    assert screen.rows == first and all(w.parent is not None for w in first.values())
+    assert screen.heading == "Players: Crazy Time" and not ui.app.banner_text
+    from companion.ui.presenters.players import default_rows
+
+    rows = screen.current_rows()
+    assert rows == default_rows(ui.app.cfg, ui.app.log.known_players())
+    named = {r.seat: (r.name, r.in_play) for r in rows}
+    assert named[1] == ("Ann", True) and named[2] == ("Bob", True)  # known: pre-filled
+    assert named[3][0] != "Quentin"  # not as the last opening left it
+    assert [w.toggle.text for w in screen.rows.values()] == [
+        "In" if r.in_play else "Out" for r in rows]
+    assert screen.message == screen.HINT and not screen.problem
+    ui.goto_home()
 
 
 def test_time_stories_time_corrections_life_and_undo(ui, made):
