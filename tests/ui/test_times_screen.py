@@ -357,3 +357,31 @@ def test_a_new_table_shows_its_own_players_not_the_last_games(ui, played):
                      if w.get_root_window() is not None and w.opacity > 0)
     assert not any(name in shown for name in ("Einstein", "Curie", "Gauss", "Riese"))
     ui.app.end_game("abandoned", ask=False)
+
+
+def test_the_judged_year_stays_after_an_override_and_its_undo(ui, screen):
+    """The heading's year is read from the last action when it is the reveal, and from
+    the log when an override came after it: the same year either way, after Undo too."""
+    for action in (
+            {"type": "play", "cards": {"1": "pink5", "2": "blue1", "3": "yellow3",
+                                       "4": "yellow1"}},
+            {"type": "place", "seat": 1, "markers": [
+                {"column": "century", "size": 5, "start": 10}]},
+            {"type": "place", "seat": 2, "markers": [
+                {"column": "century", "size": 1, "start": 13},
+                {"column": "decade", "size": 1, "start": 3}]},
+            {"type": "doubt", "seat": 3},
+            {"type": "place", "seat": 4, "markers": [
+                {"column": "year", "size": 1, "start": 7}]},
+            {"type": "reveal_year", "year": 1299}):
+        assert ui.app.act(action), ui.app.status
+    ui.pump(1)
+    assert ui.find("The year was 1299")
+    assert ui.app.act({"type": "override", "seat": 2, "hand": 4, "reason": "Correction"})
+    ui.pump(1)
+    assert ui.app.session.state.phase == "evaluated"
+    assert ui.find("The year was 1299"), "an override after the reveal keeps the year"
+    ui.tap(ui.find("Undo"))
+    assert ui.find("The year was 1299")
+    ui.tap(ui.find("Undo"))  # the reveal itself: back to the digit pad
+    assert ui.app.session.state.phase == "reveal" and ui.find("1 _ _ _")

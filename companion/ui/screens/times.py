@@ -58,6 +58,8 @@ from companion.ui.widgets import BigButton, FitLabel, SeatBadge
 
 load_kv(__file__)
 
+_CARDS = {b.code: b for b in view.card_buttons()}  # the nine cards by code
+
 
 def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> BigButton:
     """An action-row button: bound once, its text and state changed later by ``_set``."""
@@ -232,7 +234,7 @@ class TimesScreen(Screen):
         self._picks = BoxLayout(size_hint_y=None, height=64, spacing=4)
         self._play_prompt = _prompt(1)
         grid = GridLayout(cols=3, spacing=4)
-        cards = {b.code: b for b in view.card_buttons()}
+        cards = _CARDS
         self._card_keys: dict[str, CardKey] = {}
         for code in (c + s for s in ("5", "3", "1") for c in ("pink", "blue", "yellow")):
             b = cards[code]
@@ -258,7 +260,7 @@ class TimesScreen(Screen):
                 pick = PlayerPick(seat=seat)
                 pick.bind(on_release=lambda _w, s=seat: self.select(s))
                 picks.add_widget(pick)
-        cards = {b.code: b for b in view.card_buttons()}
+        cards = _CARDS
         names = view.names(state)
         for pick in picks.children:
             code = self.choices.get(pick.seat)
@@ -334,7 +336,7 @@ class TimesScreen(Screen):
         first, last = times.period_in_force(state)
         self._period.text = f"Now: {view.period_text(first, last)}"
         self._turn_prompt.text = turn.prompt
-        self.time_table.show(view.lanes(state, self.pending), self.colours(state),
+        self.time_table.show(view.lanes(state, self.pending, turn), self.colours(state),
                              self.tap_space)
         _set(self._doubt, f"Doubt {turn.doubt_target}" if turn.may_doubt else "Doubt",
              turn.may_doubt)
@@ -405,9 +407,7 @@ class TimesScreen(Screen):
                       [self._next_event, _button("Override", self.open_override)])
 
     def _update_evaluated(self, state: times.State) -> None:
-        year = next((a["year"] for a in reversed(self._app().session.actions)
-                     if a.get("type") == "reveal_year"), None)
-        self._evaluated_heading.text = view.evaluated_heading(state, year)
+        self._evaluated_heading.text = view.evaluated_heading(state, self._revealed_year())
         lines = view.outcome_lines(state)
         rows = self._outcomes
         if len(rows.children) != len(lines):  # a new table only
@@ -420,6 +420,16 @@ class TimesScreen(Screen):
             row.hand = f"{line.hand}{change}"
             row.text = f"[b]{escape_markup(line.name)}[/b] {escape_markup(line.text)}"
             row.good = [] if line.good is None else [line.good]
+
+    def _revealed_year(self) -> int | None:
+        """The year of the event judged now: the last action (one row at most), unless
+        overrides came after it; then the log is read back (rarely)."""
+        session = self._app().session
+        last = session.last_action or {}
+        if last.get("type") == "reveal_year":
+            return last["year"]
+        return next((a["year"] for a in reversed(session.actions)
+                     if a.get("type") == "reveal_year"), None)
 
     def next_event(self) -> None:
         self.act({"type": "next_event"})
