@@ -265,8 +265,9 @@ class TimesScreen(Screen):
         for pick in picks.children:
             code = self.choices.get(pick.seat)
             pick.colour, pick.name = self.colour(pick.seat), names[pick.seat]
+            if code:  # no card: "?" is shown, the last card's colour hidden with it
+                pick.card_rgba = cards[code].rgba
             pick.card = cards[code].label if code else ""
-            pick.card_rgba = cards[code].rgba if code else theme.CLEAR
             pick.selected = pick.seat == self.selected
         self._play_prompt.text = view.play_prompt(state, self.choices, self.selected)
         chosen = self.choices.get(self.selected)
