@@ -30,7 +30,7 @@ and updates it (``_update_<phase>``): a tap sets properties, it makes no widgets
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.metrics import sp
+from kivy.metrics import dp, sp
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -90,10 +90,18 @@ def _prompt(lines: int) -> FitLabel:
 
 class _Panel:
     """What one phase shows: the widgets of the body and of the action row, built once
-    (on the phase's first showing) and updated in place from then on."""
+    (on the phase's first showing) and updated in place from then on.
+
+    The body's widgets stay in one ``page`` for good, and the page is what goes in and
+    out of the screen's body: a Box or Grid layout lays itself out again whenever it
+    is given a parent, so re-parenting the card grid or the Time Table at each change
+    of phase would lay them out again for nothing."""
 
     def __init__(self, body: list, actions: list) -> None:
         self.body, self.actions = body, actions
+        self.page = BoxLayout(orientation="vertical", spacing=dp(4))  # body.spacing
+        for widget in body:
+            self.page.add_widget(widget)
 
 
 class TimesScreen(Screen):
@@ -212,8 +220,7 @@ class TimesScreen(Screen):
         if panel is None:
             panel = self._panels[kind] = getattr(self, f"_build_{kind}")()
             collector.keep()  # kept for the app's life: the collector need not walk it
-        for widget in panel.body:
-            body.add_widget(widget)
+        body.add_widget(panel.page)
         for widget in panel.actions:
             bar.add_widget(widget)
 
