@@ -385,3 +385,33 @@ def test_the_judged_year_stays_after_an_override_and_its_undo(ui, screen):
     assert ui.find("The year was 1299")
     ui.tap(ui.find("Undo"))  # the reveal itself: back to the digit pad
     assert ui.app.session.state.phase == "reveal" and ui.find("1 _ _ _")
+
+
+def test_a_space_takes_its_tap_and_a_finger_slid_off_it_lays_nothing(ui, screen, monkeypatch):
+    """A tap elsewhere is not walked through the Time Table's spaces; a space still gets
+    its own tap, and a finger pressed on a space and lifted outside the lane (the space
+    holds the touch) lays no marker."""
+    from kivy.tests.common import UnitTestTouch
+
+    from companion.ui.screens.times_panels import SpaceButton
+
+    enter_cards(ui, [(None, "Pink 5"), (None, "Blue 1"), (None, "Yellow 3"), (None, "Yellow 1")])
+    ui.tap(ui.find("Play the cards", kind=Button))
+    ups: list[SpaceButton] = []
+    up = SpaceButton.on_touch_up
+    monkeypatch.setattr(SpaceButton, "on_touch_up",
+                        lambda self, touch: (ups.append(self), up(self, touch))[1])
+    ui.tap(ui.find("Lay again"))
+    assert ups == [], "a tap on the action row visits no space of the Time Table"
+    start = space(ui, "Century", "1000")
+    x, y = start.to_window(*start.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    ui.pump(1)
+    touch.touch_move(x, 5)  # down to the status line, out of the Time Table
+    touch.touch_up()
+    ui.pump(2)
+    assert start in ups, "the space holding the touch is told it ended"
+    assert ui.app.session.n_actions == 1 and screen.pending == [], "nothing laid"
+    ui.tap(start)
+    assert ui.app.session.last_action["type"] == "place", "the space's own tap lays"

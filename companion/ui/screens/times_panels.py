@@ -163,6 +163,17 @@ class MarkerBar(Widget):
 
     def on_seat(self, *_args) -> None:
         self.seat_texture = _texture(str(self.seat), 16, True)
+
+    # a bar takes no touch: a tap on the lane is not walked through it
+    def on_touch_down(self, touch) -> bool:
+        return False
+
+    def on_touch_move(self, touch) -> bool:
+        return False
+
+    def on_touch_up(self, touch) -> bool:
+        return False
+
     pending = BooleanProperty(False)
     layer = NumericProperty(0)
     beside = NumericProperty(0)
@@ -197,6 +208,19 @@ class TimeLane(BoxLayout):
             button.bind(on_release=lambda _w, i=i: self._tapped(i))
             cells.add_widget(button)
             self.buttons.append(button)
+
+    # A touch outside the lane is not walked through its ten spaces and its bars (a
+    # tap on the screen would otherwise visit all three lanes' 48 widgets). A space
+    # that took the finger down still gets the finger up: Kivy sends it to the
+    # widget that grabbed the touch directly, not through the tree.
+    def on_touch_down(self, touch) -> bool:
+        return self.collide_point(*touch.pos) and super().on_touch_down(touch)
+
+    def on_touch_move(self, touch) -> bool:
+        return self.collide_point(*touch.pos) and super().on_touch_move(touch)
+
+    def on_touch_up(self, touch) -> bool:
+        return self.collide_point(*touch.pos) and super().on_touch_up(touch)
 
     def _new_bar(self) -> MarkerBar:
         """One more bar, drawn above the bars before it and under the spaces."""
