@@ -33,8 +33,9 @@ from kivy.graphics import (
     InstructionGroup,
     Line,
     Rectangle,
+    RoundedRectangle,
 )
-from kivy.metrics import sp
+from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
@@ -154,15 +155,63 @@ class SpaceButton(OneTap, ButtonBehavior, Widget):
 
 class MarkerBar(Widget):
     """A laid (or only tapped) marker on its column, with the laying seat's number
-    (drawn from a kept texture: a bar given another seat renders no text)."""
+    (drawn from a kept texture: a bar given another seat renders no text).
+
+    Drawn in the lower part of the lane, under the space numbers; a marker laid on
+    another is drawn thinner on top of it, with the laying seat's number at its start.
+    Drawn from Python, not kv, once per frame whatever changed (``_redraw``): a marker
+    tap sets seven properties of a bar and lays it out, which in kv re-ran a dozen
+    rules, some of them several times."""
 
     fill = ColorProperty(theme.WHITE)
     seat_colour = ColorProperty(theme.WHITE)
     seat = NumericProperty(0)
     seat_texture = ObjectProperty(None, allownone=True)
+    pending = BooleanProperty(False)
+    layer = NumericProperty(0)
+    beside = NumericProperty(0)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        with self.canvas:
+            self._fill_colour = Color(rgba=self.fill)
+            self._body = RoundedRectangle(radius=[dp(5)])
+            self._edge_colour = Color(rgba=theme.CLEAR)
+            self._edge = Line(dash_length=6, dash_offset=4)
+            self._dot_colour = Color(rgba=self.seat_colour)
+            self._dot = Ellipse(size=(dp(theme.MARKER_DOT), dp(theme.MARKER_DOT)))
+            Color(rgba=theme.BLACK)
+            self._ring = Line(width=dp(1))
+            self._number = Rectangle(size=(0, 0))
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        for name in ("pos", "size", "fill", "seat_colour", "seat_texture", "pending",
+                     "layer", "beside"):
+            self.fbind(name, self._redraw)
+        self._draw()
 
     def on_seat(self, *_args) -> None:
         self.seat_texture = _texture(str(self.seat), 16, True)
+
+    def _draw(self, *_args) -> None:
+        x, y = self.pos
+        w, h = self.size
+        cy = y + h / 2
+        lift = self.layer * 3
+        self._fill_colour.rgba = self.fill
+        self._body.pos, self._body.size = (x + 2, y + 2 + lift), (w - 4, h - 4 - 2 * lift)
+        self._edge_colour.rgba = theme.PENDING_EDGE if self.pending else theme.CLEAR
+        self._edge.rounded_rectangle = (x + 2, y + 2 + lift, w - 4, h - 4 - 2 * lift, 5)
+        left = x + self.beside * 22
+        self._dot_colour.rgba = self.seat_colour
+        self._dot.pos = (left + 4, cy - 10)
+        self._ring.circle = (left + 14, cy, 10)
+        tex = self.seat_texture
+        self._number.texture = tex
+        if tex is None:
+            self._number.size = (0, 0)
+        else:
+            self._number.size = tex.size
+            self._number.pos = (left + 14 - tex.width / 2, cy - tex.height / 2)
 
     # a bar takes no touch: a tap on the lane is not walked through it
     def on_touch_down(self, touch) -> bool:
@@ -173,10 +222,6 @@ class MarkerBar(Widget):
 
     def on_touch_up(self, touch) -> bool:
         return False
-
-    pending = BooleanProperty(False)
-    layer = NumericProperty(0)
-    beside = NumericProperty(0)
 
 
 class TimeLane(BoxLayout):
