@@ -33,7 +33,6 @@ from kivy.app import App
 from kivy.metrics import dp, sp
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
@@ -51,6 +50,8 @@ from companion.ui.screens.times_panels import (
     OverrideDialog,
     PlayerPick,
     TimeTable,
+    TouchBox,
+    TouchGrid,
     TrackPicture,
     YearPad,
 )
@@ -99,7 +100,7 @@ class _Panel:
 
     def __init__(self, body: list, actions: list) -> None:
         self.body, self.actions = body, actions
-        self.page = BoxLayout(orientation="vertical", spacing=dp(4))  # body.spacing
+        self.page = TouchBox(orientation="vertical", spacing=dp(4))  # body.spacing
         for widget in body:
             self.page.add_widget(widget)
 
@@ -238,9 +239,9 @@ class TimesScreen(Screen):
     # -- play: the cards -----------------------------------------------------------------
 
     def _build_play(self) -> _Panel:
-        self._picks = BoxLayout(size_hint_y=None, height=64, spacing=4)
+        self._picks = TouchBox(size_hint_y=None, height=64, spacing=4)
         self._play_prompt = _prompt(1)
-        grid = GridLayout(cols=3, spacing=4)
+        grid = TouchGrid(cols=3, spacing=4)
         cards = _CARDS
         self._card_keys: dict[str, CardKey] = {}
         for code in (c + s for s in ("5", "3", "1") for c in ("pink", "blue", "yellow")):

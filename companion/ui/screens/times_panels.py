@@ -48,6 +48,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
@@ -67,6 +68,35 @@ from companion.ui.taps import OneTap
 from companion.ui.widgets import BigButton, NumberPad
 
 Colours = Mapping[int, tuple[float, float, float, float]]
+
+
+class TouchInside:
+    """Mixin for a container of the Times screen: a touch outside it is not walked
+    through its children (Kivy walks every widget of the screen for every touch: about
+    105 handlers for one tap on the Time Table). Put it first:
+    ``class TimeLane(TouchInside, BoxLayout)``.
+
+    A button that took the finger down still gets the finger up wherever it is lifted:
+    Kivy sends it to the widget that grabbed the touch directly, not through the tree.
+    Only for containers whose children lie inside them (nothing here draws outside)."""
+
+    def on_touch_down(self, touch) -> bool:
+        return self.collide_point(*touch.pos) and super().on_touch_down(touch)
+
+    def on_touch_move(self, touch) -> bool:
+        return self.collide_point(*touch.pos) and super().on_touch_move(touch)
+
+    def on_touch_up(self, touch) -> bool:
+        return self.collide_point(*touch.pos) and super().on_touch_up(touch)
+
+
+class TouchBox(TouchInside, BoxLayout):
+    """A BoxLayout that passes touches on only when they land inside it (``TouchInside``):
+    the Times screen's header, body, action row, pages and rows."""
+
+
+class TouchGrid(TouchInside, GridLayout):
+    """A GridLayout that passes touches on only when they land inside it."""
 
 
 class HandChip(BoxLayout):
@@ -224,7 +254,7 @@ class MarkerBar(Widget):
         return False
 
 
-class TimeLane(BoxLayout):
+class TimeLane(TouchInside, BoxLayout):
     """One column of the Time Table, built once: its title, its ten spaces over a pool
     of marker bars. ``show`` changes properties only: the spaces' labels and which take
     a tap, the bars' places and colours; a bar not needed is hidden (opacity 0), never
@@ -253,19 +283,6 @@ class TimeLane(BoxLayout):
             button.bind(on_release=lambda _w, i=i: self._tapped(i))
             cells.add_widget(button)
             self.buttons.append(button)
-
-    # A touch outside the lane is not walked through its ten spaces and its bars (a
-    # tap on the screen would otherwise visit all three lanes' 48 widgets). A space
-    # that took the finger down still gets the finger up: Kivy sends it to the
-    # widget that grabbed the touch directly, not through the tree.
-    def on_touch_down(self, touch) -> bool:
-        return self.collide_point(*touch.pos) and super().on_touch_down(touch)
-
-    def on_touch_move(self, touch) -> bool:
-        return self.collide_point(*touch.pos) and super().on_touch_move(touch)
-
-    def on_touch_up(self, touch) -> bool:
-        return self.collide_point(*touch.pos) and super().on_touch_up(touch)
 
     def _new_bar(self) -> MarkerBar:
         """One more bar, drawn above the bars before it and under the spaces."""
