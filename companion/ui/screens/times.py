@@ -29,6 +29,8 @@ and updates it (``_update_<phase>``): a tap sets properties, it makes no widgets
 
 from __future__ import annotations
 
+from functools import cache
+
 from kivy.app import App
 from kivy.metrics import dp, sp
 from kivy.properties import StringProperty
@@ -60,6 +62,7 @@ from companion.ui.widgets import BigButton, FitLabel, SeatBadge
 load_kv(__file__)
 
 _CARDS = {b.code: b for b in view.card_buttons()}  # the nine cards by code
+_rgba = cache(rgba)  # a palette name's RGBA, worked out once (asked at every refresh)
 
 
 def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> BigButton:
@@ -139,9 +142,9 @@ class TimesScreen(Screen):
 
     def colour(self, seat: int):
         try:
-            return rgba(self._app().cfg.seat(seat).colour)
+            return _rgba(self._app().cfg.seat(seat).colour)
         except Exception:  # a seat the config no longer has
-            return rgba(default_colour(seat))
+            return _rgba(default_colour(seat))
 
     def colours(self, state: times.State) -> dict[int, tuple]:
         return {p.seat: self.colour(p.seat) for p in state.players}
