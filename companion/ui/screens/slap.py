@@ -51,6 +51,7 @@ from companion.ui.screens.slap_widgets import (  # noqa: F401  (kv rules use the
     SeatChip,
     StopFace,
     TimelinePicture,
+    hold,
 )
 from companion.ui.slap_sessions import ToolSessions
 from companion.ui.widgets import BigButton
@@ -479,17 +480,9 @@ class SlapScreen(Screen):
         self._actions(view, colours)
         self._side(view, colours, app, names)
 
-    @staticmethod
-    def _hold(box, kids: list) -> None:
-        """Make ``box`` hold ``kids`` (top to bottom), touching it only when they differ."""
-        if box.children[::-1] != kids:
-            box.clear_widgets()
-            for kid in kids:
-                box.add_widget(kid)
-
     def _stage(self, view: sp.SlapView) -> None:
         if view.phase == sp.IDLE:
-            self._hold(self.ids.stage, [self.face_holder])
+            hold(self.ids.stage, [self.face_holder])
             return
         picture = self.picture
         marks = list(view.marks)
@@ -503,7 +496,7 @@ class SlapScreen(Screen):
                 picture.marks = marks  # redraws (on_marks)
             else:
                 picture.redraw()
-        self._hold(self.ids.stage, [picture])
+        hold(self.ids.stage, [picture])
 
     def _round_buttons(self) -> list:
         """False alarm | Cancel / Discard | Record: built once, always in these places
@@ -534,11 +527,11 @@ class SlapScreen(Screen):
                 chip.colour = rgba(colours[chip.seat])
                 chip.lit = chip.seat in self.seats
             row.spacing = 2
-            self._hold(row, chips)
+            hold(row, chips)
             return
         false_alarm, cancel, record = self._round_buttons()
         row.spacing = 6
-        self._hold(row, [false_alarm, cancel, record])
+        hold(row, [false_alarm, cancel, record])
         verdict = view.phase == sp.VERDICT
         false_alarm.disabled = not (verdict and view.can_false_alarm)
         cancel.text = "Discard" if verdict else "Cancel round"
@@ -580,8 +573,8 @@ class SlapScreen(Screen):
             for chip, c in zip(chips, view.choices, strict=True):
                 chip.colour, chip.name = rgba(c.colour), c.name
                 chip.lit = self.chosen in (None, c.seat)
-            self._hold(grid, chips)
-            self._hold(box, [grid, spacer])
+            hold(grid, chips)
+            hold(box, [grid, spacer])
             return
         self.side_title = "Last rounds"
         while len(self._round_rows) < len(view.rounds):
@@ -593,4 +586,4 @@ class SlapScreen(Screen):
             row.colour = rgba(colours[line.picker]) if line.picker in colours else WHITE
             row.text = f"{line.label}: {who} {line.how}" if who else \
                 f"{line.label}: {line.how or 'nobody'}"
-        self._hold(box, [*rows, spacer] if rows else [none_yet, spacer])
+        hold(box, [*rows, spacer] if rows else [none_yet, spacer])

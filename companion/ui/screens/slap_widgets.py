@@ -23,6 +23,15 @@ from companion.ui.widgets import SeatBadge
 WHITE = theme.WHITE
 
 
+def hold(box, kids: list) -> None:
+    """Make ``box`` hold ``kids`` (top to bottom), touching it only when they differ (an
+    unchanged box is not laid out again)."""
+    if box.children[::-1] != kids:
+        box.clear_widgets()
+        for kid in kids:
+            box.add_widget(kid)
+
+
 def _text(canvas_text: str, size: int, bold: bool = False):
     label = CoreLabel(text=canvas_text, font_size=size, bold=bold)
     label.refresh()
