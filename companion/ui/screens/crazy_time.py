@@ -274,10 +274,11 @@ class CrazyTimeScreen(Screen):
         # RecycleView data: one dict per pick-up, the newest first and large; an action
         # changes the list of dicts, not the widget tree, and only when the pick-ups
         # changed (closing a question or another action leaves the rows as they are).
-        key = tuple(b.pickups), tuple(self._colour(line.seat) for line in b.pickups)
+        colours = {seat: self._colour(seat) for seat in {line.seat for line in b.pickups}}
+        key = tuple(b.pickups), tuple(sorted((s, tuple(c)) for s, c in colours.items()))
         if key != self._pickups_shown:
             self._pickups_shown = key
-            w.ids.pickups.data = self._pickup_rows(b)
+            w.ids.pickups.data = self._pickup_rows(b, colours)
         self.buttons["guess"].disabled = not b.can_guess
         self.buttons["undo"].disabled = not (app.session and app.session.can_undo)
         self._undo_full = app.undo_label()
@@ -286,9 +287,9 @@ class CrazyTimeScreen(Screen):
             self.ids.stage.clear_widgets()
             self.ids.stage.add_widget(w)
 
-    def _pickup_rows(self, b: cp.Board) -> list[dict]:
+    def _pickup_rows(self, b: cp.Board, colours: dict) -> list[dict]:
         return [
-            {"seat": line.seat, "colour": self._colour(line.seat), "text": line.text,
+            {"seat": line.seat, "colour": colours[line.seat], "text": line.text,
              "font_size": 28 if i == 0 else 24, "wrap": i == 0,
              "row_size": (None, 84 if i == 0 else 46)}
             for i, line in enumerate(reversed(b.pickups))
