@@ -229,11 +229,15 @@ def test_crazy_time_flaws_asked_recorded_and_undone(ui, made):
     ui.app.end_game("abandoned", ask=False)
 
 
-def test_slap_pad_tool_rounds_recorded_and_undone(ui, made):
+def test_slap_pad_tool_rounds_recorded_and_undone(ui, made, monkeypatch):
     """The slap pad tool: a round armed, slapped, its verdict shown and recorded, then
     Undo; the timeline, the round buttons and the last rounds' rows are made once (a
     row per round listed, at most five)."""
     from companion.events import PressEvent
+    from companion.ui import slap_sessions
+
+    # seats by number, as the slap pad tests log them (no names from the games before)
+    monkeypatch.setattr(slap_sessions, "last_names", lambda app: {})
 
     ms = 1_000_000
     screen = ui.open_slap_tool((1, 2, 3))
