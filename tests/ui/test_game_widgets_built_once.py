@@ -301,6 +301,76 @@ def test_time_stories_time_corrections_life_and_undo(ui, made):
     ui.app.end_game("abandoned", ask=False)
 
 
+def test_crazy_time_flaws_asked_recorded_and_undone(ui, made):
+    """The board and its one question panel: a temporal flaw asked through its four
+    questions (who calls it, whom, which law, the verdict) and recorded, then Undo; the
+    answer buttons are kept by what they show, so once every answer has been seen a
+    flaw makes no widget (the pick-up list's rows in sight are made once)."""
+    from companion.ui.screens.crazy_time_panels import SeatOption
+
+    ui.goto_home()
+    assert ui.app.start_game("crazy_time", {"players": FOUR})
+    screen = ui.app.sm.current_screen
+    ui.pump(3)
+
+    def answers():
+        return list(reversed(screen._choices.ids.options.children))
+
+    def flaw(accuser: int, accused: int) -> None:
+        ui.tap(screen.buttons["accuse"])
+        for seat in (accuser, accused):
+            ui.tap(next(w for w in answers() if isinstance(w, SeatOption) and w.seat == seat))
+        ui.tap(answers()[0])
+        ui.tap(next(w for w in answers() if w.text.startswith("Yes:")))
+
+    for accuser, accused in ((1, 2), (2, 3), (3, 4), (4, 1), (1, 2)):
+        flaw(accuser, accused)
+    made.reset()
+    flaw(3, 4)
+    flaw(2, 1)
+    ui.tap(screen.buttons["undo"])
+    ui.pump(2)
+    assert made.n == 0
+    assert len(ui.app.session.snapshot()["pickups"]) == 6
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_slap_pad_tool_rounds_recorded_and_undone(ui, made, monkeypatch):
+    """The slap pad tool: a round armed, slapped, its verdict shown and recorded, then
+    Undo; the timeline, the round buttons and the last rounds' rows are made once (a
+    row per round listed, at most five)."""
+    from companion.events import PressEvent
+    from companion.ui import slap_sessions
+
+    # seats by number, as the slap pad tests log them (no names from the games before)
+    monkeypatch.setattr(slap_sessions, "last_names", lambda app: {})
+
+    ms = 1_000_000
+    screen = ui.open_slap_tool((1, 2, 3))
+
+    def slap_round(order) -> None:
+        t0 = ui.app.table.now_ns()
+        screen.arm(t0)
+        for i, seat in enumerate(order):
+            t = t0 + (100 + 70 * i) * ms
+            screen.on_press_event(PressEvent(seat, t, "mock", True))
+            screen.on_press_event(PressEvent(seat, t + 80 * ms, "mock", False))
+        screen.on_frame(t0 + 5_000 * ms)
+        ui.pump(1)
+        assert screen.phase == "verdict"
+        ui.tap(screen._round_buttons()[2])  # Record
+
+    for _ in range(6):  # the five rows of the side list made
+        slap_round((1, 2, 3))
+    made.reset()
+    slap_round((3, 1, 2))
+    slap_round((2, 3, 1))
+    ui.tap(screen.ids.undo)
+    ui.pump(2)
+    assert made.n == 0
+    ui.goto_home()
+
+
 def test_the_count_sees_a_widget_made(made):
     """The counter itself: a widget made is counted."""
     from kivy.uix.label import Label
