@@ -588,13 +588,12 @@ class SlapScreen(Screen):
             who = names.get(line.picker, "") if line.picker else ""
             lines.append((line.picker or 0,
                           rgba(colours[line.picker]) if line.picker in colours else WHITE,
-                          f"{line.label}: {who} {line.how}" if who else
-                          f"{line.label}: {line.how or 'nobody'}"))
+                          f"{line.label}: {line.how or 'nobody'}", who))
         rows = self._rows_for(lines)
         hold(box, [*rows, spacer] if rows else [none_yet, spacer])
 
     def _rows_for(self, lines: list[tuple]) -> list[RoundRow]:
-        """A row per ``(seat, colour, text)``: the row that shows it already, else one
+        """A row per ``(seat, colour, head, who)``: the row that shows it already, else one
         that shows none of ``lines`` given it (made while fewer rows than lines exist)."""
         kept = self._round_rows
         rows = [kept.get(line) for line in lines]
@@ -603,6 +602,6 @@ class SlapScreen(Screen):
             if rows[i] is None:
                 row = spare.pop() if spare else RoundRow()
                 kept.pop(next((k for k, r in kept.items() if r is row), None), None)
-                row.seat, row.colour, row.text = line
+                row.seat, row.colour, row.head, row.who = line
                 kept[line] = rows[i] = row
         return rows

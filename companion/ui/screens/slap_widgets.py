@@ -123,8 +123,11 @@ class TimelinePicture(Widget):
 
 
 class RoundRow(BoxLayout):
-    """One recorded round in the side list: the picker's disc and why."""
+    """One recorded round in the side list, in two lines: the picker's disc with the
+    round and why ("Round 7: +140 ms"), then the picker's name on a line of its own (a
+    20-letter name is whole in the side column)."""
 
     seat = NumericProperty(0)
     colour = ColorProperty(WHITE)
-    text = StringProperty("")
+    head = StringProperty("")
+    who = StringProperty("")
