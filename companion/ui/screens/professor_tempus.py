@@ -31,6 +31,7 @@ from companion.palette import rgba, text_rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import professor_tempus as view
+from companion.ui.screens.set_changed import set_changed
 from companion.ui.taps import OneTap
 from companion.ui.widgets import BigButton, NumberPad, SeatBadge, TapButton, fitting_font
 
@@ -340,12 +341,13 @@ class ProfessorTempusScreen(Screen):
 
     def _scores_panel(self, state) -> None:
         """The totals per seat (count 1 / count 2 / total in the variant) and the rounds
-        that can be corrected: rebuilt only when their shape changes."""
+        that can be corrected. The table is made once per table of players (its lines
+        fill from the top: the variant's rows are there before count 2 begins), the row
+        of round keys once, with a key per round the game can still count (one more
+        made only if a game outruns them); a refresh sets the texts that changed."""
         panel = self._show_panel("scores")
         lines = view.score_table(state)
-        rounds = tuple(view.counted_rounds(state))
-        shape = (tuple(p.seat for p in state.players), tuple(li["label"] for li in lines),
-                 rounds)
+        shape = (tuple(p.seat for p in state.players), state.two_counts)
         if panel.shape != shape:
             panel.shape = shape
             panel.clear_widgets()
@@ -358,28 +360,59 @@ class ProfessorTempusScreen(Screen):
                                           pos_hint={"center_y": 0.5}))
                 cell.add_widget(Widget())
                 table.add_widget(cell)
-            panel.values = []
-            for line in lines:
-                total = line["label"] == "Total"
-                table.add_widget(Label(text=line["label"], font_size=sp(theme.TEXT), bold=total,
-                                       size_hint_x=None, width=150, halign="left",
-                                       text_size=(140, None)))
+            panel.labels, panel.values = [], []
+            for _line in range(3 if state.two_counts else 1):  # count 1, count 2, total
+                panel.labels.append(Label(font_size=sp(theme.TEXT), size_hint_x=None,
+                                          width=150, halign="left", text_size=(140, None)))
+                table.add_widget(panel.labels[-1])
+                panel.values.append([])
                 for _p in state.players:
-                    panel.values.append(Label(font_size=sp(theme.TEXT), bold=total, color=(
-                        theme.TOTAL if total else theme.WHITE)))
-                    table.add_widget(panel.values[-1])
+                    panel.values[-1].append(Label(font_size=sp(theme.TEXT)))
+                    table.add_widget(panel.values[-1][-1])
             panel.add_widget(table)
-            row = BoxLayout(size_hint_y=None, height=64, spacing=3)
-            row.add_widget(Label(text="Correct a round:" if rounds else "No round counted yet",
-                                 font_size=sp(theme.TEXT), size_hint_x=None,
-                                 width=330 if rounds else 420))
-            for n in rounds:
-                row.add_widget(_button(str(n), lambda n=n: self.start_correction(n)))
-            row.add_widget(_button("Close", self.toggle_scores, colour=GO))
-            panel.add_widget(row)
-        values = (str(line["values"][p.seat]) for line in lines for p in state.players)
-        for label, text in zip(panel.values, values, strict=True):
-            label.text = text
+            panel.add_widget(self._rounds_row())
+        for i, label in enumerate(panel.labels):
+            line = lines[i] if i < len(lines) else None
+            total = line is not None and line["label"] == "Total"
+            set_changed(label, text=line["label"] if line else "", bold=total)
+            for p, value in zip(state.players, panel.values[i], strict=True):
+                set_changed(value, text=str(line["values"][p.seat]) if line else "",
+                          bold=total, color=theme.TOTAL if total else theme.WHITE)
+        # a key for each round so far and each refill left (the engine's count)
+        self._show_rounds(view.counted_rounds(state),
+                          len(state.rounds) + view.snapshot(state)["refills_left"] + 1)
+
+    def _rounds_row(self) -> BoxLayout:
+        """"Correct a round:", the round keys and Close: made once for the screen."""
+        if not hasattr(self, "_rounds"):
+            row = self._rounds = BoxLayout(size_hint_y=None, height=64, spacing=3)
+            row.caption = Label(font_size=sp(theme.TEXT), size_hint_x=None)
+            row.add_widget(row.caption)
+            row.keys = []
+            row.close = _button("Close", self.toggle_scores, colour=GO)
+            row.add_widget(row.close)
+        if self._rounds.parent is not None:
+            self._rounds.parent.remove_widget(self._rounds)
+        return self._rounds
+
+    def _show_rounds(self, rounds: list[int], expected: int) -> None:
+        """A key per counted round (the others take no room and no tap); keys are made
+        for the ``expected`` rounds at once."""
+        row = self._rounds
+        while len(row.keys) < max(rounds + [expected]):
+            n = len(row.keys) + 1
+            key = _button(str(n), lambda n=n: self.start_correction(n))
+            row.add_widget(key, index=1)  # before Close
+            row.keys.append(key)
+        set_changed(row.caption, text="Correct a round:" if rounds else "No round counted yet",
+                  width=330 if rounds else 420)
+        counted = set(rounds)
+        for n, key in enumerate(row.keys, start=1):
+            on = n in counted
+            set_changed(key, size_hint_x=1 if on else None, opacity=1 if on else 0,
+                        disabled=not on)
+            if not on:
+                key.width = 0
 
     def _end_panel(self, state) -> None:
         panel = self._show_panel("end")

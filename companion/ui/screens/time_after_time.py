@@ -49,6 +49,7 @@ from companion.palette import rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_after_time as view
+from companion.ui.screens.set_changed import set_changed
 from companion.ui.widgets import SeatBadge, TapButton, fitting_font
 
 load_kv(__file__)
@@ -98,6 +99,8 @@ class TimeAfterTimeScreen(Screen):
         self._seats: tuple | None = None  # the seats the rows were built for
         self._rows: list = []  # per row: (name button, its 7 slot buttons)
         self.pad_open = False  # four players: a player chosen, their hour not yet
+        self._band_keys: list = []  # the 17 hour keys under the rows (2-3 players)
+        self._pad_keys: list = []  # the 17 on the pad (4 players)
 
     def on_pre_enter(self, *_args) -> None:
         self.pick = view.Pick()
@@ -149,34 +152,21 @@ class TimeAfterTimeScreen(Screen):
             keys = self._pad_keys if self.hour_pad else self._band_keys
             off = self.band != "hours"
             for b, h in zip(keys, view.hour_buttons(state, self.pick), strict=False):
-                self._set(b, disabled=not h["enabled"] or off,
+                set_changed(b, disabled=not h["enabled"] or off,
                           background_color=SELECTED if h["selected"] else EMPTY)
         c = view.controls(state, self.pick)
         self.pile_out = c["show_hand_empty"]
         for key in ("ghost_plus", "ghost_minus", "draw", "discard", "emergency", "hand_empty"):
-            self._set(self.ids[key], disabled=not c[key] or self.pick.emergency
+            set_changed(self.ids[key], disabled=not c[key] or self.pick.emergency
                       or (key == "draw" and self.pile_out))
-        self._set(self.ids.em_confirm, disabled=not c["confirm"])
-        self._set(self.ids.no_ghost, disabled=self.band != "ask")
-        self._set(self.ids.undo, disabled=not app.session.can_undo)
-
-    @staticmethod
-    def _set(widget, **values) -> None:
-        """Set on ``widget`` only the values that differ from what it shows (a Kivy
-        property set to an equal value still converts and compares it)."""
-        shown = getattr(widget, "shown_values", None)
-        if shown is None:
-            shown = widget.shown_values = {}
-        for key, value in values.items():
-            if shown.get(key, shown) != value:
-                shown[key] = value
-                setattr(widget, key, value)
+        set_changed(self.ids.em_confirm, disabled=not c["confirm"])
+        set_changed(self.ids.no_ghost, disabled=self.band != "ask")
+        set_changed(self.ids.undo, disabled=not app.session.can_undo)
 
     def _build_keys(self) -> None:
         """The 17 hour keys under the rows and the pad's 17 and Close, made once."""
-        if self.ids.hours.children:
+        if self._band_keys:
             return
-        self._band_keys, self._pad_keys = [], []
         for hour in view.HOURS:
             b = Factory.TatSlot(text=str(hour), size_hint=(1, None), height=dp(theme.TOUCH))
             b.bind(on_release=lambda _w, hour=hour: self.choose_hour(hour))
@@ -241,19 +231,29 @@ class TimeAfterTimeScreen(Screen):
                                           [sp(s) for s in (28, 24, 22, 20, 18)], 2, False)
 
     def _show_row(self, widgets, row: dict) -> None:
+        """The row as ``row`` says, setting only what differs from what it shows."""
         name, slots = widgets
+        looks = (row["label"], row["name"], row["ghosts"],
+                 self.pick.emergency and not row["selected"], row["selected"],
+                 tuple((slot["text"], slot["enabled"], self._slot_colour(slot))
+                       for slot in row["slots"]))
+        if getattr(name, "looks", None) == looks:
+            return  # a tap elsewhere: nothing of this row changed
+        name.looks = looks
         plain = row["name"] + (f"  {row['ghosts']} ghosts" if row["ghosts"] else "")
         if getattr(name, "plain", None) != plain:
             name.plain = plain
             self._fit_name(name)
-        self._set(name, text=row["label"],
-                  disabled=self.pick.emergency and not row["selected"],
-                  background_color=SELECTED if row["selected"] else theme.PANEL)
-        for b, slot in zip(slots, row["slots"], strict=True):
-            self._set(b, text=slot["text"], disabled=not slot["enabled"], background_color=(
-                SELECTED if slot["moving"] else PROBLEM if slot["problem"]
+        set_changed(name, text=row["label"], disabled=looks[3],
+                    background_color=SELECTED if row["selected"] else theme.PANEL)
+        for b, (text, enabled, colour) in zip(slots, looks[5], strict=True):
+            set_changed(b, text=text, disabled=not enabled, background_color=colour)
+
+    @staticmethod
+    def _slot_colour(slot: dict):
+        return (SELECTED if slot["moving"] else PROBLEM if slot["problem"]
                 else LEGAL if slot["legal"] else MOVED if slot["moved"]
-                else EMPTY if slot["text"] == "?" else FILLED))
+                else EMPTY if slot["text"] == "?" else FILLED)
 
     # -- handlers ----------------------------------------------------------------------
 
