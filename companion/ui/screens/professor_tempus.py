@@ -170,19 +170,19 @@ class ProfessorTempusScreen(Screen):
                 self.entries = {}
         if self.fixing is not None and self.fixing not in view.counted_rounds(state):
             self.fixing = None  # undone meanwhile
-        self.turn, self.info = view.turn_text(state), view.header(state)
+        # each text set once, to its final value (a label set twice is fitted twice)
         if self.fixing is not None:
-            self.turn = f"Correct round {self.fixing}"
-            self.info = view.round_title(state, self.fixing)
-        elif self.scores_open:
-            self.turn = "Scores"
+            turn, info = f"Correct round {self.fixing}", view.round_title(state, self.fixing)
+        else:
+            turn = "Scores" if self.scores_open else view.turn_text(state)
+            info = view.header(state)
+        self.turn, self.info = turn, info
         seat = view.turn_seat(state)
-        self.ids.turn_badge.seat = seat or 0
-        self.ids.turn_badge.opacity = 1 if seat else 0
         self.turn_colour = (text_rgba(App.get_running_app().cfg.seat(seat).colour) if seat
                             else theme.WHITE)
-        self.ids.turn_badge.colour = self.turn_colour
-        self.ids.undo.disabled = not app.session.can_undo
+        set_changed(self.ids.turn_badge, seat=seat or 0, opacity=1 if seat else 0,
+                    colour=tuple(self.turn_colour))
+        set_changed(self.ids.undo, disabled=not app.session.can_undo)
         self._strip(state)
         self._holders(state)
         seats = tuple(p.seat for p in state.players)
@@ -193,9 +193,8 @@ class ProfessorTempusScreen(Screen):
         # the holders only matter while cards are played: the count and the scores
         # take their row (five count rows of a 20-letter name each need it)
         moving = state.phase == "play" and self.fixing is None and not self.scores_open
-        holders = self.ids.holders
-        holders.height, holders.opacity, holders.disabled = (
-            (64, 1, False) if moving else (0, 0, True))
+        set_changed(self.ids.holders, height=64 if moving else 0, opacity=1 if moving else 0,
+                    disabled=not moving)
         if self.fixing is not None:
             self._correct_panel(state)
         elif self.scores_open:

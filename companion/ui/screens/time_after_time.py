@@ -140,13 +140,14 @@ class TimeAfterTimeScreen(Screen):
         self.band = ("over" if state.over else "ask" if self.question else
                      "emergency" if self.pick.emergency else "hours")
         self._ask_lamp(app, state)
-        rows = view.rows(state, self.pick)
-        self.hour_pad = len(rows) > 3
+        seats = tuple(s.player.seat for s in state.seats)
+        self.hour_pad = len(seats) > 3
         self.pad_shown = (self.hour_pad and self.pad_open and self.band == "hours"
                           and self.pick.seat is not None)
-        self._build_rows(tuple(r["seat"] for r in rows))
-        for widgets, row in zip(self._rows, rows, strict=True):
-            self._show_row(widgets, row)
+        self._build_rows(seats)
+        if not self.pad_shown:  # under the pad they wait until it closes
+            for widgets, row in zip(self._rows, view.rows(state, self.pick), strict=True):
+                self._show_row(widgets, row)
         self._build_keys()
         if self.pad_shown or not self.hour_pad:  # the hidden set waits till it shows
             keys = self._pad_keys if self.hour_pad else self._band_keys
