@@ -38,7 +38,6 @@ from __future__ import annotations
 
 
 from kivy.app import App
-from kivy.factory import Factory
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, OptionProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -56,6 +55,18 @@ load_kv(__file__)
 
 EMPTY, FILLED, LEGAL = theme.KEY, theme.FILLED, theme.LEGAL
 PROBLEM, SELECTED, MOVED = theme.OUT_OF_ORDER, theme.PICKED, theme.MOVED
+
+
+class TatSlot(TapButton):
+    """A slot of a row or an hour key. Its text keeps one colour whether it takes a tap
+    or not (the kv rule dims the whole key instead), so a change of state alone does not
+    draw its text again: an hour picked disables most of a row, a card laid enables it
+    again, at every turn."""
+
+    def _trigger_texture_update(self, name=None, source=None, value=None):
+        if name == "disabled" and source is not None and self.color == self.disabled_color:
+            return  # the same text in the same colour
+        super()._trigger_texture_update(name, source, value)
 
 
 class TatHourPad(GridLayout):
@@ -169,15 +180,15 @@ class TimeAfterTimeScreen(Screen):
         if self._band_keys:
             return
         for hour in view.HOURS:
-            b = Factory.TatSlot(text=str(hour), size_hint=(1, None), height=dp(theme.TOUCH))
+            b = TatSlot(text=str(hour), size_hint=(1, None), height=dp(theme.TOUCH))
             b.bind(on_release=lambda _w, hour=hour: self.choose_hour(hour))
             self.ids.hours.add_widget(b)
             self._band_keys.append(b)
-            b = Factory.TatSlot(text=str(hour), size_hint=(1, 1), font_size=sp(theme.HEADING))
+            b = TatSlot(text=str(hour), size_hint=(1, 1), font_size=sp(theme.HEADING))
             b.bind(on_release=lambda _w, hour=hour: self.choose_hour(hour))
             self.ids.hour_pad.add_widget(b)
             self._pad_keys.append(b)
-        close = Factory.TatSlot(text="Close", size_hint=(1, 1), background_color=theme.BUTTON)
+        close = TatSlot(text="Close", size_hint=(1, 1), background_color=theme.BUTTON)
         close.bind(on_release=lambda _w: self.close_pad())
         self.ids.hour_pad.add_widget(close)
 
@@ -211,7 +222,7 @@ class TimeAfterTimeScreen(Screen):
             box.add_widget(name)
             slots = []
             for i in range(7):
-                b = Factory.TatSlot()
+                b = TatSlot()
                 b.bind(on_release=lambda _w, seat=seat, i=i: self.tap_slot(seat, i))
                 box.add_widget(b)
                 slots.append(b)
