@@ -15,7 +15,6 @@ turn lights their cell in the strip and says it is them; any other press does no
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.factory import Factory
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ColorProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -32,6 +31,7 @@ from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import professor_tempus as view
 from companion.ui.screens.set_changed import set_changed
+from companion.ui.screens.steady_text import SteadyText
 from companion.ui.taps import OneTap
 from companion.ui.widgets import BigButton, NumberPad, SeatBadge, TapButton, fitting_font
 
@@ -44,8 +44,13 @@ STRIP = theme.PANEL
 GO = theme.SCORE_GO
 
 
+class PtButton(SteadyText, TapButton):
+    """A key of the screen: dimmed as a whole when it takes no tap, its text not drawn
+    again for that."""
+
+
 def _button(text, on_release, selected=False, enabled=True, colour=None, **kw):
-    b = Factory.PtButton(text=text, disabled=not enabled,
+    b = PtButton(text=text, disabled=not enabled,
                          background_color=CHOSEN if selected else colour or IDLE, **kw)
     b.bind(on_release=lambda _w: on_release())
     return b

@@ -49,6 +49,7 @@ from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_after_time as view
 from companion.ui.screens.set_changed import set_changed
+from companion.ui.screens.steady_text import SteadyText
 from companion.ui.widgets import SeatBadge, TapButton, fitting_font
 
 load_kv(__file__)
@@ -57,16 +58,10 @@ EMPTY, FILLED, LEGAL = theme.KEY, theme.FILLED, theme.LEGAL
 PROBLEM, SELECTED, MOVED = theme.OUT_OF_ORDER, theme.PICKED, theme.MOVED
 
 
-class TatSlot(TapButton):
-    """A slot of a row or an hour key. Its text keeps one colour whether it takes a tap
-    or not (the kv rule dims the whole key instead), so a change of state alone does not
-    draw its text again: an hour picked disables most of a row, a card laid enables it
-    again, at every turn."""
-
-    def _trigger_texture_update(self, name=None, source=None, value=None):
-        if name == "disabled" and source is not None and self.color == self.disabled_color:
-            return  # the same text in the same colour
-        super()._trigger_texture_update(name, source, value)
+class TatSlot(SteadyText, TapButton):
+    """A slot of a row or an hour key: dimmed as a whole when it takes no tap, its text
+    not drawn again for that (an hour picked disables most of a row, a card laid enables
+    it again, at every turn)."""
 
 
 class TatHourPad(GridLayout):
