@@ -690,8 +690,8 @@ def scorepad_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
 
 def time_after_time_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
     """Time After Time as the host enters it: a player's name, the hour drawn (on the
-    four players' pad), a legal slot (places the card); "Pile -1", "Ghost +1", "Discard" now and then; Undo.
-    A finished game is followed by a new one."""
+    four players' pad), a legal slot (places the card); "Pile -1", "Ghost +1", "Discard"
+    now and then; Undo. A finished game is followed by a new one."""
     rng = random.Random(seed)
     screen = app.sm.get_screen("time_after_time")
     tap = Tapper(app, rec, "time_after_time")

@@ -36,7 +36,6 @@ set of hour keys left alone until it shows.
 
 from __future__ import annotations
 
-
 from kivy.app import App
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, OptionProperty, StringProperty
@@ -50,7 +49,7 @@ from companion.ui.app import load_kv
 from companion.ui.presenters import time_after_time as view
 from companion.ui.screens.set_changed import set_changed
 from companion.ui.screens.steady_text import SteadyText
-from companion.ui.widgets import SeatBadge, TapButton, fitting_font
+from companion.ui.widgets import BigButton, SeatBadge, TapButton, fitting_font
 
 load_kv(__file__)
 
@@ -62,6 +61,11 @@ class TatSlot(SteadyText, TapButton):
     """A slot of a row or an hour key: dimmed as a whole when it takes no tap, its text
     not drawn again for that (an hour picked disables most of a row, a card laid enables
     it again, at every turn)."""
+
+
+class TatBarButton(SteadyText, BigButton):
+    """A move in the bar (Ghost +1, Pile −1, ...): dimmed as a whole when it takes no
+    tap, its text not drawn again for that."""
 
 
 class TatHourPad(GridLayout):
@@ -158,7 +162,7 @@ class TimeAfterTimeScreen(Screen):
         if self.pad_shown or not self.hour_pad:  # the hidden set waits till it shows
             keys = self._pad_keys if self.hour_pad else self._band_keys
             off = self.band != "hours"
-            for b, h in zip(keys, view.hour_buttons(state, self.pick), strict=False):
+            for b, h in zip(keys, view.hour_buttons(state, self.pick), strict=True):
                 set_changed(b, disabled=not h["enabled"] or off,
                           background_color=SELECTED if h["selected"] else EMPTY)
         c = view.controls(state, self.pick)
