@@ -232,7 +232,8 @@ class ProfessorTempusScreen(Screen):
         for row, p in zip(reversed(box.children), strip, strict=True):
             badge, cell = row.children[1], row.children[0]
             set_changed(badge, colour=self._colour(p["seat"]))
-            set_changed(cell, name=p["name"], detail=p["detail"], active=p["on_turn"],
+            # on turn first: the name is fitted in the weight it shows in
+            set_changed(cell, active=p["on_turn"], name=p["name"], detail=p["detail"],
                         chosen=self.scores_open or p["seat"] == self.confirmed)
 
     def _holders(self, state) -> None:
