@@ -689,9 +689,9 @@ def scorepad_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
 
 
 def time_after_time_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
-    """Time After Time as the host enters it: a player's name, the hour drawn, a
-    legal slot (places the card); "Pile -1", "Ghost +1", "Discard" now and then; Undo.
-    A finished game is followed by a new one."""
+    """Time After Time as the host enters it: a player's name, the hour drawn (on the
+    four players' pad), a legal slot (places the card); "Pile -1", "Ghost +1", "Discard"
+    now and then; Undo. A finished game is followed by a new one."""
     rng = random.Random(seed)
     screen = app.sm.get_screen("time_after_time")
     tap = Tapper(app, rec, "time_after_time")
@@ -705,7 +705,10 @@ def time_after_time_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
             row = screen.ids.rows.children[len(names) - 1 - seat]
             tap("player name", next((b for b in shown_buttons(row)
                                      if type(b).__name__ != "TatSlot"), None))
-            hours = list(shown_buttons(screen.ids.hours))
+            # four players enter the hour on the pad the name tap opened over the rows
+            keys = screen.ids.hour_pad if screen.hour_pad else screen.ids.hours
+            hours = [b for b in shown_buttons(keys) if b.text.isdigit()
+                     and (screen.pad_shown or not screen.hour_pad)]
             if not hours:
                 stuck += 1
                 continue

@@ -76,6 +76,42 @@ def test_professor_tempus_moves(ui, made):
     ui.app.end_game("abandoned", ask=False)
 
 
+def test_professor_tempus_count_scores_and_correction(ui, made):
+    """The five-player variant through both counts: the round's count, "Score round",
+    the scores panel opened and closed at each count (its Count 2 line and round keys
+    already there), a correction begun and cancelled: no widget made after the start."""
+    from companion.games import professor_tempus as pt
+    from tests.ui.test_professor_tempus_presenter import SCORES, round_actions
+
+    five = FOUR + [{"name": "Eve", "seat": 5}]
+    ui.goto_home()
+    assert ui.app.start_game("professor_tempus", {"players": five})
+    screen = ui.app.sm.current_screen
+    ui.pump(3)
+    made.reset()
+    deck = list(reversed(pt.all_cards()))
+    for k, score in enumerate(SCORES[:3]):
+        if k == 2:
+            deck = list(reversed(pt.all_cards()))
+        actions, _ = round_actions(ui.app.session.state, deck)
+        for action in actions:
+            assert ui.app.act(action), ui.app.status
+        ui.pump(1)
+        screen.bump(1, 1)
+        assert ui.app.act({"type": "score_round", "hourglasses": score})
+        ui.pump(1)
+        screen.toggle_scores()
+        ui.pump(1)
+        screen.start_correction(1)
+        ui.pump(1)
+        screen.cancel_correction()
+        screen.toggle_scores()
+        ui.pump(1)
+    assert ui.app.session.state.count == 2
+    assert made.n == 0
+    ui.app.end_game("abandoned", ask=False)
+
+
 def test_score_pad_scores_and_undo(ui, made):
     ui.goto_home()
     assert ui.app.start_game("scorepad", {"players": FOUR})

@@ -306,3 +306,24 @@ def test_plus_at_the_cap_says_why(ui):
     cards = louisa["cards"]
     assert ui.app.status == f"Louisa's max: {3 * cards} (3 hourglasses per card, {cards} cards)"
     ui.screenshot("professor_tempus_cap")
+
+
+def test_a_long_name_fitted_on_turn_is_whole_off_turn(ui):
+    """Five 20-letter names: a name fitted in bold while on turn (it needs more room) is
+    fitted again when its turn ends, not left cut with "..." (was: a new game whose
+    seat was on turn in the last one showed "Dominik M...")."""
+    from layout_check import FOUR
+
+    five = FOUR + [{"name": "Evangelina Rosenthal", "seat": 5}]
+    screen = start_with(ui, {"players": five})
+    cell = strip_cell(screen, 3)
+    line = cell.children[-1]  # the name line
+    cell.active = True
+    cell.name = "Dominik Maximilianus Dominik"  # too long in bold: cut
+    ui.pump()
+    cell.name = "Dominik Maximilianus"
+    ui.pump()
+    cell.active = False
+    ui.pump()
+    assert not line.shorten and line.text == "Dominik Maximilianus"
+    ui.app.end_game("abandoned", ask=False)

@@ -46,7 +46,9 @@ def ui_state(screen):
 
 
 def hour_button(screen, hour):
-    return list(reversed(screen.ids.hours.children))[hour - 6]
+    """The key for ``hour``: under the rows (2-3 players) or on the pad (4 players)."""
+    keys = screen.ids.hour_pad if screen.hour_pad else screen.ids.hours
+    return list(reversed(keys.children))[hour - 6]
 
 
 def test_presenter_rows_and_controls():
@@ -70,7 +72,7 @@ def test_presenter_rows_and_controls():
 
 def test_chloe_example_through_taps(ui):
     screen = start(ui)
-    ui.tap(ui.find("Chloé"))
+    ui.tap(ui.find("Chloé", Button))
     assert screen.pick.seat == 1
     for n, (slot, hour) in enumerate(CHLOE):
         if screen.pick.seat != 1:  # nobody stays chosen after a card is laid
@@ -132,7 +134,7 @@ def test_ghost_draw_and_discard(ui):
 
 def test_emergency_move_of_two_cards(ui):
     screen = start(ui)
-    ui.tap(ui.find("Chloé"))
+    ui.tap(ui.find("Chloé", Button))
     # 08H in the fifth slot, 09H in the sixth: the row cannot be completed
     for slot, hour in ((4, 8), (5, 9)):
         if screen.pick.seat != 1:  # nobody stays chosen after a card is laid
@@ -144,7 +146,7 @@ def test_emergency_move_of_two_cards(ui):
     assert "cannot be completed" in screen.prompt
     ui.tap(ui.find("Lucas"))
     assert screen.ids.emergency.disabled  # Lucas's row is fine
-    ui.tap(ui.find("Chloé"))
+    ui.tap(ui.find("Chloé", Button))
     ui.tap(screen.ids.emergency)
     assert screen.pick.emergency and screen.band == "emergency"
     assert screen.ids.ghost_plus.disabled and screen.ids.em_confirm.disabled
@@ -273,3 +275,43 @@ def test_a_complete_row_asks_the_player_privately_and_play_goes_on(ui):
     ui.tap(screen.ids.no_ghost)
     assert ui.app.session.state.winners == (1,) and "Chloé wins!" in screen.result
     assert ui.app.session.game_id not in [g.id for g in ui.app.log.open_games()]
+
+
+def test_four_players_enter_the_hour_on_the_pad(ui):
+    """Four players: choosing a player (seat button or name) opens the hour pad over the
+    rows; a ghost drawn (Ghost +1, the bar under the pad) leaves it open for the second
+    card; the hour tapped closes it with the legal slots green; Close goes back to the
+    rows with the player still chosen; an hour whose two copies are out is disabled."""
+    names = ["Chloé", "Lucas", "Inès", "Hugo"]
+    screen = start(ui, {"players": [{"name": nm, "seat": i + 1}
+                                    for i, nm in enumerate(names)]})
+    assert screen.hour_pad and not screen.pad_shown
+    assert screen.ids.hours.height == 0 and screen.ids.hours.disabled
+    ui.press_seat("3")
+    assert screen.pad_shown and screen.pick.seat == 3
+    assert screen.ids.scroll.opacity == 0  # the rows under it are not shown
+    ui.tap(screen.ids.ghost_plus)
+    assert ui.app.session.actions[-1]["type"] == "ghost" and screen.pad_shown
+    ui.tap(hour_button(screen, 9))
+    assert not screen.pad_shown and screen.pick == view.Pick(seat=3, hour=9)
+    assert slot_button(screen, 3, 0).background_color == list(view_colour("LEGAL"))
+    ui.tap(ui.find("Inès", Button))  # the chosen name again: another hour
+    assert screen.pad_shown and screen.pick.hour == 9
+    ui.tap(ui.find("Close"))
+    assert not screen.pad_shown and screen.pick.seat == 3
+    ui.tap(ui.find("Inès", Button))
+    ui.tap(hour_button(screen, 12))
+    ui.tap(slot_button(screen, 3, 3))
+    assert ui.app.session.state.seats[2].row[3] == 12 and not screen.pad_shown
+    ui.tap(ui.find("Hugo", Button))
+    ui.tap(hour_button(screen, 12))
+    ui.tap(slot_button(screen, 4, 3))  # both 12H are out now
+    ui.tap(ui.find("Chloé", Button))
+    assert screen.pad_shown and hour_button(screen, 12).disabled
+    assert not hour_button(screen, 13).disabled
+
+
+def view_colour(name):
+    from companion.ui import theme
+
+    return getattr(theme, name)

@@ -52,11 +52,27 @@ def _seat_state(state: tat.State, seat: int | None) -> tat.SeatState | None:
     return next((s for s in state.seats if s.player.seat == seat), None)
 
 
+_last: list = [None, None]  # the last state checked, and its checks
+
+
+def checked(state: tat.State) -> tuple[tuple[int, ...], dict]:
+    """The hours nobody can get any more and each seat's row problems (``check_row``),
+    worked out once per state: a tap that only changes the pick (a name, an hour) and the
+    presenters asked at one update reuse them (a state never changes; the last is kept)."""
+    if _last[0] is not state:
+        gone = tat.unavailable_hours(state)
+        _last[0], _last[1] = state, (gone, {s.player.seat: tat.check_row(s.row, gone)
+                                            for s in state.seats})
+    return _last[1]
+
+
+def problems_of(state: tat.State, seat: int | None) -> list:
+    return checked(state)[1].get(seat, [])
+
+
 def is_stuck(state: tat.State, seat: int | None) -> bool:
     """Whether ``seat``'s row can no longer be completed (check_row reports "stuck")."""
-    s = _seat_state(state, seat)
-    return s is not None and any(p.kind == "stuck" for p in tat.check_row(
-        s.row, tat.unavailable_hours(state)))
+    return any(p.kind == "stuck" for p in problems_of(state, seat))
 
 
 # -- the emergency flow ---------------------------------------------------------------
@@ -161,10 +177,9 @@ def rows(state: tat.State, pick: Pick) -> list[dict]:
     """One dict per player: seat, name, ghosts line, selected, and 7 slot dicts
     (text, problem: highlighted, legal: a tap would place the picked hour or put the
     lifted card down, enabled: a tap does something, moving: the lifted card)."""
-    gone = tat.unavailable_hours(state)
     out = []
     for s in state.seats:
-        problems = tat.check_row(s.row, gone)
+        problems = problems_of(state, s.player.seat)
         bad = {i for p in problems for i in p.slots}
         chosen = s.player.seat == pick.seat
         legal = set(tat.legal_slots(s.row, pick.hour)) if chosen and pick.hour else set()
@@ -201,7 +216,7 @@ def _slot_enabled(pick: Pick, chosen: bool, i: int, legal: set[int], lift: set[i
 
 def hour_buttons(state: tat.State, pick: Pick) -> list[dict]:
     """The 6..22 buttons: an hour whose two copies are both out cannot be picked."""
-    gone = set(tat.unavailable_hours(state))
+    gone = set(checked(state)[0])
     return [{"hour": h, "text": str(h), "selected": h == pick.hour,
              "enabled": h not in gone and not state.over and state.asking is None}
             for h in HOURS]
@@ -222,7 +237,7 @@ def controls(state: tat.State, pick: Pick) -> dict:
         "draw": live and state.draw_pile > 0,
         "discard": live and pick.hour is not None and pick.seat is not None
         and not tat.seats_that_can_place(state, pick.hour)
-        and pick.hour not in tat.unavailable_hours(state),
+        and pick.hour not in checked(state)[0],
     }
 
 
@@ -237,8 +252,7 @@ def prompt(state: tat.State, pick: Pick) -> str:
         return "Tap a player, then an hour, then a slot"
     if pick.emergency:
         return emergency_prompt(state, pick, s.player.name)
-    gone = tat.unavailable_hours(state)
-    problems = tat.check_row(s.row, gone)
+    problems = problems_of(state, s.player.seat)
     if problems:
         return f"{s.player.name}: " + "; ".join(p.message for p in problems)
     if pick.hour is None:

@@ -15,7 +15,6 @@ turn lights their cell in the strip and says it is them; any other press does no
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.factory import Factory
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ColorProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -31,6 +30,8 @@ from companion.palette import rgba, text_rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import professor_tempus as view
+from companion.ui.screens.set_changed import set_changed
+from companion.ui.screens.steady_text import SteadyText
 from companion.ui.taps import OneTap
 from companion.ui.widgets import BigButton, NumberPad, SeatBadge, TapButton, fitting_font
 
@@ -43,8 +44,13 @@ STRIP = theme.PANEL
 GO = theme.SCORE_GO
 
 
+class PtButton(SteadyText, TapButton):
+    """A key of the screen: dimmed as a whole when it takes no tap, its text not drawn
+    again for that."""
+
+
 def _button(text, on_release, selected=False, enabled=True, colour=None, **kw):
-    b = Factory.PtButton(text=text, disabled=not enabled,
+    b = PtButton(text=text, disabled=not enabled,
                          background_color=CHOSEN if selected else colour or IDLE, **kw)
     b.bind(on_release=lambda _w: on_release())
     return b
@@ -169,27 +175,31 @@ class ProfessorTempusScreen(Screen):
                 self.entries = {}
         if self.fixing is not None and self.fixing not in view.counted_rounds(state):
             self.fixing = None  # undone meanwhile
-        self.turn, self.info = view.turn_text(state), view.header(state)
+        # each text set once, to its final value (a label set twice is fitted twice)
         if self.fixing is not None:
-            self.turn = f"Correct round {self.fixing}"
-            self.info = view.round_title(state, self.fixing)
-        elif self.scores_open:
-            self.turn = "Scores"
+            turn, info = f"Correct round {self.fixing}", view.round_title(state, self.fixing)
+        else:
+            turn = "Scores" if self.scores_open else view.turn_text(state)
+            info = view.header(state)
+        self.turn, self.info = turn, info
         seat = view.turn_seat(state)
-        self.ids.turn_badge.seat = seat or 0
-        self.ids.turn_badge.opacity = 1 if seat else 0
         self.turn_colour = (text_rgba(App.get_running_app().cfg.seat(seat).colour) if seat
                             else theme.WHITE)
-        self.ids.turn_badge.colour = self.turn_colour
-        self.ids.undo.disabled = not app.session.can_undo
+        set_changed(self.ids.turn_badge, seat=seat or 0, opacity=1 if seat else 0,
+                    colour=tuple(self.turn_colour))
+        set_changed(self.ids.undo, disabled=not app.session.can_undo)
         self._strip(state)
         self._holders(state)
+        seats = tuple(p.seat for p in state.players)
+        score_end, fix_end = self._count_ends()
+        self._build_count(self._panel("score"), seats, score_end)  # once per table
+        self._build_count(self._panel("correct"), seats, fix_end)
+        self._build_scores(state)
         # the holders only matter while cards are played: the count and the scores
         # take their row (five count rows of a 20-letter name each need it)
         moving = state.phase == "play" and self.fixing is None and not self.scores_open
-        holders = self.ids.holders
-        holders.height, holders.opacity, holders.disabled = (
-            (64, 1, False) if moving else (0, 0, True))
+        set_changed(self.ids.holders, height=64 if moving else 0, opacity=1 if moving else 0,
+                    disabled=not moving)
         if self.fixing is not None:
             self._correct_panel(state)
         elif self.scores_open:
@@ -221,9 +231,10 @@ class ProfessorTempusScreen(Screen):
                 box.add_widget(row)
         for row, p in zip(reversed(box.children), strip, strict=True):
             badge, cell = row.children[1], row.children[0]
-            badge.colour = self._colour(p["seat"])
-            cell.name, cell.detail, cell.active = p["name"], p["detail"], p["on_turn"]
-            cell.chosen = self.scores_open or p["seat"] == self.confirmed
+            set_changed(badge, colour=self._colour(p["seat"]))
+            # on turn first: the name is fitted in the weight it shows in
+            set_changed(cell, active=p["on_turn"], name=p["name"], detail=p["detail"],
+                        chosen=self.scores_open or p["seat"] == self.confirmed)
 
     def _holders(self, state) -> None:
         """The holders: the owner's badge (none for an open holder) and the button."""
@@ -239,12 +250,20 @@ class ProfessorTempusScreen(Screen):
         for row, h in zip(reversed(box.children), data, strict=True):
             badge, button = row.children[1], row.children[0]
             owned = h["owner"] is not None
-            badge.opacity, badge.width = (1, 56) if owned else (0, 0)
+            set_changed(badge, opacity=1 if owned else 0, width=56 if owned else 0)
             if owned:
-                badge.seat, badge.colour = h["owner"], self._colour(h["owner"])
-            button.text = h["text"] + (f"\n[size=22]{h['next']}[/size]" if h["next"] else "")
-            button.background_color = CHOSEN if h["selected"] else IDLE
-            button.disabled = not h["enabled"]
+                set_changed(badge, seat=h["owner"], colour=self._colour(h["owner"]))
+            set_changed(button, disabled=not h["enabled"],
+                        text=h["text"] + (f"\n[size=22]{h['next']}[/size]" if h["next"] else ""),
+                        background_color=CHOSEN if h["selected"] else IDLE)
+
+    def _panel(self, kind: str) -> BoxLayout:
+        """The panel of ``kind`` (made the first time it is asked for, not shown)."""
+        panel = self._panels.get(kind)
+        if panel is None:
+            panel = self._panels[kind] = BoxLayout(orientation="vertical")
+            panel.shape = None  # what its rows were built for
+        return panel
 
     def _show_panel(self, kind: str | None):
         """The panel of ``kind`` under the holders (built on its first showing)."""
@@ -252,10 +271,7 @@ class ProfessorTempusScreen(Screen):
             self.ids.panel.clear_widgets()
             self._shown = None
             return None
-        panel = self._panels.get(kind)
-        if panel is None:
-            panel = self._panels[kind] = BoxLayout(orientation="vertical")
-            panel.shape = None  # what its rows were built for
+        panel = self._panel(kind)
         if self._shown != kind:
             self.ids.panel.clear_widgets()
             self.ids.panel.add_widget(panel)
@@ -293,59 +309,84 @@ class ProfessorTempusScreen(Screen):
                 row.add_widget(panel.colours[colour])
             panel.add_widget(row)
         for mode, button in panel.modes.items():
-            button.background_color = CHOSEN if self.move.mode == mode else IDLE
+            set_changed(button, background_color=CHOSEN if self.move.mode == mode else IDLE)
         for colour, button in panel.colours.items():
-            button.background_color = CHOSEN if self.move.colour == colour else CARD[colour]
-        for v, button in zip(view.VALUES, panel.values, strict=True):
-            button.disabled = self.move.colour == "joker" and v % 2 == 0
-            button.background_color = CARD[self.move.colour]
+            set_changed(button, background_color=(
+                CHOSEN if self.move.colour == colour else CARD[colour]))
+        if panel.shape != self.move.colour:  # the values follow the colour alone
+            panel.shape = self.move.colour
+            for v, button in zip(view.VALUES, panel.values, strict=True):
+                set_changed(button, disabled=self.move.colour == "joker" and v % 2 == 0,
+                            background_color=CARD[self.move.colour])
 
     def _count_panel(self, kind: str, rows: list[dict], bump, end: list) -> BoxLayout:
         """The count (or a correction): a row per player in two columns, then ``end``
         (the buttons after the rows, made once)."""
         panel = self._show_panel(kind)
-        seats = tuple(r["seat"] for r in rows)
-        if panel.shape != seats:
-            panel.shape = seats
-            panel.clear_widgets()
-            grid = GridLayout(cols=2, spacing=4)
-            panel.rows = [PtCountRow(self) for _ in rows]
-            for row in panel.rows:
-                grid.add_widget(row)
-            for widget in end:
-                if widget.parent is not None:
-                    widget.parent.remove_widget(widget)
-                grid.add_widget(widget)
-            panel.add_widget(grid)
+        self._build_count(panel, tuple(r["seat"] for r in rows), end)
         for row, r in zip(panel.rows, rows, strict=True):
             row.show(r, bump)
         return panel
 
-    def _score_panel(self, state) -> None:
+    def _build_count(self, panel: BoxLayout, seats: tuple, end: list) -> None:
+        """A count panel's rows for ``seats`` (made when the table changes: at the
+        screen's first update for a game, not at the tap that ends a round)."""
+        if panel.shape == seats:
+            return
+        panel.shape = seats
+        panel.clear_widgets()
+        grid = GridLayout(cols=2, spacing=4)
+        panel.rows = [PtCountRow(self) for _ in seats]
+        for row in panel.rows:
+            grid.add_widget(row)
+        for widget in end:
+            if widget.parent is not None:
+                widget.parent.remove_widget(widget)
+            grid.add_widget(widget)
+        panel.add_widget(grid)
+
+    def _count_ends(self) -> tuple[list, list]:
+        """What follows the rows: "Score round"; Cancel and "Save round N" (made once)."""
         if not hasattr(self, "_score_button"):
             self._score_button = _button("Score round", self.score_round, colour=GO)
-        self._count_panel("score", view.score_rows(state, self.entries), self.bump,
-                          [self._score_button])
-
-    def _correct_panel(self, state) -> None:
-        if not hasattr(self, "_fix_buttons"):
             self._fix_buttons = BoxLayout(spacing=4)
             self._fix_buttons.add_widget(_button("Cancel", self.cancel_correction))
             self._save_fix = _button("Save round", self.save_correction, colour=GO)
             self._fix_buttons.add_widget(self._save_fix)
+        return [self._score_button], [self._fix_buttons]
+
+    def _score_panel(self, state) -> None:
+        self._count_panel("score", view.score_rows(state, self.entries), self.bump,
+                          self._count_ends()[0])
+
+    def _correct_panel(self, state) -> None:
         self._save_fix.text = f"Save round {self.fixing}"
         self._count_panel("correct", view.correction_rows(state, self.fixing,
                                                            self.fix_entries),
-                          self.fix_bump, [self._fix_buttons])
+                          self.fix_bump, self._count_ends()[1])
 
     def _scores_panel(self, state) -> None:
         """The totals per seat (count 1 / count 2 / total in the variant) and the rounds
-        that can be corrected: rebuilt only when their shape changes."""
+        that can be corrected, set in place (``_build_scores`` made them)."""
         panel = self._show_panel("scores")
         lines = view.score_table(state)
-        rounds = tuple(view.counted_rounds(state))
-        shape = (tuple(p.seat for p in state.players), tuple(li["label"] for li in lines),
-                 rounds)
+        for i, label in enumerate(panel.labels):
+            line = lines[i] if i < len(lines) else None
+            total = line is not None and line["label"] == "Total"
+            set_changed(label, text=line["label"] if line else "", bold=total)
+            for p, value in zip(state.players, panel.values[i], strict=True):
+                set_changed(value, text=str(line["values"][p.seat]) if line else "",
+                            bold=total, color=theme.TOTAL if total else theme.WHITE)
+        self._show_rounds(view.counted_rounds(state))
+
+    def _build_scores(self, state) -> None:
+        """The scores panel, made once per table of players (at the screen's update for a
+        new game, not at a tap): the table's lines fill from the top (the variant's rows
+        are there before count 2 begins); the row of round keys, made once, gets a key
+        for this round, those before and each refill left (the engine's count), and in
+        the variant's count 1 as many more as a whole deck could refill for count 2."""
+        panel = self._panel("scores")
+        shape = (tuple(p.seat for p in state.players), state.two_counts)
         if panel.shape != shape:
             panel.shape = shape
             panel.clear_widgets()
@@ -358,28 +399,54 @@ class ProfessorTempusScreen(Screen):
                                           pos_hint={"center_y": 0.5}))
                 cell.add_widget(Widget())
                 table.add_widget(cell)
-            panel.values = []
-            for line in lines:
-                total = line["label"] == "Total"
-                table.add_widget(Label(text=line["label"], font_size=sp(theme.TEXT), bold=total,
-                                       size_hint_x=None, width=150, halign="left",
-                                       text_size=(140, None)))
+            panel.labels, panel.values = [], []
+            for _line in range(3 if state.two_counts else 1):  # count 1, count 2, total
+                panel.labels.append(Label(font_size=sp(theme.TEXT), size_hint_x=None,
+                                          width=150, halign="left", text_size=(140, None)))
+                table.add_widget(panel.labels[-1])
+                panel.values.append([])
                 for _p in state.players:
-                    panel.values.append(Label(font_size=sp(theme.TEXT), bold=total, color=(
-                        theme.TOTAL if total else theme.WHITE)))
-                    table.add_widget(panel.values[-1])
+                    panel.values[-1].append(Label(font_size=sp(theme.TEXT)))
+                    table.add_widget(panel.values[-1][-1])
             panel.add_widget(table)
-            row = BoxLayout(size_hint_y=None, height=64, spacing=3)
-            row.add_widget(Label(text="Correct a round:" if rounds else "No round counted yet",
-                                 font_size=sp(theme.TEXT), size_hint_x=None,
-                                 width=330 if rounds else 420))
-            for n in rounds:
-                row.add_widget(_button(str(n), lambda n=n: self.start_correction(n)))
-            row.add_widget(_button("Close", self.toggle_scores, colour=GO))
-            panel.add_widget(row)
-        values = (str(line["values"][p.seat]) for line in lines for p in state.players)
-        for label, text in zip(panel.values, values, strict=True):
-            label.text = text
+            panel.add_widget(self._rounds_row())
+        rounds = state.round + view.snapshot(state)["refills_left"]
+        if state.two_counts and state.count == 1:  # count 2: at most a deck's worth more
+            rounds += pt.DECK // (len(state.players) * state.deal.refill)
+        row = self._rounds
+        while len(row.keys) < rounds:
+            n = len(row.keys) + 1
+            key = _button(str(n), lambda n=n: self.start_correction(n))
+            set_changed(key, size_hint_x=None, opacity=0, disabled=True)
+            key.width = 0
+            row.add_widget(key, index=1)  # before Close
+            row.keys.append(key)
+
+    def _rounds_row(self) -> BoxLayout:
+        """"Correct a round:", the round keys and Close: made once for the screen."""
+        if not hasattr(self, "_rounds"):
+            row = self._rounds = BoxLayout(size_hint_y=None, height=64, spacing=3)
+            row.caption = Label(font_size=sp(theme.TEXT), size_hint_x=None)
+            row.add_widget(row.caption)
+            row.keys = []
+            row.close = _button("Close", self.toggle_scores, colour=GO)
+            row.add_widget(row.close)
+        if self._rounds.parent is not None:
+            self._rounds.parent.remove_widget(self._rounds)
+        return self._rounds
+
+    def _show_rounds(self, rounds: list[int]) -> None:
+        """A key per counted round (the others take no room and no tap)."""
+        row = self._rounds
+        set_changed(row.caption, text="Correct a round:" if rounds else "No round counted yet",
+                    width=330 if rounds else 420)
+        counted = set(rounds)
+        for n, key in enumerate(row.keys, start=1):
+            on = n in counted
+            set_changed(key, size_hint_x=1 if on else None, opacity=1 if on else 0,
+                        disabled=not on)
+            if not on:
+                key.width = 0
 
     def _end_panel(self, state) -> None:
         panel = self._show_panel("end")

@@ -17,32 +17,78 @@ closed in the log by the session and no longer offered for resume.
 
 Layout for up to 4 rows of 64 px on the 800×480 screen: a 44 px title bar with the game,
 what to do now (the ghost question too, on two lines if need be) and the pile, the rows, the 17
-hour keys (two rows of 9 for 2-3 players, one row for 4; in place, disabled, while a
-question or an emergency move waits; the result instead at the end) and the 64 px bar:
-Back, then the moves, the emergency move's Cancel/Confirm or "No ghost" in the same
-place, then Undo. The rows and keys are built once (the rows when the seats change)
-and updated in place.
+hour keys (two rows of 9 for 2-3 players; in place, disabled, while a question or an
+emergency move waits; the result instead at the end) and the 64 px bar: Back, then the
+moves, the emergency move's Cancel/Confirm or "No ghost" in the same place, then Undo.
+
+Four players: four rows leave no room for two rows of 64 px keys at 800x480 (one row of
+17 would be 46 px wide), so the hour is entered on a pad of big keys (17 hours and Close,
+three rows of six) laid over the rows. Choosing a player (their name or their seat
+button) opens it, the hour tapped closes it and the rows come back with that player's
+legal slots green: the same three taps as with the keys. Tapping the chosen name again
+reopens it (another hour); the bar stays in reach under it (a ghost drawn: Ghost +1,
+and the pad waits for the second card).
+
+The rows and keys are built once (the rows when the seats change) and updated in place,
+only what changed: a text, colour or state set again only when it differs, the hidden
+set of hour keys left alone until it shows.
 """
 
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.factory import Factory
 from kivy.metrics import dp, sp
-from kivy.properties import BooleanProperty, NumericProperty, OptionProperty, StringProperty
+from kivy.properties import BooleanProperty, OptionProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.palette import rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_after_time as view
-from companion.ui.widgets import SeatBadge, TapButton, fitting_font
+from companion.ui.screens.set_changed import set_changed
+from companion.ui.screens.steady_text import SteadyText
+from companion.ui.widgets import BigButton, SeatBadge, TapButton, fitting_font
 
 load_kv(__file__)
 
 EMPTY, FILLED, LEGAL = theme.KEY, theme.FILLED, theme.LEGAL
 PROBLEM, SELECTED, MOVED = theme.OUT_OF_ORDER, theme.PICKED, theme.MOVED
+
+
+class TatSlot(SteadyText, TapButton):
+    """A slot of a row or an hour key: dimmed as a whole when it takes no tap, its text
+    not drawn again for that (an hour picked disables most of a row, a card laid enables
+    it again, at every turn)."""
+
+
+class TatBarButton(SteadyText, BigButton):
+    """A move in the bar (Ghost +1, Pile −1, ...): dimmed as a whole when it takes no
+    tap, its text not drawn again for that."""
+
+
+class TatHourPad(GridLayout):
+    """Four players' hour entry over the rows: takes the taps on its box while ``shown``,
+    none at all (not even its keys') while hidden, so the rows under it answer."""
+
+    shown = BooleanProperty(False)
+
+    def on_touch_down(self, touch):
+        if not self.shown:
+            return False
+        super().on_touch_down(touch)
+        return self.collide_point(*touch.pos)
+
+    def on_touch_move(self, touch):
+        if not self.shown:
+            return False
+        return super().on_touch_move(touch)
+
+    def on_touch_up(self, touch):
+        if not self.shown:
+            return False
+        return super().on_touch_up(touch)
 
 
 class TimeAfterTimeScreen(Screen):
@@ -53,7 +99,8 @@ class TimeAfterTimeScreen(Screen):
     question = StringProperty("")
     no_label = StringProperty("")
     pile_out = BooleanProperty(False)
-    hour_cols = NumericProperty(9)  # 17 in one row with four players
+    hour_pad = BooleanProperty(False)  # four players: the hour on the pad, not on keys
+    pad_shown = BooleanProperty(False)  # the pad lies over the rows
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -61,10 +108,14 @@ class TimeAfterTimeScreen(Screen):
         self._lamp = None  # the seat whose lamp is lit for the ghost question
         self._seats: tuple | None = None  # the seats the rows were built for
         self._rows: list = []  # per row: (name button, its 7 slot buttons)
+        self.pad_open = False  # four players: a player chosen, their hour not yet
+        self._band_keys: list = []  # the 17 hour keys under the rows (2-3 players)
+        self._pad_keys: list = []  # the 17 on the pad (4 players)
 
     def on_pre_enter(self, *_args) -> None:
         self.pick = view.Pick()
         self._lamp = None
+        self.pad_open = False
         self.refresh()
 
     def on_leave(self, *_args) -> None:
@@ -86,6 +137,7 @@ class TimeAfterTimeScreen(Screen):
         state = self._state()
         if state is None:
             self.heading, self.prompt, self.result = "", "No game", ""
+            self.pad_shown = False
             self._build_rows(())
             return
         app = App.get_running_app()
@@ -98,29 +150,46 @@ class TimeAfterTimeScreen(Screen):
         self.band = ("over" if state.over else "ask" if self.question else
                      "emergency" if self.pick.emergency else "hours")
         self._ask_lamp(app, state)
-        rows = view.rows(state, self.pick)
-        self.hour_cols = 17 if len(rows) > 3 else 9
-        self._build_rows(tuple(r["seat"] for r in rows))
-        for widgets, row in zip(self._rows, rows, strict=True):
-            self._show_row(widgets, row)
-        if not self.ids.hours.children:
-            for hour in view.HOURS:
-                b = Factory.TatSlot(text=str(hour), size_hint=(1, None),
-                                    height=dp(theme.TOUCH))
-                b.bind(on_release=lambda _w, hour=hour: self.choose_hour(hour))
-                self.ids.hours.add_widget(b)
-        keys = list(reversed(self.ids.hours.children))
-        for b, h in zip(keys, view.hour_buttons(state, self.pick), strict=True):
-            b.disabled = not h["enabled"] or self.band != "hours"
-            b.background_color = SELECTED if h["selected"] else EMPTY
+        seats = tuple(s.player.seat for s in state.seats)
+        self.hour_pad = len(seats) > 3
+        self.pad_shown = (self.hour_pad and self.pad_open and self.band == "hours"
+                          and self.pick.seat is not None)
+        self._build_rows(seats)
+        if not self.pad_shown:  # under the pad they wait until it closes
+            for widgets, row in zip(self._rows, view.rows(state, self.pick), strict=True):
+                self._show_row(widgets, row)
+        self._build_keys()
+        if self.pad_shown or not self.hour_pad:  # the hidden set waits till it shows
+            keys = self._pad_keys if self.hour_pad else self._band_keys
+            off = self.band != "hours"
+            for b, h in zip(keys, view.hour_buttons(state, self.pick), strict=True):
+                set_changed(b, disabled=not h["enabled"] or off,
+                          background_color=SELECTED if h["selected"] else EMPTY)
         c = view.controls(state, self.pick)
         self.pile_out = c["show_hand_empty"]
         for key in ("ghost_plus", "ghost_minus", "draw", "discard", "emergency", "hand_empty"):
-            self.ids[key].disabled = not c[key] or self.pick.emergency
-        self.ids.draw.disabled |= self.pile_out
-        self.ids.em_confirm.disabled = not c["confirm"]
-        self.ids.no_ghost.disabled = self.band != "ask"
-        self.ids.undo.disabled = not app.session.can_undo
+            set_changed(self.ids[key], disabled=not c[key] or self.pick.emergency
+                      or (key == "draw" and self.pile_out))
+        set_changed(self.ids.em_confirm, disabled=not c["confirm"])
+        set_changed(self.ids.no_ghost, disabled=self.band != "ask")
+        set_changed(self.ids.undo, disabled=not app.session.can_undo)
+
+    def _build_keys(self) -> None:
+        """The 17 hour keys under the rows and the pad's 17 and Close, made once."""
+        if self._band_keys:
+            return
+        for hour in view.HOURS:
+            b = TatSlot(text=str(hour), size_hint=(1, None), height=dp(theme.TOUCH))
+            b.bind(on_release=lambda _w, hour=hour: self.choose_hour(hour))
+            self.ids.hours.add_widget(b)
+            self._band_keys.append(b)
+            b = TatSlot(text=str(hour), size_hint=(1, 1), font_size=sp(theme.HEADING))
+            b.bind(on_release=lambda _w, hour=hour: self.choose_hour(hour))
+            self.ids.hour_pad.add_widget(b)
+            self._pad_keys.append(b)
+        close = TatSlot(text="Close", size_hint=(1, 1), background_color=theme.BUTTON)
+        close.bind(on_release=lambda _w: self.close_pad())
+        self.ids.hour_pad.add_widget(close)
 
     def _ask_lamp(self, app, state) -> None:
         """The asked player's lamp is lit while the question is open."""
@@ -147,12 +216,12 @@ class TimeAfterTimeScreen(Screen):
             name = TapButton(markup=True, font_size=sp(theme.TEXT), halign="left",
                              valign="middle", background_normal="")
             name.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(8), None)))
-            name.bind(size=lambda w, _s: self._fit_name(w))
+            name.bind(size=self._fit_name)
             name.bind(on_release=lambda _w, seat=seat: self.choose_seat(seat))
             box.add_widget(name)
             slots = []
             for i in range(7):
-                b = Factory.TatSlot()
+                b = TatSlot()
                 b.bind(on_release=lambda _w, seat=seat, i=i: self.tap_slot(seat, i))
                 box.add_widget(b)
                 slots.append(b)
@@ -160,26 +229,42 @@ class TimeAfterTimeScreen(Screen):
             self._rows.append((name, slots))
 
     @staticmethod
-    def _fit_name(name) -> None:
-        """The name (and its ghosts) whole: smaller, then on two lines, never cut."""
+    def _fit_name(name, *_args) -> None:
+        """The name (and its ghosts) whole: smaller, then on two lines, never cut (fitted
+        again only when the name or the button's size changed)."""
         plain = getattr(name, "plain", "")
-        if plain and name.width > 1:
+        if not plain or name.width <= 1:
+            return
+        key = (plain, name.width, name.height)
+        if getattr(name, "fitted", None) != key:
+            name.fitted = key
             name.font_size = fitting_font(plain, name.width - dp(8), name.height,
                                           [sp(s) for s in (28, 24, 22, 20, 18)], 2, False)
 
     def _show_row(self, widgets, row: dict) -> None:
+        """The row as ``row`` says, setting only what differs from what it shows."""
         name, slots = widgets
-        name.text = row["label"]
-        name.plain = row["name"] + (f"  {row['ghosts']} ghosts" if row["ghosts"] else "")
-        self._fit_name(name)
-        name.disabled = self.pick.emergency and not row["selected"]
-        name.background_color = SELECTED if row["selected"] else theme.PANEL
-        for b, slot in zip(slots, row["slots"], strict=True):
-            b.text = slot["text"]
-            b.background_color = (SELECTED if slot["moving"] else PROBLEM if slot["problem"]
-                                  else LEGAL if slot["legal"] else MOVED if slot["moved"]
-                                  else EMPTY if slot["text"] == "?" else FILLED)
-            b.disabled = not slot["enabled"]
+        looks = (row["label"], row["name"], row["ghosts"],
+                 self.pick.emergency and not row["selected"], row["selected"],
+                 tuple((slot["text"], slot["enabled"], self._slot_colour(slot))
+                       for slot in row["slots"]))
+        if getattr(name, "looks", None) == looks:
+            return  # a tap elsewhere: nothing of this row changed
+        name.looks = looks
+        plain = row["name"] + (f"  {row['ghosts']} ghosts" if row["ghosts"] else "")
+        if getattr(name, "plain", None) != plain:
+            name.plain = plain
+            self._fit_name(name)
+        set_changed(name, text=row["label"], disabled=looks[3],
+                    background_color=SELECTED if row["selected"] else theme.PANEL)
+        for b, (text, enabled, colour) in zip(slots, looks[5], strict=True):
+            set_changed(b, text=text, disabled=not enabled, background_color=colour)
+
+    @staticmethod
+    def _slot_colour(slot: dict):
+        return (SELECTED if slot["moving"] else PROBLEM if slot["problem"]
+                else LEGAL if slot["legal"] else MOVED if slot["moved"]
+                else EMPTY if slot["text"] == "?" else FILLED)
 
     # -- handlers ----------------------------------------------------------------------
 
@@ -198,11 +283,19 @@ class TimeAfterTimeScreen(Screen):
             self.choose_seat(event.seat)
 
     def choose_seat(self, seat: int) -> None:
+        """That player's row is chosen (four players: the hour pad opens for them)."""
         self.pick = self.pick.with_seat(seat)
+        self.pad_open = not self.pick.emergency
         self.refresh()
 
     def choose_hour(self, hour: int) -> None:
         self.pick = self.pick.with_hour(hour)
+        self.pad_open = self.pick.hour is None  # an hour picked: back to the rows
+        self.refresh()
+
+    def close_pad(self) -> None:
+        """The pad's Close: back to the rows, the player still chosen."""
+        self.pad_open = False
         self.refresh()
 
     def tap_slot(self, seat: int, slot: int) -> bool:
@@ -256,6 +349,7 @@ class TimeAfterTimeScreen(Screen):
         state = self._state()
         if state is not None:
             self.pick = view.start_emergency(state, self.pick)
+            self.pad_open = False
             self.refresh()
 
     def cancel_emergency(self) -> None:
