@@ -38,6 +38,7 @@ LAMP_OFF = (0.25, 0.25, 0.25, 1)
 SHADE = (0, 0, 0, 0.78)  # the screen dimmed behind a modal's panel
 SHEET = (0.06, 0.07, 0.09, 0.97)  # a modal sheet that hides the screen
 CLEAR = (0, 0, 0, 0)  # nothing drawn
+VEIL = (0.06, 0.07, 0.09, 0.55)  # over a button that takes no tap (its text dims too)
 WHITE = (1, 1, 1, 1)  # text on a coloured button or banner
 SOFT_WHITE = (1, 1, 1, 0.8)  # a hint on a banner
 BANNER_EDGE = (1, 1, 1, 0.85)

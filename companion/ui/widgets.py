@@ -45,8 +45,28 @@ class TapToggle(OneTap, ToggleButton):
     """A toggle button behind the one-tap guard."""
 
 
-class BigButton(OneTap, Button):
-    """A button at least 64 px high with 28 px text, in the colour ``tint``."""
+class SteadyText:
+    """Mix in before a Label or Button class whose text is not drawn again when it is
+    enabled or disabled.
+
+    Kivy draws a label's text into a texture in its colour, so a button disabled or
+    enabled again is drawn anew in ``disabled_color`` or ``color``: at every tap on
+    screens whose keys change state with each choice. A ``SteadyText`` widget gives its
+    text one colour (``disabled_color: self.color`` in its kv rule) and looks off by
+    being dimmed as a whole (a veil, as ``BigButton`` does, or its opacity); then a
+    change of state alone draws nothing again (a change of text or colour still does).
+    """
+
+    def _trigger_texture_update(self, name=None, source=None, value=None):
+        if (name == "disabled" and source is not None and self.color == self.disabled_color
+                and list(self._label.options.get("color", ())) == list(self.color)):
+            return  # the same text in the same colour as drawn
+        super()._trigger_texture_update(name, source, value)
+
+
+class BigButton(SteadyText, OneTap, Button):
+    """A button at least 64 px high with 28 px text, in the colour ``tint``; one that
+    takes no tap is veiled as a whole (``theme.VEIL``), its text not drawn again."""
 
     tint = ColorProperty(theme.BUTTON)
 

@@ -48,8 +48,7 @@ from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_after_time as view
 from companion.ui.screens.set_changed import set_changed
-from companion.ui.screens.steady_text import SteadyText
-from companion.ui.widgets import BigButton, SeatBadge, TapButton, fitting_font
+from companion.ui.widgets import BigButton, SeatBadge, SteadyText, TapButton, fitting_font
 
 load_kv(__file__)
 
@@ -63,7 +62,7 @@ class TatSlot(SteadyText, TapButton):
     it again, at every turn)."""
 
 
-class TatBarButton(SteadyText, BigButton):
+class TatBarButton(BigButton):
     """A move in the bar (Ghost +1, Pile −1, ...): dimmed as a whole when it takes no
     tap, its text not drawn again for that."""
 
