@@ -190,3 +190,28 @@ def test_dice_test_refusals_are_plain_sentences_and_nothing_is_logged(ui):
     ui.tap(ui.find("Apply"))
     assert ui.app.status == "A correction of 0 changes nothing."
     assert ui.app.session.actions == []
+
+
+def test_the_log_rows_follow_the_log_line_by_line(ui):
+    """The time log's rows are changed row by row (one in at the top, the oldest out
+    when the list is full, the newest out on Undo): they always read as the log does,
+    newest first, past the 60 rows kept and back."""
+    from companion.ui.presenters import time_stories as p
+    from companion.ui.screens.time_stories import LOG_ROWS
+
+    screen = start(ui)
+
+    def rows_read_as_the_log():
+        shown = [d["text"] for d in screen.ids.log.data]
+        lines = [p.short_log(e["text"]) for e in ui.app.session.snapshot()["log"]]
+        assert shown == lines[::-1][:LOG_ROWS] == screen.log_rows
+
+    for i in range(LOG_ROWS + 5):
+        assert ui.app.act({"type": "adjust_tu", "delta": 1 if i % 2 else -1,
+                           "reason": "card effect"})
+        rows_read_as_the_log()
+    for _ in range(3):
+        ui.tap(ui.find("Undo"))
+        rows_read_as_the_log()
+    ui.pump(1)
+    rows_read_as_the_log()

@@ -49,6 +49,7 @@ from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
 from companion.ui.presenters import time_stories_setup as setup
+from companion.ui.screens.captain_die import FacePicker
 from companion.ui.screens import time_stories_items as items
 from companion.ui.screens import time_stories_panels as panels
 from companion.ui.screens import time_stories_setup as setup_panel
@@ -114,6 +115,7 @@ class TimeStoriesScreen(Screen):
         self._anim_red = False
         self.panel = None
         self.kept: dict[str, panels.Panel] = {}  # panels built once (``Panel.KEPT``)
+        self.picker: FacePicker | None = None  # made on the first tap on the die
         # strong references: ids are weak, and the mission body leaves the tree
         self.mission, self.undo_button = self.ids.mission.__self__, self.ids.undo.__self__
 
@@ -146,18 +148,21 @@ class TimeStoriesScreen(Screen):
         return app.session.snapshot()
 
     def refresh(self) -> None:
+        """The screen from the engine's state, after every action: one snapshot, and
+        only what changed is set (an equal text costs nothing, a new one a texture)."""
         snap = self.snapshot()
         app = App.get_running_app()
         self.undo_button.disabled = not (app.session and app.session.can_undo)
         if snap is None:
             self.heading, self.tu_text, self.run_line, self.log_text = "No game", "", "", ""
+            self._show_log([])
             return
         v = p.mission_view(snap, lines=LOG_ROWS)
         self.heading = f"T.I.M.E Stories: {v.mission}"
         self.tu_text = str(v.tu)
         self.run_line = v.run_line
         self.log_text = "\n".join(v.log_lines[-p.LOG_LINES:])
-        self.log_rows = list(reversed(v.log_lines))
+        self._show_log(v.log_lines[::-1])
         self.running = v.running
         self.starting_tu = v.starting_tu
         self.chart = p.chart_points(snap["burndown"], v.starting_tu)
@@ -165,11 +170,28 @@ class TimeStoriesScreen(Screen):
             self.die_text, self.die_caption = p.captain_shown(self.last_action()[1])
         if not v.running and not isinstance(self.panel, RUN_OVER_AWARE):
             # the run is over (time, deaths, "Mission won"): say so at once
-            self.show_panel(panels.NextRunPanel(screen=self))
+            self.show_panel(self.kept_panel("next"), snap)
         elif self.panel is not None:
             self.panel.refresh(snap)
-        elif setup.needs_setup(snap, self.skipped(snap)):
-            self.show_panel(setup_panel.SetupPanel(screen=self))
+        elif self.needs_setup(snap):
+            self.show_panel(self.kept_panel("setup"), snap)
+
+    def _show_log(self, rows: list[str]) -> None:
+        """The time log's rows, newest first, into its RecycleView: one line more (or
+        less, after an undo) is one row inserted (or removed) at the top, not the whole
+        list laid out again; anything else replaces the rows."""
+        old, data = self.log_rows, self.ids.log.data
+        if rows == old:
+            return
+        if rows[1:] == old[:len(rows) - 1] and len(old) in (len(rows) - 1, len(rows)):
+            if len(old) == len(rows):  # the list is full: the oldest row goes
+                data.pop()
+            data.insert(0, {"text": rows[0]})
+        elif old[1:] == rows and old:  # the newest line undone
+            data.pop(0)
+        else:
+            self.ids.log.data = [{"text": line} for line in rows]
+        self.log_rows = rows
 
     def _body(self, widget) -> None:
         """``widget`` alone in the body (left where it is when it is there already)."""
@@ -178,11 +200,12 @@ class TimeStoriesScreen(Screen):
             stack.clear_widgets()
             stack.add_widget(widget)
 
-    def show_panel(self, panel) -> None:
-        """Put a panel (characters, dice test, correction, next run) in the body."""
+    def show_panel(self, panel, snap: dict | None = None) -> None:
+        """Put a panel (characters, dice test, correction, next run) in the body;
+        ``snap``: the snapshot the caller holds already (else one is taken)."""
         self.panel = panel
         self._body(panel)
-        snap = self.snapshot()
+        snap = self.snapshot() if snap is None else snap
         if snap is not None:
             panel.refresh(snap)
 
@@ -191,21 +214,38 @@ class TimeStoriesScreen(Screen):
         self._body(self.mission)
         self.refresh()
 
-    def open(self, name: str) -> None:
-        """Show the panel ``name``; a kept panel is made once and reset on each opening."""
+    def kept_panel(self, name: str) -> panels.Panel:
+        """The panel ``name``, made on its first use; a ``KEPT`` panel is made once and
+        kept (its widgets too), the others anew each time."""
         kind = {"characters": panels.CharactersPanel, "test": panels.DiceTestPanel,
                 "correct": panels.CorrectPanel, "items": items.ItemsPanel,
-                "setup": setup_panel.SetupPanel}[name]
+                "setup": setup_panel.SetupPanel, "next": panels.NextRunPanel}[name]
         panel = self.kept.get(name)
         if panel is None:
             panel = kind(screen=self)
             if kind.KEPT:
                 self.kept[name] = panel
-        else:
+        return panel
+
+    def open(self, name: str) -> None:
+        """Show the panel ``name``; a kept panel is reset (its first choices) on each
+        opening."""
+        fresh = name not in self.kept
+        panel = self.kept_panel(name)
+        if not fresh:
             panel.reset()
         self.show_panel(panel)
 
+    def show_next_run(self, snap: dict | None = None) -> None:
+        """The end-of-run panel (the run is over, or its roll was read)."""
+        self.show_panel(self.kept_panel("next"), snap)
+
     # -- setup ---------------------------------------------------------------------
+
+    def needs_setup(self, snap: dict) -> bool:
+        """The setup panel is due (``setup.needs_setup``); the setting that says the host
+        skipped it is read only when the run has no characters and nothing happened."""
+        return setup.needs_setup(snap, False) and setup.needs_setup(snap, self.skipped(snap))
 
     def skipped(self, snap: dict) -> bool:
         """The host chose "Play without characters" for this run of this game."""
@@ -228,7 +268,7 @@ class TimeStoriesScreen(Screen):
     def blocked(self) -> bool:
         """Time may not pass yet: the characters come first (see the module doc)."""
         snap = self.snapshot()
-        if snap is None or not setup.needs_setup(snap, self.skipped(snap)):
+        if snap is None or not self.needs_setup(snap):
             return False
         App.get_running_app().say(setup.NO_CHARACTERS, error=True)
         if not isinstance(self.panel, setup_panel.SetupPanel):
@@ -327,10 +367,9 @@ class TimeStoriesScreen(Screen):
             if self.act({"type": "travel", "die": face, "red": red}):
                 self.red = False
 
-        App.get_running_app().ask(
-            "Which face does the Time Captain die show?",
-            [(str(f), (lambda f=f: travel(f)), None) for f in range(1, 7)]
-            + [("Cancel", None, None)])
+        if self.picker is None:
+            self.picker = FacePicker("Which face does the Time Captain die show?")
+        self.picker.ask(travel)
 
     def stay(self) -> None:
         if not self.blocked():
