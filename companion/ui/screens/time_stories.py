@@ -64,11 +64,24 @@ RUN_OVER_AWARE = (panels.NextRunPanel, panels.DiceTestPanel, items.ItemsPanel)
 
 
 class BurndownChart(Widget):
-    """TU against turns as a staircase; ``points`` are 0..1 pairs from ``chart_points``."""
+    """TU against turns as a staircase; ``points`` are 0..1 pairs from ``chart_points``.
+
+    Its lines are made once; a new point or size only moves them."""
 
     points = ListProperty([])
     starting_tu = NumericProperty(25)
     pad = NumericProperty(36)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        with self.canvas.after:
+            Color(*theme.CHART_AXIS)
+            self._axes = Line(width=1.2)
+            Color(*theme.CHART_GUIDE)
+            self._guide = Line(width=1, dash_length=6, dash_offset=4)
+            Color(*theme.CHART_LINE)
+            self._line = Line(width=2.5)
+        self._redraw()
 
     def on_points(self, *_args) -> None:
         self._redraw()
@@ -80,18 +93,11 @@ class BurndownChart(Widget):
         self._redraw()
 
     def _redraw(self) -> None:
-        self.canvas.after.clear()
         x0, y0 = self.x + self.pad, self.y + 8
         w, h = max(1, self.width - self.pad - 8), max(1, self.height - 16)
-        with self.canvas.after:
-            Color(*theme.CHART_AXIS)
-            Line(points=[x0, y0 + h, x0, y0, x0 + w, y0], width=1.2)
-            Color(*theme.CHART_GUIDE)
-            Line(points=[x0, y0 + h, x0 + w, y0 + h], width=1, dash_length=6, dash_offset=4)
-            if self.points:
-                Color(*theme.CHART_LINE)
-                flat = [v for px, py in self.points for v in (x0 + px * w, y0 + py * h)]
-                Line(points=flat, width=2.5)
+        self._axes.points = [x0, y0 + h, x0, y0, x0 + w, y0]
+        self._guide.points = [x0, y0 + h, x0 + w, y0 + h]
+        self._line.points = [v for px, py in self.points for v in (x0 + px * w, y0 + py * h)]
 
 
 class TimeStoriesScreen(Screen):
