@@ -278,6 +278,34 @@ def test_time_stories_dice_test_items_and_next_run(ui, made):
     ui.app.end_game("abandoned", ask=False)
 
 
+def test_time_stories_setup_steppers(ui, made):
+    """A character's life, resistance and characteristics stepped on the setup page:
+    only their numbers change (the page was rebuilt per tap, its text fields too)."""
+    ui.goto_home()
+    assert ui.app.start_game("time_stories", {"players": FOUR[:2]})
+    screen = ui.app.sm.current_screen
+    ui.pump(2)
+    ui.tap(ui.find("Next >"))
+    ui.find("Setup: Ann's character")
+    sheet = screen.panel.draft.sheet_at(screen.panel.page)
+    life, resistance, dice = sheet.life, sheet.resistance, sheet.traits[0][1]
+    made.reset()
+    for stepper in (screen.panel.steppers["life"], screen.panel.steppers["resistance"],
+                    screen.panel.trait_steppers[0]):
+        plus = stepper.children[0]
+        ui.tap(plus)
+        ui.tap(plus)
+    ui.pump(1)
+    assert made.n == 0
+    assert (sheet.life, sheet.resistance, sheet.traits[0][1]) == (
+        life + 2, resistance + 2, dice + 2)
+    assert [s.value_label.text for s in (screen.panel.steppers["life"],
+                                         screen.panel.steppers["resistance"],
+                                         screen.panel.trait_steppers[0])] == [
+        str(life + 2), str(resistance + 2), str(dice + 2)]
+    ui.app.end_game("abandoned", ask=False)
+
+
 def test_the_count_sees_a_widget_made(made):
     """The counter itself: a widget made is counted."""
     from kivy.uix.label import Label
