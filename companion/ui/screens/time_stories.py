@@ -39,6 +39,7 @@ from kivy.properties import (
     NumericProperty,
     StringProperty,
 )
+from kivy.uix.recycleboxlayout import RecycleBoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
@@ -98,6 +99,56 @@ class BurndownChart(Widget):
         self._axes.points = [x0, y0 + h, x0, y0, x0 + w, y0]
         self._guide.points = [x0, y0 + h, x0 + w, y0 + h]
         self._line.points = [v for px, py in self.points for v in (x0 + px * w, y0 + py * h)]
+
+
+class TimeLogLayout(RecycleBoxLayout):
+    """The time log's rows, newest first, where each row view keeps its row when the
+    rows move.
+
+    A new line comes in at the top (or the newest goes, on Undo): the screen changes the
+    data by one row and calls ``moved(by)``; every row view shown is then known to show
+    the row one index further (or nearer), keeps its text and texture, and only the new
+    row is drawn. (Kivy's own way puts every view back in its cache and hands them out
+    again in another order: 3-4 rows rendered again per line, ~24 text measures each.)
+    Leans on Kivy 2.3's view adapter (``views``, ``dirty_views``, ``make_views_dirty``);
+    ``tests/ui/test_time_stories_screen.py`` checks each row view's text against its row.
+    """
+
+    _moved = False
+
+    def moved(self, by: int, count: int) -> None:
+        """The rows moved ``by`` indices (the data now holds ``count`` rows)."""
+        adapter = self.recycleview.view_adapter if self.recycleview else None
+        if adapter is None:
+            return
+
+        def follow(views: dict) -> dict:
+            out = {}
+            for i, view in views.items():
+                j = i + by if i >= 0 else i
+                out[j if 0 <= j < count else -1 - len(out) - count] = view
+            return out
+
+        adapter.views = follow(adapter.views)
+        for cls in list(adapter.dirty_views):
+            adapter.dirty_views[cls] = follow(adapter.dirty_views[cls])
+        self._moved = True
+
+    def clear_layout(self) -> None:
+        if not self._moved:
+            super().clear_layout()
+            return
+        # the data changed by rows that moved: until the views in sight are set again
+        # (``set_visible_views``), they stay in step with the rows they now stand at
+        # (dirty, not stale), so none is refreshed
+        self.recycleview.view_adapter.make_views_dirty()
+        self.clear_widgets()
+        self.view_indices = {}
+        self._size_needs_update = False
+
+    def set_visible_views(self, indices, data, viewport) -> None:
+        super().set_visible_views(indices, data, viewport)
+        self._moved = False
 
 
 class TimeStoriesScreen(Screen):
@@ -186,15 +237,17 @@ class TimeStoriesScreen(Screen):
         """The time log's rows, newest first, into its RecycleView: one line more (or
         less, after an undo) is one row inserted (or removed) at the top, not the whole
         list laid out again; anything else replaces the rows."""
-        old, data = self.log_rows, self.ids.log.data
+        old, data, layout = self.log_rows, self.ids.log.data, self.ids.log_rows
         if rows == old:
             return
         if rows[1:] == old[:len(rows) - 1] and len(old) in (len(rows) - 1, len(rows)):
             if len(old) == len(rows):  # the list is full: the oldest row goes
                 data.pop()
             data.insert(0, {"text": rows[0]})
+            layout.moved(1, len(rows))
         elif old[1:] == rows and old:  # the newest line undone
             data.pop(0)
+            layout.moved(-1, len(rows))
         else:
             self.ids.log.data = [{"text": line} for line in rows]
         self.log_rows = rows
