@@ -50,10 +50,10 @@ from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
 from companion.ui.presenters import time_stories_setup as setup
-from companion.ui.screens.captain_die import FacePicker
 from companion.ui.screens import time_stories_items as items
 from companion.ui.screens import time_stories_panels as panels
 from companion.ui.screens import time_stories_setup as setup_panel
+from companion.ui.screens.captain_die import FacePicker
 
 load_kv(__file__)
 

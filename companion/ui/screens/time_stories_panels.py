@@ -563,7 +563,7 @@ class DiceTestPanel(Panel):
         tile = Label(markup=True, font_name=SYMBOL_FONT, font_size=sp(theme.BIG_SYMBOL),
                      halign="center", size_hint_x=None, width=96)
         with tile.canvas.before:
-            tile._colour = Color(1, 1, 1, 1)
+            tile._colour = Color(*theme.WHITE)
             tile._rect = RoundedRectangle(radius=[10])
         tile.bind(pos=self._place, size=self._place)
         return tile
