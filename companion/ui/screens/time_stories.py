@@ -191,18 +191,22 @@ class TimeStoriesScreen(Screen):
         else:
             self.show_mission()
 
+    def session(self):
+        """The game in progress when it is this screen's game, else None (no snapshot
+        is taken: for a check that only asks whether there is a game)."""
+        session = App.get_running_app().session
+        if session is None or session.rules.GAME.screen_name != self.name:
+            return None
+        return session
+
     def last_action(self) -> tuple[int, dict | None]:
         """How many actions the game has and the last of them (what undo would remove)."""
-        app = App.get_running_app()
-        if app.session is None or app.session.rules.GAME.screen_name != self.name:
-            return 0, None
-        return app.session.n_actions, app.session.last_action
+        session = self.session()
+        return (0, None) if session is None else (session.n_actions, session.last_action)
 
     def snapshot(self) -> dict | None:
-        app = App.get_running_app()
-        if app.session is None or app.session.rules.GAME.screen_name != self.name:
-            return None
-        return app.session.snapshot()
+        session = self.session()
+        return None if session is None else session.snapshot()
 
     def refresh(self) -> None:
         """The screen from the engine's state, after every action: one snapshot, and
@@ -353,10 +357,10 @@ class TimeStoriesScreen(Screen):
     def refusal(self, action: dict) -> RuleError | None:
         """The engine's refusal of ``action`` now (its code and sentence), or None when
         it would be accepted: a dry run, nothing is logged."""
-        app = App.get_running_app()
-        if self.snapshot() is None:
+        session = self.session()
+        if session is None:
             return RuleError("time_stories.no_game", "No game in progress.")
-        return check(app.session.rules, app.session.state, action)
+        return check(session.rules, session.state, action)
 
     def act(self, action: dict) -> bool:
         """``app.act``: recorded, or refused with the rule's sentence in the status bar."""
@@ -367,8 +371,7 @@ class TimeStoriesScreen(Screen):
     def roll_captain(self, now_ns: int | None = None) -> None:
         """Roll the Time Captain die now; it is logged when the animation settles."""
         app = App.get_running_app()
-        snap = self.snapshot()
-        if snap is None or self.anim is not None:
+        if self.session() is None or self.anim is not None:
             return
         refused = self.refusal({"type": "travel", "die": 1, "red": self.red})
         if refused is not None:  # said before the die rolls, not after it settles
