@@ -136,7 +136,7 @@ class Recorder:
 
         GUARD.clock = self.clock
         self.time_the_window()
-        for name in ("append", "undo", "new_game", "finish"):
+        for name in ("append", "undo", "new_game", "finish", "set_setting"):
             setattr(app.log, name, self._waited(getattr(app.log, name)))
         gc.callbacks.append(self._on_gc)
 

@@ -11,6 +11,7 @@ brings it back paused as of its last save (``companion/ui/screens/timer.py``).
 from __future__ import annotations
 
 import time
+from functools import cache
 from pathlib import Path
 
 BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
@@ -21,8 +22,10 @@ def now_ns() -> int:
     return time.monotonic_ns()
 
 
+@cache
 def boot_id() -> str:
-    """This boot's id from the kernel; "" where there is none (not Linux)."""
+    """This boot's id from the kernel; "" where there is none (not Linux). Read once:
+    it cannot change while this process lives (the timer saves it at every change)."""
     try:
         return BOOT_ID.read_text().strip()
     except OSError:

@@ -123,6 +123,7 @@ class GameSession:
         # them once anything happened; fewer only after undo).
         self._marks: list[Any] = [initial]
         self._tail: list[tuple[dict, Any]] = []
+        self._snap: tuple[Any, int | None, dict] | None = None  # see ``snapshot``
 
     def _push(self, action: dict, state: Any) -> None:
         if len(self._tail) == CHECKPOINT_EVERY:
@@ -192,6 +193,7 @@ class GameSession:
         self.log.append(self.game_id, action, reopen=is_over(self.rules, self.state),
                         finish=over, keep=self._keeper(new_state) if over else None)
         self._push(action, new_state)
+        self._snap = None
         return new_state
 
     def undo(self) -> dict:
@@ -207,6 +209,7 @@ class GameSession:
             raise LogError("the game log and the screen disagree; restart to replay the log")
         self._tail.pop()
         self._n -= 1
+        self._snap = None
         return removed
 
     def _refill_tail(self) -> None:
@@ -256,5 +259,16 @@ class GameSession:
         """The screens' picture of the state: each growing list (time log, rounds,
         pick-ups) holds its newest ``recent`` entries, so drawing a screen costs the
         same at the end of a long night as at its start. ``recent=None``: everything
-        (what export and statistics use)."""
-        return self.rules.snapshot(self.state, recent=recent)
+        (what export and statistics use).
+
+        Kept for the state it was made of: a screen's refresh asks for it several
+        times (each part of a screen draws from it), the engine computes it once per
+        state. It is the screens' to read, never to change. A new state (``do``,
+        ``undo``, a new setup, a resume) makes a new one."""
+        state = self.state
+        kept = self._snap
+        if kept is not None and kept[0] is state and kept[1] == recent:
+            return kept[2]
+        snap = self.rules.snapshot(state, recent=recent)
+        self._snap = (state, recent, snap)
+        return snap

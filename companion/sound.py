@@ -73,22 +73,32 @@ class SoundCues:
         self.played: list[str] = []
         self._loader = loader
         self._sounds: dict[str, object] = {}
+        self._paths: dict[str, Path] = {}  # cue -> its WAV file, once it is written
         self._broken = False
 
     def path(self, name: str) -> Path:
+        """The cue's WAV file, written the first time it is asked for in this process
+        (after that the answer is kept: a cue is not looked for on disk at each tap)."""
+        path = self._paths.get(name)
+        if path is not None:
+            return path
         if name not in CUES:
             raise KeyError(f"unknown sound cue {name!r}")
         path = self.folder / f"{name}.wav"
         if not path.exists():
             self.folder.mkdir(parents=True, exist_ok=True)
             write_cue(path, CUES[name])
+        self._paths[name] = path
         return path
 
     def play(self, name: str) -> bool:
-        """Play a cue; returns True if a sound was started."""
-        path = self.path(name)
+        """Play a cue; returns True if a sound was started. Muted, nothing is read or
+        written: an unknown cue is still a KeyError."""
         if self.muted or self._broken:
+            if name not in CUES:
+                raise KeyError(f"unknown sound cue {name!r}")
             return False
+        path = self.path(name)
         self.played.append(name)
         try:
             sound = self._sounds.get(name)

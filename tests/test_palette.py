@@ -44,7 +44,7 @@ def test_no_two_seats_text_colours_are_confusable(a, b):
 
 @pytest.mark.parametrize("name", list(PALETTE))
 def test_every_seat_colour_reads_as_large_text_on_the_screen(name):
-    for background in (theme.BACKGROUND, theme.BAR):
+    for background in (theme.BACKGROUND, theme.BAR, theme.PANEL):
         assert contrast(text_rgba(name), background) >= LARGE_TEXT_CONTRAST, name
 
 

@@ -191,3 +191,30 @@ def test_a_long_resume_reports_its_progress(tmp_path):
     assert seen == [PROGRESS_EVERY, 2 * PROGRESS_EVERY]
     assert again.n_actions == n and again.state.total(1) == PROGRESS_EVERY + 3
     log.close()
+
+
+def test_snapshot_is_made_once_per_state_and_follows_do_undo_and_resume(game_log,
+                                                                         monkeypatch):
+    rules = get_rules("scorepad")
+    made = []
+    engine_snapshot = rules.snapshot
+
+    def counting(state, recent=None):
+        made.append(state)
+        return engine_snapshot(state, recent=recent)
+
+    monkeypatch.setattr(rules, "snapshot", counting)
+    game = GameSession.start(game_log, rules, {"players": [{"name": "Ann", "seat": 1},
+                                                           {"name": "Bob", "seat": 2}]})
+    start = game.snapshot()
+    assert game.snapshot() is start and len(made) == 1  # asked again: the same, kept
+    game.do({"type": "score", "seat": 1, "points": 3})
+    after = game.snapshot()
+    assert after["totals"] == {"1": 3, "2": 0} and game.snapshot() is after
+    assert len(made) == 2
+    assert game.snapshot(recent=None) == engine_snapshot(game.state, recent=None)
+    game.undo()
+    assert game.snapshot()["totals"] == start["totals"] == {"1": 0, "2": 0}
+    game.do({"type": "score", "seat": 2, "points": 5})
+    again = GameSession.resume(game_log, game.game_id)
+    assert again.snapshot()["totals"] == game.snapshot()["totals"] == {"1": 0, "2": 5}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import wave
 
+import pytest
+
 from companion.sound import CUES, SoundCues
 
 
@@ -51,3 +53,21 @@ def test_no_audio_backend_is_not_a_crash(tmp_path):
     cues = SoundCues(tmp_path, loader=FakeLoader(fail=True))
     assert not cues.play("verdict")
     assert not cues.play("verdict")  # stays quietly off
+
+
+def test_a_cue_is_looked_for_on_disk_once(tmp_path, monkeypatch):
+    """Its file is written (or found) the first time; later taps reuse the answer."""
+    cues = SoundCues(tmp_path, loader=FakeLoader())
+    first = cues.path("tap")
+    assert first.exists()
+    looked = []
+    monkeypatch.setattr(type(first), "exists", lambda p: looked.append(p) or True)
+    assert cues.path("tap") == first and cues.play("tap")
+    assert looked == []
+
+
+def test_muted_play_of_an_unknown_cue_is_still_an_error(tmp_path):
+    cues = SoundCues(tmp_path, muted=True, loader=FakeLoader())
+    with pytest.raises(KeyError):
+        cues.play("no-such-cue")
+    assert not cues.play("tap") and not list(tmp_path.iterdir())  # nothing written muted

@@ -249,3 +249,18 @@ def test_countdown_cues_at_most_once_and_time_only_runs_down(ops, duration):
     assert not ("expired" in fired and "all_ready" in fired)
     if "expired" in fired and cd.warning_ns:
         assert fired.index("warning") < fired.index("expired")
+
+
+def test_the_boot_id_is_read_once_per_process(monkeypatch, tmp_path):
+    from companion import bootclock
+
+    source = tmp_path / "boot_id"
+    source.write_text("first-boot\n")
+    monkeypatch.setattr(bootclock, "BOOT_ID", source)
+    bootclock.boot_id.cache_clear()
+    try:
+        assert bootclock.boot_id() == "first-boot"
+        source.write_text("changed\n")  # nothing the kernel would do while we live
+        assert bootclock.boot_id() == "first-boot"
+    finally:
+        bootclock.boot_id.cache_clear()

@@ -104,6 +104,7 @@ class GameLog:
         #: in the background (``store/integrity.py``).
         self.unchecked = False
         self._retake: list[takeback.Noted] | None = None  # a take-back still to finish
+        self._opened = 0  # connections opened since: part of ``version``
         self._noted: list[takeback.Noted] = []
         if self.path is None:
             self.db = opening.open_for_play(Path(":memory:"))
@@ -179,6 +180,7 @@ class GameLog:
             return
         try:
             self.db = opening.open_for_play(self.path)
+            self._opened += 1
             put_back = takeback.restore(self.db, self._retake)
         except sqlite3.Error as exc:
             self.db.close()
@@ -230,11 +232,13 @@ class GameLog:
         def write() -> int:
             if reopen:
                 self._set_status(game_id, "open")
-            self._require_open(game_id)
-            (last,) = self.db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)
+            # the game is open (``_require_open``) and its last seq: one statement
+            row = self.db.execute(
+                "SELECT g.status, (SELECT COALESCE(MAX(a.seq), 0) FROM actions a"
+                " WHERE a.game_id = g.id) FROM games g WHERE g.id = ?", (game_id,)
             ).fetchone()
-            seq, at = last + 1, self.clock()
+            _must_be_open(game_id, row)
+            seq, at = row[1] + 1, self.clock()
             self._note("actions", "game_id = ? AND seq = ?", (game_id, seq))
             self.db.execute(
                 "INSERT INTO actions (game_id, seq, at, action, crc) VALUES (?, ?, ?, ?, ?)",
@@ -257,13 +261,16 @@ class GameLog:
         def write() -> dict | None:
             if reopen:
                 self._set_status(game_id, "open")
-            self._require_open(game_id)
-            row = self.db.execute(
-                "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                (game_id,),
+            # the game is open (``_require_open``) and its last action: one statement
+            found = self.db.execute(
+                "SELECT g.status, a.seq, a.action FROM games g LEFT JOIN actions a"
+                " ON a.game_id = g.id AND a.seq = (SELECT MAX(seq) FROM actions"
+                " WHERE game_id = g.id) WHERE g.id = ?", (game_id,)
             ).fetchone()
-            if row is None:
+            _must_be_open(game_id, found)
+            if found[1] is None:
                 return None
+            row = found[1:]
             self._note("actions", "game_id = ? AND seq = ?", (game_id, row[0]))
             self.db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?",
                             (game_id, row[0]))
@@ -327,12 +334,18 @@ class GameLog:
 
     def _require_open(self, game_id: int) -> None:
         row = self.db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise LogError(f"there is no game {game_id} in the log")
-        if row[0] != "open":
-            raise LogError(f"game {game_id} is {row[0]}; reopen it to change it")
+        _must_be_open(game_id, row)
 
     # -- reading ---------------------------------------------------------------------
+
+    def version(self) -> tuple[int, int, int]:
+        """A value that changes whenever anything in the log may have changed: this
+        connection's writes (SQLite's ``total_changes``) and another connection's
+        commits (``PRAGMA data_version``). The same value twice: nothing was written in
+        between, so what was read from the log then is still what it holds (History
+        reads its games again only when it changed)."""
+        (other,) = self._read("PRAGMA data_version")[0]
+        return (self._opened, self.db.total_changes, other)
 
     def actions(self, game_id: int) -> list[dict]:
         return list(self.iter_actions(game_id))
@@ -553,6 +566,14 @@ class GameLog:
                             (key, text))
 
         self._tx(write)
+
+
+def _must_be_open(game_id: int, row: tuple | None) -> None:
+    """LogError unless ``row`` (the game's status first) is an open game's."""
+    if row is None:
+        raise LogError(f"there is no game {game_id} in the log")
+    if row[0] != "open":
+        raise LogError(f"game {game_id} is {row[0]}; reopen it to change it")
 
 
 def dumps(value: Any) -> str:

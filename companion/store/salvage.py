@@ -8,6 +8,8 @@ SQLite cannot read, and copies into the new log:
 * for each such game, its actions from 1 up to the first one that is missing, cannot be
   read or does not match its checksum (a game replays only from a whole prefix);
 * the player roster and the settings that can be read (the venue box id and key too);
+* the marks of the saved games deleted from History (a game deleted on purpose does not
+  come back into History because its log was damaged);
 * the venue outbox: what was still to be delivered for the saved games is copied (in
   order, under new ids), and the new outbox's ids continue *above* every revision the
   damaged log can have used (``continue_revisions``): the venue drops a revision it has
@@ -105,6 +107,12 @@ def salvage(src: sqlite3.Connection, dst: sqlite3.Connection) -> Salvaged:
                         "VALUES (?, ?, ?)", row)
     for row in readable_rows(src, "settings", "key, value"):
         dst.execute("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", row)
+    if "deleted_games" in _tables(src) and "deleted_games" in _tables(dst):
+        for gid, deleted_at, before in readable_rows(
+                src, "deleted_games", "game_id, deleted_at, status_before"):
+            if gid in games:
+                dst.execute("INSERT OR IGNORE INTO deleted_games (game_id, deleted_at,"
+                            " status_before) VALUES (?, ?, ?)", (gid, deleted_at, before))
     if "venue_outbox" in _tables(dst):
         continue_revisions(src, dst, set(games))
     dst.execute("COMMIT")

@@ -165,6 +165,8 @@ class CompanionApp(App):
         self.controller = SessionController(game_log, self, keep_alive=self.keep_alive)
         self._history: list[str] = []
         self._status_until = 0.0
+        self._undo_for: tuple | None = None  # (session, state) the Undo label was made for
+        self._lamps_lit: tuple | None = None  # which lamps the status bar's dots show lit
         self.question: Question | None = None
         self.clock_watch = None  # () -> clock_note, while a timer runs off its screen
 
@@ -263,7 +265,7 @@ class CompanionApp(App):
         self.table.lamps.all_off()
         self.clear_banner()
         self._close_question()
-        self.undo_text = self.undo_label()  # never another game's (a tool, after End)
+        self._show_undo()  # never another game's (a tool, after End)
         if name == "home":
             self.status, self.status_error = "", False
         if self.sm.current == name:  # shown again: let it read the log afresh
@@ -326,7 +328,7 @@ class CompanionApp(App):
         game = info(self.session.rules.NAME)
         screen = game.screen_name if game is not None else "game"
         self._history = ["home"]
-        self.undo_text = self.undo_label()
+        self._show_undo()
         self.switch(screen if self.sm.has_screen(screen) else "game")
 
     def act(self, action: dict, cue: str | None = "tap") -> bool:
@@ -345,6 +347,18 @@ class CompanionApp(App):
     def undo_label(self) -> str:
         """The Undo button's words: what it would take back ("Undo: pickup (Dan)")."""
         return self.controller.undo_label()
+
+    def _show_undo(self) -> None:
+        """``undo_text`` for the game's state now: worded again only when the game in
+        progress or its state changed since it was last worded (each state is a new
+        object: a do, an undo, a new setup, another session)."""
+        session = self.session
+        state = session.state if session is not None else None
+        done = self._undo_for
+        if done is not None and done[0] is session and done[1] is state:
+            return
+        self._undo_for = (session, state)
+        self.undo_text = self.undo_label()
 
     def end_game(self, status: str = "finished", ask: bool = True) -> bool:
         """Close the game in progress; it is then no longer offered for resume.
@@ -365,7 +379,7 @@ class CompanionApp(App):
 
     def refresh(self) -> None:
         """The game's state changed: the Undo label and the screen show it."""
-        self.undo_text = self.undo_label()
+        self._show_undo()
         screen = self.sm.current_screen
         if hasattr(screen, "refresh"):
             screen.refresh()
@@ -450,7 +464,8 @@ class CompanionApp(App):
         """The banner goes, and with it its words in the status line (never shown
         again below once fixed)."""
         banner = getattr(self, "banner", None)
-        if banner is not None:
+        if banner is not None and (banner.text or banner.kind or banner.cause
+                                   or banner.until):  # else: nothing to clear
             if banner.text and self.status == banner.text:
                 self.status, self.status_error = "", False
             banner.show("", "", "", 0.0)
@@ -520,20 +535,18 @@ class CompanionApp(App):
             self.clock_note = watch()
             if not self.clock_note:
                 self.clock_watch = None
-        session = self.session
-        undo_key = (session.game_id, session.n_actions) if session is not None else None
-        if undo_key != getattr(self, "_undo_key", None):
-            self._undo_key = undo_key
-            self.undo_text = self.undo_label()
+        self._show_undo()
         now = time.monotonic()
         if self.status and now > self._status_until:
             self.status, self.status_error = "", False
         if self.banner.until and now > self.banner.until:
             self.clear_banner()
-        self.root.lamp_colours = [
-            seat_rgba(self.cfg, s.seat) if self.table.lamps.state(s.seat) else theme.LAMP_OFF
-            for s in self.cfg.seats
-        ]
+        lamps = self.table.lamps
+        lit = tuple(lamps.state(s.seat) for s in self.cfg.seats)
+        if lit != self._lamps_lit:  # the dots change only when a lamp does
+            self._lamps_lit = lit
+            self.root.lamp_colours = [seat_rgba(self.cfg, s.seat) if on else theme.LAMP_OFF
+                                      for s, on in zip(self.cfg.seats, lit, strict=True)]
 
     def _frames_wanted(self) -> bool:
         """Whether the current screen needs every frame now: it says so with

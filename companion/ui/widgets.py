@@ -148,10 +148,17 @@ def fitting_font(text: str, width: float, height: float, sizes, lines: int = 1,
                  bold: bool = False) -> float:
     """The largest of ``sizes`` (largest first) at which ``text`` is whole in the box
     (``fits``); the smallest when none is."""
+    return fitting(text, width, height, sizes, lines, bold)[0]
+
+
+def fitting(text: str, width: float, height: float, sizes, lines: int = 1,
+            bold: bool = False) -> tuple[float, bool]:
+    """``(px, whole)``: ``fitting_font``'s size, and whether the text is whole at it
+    (False: too long even at the smallest size)."""
     for px in sizes:
         if fits(text, width, height, px, lines, bold):
-            return px
-    return sizes[-1]
+            return px, True
+    return sizes[-1], False
 
 
 class FitLabel(Label):
@@ -179,10 +186,9 @@ class FitLabel(Label):
         self.shorten = False
         if self.text and self.sizes:
             height = self.height - self.padding[1] - self.padding[3]
-            self.font_size = fitting_font(self.text, width, height, self.sizes,
-                                          int(self.lines), self.bold)
-            if not fits(self.text, width, height, self.font_size, int(self.lines),
-                        self.bold):
+            self.font_size, whole = fitting(self.text, width, height, self.sizes,
+                                            int(self.lines), self.bold)
+            if not whole:
                 # too long even at the smallest size (a 60-letter name from an old
                 # log): one line ending in "...", never lines silently dropped
                 self.shorten, self.shorten_from = True, "right"

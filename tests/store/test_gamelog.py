@@ -207,3 +207,24 @@ def test_missing_tables_and_a_folder_in_place_are_kept_aside(tmp_path):
     log = GameLog(folder)
     assert "folder" in log.recovered and folder.is_file()
     log.close()
+
+
+def test_version_changes_with_every_write_of_either_connection(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    log = GameLog(path)
+    gid = log.new_game("scorepad", {"players": [{"name": "Ann", "seat": 1}]})
+    v = log.version()
+    log.actions(gid)
+    log.games()
+    assert log.version() == v  # reading changes nothing
+    log.append(gid, {"type": "score", "seat": 1, "points": 2})
+    assert log.version() != v
+    v = log.version()
+    log.set_setting("volume", 40)
+    assert log.version() != v
+    v = log.version()
+    other = GameLog(path)  # another connection: its commit is seen too
+    other.finish(gid, "abandoned")
+    other.close()
+    assert log.version() != v
+    log.close()

@@ -53,6 +53,21 @@ def test_a_bad_page_costs_only_the_actions_on_it(tmp_path):
     assert aside.read_bytes() == damaged, "the damaged file is kept exactly as it was"
 
 
+def test_a_game_deleted_from_history_stays_deleted_after_a_salvage(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    long_game, short, finished = _night(path)
+    log = GameLog(path)
+    log.delete_game(finished)
+    log.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    log.close()
+    damage_page_holding(path, b"L-0100")
+    log = GameLog(path)
+    assert log.recovered and "damaged" in log.recovered
+    assert log.deleted_games() == {finished}
+    assert log.actions(finished)[0]["points"] == 7, "deleted, still in the log"
+    log.close()
+
+
 def test_salvage_twice_keeps_both_files(tmp_path):
     path = tmp_path / "games.sqlite3"
     _night(path)

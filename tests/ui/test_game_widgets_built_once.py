@@ -106,6 +106,44 @@ def test_times_marker_taps_and_undo(ui, made):
     ui.app.end_game("abandoned", ask=False)
 
 
+def test_times_a_whole_event_once_every_panel_was_shown(ui, made):
+    """Cards, turns, the year, the outcomes and the next event's cards: once each phase's
+    panel has been shown (built on its first showing), a second event makes no widget
+    (the panels change places, their widgets are kept)."""
+    ui.goto_home()
+    assert ui.app.start_game("times", {"players": FOUR, "target": 15})
+    screen = ui.app.sm.current_screen
+    ui.pump(3)
+
+    def event(year_digits: str) -> None:
+        for seat, card in ((1, "pink5"), (2, "blue3"), (3, "yellow1"), (4, "blue1")):
+            screen.select(seat)
+            screen.choose(card)
+        screen.play_cards()
+        ui.pump(1)
+        lane = next(lane for lane in screen.time_table.lanes if lane.active)
+        ui.tap(next(b for b in lane.buttons if not b.disabled))  # Ann lays her pink 5
+        screen.doubt()  # Bob doubts Ann, the two others join his doubt
+        screen.join_doubt()
+        screen.join_doubt()
+        ui.pump(1)
+        assert screen._shown == "reveal", ui.app.status
+        for d in year_digits:
+            screen.digit(int(d))
+        screen.reveal_year()
+        ui.pump(1)
+        assert screen._shown == "evaluated"
+        screen.next_event()
+        ui.pump(2)
+        assert screen._shown == "play"
+
+    event("299")
+    made.reset()
+    event("650")
+    assert made.n == 0
+    ui.app.end_game("abandoned", ask=False)
+
+
 def test_score_pad_number_pad_opens_again_without_new_keys(ui, made):
     """The number pad is built on its first opening; each next one asks anew, its last
     digits, note and title gone."""
@@ -135,6 +173,32 @@ def test_score_pad_number_pad_opens_again_without_new_keys(ui, made):
     ui.app.end_game("abandoned", ask=False)
 
 
+def test_score_pad_rows_are_made_once_per_seat_and_show_the_next_game(ui, made):
+    """A second score pad game on the same seats shows its players in the rows made for
+    the first: the names, the totals and the + N pad's title are the new game's."""
+    from companion.ui.widgets import NumberPad
+
+    ui.goto_home()
+    assert ui.app.start_game("scorepad", {"players": FOUR[:3]})
+    ui.pump(2)
+    screen = ui.app.sm.current_screen
+    screen.score(2, 5)
+    ui.app.end_game("abandoned", ask=False)
+    ui.pump(1)
+    made.reset()
+    others = [{"name": n, "seat": i + 1} for i, n in enumerate(["Eve", "Fay", "Gus"])]
+    assert ui.app.start_game("scorepad", {"players": others})
+    ui.pump(2)
+    assert made.n == 0
+    labels = [row.children[-2] for row in reversed(screen.ids.rows.children)]
+    assert [label.plain for label in labels] == ["Eve: 0", "Fay: 0", "Gus: 0"]
+    ui.tap(ui.find("+ N"))
+    pad = next(w for w in ui.app.layer.children if isinstance(w, NumberPad))
+    assert pad.title == "Points for Eve"
+    pad.close()
+    ui.app.end_game("abandoned", ask=False)
+
+
 def test_timer_modes_start_and_reset(ui, made):
     """The timer's panels, lamps, banks and control buttons are built once: going from
     countdown to clock and back, starting and resetting make none anew."""
@@ -156,6 +220,48 @@ def test_timer_modes_start_and_reset(ui, made):
     ui.goto_home()
 
 
+
+
+def test_players_rows_are_built_once_and_show_each_opening_afresh(ui, made):
+    """The seat rows are made at the first opening; each next one (another game, after
+    a game was started) puts that opening's names and seats in the same widgets, with
+    the players known from the log offered and nothing left of the last opening."""
+    ui.goto_home()
+    ui.app.choose_game("scorepad")
+    ui.pump(2)
+    screen = ui.app.sm.get_screen("players")
+    first = dict(screen.rows)
+    for seat, row in screen.rows.items():  # whatever earlier games left: two players
+        row.toggle.state = "down" if seat in (1, 2, 6) else "normal"
+    screen.rows[1].name_input.text = "Ann"
+    screen.rows[2].name_input.text = "Bob"
+    screen.rows[3].name_input.text = "Quentin"  # typed, then left out: not kept
+    screen.rows[6].name_input.text = ""  # in, without a name: refused, shown once
+    screen.start()
+    assert ui.app.sm.current == "players" and ui.app.banner_text
+    screen.rows[6].toggle.state = "normal"
+    screen.start()
+    ui.pump(2)
+    assert ui.app.sm.current != "players"
+    ui.app.end_game("abandoned", ask=False)
+    ui.pump(1)
+    made.reset()
+    ui.app.choose_game("crazy_time")
+    ui.pump(2)
+    assert made.n == 0
+    assert screen.rows == first and all(w.parent is not None for w in first.values())
+    assert screen.heading == "Players: Crazy Time" and not ui.app.banner_text
+    from companion.ui.presenters.players import default_rows
+
+    rows = screen.current_rows()
+    assert rows == default_rows(ui.app.cfg, ui.app.log.known_players())
+    named = {r.seat: (r.name, r.in_play) for r in rows}
+    assert named[1] == ("Ann", True) and named[2] == ("Bob", True)  # known: pre-filled
+    assert named[3][0] != "Quentin"  # not as the last opening left it
+    assert [w.toggle.text for w in screen.rows.values()] == [
+        "In" if r.in_play else "Out" for r in rows]
+    assert screen.message == screen.HINT and not screen.problem
+    ui.goto_home()
 
 
 def test_time_stories_time_corrections_life_and_undo(ui, made):
@@ -304,6 +410,76 @@ def test_time_stories_setup_steppers(ui, made):
                                          screen.panel.trait_steppers[0])] == [
         str(life + 2), str(resistance + 2), str(dice + 2)]
     ui.app.end_game("abandoned", ask=False)
+
+
+def test_crazy_time_flaws_asked_recorded_and_undone(ui, made):
+    """The board and its one question panel: a temporal flaw asked through its four
+    questions (who calls it, whom, which law, the verdict) and recorded, then Undo; the
+    answer buttons are kept by what they show, so once every answer has been seen a
+    flaw makes no widget (the pick-up list's rows in sight are made once)."""
+    from companion.ui.screens.crazy_time_panels import SeatOption
+
+    ui.goto_home()
+    assert ui.app.start_game("crazy_time", {"players": FOUR})
+    screen = ui.app.sm.current_screen
+    ui.pump(3)
+
+    def answers():
+        return list(reversed(screen._choices.ids.options.children))
+
+    def flaw(accuser: int, accused: int) -> None:
+        ui.tap(screen.buttons["accuse"])
+        for seat in (accuser, accused):
+            ui.tap(next(w for w in answers() if isinstance(w, SeatOption) and w.seat == seat))
+        ui.tap(answers()[0])
+        ui.tap(next(w for w in answers() if w.text.startswith("Yes:")))
+
+    for accuser, accused in ((1, 2), (2, 3), (3, 4), (4, 1), (1, 2)):
+        flaw(accuser, accused)
+    made.reset()
+    flaw(3, 4)
+    flaw(2, 1)
+    ui.tap(screen.buttons["undo"])
+    ui.pump(2)
+    assert made.n == 0
+    assert len(ui.app.session.snapshot()["pickups"]) == 6
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_slap_pad_tool_rounds_recorded_and_undone(ui, made, monkeypatch):
+    """The slap pad tool: a round armed, slapped, its verdict shown and recorded, then
+    Undo; the timeline, the round buttons and the last rounds' rows are made once (a
+    row per round listed, at most five)."""
+    from companion.events import PressEvent
+    from companion.ui import slap_sessions
+
+    # seats by number, as the slap pad tests log them (no names from the games before)
+    monkeypatch.setattr(slap_sessions, "last_names", lambda app: {})
+
+    ms = 1_000_000
+    screen = ui.open_slap_tool((1, 2, 3))
+
+    def slap_round(order) -> None:
+        t0 = ui.app.table.now_ns()
+        screen.arm(t0)
+        for i, seat in enumerate(order):
+            t = t0 + (100 + 70 * i) * ms
+            screen.on_press_event(PressEvent(seat, t, "mock", True))
+            screen.on_press_event(PressEvent(seat, t + 80 * ms, "mock", False))
+        screen.on_frame(t0 + 5_000 * ms)
+        ui.pump(1)
+        assert screen.phase == "verdict"
+        ui.tap(screen._round_buttons()[2])  # Record
+
+    for _ in range(6):  # the five rows of the side list made
+        slap_round((1, 2, 3))
+    made.reset()
+    slap_round((3, 1, 2))
+    slap_round((2, 3, 1))
+    ui.tap(screen.ids.undo)
+    ui.pump(2)
+    assert made.n == 0
+    ui.goto_home()
 
 
 def test_the_count_sees_a_widget_made(made):

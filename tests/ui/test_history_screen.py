@@ -102,3 +102,34 @@ def test_a_game_is_deleted_from_its_sheet_after_a_question(ui):
     texts = [getattr(w, "text", "") for w in screen.walk()]
     assert not any(t.startswith(f"#{ids[1]} ") for t in texts)
     assert ui.app.log.actions(ids[1])  # kept in the log
+
+
+def test_history_reads_the_log_again_only_when_it_changed(ui, monkeypatch):
+    from companion.ui.screens import history
+
+    ui.goto_home()
+    ui.app.navigate("history")
+    ui.pump()
+    screen = ui.app.sm.current_screen
+    reads = []
+    real = history.recent_summaries
+    monkeypatch.setattr(history, "recent_summaries",
+                        lambda *a, **k: reads.append(1) or real(*a, **k))
+    ui.tap(ui.find("< Back"))
+    ui.app.navigate("history")
+    ui.pump()
+    assert reads == []  # nothing changed: nothing read again
+    ui.tap(ui.find("< Back"))
+    assert ui.app.start_game("scorepad", {"players": [{"name": "Iris", "seat": 1}]})
+    assert ui.app.act({"type": "score", "seat": 1, "points": 6})
+    ui.app.navigate("history")  # a game in progress: shown as it is now
+    ui.pump()
+    assert len(reads) == 1 and ui.find("Iris")
+    ui.app.navigate("home")
+    ui.pump()
+    ui.app.session.do({"type": "score", "seat": 1, "points": 1})  # its state moved on
+    ui.app.navigate("history")
+    ui.pump()
+    assert len(reads) == 2
+    assert screen._shown[0].game_id == ui.app.session.game_id
+    ui.app.end_game("abandoned", ask=False)

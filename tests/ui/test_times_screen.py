@@ -357,3 +357,61 @@ def test_a_new_table_shows_its_own_players_not_the_last_games(ui, played):
                      if w.get_root_window() is not None and w.opacity > 0)
     assert not any(name in shown for name in ("Einstein", "Curie", "Gauss", "Riese"))
     ui.app.end_game("abandoned", ask=False)
+
+
+def test_the_judged_year_stays_after_an_override_and_its_undo(ui, screen):
+    """The heading's year is read from the last action when it is the reveal, and from
+    the log when an override came after it: the same year either way, after Undo too."""
+    for action in (
+            {"type": "play", "cards": {"1": "pink5", "2": "blue1", "3": "yellow3",
+                                       "4": "yellow1"}},
+            {"type": "place", "seat": 1, "markers": [
+                {"column": "century", "size": 5, "start": 10}]},
+            {"type": "place", "seat": 2, "markers": [
+                {"column": "century", "size": 1, "start": 13},
+                {"column": "decade", "size": 1, "start": 3}]},
+            {"type": "doubt", "seat": 3},
+            {"type": "place", "seat": 4, "markers": [
+                {"column": "year", "size": 1, "start": 7}]},
+            {"type": "reveal_year", "year": 1299}):
+        assert ui.app.act(action), ui.app.status
+    ui.pump(1)
+    assert ui.find("The year was 1299")
+    assert ui.app.act({"type": "override", "seat": 2, "hand": 4, "reason": "Correction"})
+    ui.pump(1)
+    assert ui.app.session.state.phase == "evaluated"
+    assert ui.find("The year was 1299"), "an override after the reveal keeps the year"
+    ui.tap(ui.find("Undo"))
+    assert ui.find("The year was 1299")
+    ui.tap(ui.find("Undo"))  # the reveal itself: back to the digit pad
+    assert ui.app.session.state.phase == "reveal" and ui.find("1 _ _ _")
+
+
+def test_a_space_takes_its_tap_and_a_finger_slid_off_it_lays_nothing(ui, screen, monkeypatch):
+    """A tap elsewhere is not walked through the Time Table's spaces; a space still gets
+    its own tap, and a finger pressed on a space and lifted outside the lane (the space
+    holds the touch) lays no marker."""
+    from kivy.tests.common import UnitTestTouch
+
+    from companion.ui.screens.times_panels import SpaceButton
+
+    enter_cards(ui, [(None, "Pink 5"), (None, "Blue 1"), (None, "Yellow 3"), (None, "Yellow 1")])
+    ui.tap(ui.find("Play the cards", kind=Button))
+    ups: list[SpaceButton] = []
+    up = SpaceButton.on_touch_up
+    monkeypatch.setattr(SpaceButton, "on_touch_up",
+                        lambda self, touch: (ups.append(self), up(self, touch))[1])
+    ui.tap(ui.find("Lay again"))
+    assert ups == [], "a tap on the action row visits no space of the Time Table"
+    start = space(ui, "Century", "1000")
+    x, y = start.to_window(*start.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    ui.pump(1)
+    touch.touch_move(x, 5)  # down to the status line, out of the Time Table
+    touch.touch_up()
+    ui.pump(2)
+    assert start in ups, "the space holding the touch is told it ended"
+    assert ui.app.session.n_actions == 1 and screen.pending == [], "nothing laid"
+    ui.tap(start)
+    assert ui.app.session.last_action["type"] == "place", "the space's own tap lays"

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from companion.games import times
 from companion.games.times.cards import CARD_CODES, COLOUR_COLUMN, card_label, parse_card
@@ -89,8 +90,10 @@ class CardButton:
     text_rgba: tuple[float, float, float, float]
 
 
+@cache
 def card_buttons() -> tuple[CardButton, ...]:
-    """The nine cards, pink 5 ... yellow 1: three colours by rows of 5, 3 and 1."""
+    """The nine cards, pink 5 ... yellow 1: three colours by rows of 5, 3 and 1 (the
+    same nine all game: worked out once)."""
     out = []
     for code in CARD_CODES:
         card = parse_card(code)
@@ -254,8 +257,12 @@ class Lane:
     active: bool  # the column of the step to lay now
 
 
-def lanes(state: times.State, pending: Sequence[Mapping] = ()) -> tuple[Lane, ...]:
-    view = turn_view(state, pending)
+def lanes(state: times.State, pending: Sequence[Mapping] = (),
+          view: TurnView | None = None) -> tuple[Lane, ...]:
+    """The three columns; ``view``: ``turn_view(state, pending)`` when the caller has
+    it already (a refresh works the turn out once)."""
+    if view is None:
+        view = turn_view(state, pending)
     seat = view.seat if view else 0
     steps = placement_steps(state, seat) if view else ()
     out = []

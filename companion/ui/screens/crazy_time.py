@@ -79,9 +79,16 @@ class CrazyBoard(BoxLayout):
 
     LIST_MIN = 92
     SCALES = (1.0, 0.9, 0.8, 0.72, 0.64)
+    FITS_KEPT = 64  # news seen again (the same pick-ups' lines) at their known size
+
+    def _news_key(self) -> tuple:
+        return (self.notice, self.notice_more, self.won, self.laws, self.lead_name,
+                self.lead_seat, self.ids.column.height,
+                *(label.width for label in self.ids.news.walk(restrict=True)))
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
+        self._fits: dict[tuple, float] = {}  # news and room -> the scale found for them
         self._refit = Clock.create_trigger(self._fit_news, -1)
         for name in ("notice", "notice_more", "won", "laws", "lead_name", "lead_seat"):
             self.fbind(name, self._refit)
@@ -100,11 +107,22 @@ class CrazyBoard(BoxLayout):
         return sum(w.height for w in shown) + news.spacing * max(0, len(shown) - 1)
 
     def _fit_news(self, *_args) -> None:
+        """The largest of ``SCALES`` at which the news leaves the list its room; news
+        already fitted in the same room takes its scale at once (no label is drawn at
+        the sizes tried before it)."""
+        key = self._news_key()
+        known = self._fits.get(key)
+        if known is not None:
+            self.scale = known
+            return
         room = self.ids.column.height - self.LIST_MIN - self.ids.column.spacing
         for scale in self.SCALES:
             self.scale = scale
             if self._news_height() <= room:
-                return
+                break
+        if len(self._fits) >= self.FITS_KEPT:
+            self._fits.pop(next(iter(self._fits)))
+        self._fits[key] = self.scale
 
 
 #: The board's buttons, in their fixed places (a button that does not apply now is
@@ -124,6 +142,10 @@ class CrazyTimeScreen(Screen):
         self.panel = None
         self._choices: ChoicePanel | None = None  # made on the first question, then kept
         self._pickups_shown: tuple | None = None  # what the pick-up list's data is for
+        # the shared view and board of one game state (states are new objects after
+        # each action): a refresh and the question after it read them once
+        self._seen: tuple | None = None  # (state, view, board)
+        self._undo_shown: tuple | None = None  # (words, width, height) Undo was fitted to
         self.flow: str | None = None
         self.metro: dict | None = None  # {"seat", "start", "beat"} while counting
         self.buttons: dict[str, BigButton] = {}
@@ -145,10 +167,14 @@ class CrazyTimeScreen(Screen):
         App.get_running_app().undo()
 
     def _fit_undo(self, *_args) -> None:
-        """Undo's words whole ("Undo: pickup (Dan)", else "Undo: pickup"), never cut."""
+        """Undo's words whole ("Undo: pickup (Dan)", else "Undo: pickup"), never cut
+        (fitted again only when the words or the button's size changed)."""
         undo = self.buttons["undo"]
-        undo.text, undo.font_size = undo_words(getattr(self, "_undo_full", "Undo"),
-                                               undo.width - 8, undo.height - 4)
+        key = (getattr(self, "_undo_full", "Undo"), undo.width, undo.height)
+        if key == self._undo_shown:
+            return
+        self._undo_shown = key
+        undo.text, undo.font_size = undo_words(key[0], undo.width - 8, undo.height - 4)
 
     # -- plumbing ----------------------------------------------------------------------
 
@@ -156,7 +182,16 @@ class CrazyTimeScreen(Screen):
         session = App.get_running_app().session
         if session is None or session.rules.GAME.screen_name != self.name:
             return None
-        return view(session.state, viewer)
+        if viewer is not None:
+            return view(session.state, viewer)
+        return self._seen_state(session.state)[0]
+
+    def _seen_state(self, state) -> tuple:
+        """``(view, board)`` of the shared screen for ``state``, made once per state."""
+        if self._seen is None or self._seen[0] is not state:
+            v = view(state, None)
+            self._seen = (state, v, cp.board(v))
+        return self._seen[1:]
 
     def _colour(self, seat: int, text: bool = False):
         """A seat's colour (``text``: lightened for text on the dark screen)."""
@@ -214,7 +249,7 @@ class CrazyTimeScreen(Screen):
             self.heading = "Crazy Time: no game in progress"
             self.ids.stage.clear_widgets()
             return
-        b = cp.board(v)
+        b = self._seen_state(App.get_running_app().session.state)[1]
         self.heading = b.title
         if b.phase == "new_law" and self.flow not in ("wizard", "laws"):
             self.wizard(v)
@@ -239,10 +274,11 @@ class CrazyTimeScreen(Screen):
         # RecycleView data: one dict per pick-up, the newest first and large; an action
         # changes the list of dicts, not the widget tree, and only when the pick-ups
         # changed (closing a question or another action leaves the rows as they are).
-        key = tuple(b.pickups), tuple(self._colour(line.seat) for line in b.pickups)
+        colours = {seat: self._colour(seat) for seat in {line.seat for line in b.pickups}}
+        key = tuple(b.pickups), tuple(sorted((s, tuple(c)) for s, c in colours.items()))
         if key != self._pickups_shown:
             self._pickups_shown = key
-            w.ids.pickups.data = self._pickup_rows(b)
+            w.ids.pickups.data = self._pickup_rows(b, colours)
         self.buttons["guess"].disabled = not b.can_guess
         self.buttons["undo"].disabled = not (app.session and app.session.can_undo)
         self._undo_full = app.undo_label()
@@ -251,9 +287,9 @@ class CrazyTimeScreen(Screen):
             self.ids.stage.clear_widgets()
             self.ids.stage.add_widget(w)
 
-    def _pickup_rows(self, b: cp.Board) -> list[dict]:
+    def _pickup_rows(self, b: cp.Board, colours: dict) -> list[dict]:
         return [
-            {"seat": line.seat, "colour": self._colour(line.seat), "text": line.text,
+            {"seat": line.seat, "colour": colours[line.seat], "text": line.text,
              "font_size": 28 if i == 0 else 24, "wrap": i == 0,
              "row_size": (None, 84 if i == 0 else 46)}
             for i, line in enumerate(reversed(b.pickups))

@@ -30,6 +30,7 @@ from kivy.utils import escape_markup
 
 from companion.ui import theme
 from companion.ui.app import load_kv
+from companion.ui.screens.slap_widgets import hold
 from companion.ui.taps import OneTap
 from companion.ui.widgets import BigButton
 
@@ -51,22 +52,27 @@ class SeatOption(OneTap, ButtonBehavior, BoxLayout):
 class ChoicePanel(BoxLayout):
     """A question and one button per answer; seats may also answer with their button.
 
-    Made once by the screen and asked each question with ``ask``: the answer buttons
-    (seat buttons and text buttons) are kept in pools and given the new words, so a
-    step of a flow makes no widgets once each kind has been seen (a pool grows only
-    for a question with more answers than any before it)."""
+    Made once by the screen and asked each question with ``ask``. The answer buttons
+    are kept by what they show: one seat button per seat, one text button per answer
+    text (up to ``TEXTS`` kept; past that, the longest unused one is given the new
+    words), so a button already showing its words is not drawn again, the next step of
+    a flow makes no widgets once each kind has been seen, and the grid is laid out again
+    only when its buttons change."""
 
     title = StringProperty("")
     hint = StringProperty("")
+
+    #: the text buttons kept by their words (causes, verdicts, guesses of a game)
+    TEXTS = 40
 
     def __init__(self, title: str = "", options: Sequence[Option] = (),
                  on_pick: Callable | None = None, on_cancel: Callable | None = None,
                  hint: str = "", cols: int = 3,
                  extra: Sequence[tuple[str, Callable]] = ()) -> None:
         super().__init__()
-        self._seat_pool: list[SeatOption] = []
-        self._text_pool: list[BigButton] = []
-        self._end_pool: list[BigButton] = []  # extra buttons, then Cancel
+        self._seat_buttons: dict[int, SeatOption] = {}
+        self._text_buttons: dict[str, BigButton] = {}  # by words, oldest use first
+        self._end_buttons: dict[str, BigButton] = {}  # extra buttons, then Cancel
         self._values: dict[Widget, object] = {}
         self._ends: dict[Widget, Callable] = {}
         self._pick: Callable | None = None
@@ -82,49 +88,59 @@ class ChoicePanel(BoxLayout):
         if widget in self._ends:
             self._ends[widget]()
 
-    def _from_pool(self, pool: list, make: Callable[[], Widget], index: int, on_release):
-        while len(pool) <= index:
-            w = make()
-            w.bind(on_release=on_release)
-            pool.append(w)
-        return pool[index]
+    def _seat_button(self, seat: int) -> SeatOption:
+        w = self._seat_buttons.get(seat)
+        if w is None:
+            w = self._seat_buttons[seat] = SeatOption(seat=seat)
+            w.bind(on_release=self._chosen)
+        return w
+
+    def _text_button(self, kept: dict, text: str, taken: list, on_release,
+                     most: int) -> BigButton:
+        """The button of ``kept`` showing ``text`` (made, or the longest unused one not
+        in ``taken`` given these words, when it has none)."""
+        w = kept.pop(text, None)
+        if w is None or w in taken:  # the same words twice in one question
+            if w is not None:
+                kept[text] = w
+            spare = next((t for t, b in kept.items() if b not in taken), None) \
+                if len(kept) >= most else None
+            if spare is not None:
+                w = kept.pop(spare)
+            else:
+                w = BigButton(halign="center", valign="middle")
+                w.bind(size=lambda b, s: setattr(b, "text_size", (s[0] - 12, None)),
+                       on_release=on_release)
+            w.text = text
+        kept[text] = w  # the newest use last
+        return w
 
     def ask(self, title: str, options: Sequence[Option], on_pick: Callable,
             on_cancel: Callable | None, hint: str = "", cols: int = 3,
             extra: Sequence[tuple[str, Callable]] = ()) -> None:
         self.title, self.hint, self._pick = title, hint, on_pick
         self._by_seat, self._values = {}, {}
-        grid = self.ids.options
-        grid.clear_widgets()
-        grid.cols = cols
-        n_seats = n_texts = 0
+        kids: list[Widget] = []
         for text, value, seat, colour in options:
             if seat:
-                w = self._from_pool(self._seat_pool, SeatOption, n_seats, self._chosen)
-                n_seats += 1
-                w.seat, w.colour, w.text = seat, colour, text
+                w = self._seat_button(seat)
+                w.colour, w.text = colour, text  # equal values: nothing is drawn again
                 self._by_seat[seat] = value
             else:
-                w = self._from_pool(self._text_pool, self._text_button, n_texts,
-                                    self._chosen)
-                n_texts += 1
-                w.text = text
+                w = self._text_button(self._text_buttons, text, kids, self._chosen,
+                                      self.TEXTS)
             self._values[w] = value
-            grid.add_widget(w)
+            kids.append(w)
+        self.ids.options.cols = cols
+        hold(self.ids.options, kids)
         ends = [*extra, *((("Cancel", on_cancel),) if on_cancel is not None else ())]
         self._ends = {}
-        self.ids.buttons.clear_widgets()
-        for i, (text, fn) in enumerate(ends):
-            w = self._from_pool(self._end_pool, BigButton, i, self._ended)
-            w.text = text
+        end_kids: list[Widget] = []
+        for text, fn in ends:
+            w = self._text_button(self._end_buttons, text, end_kids, self._ended, 4)
             self._ends[w] = fn
-            self.ids.buttons.add_widget(w)
-
-    @staticmethod
-    def _text_button() -> BigButton:
-        w = BigButton(halign="center", valign="middle")
-        w.bind(size=lambda b, s: setattr(b, "text_size", (s[0] - 12, None)))
-        return w
+            end_kids.append(w)
+        hold(self.ids.buttons, end_kids)
 
     def on_seat(self, seat: int) -> None:
         if seat in self._by_seat:

@@ -46,60 +46,71 @@ class GameScreen(Screen):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self._built_for: tuple | None = None  # (game id, seats) the rows were built for
-        self._totals: dict[int, BodyLabel] = {}
+        self._shown: tuple | None = None  # the seats whose rows are in the box, in order
+        #: seat -> (its row, badge, total label): made the first time a game has the
+        #: seat, then shown again for every next game with it
+        self._rows: dict[int, tuple[BoxLayout, SeatBadge, BodyLabel]] = {}
+        self._names: dict[int, str] = {}  # seat -> the name at it in this game
 
     def on_pre_enter(self, *_args) -> None:
         self.refresh()
 
     def refresh(self) -> None:
-        """Update the totals in place; rows are built once per game (fast + taps land
-        on the same buttons, so every one counts)."""
+        """Update the totals in place; each seat's row is made once (fast + taps land
+        on the same buttons, so every one counts) and shown again for the next game."""
         app = App.get_running_app()
         box = self.ids.rows
         self.ids.undo.disabled = not (app.session and app.session.can_undo)
         if app.session is None:
             box.clear_widgets()
-            self._built_for = None
+            self._shown = None
             self.heading, self.summary = "No game", ""
             return
         snap = app.session.snapshot()
         self.heading = f"{title_of(app.session.rules.NAME)}: game {app.session.game_id}"
         totals = snap.get("totals")
-        colours = {s.seat: s.colour for s in app.cfg.seats}
         if totals is None:
             self.summary = "\n".join(f"{k}: {json.dumps(v)[:60]}" for k, v in snap.items())
             return
         self.summary = ""
         players = app.session.state.players
-        key = (app.session.game_id, tuple(p.seat for p in players))
-        if key != self._built_for:
-            self._built_for = key
+        seats = tuple(p.seat for p in players)
+        if seats != self._shown:
+            self._shown = seats
+            colours = {s.seat: s.colour for s in app.cfg.seats}
             box.clear_widgets()
-            self._totals = {}
             for p in players:
-                row = BoxLayout(size_hint_y=None, height=70, spacing=8)
-                row.add_widget(SeatBadge(seat=p.seat,
-                                         colour=rgba(colours.get(p.seat, "grey")),
-                                         pos_hint={"center_y": 0.5}))
-                label = BodyLabel(markup=True, font_size=sp(theme.TOTAL_TEXT))
-                label.plain = ""
-                label.bind(size=_fit_total)
-                self._totals[p.seat] = label
-                row.add_widget(label)
-                for delta in (-1, 1, 5):
-                    b = CounterButton(text=f"{delta:+d}", size_hint_x=None, width=90)
-                    b.bind(on_release=lambda _w, s=p.seat, d=delta: self.score(s, d))
-                    row.add_widget(b)
-                typed = BigButton(text="+ N", size_hint_x=None, width=90)
-                typed.bind(on_release=lambda _w, s=p.seat, n=p.name: self.type_points(s, n))
-                row.add_widget(typed)
+                row, badge, _label = self._row(p.seat)
+                badge.colour = rgba(colours.get(p.seat, "grey"))
                 box.add_widget(row)
+        self._names = {p.seat: p.name for p in players}
         for p in players:
-            label = self._totals[p.seat]
+            label = self._rows[p.seat][2]
             label.plain = f"{p.name}: {totals[str(p.seat)]}"
             label.text = f"{escape_markup(p.name)}: [b]{totals[str(p.seat)]}[/b]"
             _fit_total(label, label.size)
+
+    def _row(self, seat: int) -> tuple[BoxLayout, SeatBadge, BodyLabel]:
+        """Seat ``seat``'s row: badge, name and total, -1 +1 +5 and + N (made once)."""
+        made = self._rows.get(seat)
+        if made is not None:
+            return made
+        row = BoxLayout(size_hint_y=None, height=70, spacing=8)
+        badge = SeatBadge(seat=seat, pos_hint={"center_y": 0.5})
+        row.add_widget(badge)
+        label = BodyLabel(markup=True, font_size=sp(theme.TOTAL_TEXT))
+        label.plain = ""
+        label.bind(size=_fit_total)
+        row.add_widget(label)
+        for delta in (-1, 1, 5):
+            b = CounterButton(text=f"{delta:+d}", size_hint_x=None, width=90)
+            b.bind(on_release=lambda _w, d=delta: self.score(seat, d))
+            row.add_widget(b)
+        typed = BigButton(text="+ N", size_hint_x=None, width=90)
+        typed.bind(on_release=lambda _w: self.type_points(seat, self._names.get(seat, "")))
+        row.add_widget(typed)
+        made = self._rows[seat] = (row, badge, label)
+        return made
 
     def type_points(self, seat: int, name: str) -> None:
         """Points typed on the number pad (a score of 37 is not 37 taps)."""

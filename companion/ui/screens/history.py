@@ -125,10 +125,22 @@ class HistoryScreen(Screen):
         app = App.get_running_app()
         return recent_summaries(app.log, SHOWN_GAMES, live=app.session)
 
+    _read_at: tuple | None = None  # (log version, live session, its state) last read
+
     def refresh(self) -> None:
         """The list and the chart from the newest games: rows are built once (a pool, one
-        per game shown) and updated in place; nothing is redrawn when nothing changed."""
+        per game shown) and updated in place; nothing is redrawn when nothing changed.
+        Nothing is read again when neither the log (``GameLog.version``) nor the game
+        in progress changed since the last reading."""
+        app = App.get_running_app()
+        session = app.session
+        state = session.state if session is not None else None
+        seen = self._read_at
+        if seen is not None and seen[0] == app.log.version() and seen[1] is session \
+                and seen[2] is state:
+            return
         games = self.summaries()
+        self._read_at = (app.log.version(), session, state)  # after any summary kept
         if games == getattr(self, "_shown", None):
             return
         self._shown = games

@@ -34,14 +34,16 @@ load_kv(__file__)
 
 
 class SeatRowWidget(BoxLayout):
-    """One seat: badge, name field, in-play switch."""
+    """One seat: badge, name field, in-play switch. Made once per seat; ``show(row)``
+    puts a new opening's row in it."""
 
     def __init__(self, row: SeatRow, on_start=None, **kwargs) -> None:
         # the rows share their column's height (players.kv): 72 px each at 800x480,
         # less on a smaller screen, never more than ``theme.SEAT_ROW_H``
         super().__init__(spacing=dp(theme.GAP), padding=(dp(4), dp(4)), **kwargs)
         self.row = row
-        self.add_widget(SeatBadge(seat=row.seat, colour=row.rgba, pos_hint={"center_y": 0.5}))
+        self.badge = SeatBadge(seat=row.seat, colour=row.rgba, pos_hint={"center_y": 0.5})
+        self.add_widget(self.badge)
         self.name_input = NameInput(text=row.name, hint_text=f"Name at seat {row.seat}",
                                     font_size=sp(theme.TEXT), on_start=on_start)
         self.add_widget(self.name_input)
@@ -51,6 +53,15 @@ class SeatRowWidget(BoxLayout):
                                 state="down" if row.in_play else "normal")
         self.toggle.bind(state=self._on_toggle)
         self.add_widget(self.toggle)
+
+    def show(self, row: SeatRow) -> None:
+        """This row's seat as a new opening has it (only what differs is set)."""
+        self.row = row
+        if tuple(self.badge.colour) != tuple(row.rgba):
+            self.badge.colour = row.rgba
+        if self.name_input.text != row.name:
+            self.name_input.text = row.name
+        self.toggle.state = "down" if row.in_play else "normal"
 
     def _on_toggle(self, _w, state) -> None:
         self.toggle.text = "In" if state == "down" else "Out"
@@ -76,6 +87,8 @@ class PlayersScreen(Screen):
         self._seats, self._message = self.ids.seats.__self__, self.ids.message.__self__
         self._top = self.ids.top.__self__
         self.entry: NameEntry | None = None
+        self.rows: dict[int, SeatRowWidget] = {}  # seat -> its row, made at first opening
+        self._filling = False
 
     def on_pre_enter(self, *_args) -> None:
         app = App.get_running_app()
@@ -86,17 +99,30 @@ class PlayersScreen(Screen):
         self.known = [name for name, _seat in known]
         rows = default_rows(app.cfg, known)
         self.stop_typing()
+        self.first = None
+        self._filling = True  # the rows are set, not edited: no check per field
+        try:
+            if [w.row.seat for w in self.rows.values()] == [r.seat for r in rows]:
+                for row in rows:  # built already: the same widgets, this opening's rows
+                    self.rows[row.seat].show(row)
+            else:
+                self._build_rows(rows)
+        finally:
+            self._filling = False
+        self._show_first()
+
+    def _build_rows(self, rows: list[SeatRow]) -> None:
+        """One row widget per seat, half in each column: at the first opening (and if
+        the configured seats ever change)."""
         self.ids.left.clear_widgets()
         self.ids.right.clear_widgets()
-        self.rows: dict[int, SeatRowWidget] = {}
+        self.rows = {}
         for i, row in enumerate(rows):
             w = SeatRowWidget(row, on_start=self._start_typing_in)
             w.name_input.bind(text=self._edited)
             w.toggle.bind(state=self._edited)
             self.rows[row.seat] = w
             (self.ids.left if i < (len(rows) + 1) // 2 else self.ids.right).add_widget(w)
-        self.first = None
-        self._show_first()
 
     # -- typing a name -------------------------------------------------------------
 
@@ -189,13 +215,15 @@ class PlayersScreen(Screen):
 
     def on_press_event(self, event) -> None:
         """A seat button pressed during setup puts that seat in play."""
-        w = getattr(self, "rows", {}).get(event.seat)
+        w = self.rows.get(event.seat)
         if w is not None and event.pressed:
             w.toggle.state = "down"
 
     def _edited(self, *_args) -> None:
         """A problem shown for the old names goes once it is fixed (or says the next),
         in the banner that shows it: never left standing after the fix."""
+        if self._filling:
+            return
         self._show_first()
         if not getattr(self, "problem", False):
             return
@@ -211,7 +239,7 @@ class PlayersScreen(Screen):
 
     def _show_first(self) -> None:
         kind = App.get_running_app().pending_game or "scorepad"
-        rows = self.current_rows() if getattr(self, "rows", None) else []
+        rows = self.current_rows()
         self.first = first_choice(kind, rows, getattr(self, "first", None))
         if self.first is None:
             self.first_text = ""

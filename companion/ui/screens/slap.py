@@ -51,6 +51,7 @@ from companion.ui.screens.slap_widgets import (  # noqa: F401  (kv rules use the
     SeatChip,
     StopFace,
     TimelinePicture,
+    hold,
 )
 from companion.ui.slap_sessions import ToolSessions
 from companion.ui.widgets import BigButton
@@ -92,6 +93,7 @@ class SlapScreen(Screen):
         self.correct_on_enter = False
         self.tools = ToolSessions()
         self.view: sp.SlapView | None = None
+        self._recording = False  # within record's act: the app's refresh waits for it
         self.face = StopFace()
         self.face.bind(on_release=lambda *_: self.arm())
         self.face_holder = AnchorLayout()
@@ -100,7 +102,9 @@ class SlapScreen(Screen):
         # Built once and updated in place (a tap sets properties, never builds a tree):
         self._seat_chips: dict[int, SeatChip] = {}  # the idle row's seat discs, by seat
         self._named_chips: dict[int, NamedChip] = {}  # "Who picks up?" buttons, by seat
-        self._round_rows: list[RoundRow] = []  # the side list's lines, reused
+        # the side list's lines, each kept with what it shows (a new round moves the
+        # rows down rather than giving each row its neighbour's words)
+        self._round_rows: dict[tuple, RoundRow] = {}
         self._side_kids: list | None = None  # what the side box holds now
         self._rounds_key = self._rounds_lines = None  # the recorded rounds, read once a change
 
@@ -349,14 +353,19 @@ class SlapScreen(Screen):
         data = self.shown.to_facts()
         if self.correction is not None and not self._undo_recorded(app):
             return False
-        if self.mode == "crazy":
-            ok = app.act({"type": "pickup", "seat": seat, "verdict": data,
-                          "reason": "false_slap" if how == "false_alarm" else "slap"})
-        else:
-            session = self.tools.session_for(app, self.seats)
-            ok = session is not None and app.act(
-                {"type": "slap_round", "verdict": data, "picker": seat, "decision": how})
+        self._recording = True  # the app's refresh while it records: shown once below
+        try:
+            if self.mode == "crazy":
+                ok = app.act({"type": "pickup", "seat": seat, "verdict": data,
+                              "reason": "false_slap" if how == "false_alarm" else "slap"})
+            else:
+                session = self.tools.session_for(app, self.seats)
+                ok = session is not None and app.act(
+                    {"type": "slap_round", "verdict": data, "picker": seat, "decision": how})
+        finally:
+            self._recording = False
         if not ok:
+            self._show()  # as the refusal left it
             return False
         session = app.session
         self.recorded = (self.mode, session.game_id, session.n_actions, seat, self.shown) \
@@ -437,7 +446,8 @@ class SlapScreen(Screen):
     # -- drawing -------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        self._show()
+        if not self._recording:
+            self._show()
 
     def _rounds(self, app) -> list[sp.RoundLine]:
         """The recorded rounds, read from the game's snapshot only when the game or its
@@ -448,9 +458,11 @@ class SlapScreen(Screen):
             return []
         key = (self.mode, id(session), session.game_id, session.n_actions)
         if key != self._rounds_key:
-            read = sp.rounds_from_crazy_time if self.mode == "crazy" \
-                else sp.rounds_from_stop_time
-            self._rounds_key, self._rounds_lines = key, read(session.snapshot())
+            if self.mode == "crazy":  # its slap rounds are numbered among the pick-ups
+                lines = sp.rounds_from_crazy_time(session.snapshot())
+            else:  # the pad's own log: only the rounds the list shows
+                lines = sp.rounds_from_stop_time(session.snapshot(recent=sp.LAST_ROUNDS))
+            self._rounds_key, self._rounds_lines = key, lines
         return self._rounds_lines
 
     @staticmethod
@@ -479,31 +491,18 @@ class SlapScreen(Screen):
         self._actions(view, colours)
         self._side(view, colours, app, names)
 
-    @staticmethod
-    def _hold(box, kids: list) -> None:
-        """Make ``box`` hold ``kids`` (top to bottom), touching it only when they differ."""
-        if box.children[::-1] != kids:
-            box.clear_widgets()
-            for kid in kids:
-                box.add_widget(kid)
-
     def _stage(self, view: sp.SlapView) -> None:
         if view.phase == sp.IDLE:
-            self._hold(self.ids.stage, [self.face_holder])
+            hold(self.ids.stage, [self.face_holder])
             return
         picture = self.picture
         marks = list(view.marks)
         colours = [rgba(m.colour) for m in view.marks]
         ticks = list(view.ticks)
-        empty = "Waiting for the first slap..."
-        if (picture.marks, picture.colours, picture.ticks, picture.empty) != (
-                marks, colours, ticks, empty) or picture.parent is None:
-            picture.colours, picture.ticks, picture.empty = colours, ticks, empty
-            if picture.marks != marks:
-                picture.marks = marks  # redraws (on_marks)
-            else:
-                picture.redraw()
-        self._hold(self.ids.stage, [picture])
+        # equal values change nothing; any change redraws it once, before the frame
+        picture.marks, picture.colours, picture.ticks = marks, colours, ticks
+        picture.empty = "Waiting for the first slap..."
+        hold(self.ids.stage, [picture])
 
     def _round_buttons(self) -> list:
         """False alarm | Cancel / Discard | Record: built once, always in these places
@@ -534,11 +533,11 @@ class SlapScreen(Screen):
                 chip.colour = rgba(colours[chip.seat])
                 chip.lit = chip.seat in self.seats
             row.spacing = 2
-            self._hold(row, chips)
+            hold(row, chips)
             return
         false_alarm, cancel, record = self._round_buttons()
         row.spacing = 6
-        self._hold(row, [false_alarm, cancel, record])
+        hold(row, [false_alarm, cancel, record])
         verdict = view.phase == sp.VERDICT
         false_alarm.disabled = not (verdict and view.can_false_alarm)
         cancel.text = "Discard" if verdict else "Cancel round"
@@ -580,17 +579,30 @@ class SlapScreen(Screen):
             for chip, c in zip(chips, view.choices, strict=True):
                 chip.colour, chip.name = rgba(c.colour), c.name
                 chip.lit = self.chosen in (None, c.seat)
-            self._hold(grid, chips)
-            self._hold(box, [grid, spacer])
+            hold(grid, chips)
+            hold(box, [grid, spacer])
             return
         self.side_title = "Last rounds"
-        while len(self._round_rows) < len(view.rounds):
-            self._round_rows.append(RoundRow())
-        rows = self._round_rows[:len(view.rounds)]
-        for row, line in zip(rows, view.rounds, strict=True):
+        lines = []
+        for line in view.rounds:
             who = names.get(line.picker, "") if line.picker else ""
-            row.seat = line.picker or 0
-            row.colour = rgba(colours[line.picker]) if line.picker in colours else WHITE
-            row.text = f"{line.label}: {who} {line.how}" if who else \
-                f"{line.label}: {line.how or 'nobody'}"
-        self._hold(box, [*rows, spacer] if rows else [none_yet, spacer])
+            lines.append((line.picker or 0,
+                          rgba(colours[line.picker]) if line.picker in colours else WHITE,
+                          f"{line.label}: {who} {line.how}" if who else
+                          f"{line.label}: {line.how or 'nobody'}"))
+        rows = self._rows_for(lines)
+        hold(box, [*rows, spacer] if rows else [none_yet, spacer])
+
+    def _rows_for(self, lines: list[tuple]) -> list[RoundRow]:
+        """A row per ``(seat, colour, text)``: the row that shows it already, else one
+        that shows none of ``lines`` given it (made while fewer rows than lines exist)."""
+        kept = self._round_rows
+        rows = [kept.get(line) for line in lines]
+        spare = [row for key, row in kept.items() if key not in lines]
+        for i, line in enumerate(lines):
+            if rows[i] is None:
+                row = spare.pop() if spare else RoundRow()
+                kept.pop(next((k for k, r in kept.items() if r is row), None), None)
+                row.seat, row.colour, row.text = line
+                kept[line] = rows[i] = row
+        return rows

@@ -3,6 +3,9 @@ timeline picture and a line of the last rounds. Their look is in ``slap.kv``."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.properties import (
@@ -23,7 +26,19 @@ from companion.ui.widgets import SeatBadge
 WHITE = theme.WHITE
 
 
+def hold(box, kids: list) -> None:
+    """Make ``box`` hold ``kids`` (top to bottom), touching it only when they differ (an
+    unchanged box is not laid out again)."""
+    if box.children[::-1] != kids:
+        box.clear_widgets()
+        for kid in kids:
+            box.add_widget(kid)
+
+
+@lru_cache(maxsize=256)
 def _text(canvas_text: str, size: int, bold: bool = False):
+    """The texture of a word drawn on a canvas, kept: the same delays, seat numbers and
+    ticks come back every round, and a redraw then draws no text."""
     label = CoreLabel(text=canvas_text, font_size=size, bold=bold)
     label.refresh()
     return label.texture
@@ -47,23 +62,23 @@ class NamedChip(OneTap, ButtonBehavior, BoxLayout):
 
 
 class TimelinePicture(Widget):
-    """The slaps of a round on a horizontal axis in ms, drawn with the canvas."""
+    """The slaps of a round on a horizontal axis in ms, drawn with the canvas: once a
+    frame however many of its properties changed (``redraw`` is triggered)."""
 
     marks = ListProperty([])  # presenter Marks
     ticks = ListProperty([])
     colours = ListProperty([])  # rgba per mark, same order
     empty = StringProperty("")
 
-    def on_size(self, *_a):
-        self.redraw()
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.redraw = Clock.create_trigger(self.draw, -1)
+        self.fbind("size", self.redraw)
+        self.fbind("pos", self.redraw)
+        for name in ("marks", "ticks", "colours", "empty"):
+            self.fbind(name, self.redraw)
 
-    def on_pos(self, *_a):
-        self.redraw()
-
-    def on_marks(self, *_a):
-        self.redraw()
-
-    def redraw(self) -> None:
+    def draw(self, *_a) -> None:
         self.canvas.clear()
         left, right = self.x + 34, self.right - 34
         axis_y = self.y + 30

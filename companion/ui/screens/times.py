@@ -29,11 +29,12 @@ and updates it (``_update_<phase>``): a tap sets properties, it makes no widgets
 
 from __future__ import annotations
 
+from functools import cache
+
 from kivy.app import App
-from kivy.metrics import sp
+from kivy.metrics import dp, sp
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
@@ -51,12 +52,17 @@ from companion.ui.screens.times_panels import (
     OverrideDialog,
     PlayerPick,
     TimeTable,
+    TouchBox,
+    TouchGrid,
     TrackPicture,
     YearPad,
 )
 from companion.ui.widgets import BigButton, FitLabel, SeatBadge
 
 load_kv(__file__)
+
+_CARDS = {b.code: b for b in view.card_buttons()}  # the nine cards by code
+_rgba = cache(rgba)  # a palette name's RGBA, worked out once (asked at every refresh)
 
 
 def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> BigButton:
@@ -88,10 +94,18 @@ def _prompt(lines: int) -> FitLabel:
 
 class _Panel:
     """What one phase shows: the widgets of the body and of the action row, built once
-    (on the phase's first showing) and updated in place from then on."""
+    (on the phase's first showing) and updated in place from then on.
+
+    The body's widgets stay in one ``page`` for good, and the page is what goes in and
+    out of the screen's body: a Box or Grid layout lays itself out again whenever it
+    is given a parent, so re-parenting the card grid or the Time Table at each change
+    of phase would lay them out again for nothing."""
 
     def __init__(self, body: list, actions: list) -> None:
         self.body, self.actions = body, actions
+        self.page = TouchBox(orientation="vertical", spacing=dp(4))  # body.spacing
+        for widget in body:
+            self.page.add_widget(widget)
 
 
 class TimesScreen(Screen):
@@ -128,9 +142,9 @@ class TimesScreen(Screen):
 
     def colour(self, seat: int):
         try:
-            return rgba(self._app().cfg.seat(seat).colour)
+            return _rgba(self._app().cfg.seat(seat).colour)
         except Exception:  # a seat the config no longer has
-            return rgba(default_colour(seat))
+            return _rgba(default_colour(seat))
 
     def colours(self, state: times.State) -> dict[int, tuple]:
         return {p.seat: self.colour(p.seat) for p in state.players}
@@ -210,8 +224,7 @@ class TimesScreen(Screen):
         if panel is None:
             panel = self._panels[kind] = getattr(self, f"_build_{kind}")()
             collector.keep()  # kept for the app's life: the collector need not walk it
-        for widget in panel.body:
-            body.add_widget(widget)
+        body.add_widget(panel.page)
         for widget in panel.actions:
             bar.add_widget(widget)
 
@@ -229,10 +242,10 @@ class TimesScreen(Screen):
     # -- play: the cards -----------------------------------------------------------------
 
     def _build_play(self) -> _Panel:
-        self._picks = BoxLayout(size_hint_y=None, height=64, spacing=4)
+        self._picks = TouchBox(size_hint_y=None, height=64, spacing=4)
         self._play_prompt = _prompt(1)
-        grid = GridLayout(cols=3, spacing=4)
-        cards = {b.code: b for b in view.card_buttons()}
+        grid = TouchGrid(cols=3, spacing=4)
+        cards = _CARDS
         self._card_keys: dict[str, CardKey] = {}
         for code in (c + s for s in ("5", "3", "1") for c in ("pink", "blue", "yellow")):
             b = cards[code]
@@ -258,13 +271,14 @@ class TimesScreen(Screen):
                 pick = PlayerPick(seat=seat)
                 pick.bind(on_release=lambda _w, s=seat: self.select(s))
                 picks.add_widget(pick)
-        cards = {b.code: b for b in view.card_buttons()}
+        cards = _CARDS
         names = view.names(state)
         for pick in picks.children:
             code = self.choices.get(pick.seat)
             pick.colour, pick.name = self.colour(pick.seat), names[pick.seat]
+            if code:  # no card: "?" is shown, the last card's colour hidden with it
+                pick.card_rgba = cards[code].rgba
             pick.card = cards[code].label if code else ""
-            pick.card_rgba = cards[code].rgba if code else theme.CLEAR
             pick.selected = pick.seat == self.selected
         self._play_prompt.text = view.play_prompt(state, self.choices, self.selected)
         chosen = self.choices.get(self.selected)
@@ -334,7 +348,7 @@ class TimesScreen(Screen):
         first, last = times.period_in_force(state)
         self._period.text = f"Now: {view.period_text(first, last)}"
         self._turn_prompt.text = turn.prompt
-        self.time_table.show(view.lanes(state, self.pending), self.colours(state),
+        self.time_table.show(view.lanes(state, self.pending, turn), self.colours(state),
                              self.tap_space)
         _set(self._doubt, f"Doubt {turn.doubt_target}" if turn.may_doubt else "Doubt",
              turn.may_doubt)
@@ -405,9 +419,7 @@ class TimesScreen(Screen):
                       [self._next_event, _button("Override", self.open_override)])
 
     def _update_evaluated(self, state: times.State) -> None:
-        year = next((a["year"] for a in reversed(self._app().session.actions)
-                     if a.get("type") == "reveal_year"), None)
-        self._evaluated_heading.text = view.evaluated_heading(state, year)
+        self._evaluated_heading.text = view.evaluated_heading(state, self._revealed_year())
         lines = view.outcome_lines(state)
         rows = self._outcomes
         if len(rows.children) != len(lines):  # a new table only
@@ -420,6 +432,16 @@ class TimesScreen(Screen):
             row.hand = f"{line.hand}{change}"
             row.text = f"[b]{escape_markup(line.name)}[/b] {escape_markup(line.text)}"
             row.good = [] if line.good is None else [line.good]
+
+    def _revealed_year(self) -> int | None:
+        """The year of the event judged now: the last action (one row at most), unless
+        overrides came after it; then the log is read back (rarely)."""
+        session = self._app().session
+        last = session.last_action or {}
+        if last.get("type") == "reveal_year":
+            return last["year"]
+        return next((a["year"] for a in reversed(session.actions)
+                     if a.get("type") == "reveal_year"), None)
 
     def next_event(self) -> None:
         self.act({"type": "next_event"})

@@ -33,8 +33,9 @@ from kivy.graphics import (
     InstructionGroup,
     Line,
     Rectangle,
+    RoundedRectangle,
 )
-from kivy.metrics import sp
+from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
@@ -47,6 +48,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
@@ -66,6 +68,35 @@ from companion.ui.taps import OneTap
 from companion.ui.widgets import BigButton, NumberPad
 
 Colours = Mapping[int, tuple[float, float, float, float]]
+
+
+class TouchInside:
+    """Mixin for a container of the Times screen: a touch outside it is not walked
+    through its children (Kivy walks every widget of the screen for every touch: about
+    105 handlers for one tap on the Time Table). Put it first:
+    ``class TimeLane(TouchInside, BoxLayout)``.
+
+    A button that took the finger down still gets the finger up wherever it is lifted:
+    Kivy sends it to the widget that grabbed the touch directly, not through the tree.
+    Only for containers whose children lie inside them (nothing here draws outside)."""
+
+    def on_touch_down(self, touch) -> bool:
+        return self.collide_point(*touch.pos) and super().on_touch_down(touch)
+
+    def on_touch_move(self, touch) -> bool:
+        return self.collide_point(*touch.pos) and super().on_touch_move(touch)
+
+    def on_touch_up(self, touch) -> bool:
+        return self.collide_point(*touch.pos) and super().on_touch_up(touch)
+
+
+class TouchBox(TouchInside, BoxLayout):
+    """A BoxLayout that passes touches on only when they land inside it (``TouchInside``):
+    the Times screen's header, body, action row, pages and rows."""
+
+
+class TouchGrid(TouchInside, GridLayout):
+    """A GridLayout that passes touches on only when they land inside it."""
 
 
 class HandChip(BoxLayout):
@@ -98,34 +129,132 @@ class CardKey(OneTap, Button):
 class SpaceButton(OneTap, ButtonBehavior, Widget):
     """One space of a Time Table column; enabled only where a marker may start.
 
+    The number near the top (the bars lie in the lower half), white where a marker may
+    start, grey elsewhere; a thick white frame around the spaces that take a tap.
+
     Not a Label: its number is drawn from a texture made once per text and kept
     (``_texture``), tinted by a colour, so a tap that enables other spaces renders no
-    text (a Label renders its text anew when its colour or ``disabled`` changes)."""
+    text (a Label renders its text anew when its colour or ``disabled`` changes). Drawn
+    from Python, not kv: a marker tap enables or disables a dozen spaces, and each then
+    changes three instructions in one call (``_look``) instead of three kv rules."""
 
     text = StringProperty("")
     label_texture = ObjectProperty(None, allownone=True)
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        with self.canvas:
+            self._fill_colour = Color(rgba=theme.SPACE)
+            self._fill = Rectangle()
+            self._ink = Color(rgba=theme.WHITE)
+            self._number = Rectangle(size=(0, 0))
+        with self.canvas.after:
+            self._edge_colour = Color(rgba=theme.SPACE_EDGE)
+            self._edge = Line(width=2)
+        self.fbind("pos", self._shape)
+        self.fbind("size", self._shape)
+        self.fbind("label_texture", self._shape)
+        self.fbind("state", self._look)
+        self.fbind("disabled", self._look)
+        self._shape()
+        self._look()
+
     def on_text(self, *_args) -> None:
         self.label_texture = _texture(self.text, 26, True) if self.text else None
+
+    def _shape(self, *_args) -> None:
+        x, y = self.pos
+        w, h = self.size
+        self._fill.pos, self._fill.size = (x, y), (w, h)
+        tex = self.label_texture
+        self._number.texture = tex
+        if tex is None:
+            self._number.size = (0, 0)
+        else:
+            self._number.size = tex.size
+            self._number.pos = (x + w / 2 - tex.width / 2, y + h - 4 - tex.height)
+        self._edge.rectangle = (x + 1, y + 1, w - 2, h - 2)
+
+    def _look(self, *_args) -> None:
+        on = not self.disabled
+        self._fill_colour.rgba = theme.SPACE if self.state == "normal" else theme.SPACE_DOWN
+        self._ink.rgba = theme.WHITE if on else theme.SPACE_OFF_TEXT
+        self._edge_colour.rgba = theme.SPACE_EDGE if on else theme.SPACE_OFF_EDGE
+        self._edge.width = 2 if on else 1
 
 
 class MarkerBar(Widget):
     """A laid (or only tapped) marker on its column, with the laying seat's number
-    (drawn from a kept texture: a bar given another seat renders no text)."""
+    (drawn from a kept texture: a bar given another seat renders no text).
+
+    Drawn in the lower part of the lane, under the space numbers; a marker laid on
+    another is drawn thinner on top of it, with the laying seat's number at its start.
+    Drawn from Python, not kv, once per frame whatever changed (``_redraw``): a marker
+    tap sets seven properties of a bar and lays it out, which in kv re-ran a dozen
+    rules, some of them several times."""
 
     fill = ColorProperty(theme.WHITE)
     seat_colour = ColorProperty(theme.WHITE)
     seat = NumericProperty(0)
     seat_texture = ObjectProperty(None, allownone=True)
-
-    def on_seat(self, *_args) -> None:
-        self.seat_texture = _texture(str(self.seat), 16, True)
     pending = BooleanProperty(False)
     layer = NumericProperty(0)
     beside = NumericProperty(0)
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        with self.canvas:
+            self._fill_colour = Color(rgba=self.fill)
+            self._body = RoundedRectangle(radius=[dp(5)])
+            self._edge_colour = Color(rgba=theme.CLEAR)
+            self._edge = Line(dash_length=6, dash_offset=4)
+            self._dot_colour = Color(rgba=self.seat_colour)
+            self._dot = Ellipse(size=(dp(theme.MARKER_DOT), dp(theme.MARKER_DOT)))
+            Color(rgba=theme.BLACK)
+            self._ring = Line(width=dp(1))
+            self._number = Rectangle(size=(0, 0))
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        for name in ("pos", "size", "fill", "seat_colour", "seat_texture", "pending",
+                     "layer", "beside"):
+            self.fbind(name, self._redraw)
+        self._draw()
 
-class TimeLane(BoxLayout):
+    def on_seat(self, *_args) -> None:
+        self.seat_texture = _texture(str(self.seat), 16, True)
+
+    def _draw(self, *_args) -> None:
+        x, y = self.pos
+        w, h = self.size
+        cy = y + h / 2
+        lift = self.layer * 3
+        self._fill_colour.rgba = self.fill
+        self._body.pos, self._body.size = (x + 2, y + 2 + lift), (w - 4, h - 4 - 2 * lift)
+        self._edge_colour.rgba = theme.PENDING_EDGE if self.pending else theme.CLEAR
+        self._edge.rounded_rectangle = (x + 2, y + 2 + lift, w - 4, h - 4 - 2 * lift, 5)
+        left = x + self.beside * 22
+        self._dot_colour.rgba = self.seat_colour
+        self._dot.pos = (left + 4, cy - 10)
+        self._ring.circle = (left + 14, cy, 10)
+        tex = self.seat_texture
+        self._number.texture = tex
+        if tex is None:
+            self._number.size = (0, 0)
+        else:
+            self._number.size = tex.size
+            self._number.pos = (left + 14 - tex.width / 2, cy - tex.height / 2)
+
+    # a bar takes no touch: a tap on the lane is not walked through it
+    def on_touch_down(self, touch) -> bool:
+        return False
+
+    def on_touch_move(self, touch) -> bool:
+        return False
+
+    def on_touch_up(self, touch) -> bool:
+        return False
+
+
+class TimeLane(TouchInside, BoxLayout):
     """One column of the Time Table, built once: its title, its ten spaces over a pool
     of marker bars. ``show`` changes properties only: the spaces' labels and which take
     a tap, the bars' places and colours; a bar not needed is hidden (opacity 0), never
