@@ -164,6 +164,47 @@ def test_time_stories_an_undone_roll_leaves_the_dice_test(ui):
     ui.app.end_game("abandoned", ask=False)
 
 
+def test_time_stories_dice_test_with_more_dice_undone(ui):
+    """The dice test keeps its widgets: after a roll of three dice the table entered
+    itself (and its result) is undone, the open test of two dice shows exactly as
+    before; a resume too (no tile, odds line or result line of the undone roll left)."""
+    ui.goto_home()
+    assert ui.app.start_game("time_stories", ASYLUM)
+    screen = ui.app.sm.current_screen
+    assert ui.app.act({"type": "test_start", "space": "B", "characteristic": "Combat",
+                       "characters": ["Marie", "Madeleine"], "shields": ["blank", "skull"],
+                       "locked": False})
+    assert ui.app.act({"type": "test_roll", "space": "B", "faces": [3, 3, 1]})
+    assert ui.app.act({"type": "test_continue", "space": "B"})
+    ui.pump()
+    ui.tap(ui.find("Dice test"))
+    ui.find("Roll 3 dice")
+
+    def more():
+        ui.tap(ui.find("Our dice"))
+        ui.tap(ui.find("skull"))
+        ui.tap(ui.find("Record roll"))
+        ui.find("Removed:")
+
+    assert screen.panel is not None
+    check_undo_and_resume(ui, more)
+
+
+def test_time_stories_next_run_panel(ui):
+    """The end of a run (the next-run panel, kept): after the next run's start is
+    undone, and after a resume, it reads exactly as before."""
+    from companion.ui.screens.time_stories_panels import NextRunPanel
+
+    ui.goto_home()
+    assert ui.app.start_game("time_stories", ASYLUM)
+    screen = ui.app.sm.current_screen
+    assert ui.app.act({"type": "adjust_tu", "delta": -25, "reason": "card effect"})
+    ui.pump()
+    assert isinstance(screen.panel, NextRunPanel)
+    ui.find("Start run 2 (25 TU)")
+    check_undo_and_resume(ui, lambda: ui.tap(ui.find("Start run 2")))
+
+
 def test_score_pad(ui):
     ui.goto_home()
     assert ui.app.start_game("scorepad", {"players": FOUR[:2]})

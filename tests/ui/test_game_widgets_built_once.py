@@ -337,6 +337,117 @@ def test_time_stories_time_corrections_life_and_undo(ui, made):
     ui.app.end_game("abandoned", ask=False)
 
 
+def test_time_stories_dice_test_items_and_next_run(ui, made):
+    """The dice test (its setup's choices, the start, turn to hit, the table's own dice
+    entered, the result, abandon), the items panel (add, give, used), the end of a run
+    with its next-run panel (a starting TU, Items, the next run), each opened again and
+    again: after their first openings, properties only."""
+    from kivy.uix.button import Button
+    from kivy.uix.togglebutton import ToggleButton
+    from samples import ASYLUM
+
+    from companion.ui.screens.time_stories_items import ItemsPanel
+    from companion.ui.screens.time_stories_panels import DiceTestPanel, NextRunPanel
+
+    ui.goto_home()
+    assert ui.app.start_game("time_stories", ASYLUM | {"starting_tu": 30})
+    screen = ui.app.sm.current_screen
+    ui.pump(2)
+
+    def dice_test():
+        ui.tap(ui.find("Stay (1 TU)"))  # a new turn: the characters may test again
+        ui.tap(ui.find("Dice test"))
+        ui.tap(ui.find("Combat", kind=ToggleButton))
+        ui.tap(ui.find("Marie", kind=ToggleButton))
+        ui.tap(ui.find("Madeleine", kind=ToggleButton))
+        for kind in ("blank", "skull", "blank"):
+            ui.tap(ui.find(f" {kind}"))
+        ui.tap(ui.find("Start: "))
+        ui.find("Roll 3 dice")
+        ui.tap(ui.find("+", kind=Button))
+        ui.find("Turn to hit: 1")
+        ui.tap(ui.find("-", kind=Button))
+        ui.tap(ui.find("Our dice"))
+        for _ in range(2):  # the first die, then the second: a blank each
+            ui.tap(ui.find("skull", kind=Button))
+        ui.tap(ui.find("Record roll"))
+        assert ui.app.session.actions[-1]["type"] == "test_roll", ui.app.status
+        ui.find("Space B: 0 hit(s), 1 skull(s)")
+        ui.tap(ui.find("Abandon"))
+        assert isinstance(screen.panel, DiceTestPanel)
+        ui.tap(ui.find("Mission"))
+
+    def items():
+        ui.tap(ui.find("Items"))
+        assert isinstance(screen.panel, ItemsPanel)
+        ui.tap(ui.find("New item"))
+        screen.panel.name_in.text = "Lamp"
+        ui.tap(ui.find("Marie", kind=ToggleButton))
+        ui.tap(ui.find("Agency: no"))
+        ui.tap(ui.find("Add item"))
+        ui.tap(ui.find("Give"))
+        ui.tap(ui.find("Madeleine", kind=Button))
+        ui.tap(ui.find("Used"))
+        ui.tap(ui.find("Mission"))
+
+    def run_over():
+        ui.tap(ui.find("Correct TU"))
+        for _ in range(8):
+            ui.tap(ui.find("-5"))
+        ui.tap(ui.find("Apply"))
+        assert isinstance(screen.panel, NextRunPanel), ui.app.status
+        ui.tap(ui.find("35", kind=ToggleButton))
+        ui.tap(ui.find("Items", kind=Button))
+        ui.tap(ui.find("Next run"))
+        assert isinstance(screen.panel, NextRunPanel)
+        ui.tap(ui.find("Start run"))
+        assert screen.panel is None and ui.app.session.snapshot()["running"]
+        ui.tap(ui.find("Undo"))
+        assert isinstance(screen.panel, NextRunPanel)
+        ui.tap(ui.find("Start run"))
+
+    def round_of_taps():
+        dice_test()
+        items()
+        run_over()
+        ui.pump(1)
+
+    for _ in range(2):  # each panel and its rows made once
+        round_of_taps()
+    made.reset()
+    round_of_taps()
+    assert made.n == 0
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_time_stories_setup_steppers(ui, made):
+    """A character's life, resistance and characteristics stepped on the setup page:
+    only their numbers change (the page was rebuilt per tap, its text fields too)."""
+    ui.goto_home()
+    assert ui.app.start_game("time_stories", {"players": FOUR[:2]})
+    screen = ui.app.sm.current_screen
+    ui.pump(2)
+    ui.tap(ui.find("Next >"))
+    ui.find("Setup: Ann's character")
+    sheet = screen.panel.draft.sheet_at(screen.panel.page)
+    life, resistance, dice = sheet.life, sheet.resistance, sheet.traits[0][1]
+    made.reset()
+    for stepper in (screen.panel.steppers["life"], screen.panel.steppers["resistance"],
+                    screen.panel.trait_steppers[0]):
+        plus = stepper.children[0]
+        ui.tap(plus)
+        ui.tap(plus)
+    ui.pump(1)
+    assert made.n == 0
+    assert (sheet.life, sheet.resistance, sheet.traits[0][1]) == (
+        life + 2, resistance + 2, dice + 2)
+    assert [s.value_label.text for s in (screen.panel.steppers["life"],
+                                         screen.panel.steppers["resistance"],
+                                         screen.panel.trait_steppers[0])] == [
+        str(life + 2), str(resistance + 2), str(dice + 2)]
+    ui.app.end_game("abandoned", ask=False)
+
+
 def test_crazy_time_flaws_asked_recorded_and_undone(ui, made):
     """The board and its one question panel: a temporal flaw asked through its four
     questions (who calls it, whom, which law, the verdict) and recorded, then Undo; the

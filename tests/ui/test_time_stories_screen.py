@@ -190,3 +190,47 @@ def test_dice_test_refusals_are_plain_sentences_and_nothing_is_logged(ui):
     ui.tap(ui.find("Apply"))
     assert ui.app.status == "A correction of 0 changes nothing."
     assert ui.app.session.actions == []
+
+
+def test_the_log_rows_follow_the_log_line_by_line(ui):
+    """The time log's rows are changed row by row (one in at the top, the oldest out
+    when the list is full, the newest out on Undo): they always read as the log does,
+    newest first, past the 60 rows kept and back; each row view on screen shows its
+    own row (the views follow their rows: ``TimeLogLayout``), scrolled to the top or
+    to the bottom."""
+    from companion.ui.presenters import time_stories as p
+    from companion.ui.screens.time_stories import LOG_ROWS
+
+    screen = start(ui)
+
+    log = screen.ids.log
+
+    def rows_read_as_the_log():
+        shown = [d["text"] for d in log.data]
+        lines = [p.short_log(e["text"]) for e in ui.app.session.snapshot()["log"]]
+        assert shown == lines[::-1][:LOG_ROWS] == screen.log_rows
+        ui.pump(1)
+        views = log.view_adapter.views
+        assert len(views) >= min(3, len(shown))
+        for i, view in views.items():
+            assert view.text == shown[i], (i, view.text, shown[i])
+            assert view.parent is not None
+
+    for i in range(LOG_ROWS + 5):
+        assert ui.app.act({"type": "adjust_tu", "delta": 1 if i % 2 else -1,
+                           "reason": "card effect"})
+        rows_read_as_the_log()
+        if i == LOG_ROWS // 2:
+            log.scroll_y = 0  # the oldest rows in sight for a while
+        if i == LOG_ROWS:
+            log.scroll_y = 1
+    for _ in range(3):
+        ui.tap(ui.find("Undo"))
+        rows_read_as_the_log()
+    log.scroll_y = 0
+    ui.tap(ui.find("Undo"))
+    rows_read_as_the_log()
+    for i in range(3):  # two lines in one frame, then one
+        assert ui.app.act({"type": "adjust_tu", "delta": -1, "reason": "card effect"})
+        if i != 1:
+            rows_read_as_the_log()

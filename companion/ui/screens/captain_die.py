@@ -18,7 +18,7 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion import dice
-from companion.ui.app import load_kv
+from companion.ui.app import Question, load_kv
 from companion.ui.presenters import time_stories as p
 from companion.ui.presenters.spoken import die_line
 from companion.ui.widgets import TapToggle  # noqa: F401  (the kv rule uses it)
@@ -26,6 +26,35 @@ from companion.ui.widgets import TapToggle  # noqa: F401  (the kv rule uses it)
 load_kv(__file__)
 
 SETTING = "captain_die.history"
+
+
+class FacePicker(Question):
+    """"Which face does your die show?": six faces and Cancel over the screen, for a
+    table that rolled its own die (an ``app.ask`` question, made once per screen and
+    laid again at each asking instead of built anew).
+
+        picker = FacePicker("Which face ...?")
+        picker.ask(lambda face: ...)   # called with 1..6 when a face is tapped
+    """
+
+    def __init__(self, text: str, **kwargs) -> None:
+        faces = [(str(f), (lambda f=f: self._chosen(f)), None) for f in range(1, 7)]
+        super().__init__(text, faces + [("Cancel", None, None)], **kwargs)
+        self.then = None
+
+    def ask(self, then) -> None:
+        """Show it (an earlier question goes, as with ``app.ask``); ``then(face)``."""
+        app = App.get_running_app()
+        if app.question is not None and app.question is not self:
+            app.question.close()
+        self.then, app.question = then, self
+        if self.parent is None:
+            self.show()
+
+    def _chosen(self, face: int) -> None:
+        then, self.then = self.then, None
+        if then is not None:
+            then(face)
 
 
 class CaptainDieScreen(Screen):
@@ -41,11 +70,24 @@ class CaptainDieScreen(Screen):
         self.rng = None  # a random.Random in tests; None = the OS random source
         self.anim: p.DieAnimation | None = None
         self._anim_red = False
+        self._history: list | None = None  # the setting, read once per opening
+        self.picker: FacePicker | None = None  # made on the first "Enter a face"
 
     def history(self) -> list:
-        return list(App.get_running_app().log.get_setting(SETTING, []) or [])
+        """The last rolls, newest first (the ``SETTING``, read once per opening: only
+        this screen writes it, through ``_keep``)."""
+        if self._history is None:
+            self._history = list(App.get_running_app().log.get_setting(SETTING, []) or [])
+        return list(self._history)
+
+    def _keep(self, history: list) -> None:
+        """The rolls into the settings (they survive a restart) and on screen."""
+        App.get_running_app().log.set_setting(SETTING, history)
+        self._history = list(history)
+        self.refresh()
 
     def on_pre_enter(self, *_args) -> None:
+        self._history = None
         self.refresh()
 
     def refresh(self) -> None:
@@ -77,10 +119,8 @@ class CaptainDieScreen(Screen):
         self.anim, self.rolling = None, False
         self.cost_text = p.captain_text(face, red)
         self.tu_text = f"{p.captain_total(face, red)} TU"
-        app = App.get_running_app()
-        app.log.set_setting(SETTING, p.push_history(self.history(), face, red))
-        self.refresh()
-        app.speak(die_line(face, red))
+        self._keep(p.push_history(self.history(), face, red))
+        App.get_running_app().speak(die_line(face, red))
 
     def enter_face(self) -> None:
         """The table rolled its own die: ask which face, and show its cost."""
@@ -91,15 +131,11 @@ class CaptainDieScreen(Screen):
         def show(face):
             self.face_text = str(face)
             self.cost_text = p.captain_text(face, red)
-            self.tu_text = f"{p.captain_total(face, red)} TU"
-            app = App.get_running_app()
-            app.log.set_setting(SETTING, p.push_history(self.history(), face, red))
-            self.refresh()
+            self._keep(p.push_history(self.history(), face, red))
 
-        App.get_running_app().ask(
-            "Which face does your die show?",
-            [(str(f), (lambda f=f: show(f)), None) for f in range(1, 7)]
-            + [("Cancel", None, None)])
+        if self.picker is None:
+            self.picker = FacePicker("Which face does your die show?")
+        self.picker.ask(show)
 
     def on_press_event(self, event) -> None:
         if event.pressed and event.seat == 0:
@@ -113,5 +149,4 @@ class CaptainDieScreen(Screen):
         return super().on_touch_down(touch)
 
     def clear(self) -> None:
-        App.get_running_app().log.set_setting(SETTING, [])
-        self.refresh()
+        self._keep([])

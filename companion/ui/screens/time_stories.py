@@ -39,6 +39,7 @@ from kivy.properties import (
     NumericProperty,
     StringProperty,
 )
+from kivy.uix.recycleboxlayout import RecycleBoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
@@ -52,6 +53,7 @@ from companion.ui.presenters import time_stories_setup as setup
 from companion.ui.screens import time_stories_items as items
 from companion.ui.screens import time_stories_panels as panels
 from companion.ui.screens import time_stories_setup as setup_panel
+from companion.ui.screens.captain_die import FacePicker
 
 load_kv(__file__)
 
@@ -63,11 +65,24 @@ RUN_OVER_AWARE = (panels.NextRunPanel, panels.DiceTestPanel, items.ItemsPanel)
 
 
 class BurndownChart(Widget):
-    """TU against turns as a staircase; ``points`` are 0..1 pairs from ``chart_points``."""
+    """TU against turns as a staircase; ``points`` are 0..1 pairs from ``chart_points``.
+
+    Its lines are made once; a new point or size only moves them."""
 
     points = ListProperty([])
     starting_tu = NumericProperty(25)
     pad = NumericProperty(36)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        with self.canvas.after:
+            Color(*theme.CHART_AXIS)
+            self._axes = Line(width=1.2)
+            Color(*theme.CHART_GUIDE)
+            self._guide = Line(width=1, dash_length=6, dash_offset=4)
+            Color(*theme.CHART_LINE)
+            self._line = Line(width=2.5)
+        self._redraw()
 
     def on_points(self, *_args) -> None:
         self._redraw()
@@ -79,18 +94,61 @@ class BurndownChart(Widget):
         self._redraw()
 
     def _redraw(self) -> None:
-        self.canvas.after.clear()
         x0, y0 = self.x + self.pad, self.y + 8
         w, h = max(1, self.width - self.pad - 8), max(1, self.height - 16)
-        with self.canvas.after:
-            Color(*theme.CHART_AXIS)
-            Line(points=[x0, y0 + h, x0, y0, x0 + w, y0], width=1.2)
-            Color(*theme.CHART_GUIDE)
-            Line(points=[x0, y0 + h, x0 + w, y0 + h], width=1, dash_length=6, dash_offset=4)
-            if self.points:
-                Color(*theme.CHART_LINE)
-                flat = [v for px, py in self.points for v in (x0 + px * w, y0 + py * h)]
-                Line(points=flat, width=2.5)
+        self._axes.points = [x0, y0 + h, x0, y0, x0 + w, y0]
+        self._guide.points = [x0, y0 + h, x0 + w, y0 + h]
+        self._line.points = [v for px, py in self.points for v in (x0 + px * w, y0 + py * h)]
+
+
+class TimeLogLayout(RecycleBoxLayout):
+    """The time log's rows, newest first, where each row view keeps its row when the
+    rows move.
+
+    A new line comes in at the top (or the newest goes, on Undo): the screen changes the
+    data by one row and calls ``moved(by)``; every row view shown is then known to show
+    the row one index further (or nearer), keeps its text and texture, and only the new
+    row is drawn. (Kivy's own way puts every view back in its cache and hands them out
+    again in another order: 3-4 rows rendered again per line, ~24 text measures each.)
+    Leans on Kivy 2.3's view adapter (``views``, ``dirty_views``, ``make_views_dirty``);
+    ``tests/ui/test_time_stories_screen.py`` checks each row view's text against its row.
+    """
+
+    _moved = False
+
+    def moved(self, by: int, count: int) -> None:
+        """The rows moved ``by`` indices (the data now holds ``count`` rows)."""
+        adapter = self.recycleview.view_adapter if self.recycleview else None
+        if adapter is None:
+            return
+
+        def follow(views: dict) -> dict:
+            out = {}
+            for i, view in views.items():
+                j = i + by if i >= 0 else i
+                out[j if 0 <= j < count else -1 - len(out) - count] = view
+            return out
+
+        adapter.views = follow(adapter.views)
+        for cls in list(adapter.dirty_views):
+            adapter.dirty_views[cls] = follow(adapter.dirty_views[cls])
+        self._moved = True
+
+    def clear_layout(self) -> None:
+        if not self._moved:
+            super().clear_layout()
+            return
+        # the data changed by rows that moved: until the views in sight are set again
+        # (``set_visible_views``), they stay in step with the rows they now stand at
+        # (dirty, not stale), so none is refreshed
+        self.recycleview.view_adapter.make_views_dirty()
+        self.clear_widgets()
+        self.view_indices = {}
+        self._size_needs_update = False
+
+    def set_visible_views(self, indices, data, viewport) -> None:
+        super().set_visible_views(indices, data, viewport)
+        self._moved = False
 
 
 class TimeStoriesScreen(Screen):
@@ -114,6 +172,7 @@ class TimeStoriesScreen(Screen):
         self._anim_red = False
         self.panel = None
         self.kept: dict[str, panels.Panel] = {}  # panels built once (``Panel.KEPT``)
+        self.picker: FacePicker | None = None  # made on the first tap on the die
         # strong references: ids are weak, and the mission body leaves the tree
         self.mission, self.undo_button = self.ids.mission.__self__, self.ids.undo.__self__
 
@@ -132,32 +191,39 @@ class TimeStoriesScreen(Screen):
         else:
             self.show_mission()
 
+    def session(self):
+        """The game in progress when it is this screen's game, else None (no snapshot
+        is taken: for a check that only asks whether there is a game)."""
+        session = App.get_running_app().session
+        if session is None or session.rules.GAME.screen_name != self.name:
+            return None
+        return session
+
     def last_action(self) -> tuple[int, dict | None]:
         """How many actions the game has and the last of them (what undo would remove)."""
-        app = App.get_running_app()
-        if app.session is None or app.session.rules.GAME.screen_name != self.name:
-            return 0, None
-        return app.session.n_actions, app.session.last_action
+        session = self.session()
+        return (0, None) if session is None else (session.n_actions, session.last_action)
 
     def snapshot(self) -> dict | None:
-        app = App.get_running_app()
-        if app.session is None or app.session.rules.GAME.screen_name != self.name:
-            return None
-        return app.session.snapshot()
+        session = self.session()
+        return None if session is None else session.snapshot()
 
     def refresh(self) -> None:
+        """The screen from the engine's state, after every action: one snapshot, and
+        only what changed is set (an equal text costs nothing, a new one a texture)."""
         snap = self.snapshot()
         app = App.get_running_app()
         self.undo_button.disabled = not (app.session and app.session.can_undo)
         if snap is None:
             self.heading, self.tu_text, self.run_line, self.log_text = "No game", "", "", ""
+            self._show_log([])
             return
         v = p.mission_view(snap, lines=LOG_ROWS)
         self.heading = f"T.I.M.E Stories: {v.mission}"
         self.tu_text = str(v.tu)
         self.run_line = v.run_line
         self.log_text = "\n".join(v.log_lines[-p.LOG_LINES:])
-        self.log_rows = list(reversed(v.log_lines))
+        self._show_log(v.log_lines[::-1])
         self.running = v.running
         self.starting_tu = v.starting_tu
         self.chart = p.chart_points(snap["burndown"], v.starting_tu)
@@ -165,11 +231,30 @@ class TimeStoriesScreen(Screen):
             self.die_text, self.die_caption = p.captain_shown(self.last_action()[1])
         if not v.running and not isinstance(self.panel, RUN_OVER_AWARE):
             # the run is over (time, deaths, "Mission won"): say so at once
-            self.show_panel(panels.NextRunPanel(screen=self))
+            self.show_panel(self.kept_panel("next"), snap)
         elif self.panel is not None:
             self.panel.refresh(snap)
-        elif setup.needs_setup(snap, self.skipped(snap)):
-            self.show_panel(setup_panel.SetupPanel(screen=self))
+        elif self.needs_setup(snap):
+            self.show_panel(self.kept_panel("setup"), snap)
+
+    def _show_log(self, rows: list[str]) -> None:
+        """The time log's rows, newest first, into its RecycleView: one line more (or
+        less, after an undo) is one row inserted (or removed) at the top, not the whole
+        list laid out again; anything else replaces the rows."""
+        old, data, layout = self.log_rows, self.ids.log.data, self.ids.log_rows
+        if rows == old:
+            return
+        if rows[1:] == old[:len(rows) - 1] and len(old) in (len(rows) - 1, len(rows)):
+            if len(old) == len(rows):  # the list is full: the oldest row goes
+                data.pop()
+            data.insert(0, {"text": rows[0]})
+            layout.moved(1, len(rows))
+        elif old[1:] == rows and old:  # the newest line undone
+            data.pop(0)
+            layout.moved(-1, len(rows))
+        else:
+            self.ids.log.data = [{"text": line} for line in rows]
+        self.log_rows = rows
 
     def _body(self, widget) -> None:
         """``widget`` alone in the body (left where it is when it is there already)."""
@@ -178,11 +263,12 @@ class TimeStoriesScreen(Screen):
             stack.clear_widgets()
             stack.add_widget(widget)
 
-    def show_panel(self, panel) -> None:
-        """Put a panel (characters, dice test, correction, next run) in the body."""
+    def show_panel(self, panel, snap: dict | None = None) -> None:
+        """Put a panel (characters, dice test, correction, next run) in the body;
+        ``snap``: the snapshot the caller holds already (else one is taken)."""
         self.panel = panel
         self._body(panel)
-        snap = self.snapshot()
+        snap = self.snapshot() if snap is None else snap
         if snap is not None:
             panel.refresh(snap)
 
@@ -191,21 +277,38 @@ class TimeStoriesScreen(Screen):
         self._body(self.mission)
         self.refresh()
 
-    def open(self, name: str) -> None:
-        """Show the panel ``name``; a kept panel is made once and reset on each opening."""
+    def kept_panel(self, name: str) -> panels.Panel:
+        """The panel ``name``, made on its first use; a ``KEPT`` panel is made once and
+        kept (its widgets too), the others anew each time."""
         kind = {"characters": panels.CharactersPanel, "test": panels.DiceTestPanel,
                 "correct": panels.CorrectPanel, "items": items.ItemsPanel,
-                "setup": setup_panel.SetupPanel}[name]
+                "setup": setup_panel.SetupPanel, "next": panels.NextRunPanel}[name]
         panel = self.kept.get(name)
         if panel is None:
             panel = kind(screen=self)
             if kind.KEPT:
                 self.kept[name] = panel
-        else:
+        return panel
+
+    def open(self, name: str) -> None:
+        """Show the panel ``name``; a kept panel is reset (its first choices) on each
+        opening."""
+        fresh = name not in self.kept
+        panel = self.kept_panel(name)
+        if not fresh:
             panel.reset()
         self.show_panel(panel)
 
+    def show_next_run(self, snap: dict | None = None) -> None:
+        """The end-of-run panel (the run is over, or its roll was read)."""
+        self.show_panel(self.kept_panel("next"), snap)
+
     # -- setup ---------------------------------------------------------------------
+
+    def needs_setup(self, snap: dict) -> bool:
+        """The setup panel is due (``setup.needs_setup``); the setting that says the host
+        skipped it is read only when the run has no characters and nothing happened."""
+        return setup.needs_setup(snap, False) and setup.needs_setup(snap, self.skipped(snap))
 
     def skipped(self, snap: dict) -> bool:
         """The host chose "Play without characters" for this run of this game."""
@@ -228,7 +331,7 @@ class TimeStoriesScreen(Screen):
     def blocked(self) -> bool:
         """Time may not pass yet: the characters come first (see the module doc)."""
         snap = self.snapshot()
-        if snap is None or not setup.needs_setup(snap, self.skipped(snap)):
+        if snap is None or not self.needs_setup(snap):
             return False
         App.get_running_app().say(setup.NO_CHARACTERS, error=True)
         if not isinstance(self.panel, setup_panel.SetupPanel):
@@ -254,10 +357,10 @@ class TimeStoriesScreen(Screen):
     def refusal(self, action: dict) -> RuleError | None:
         """The engine's refusal of ``action`` now (its code and sentence), or None when
         it would be accepted: a dry run, nothing is logged."""
-        app = App.get_running_app()
-        if self.snapshot() is None:
+        session = self.session()
+        if session is None:
             return RuleError("time_stories.no_game", "No game in progress.")
-        return check(app.session.rules, app.session.state, action)
+        return check(session.rules, session.state, action)
 
     def act(self, action: dict) -> bool:
         """``app.act``: recorded, or refused with the rule's sentence in the status bar."""
@@ -268,8 +371,7 @@ class TimeStoriesScreen(Screen):
     def roll_captain(self, now_ns: int | None = None) -> None:
         """Roll the Time Captain die now; it is logged when the animation settles."""
         app = App.get_running_app()
-        snap = self.snapshot()
-        if snap is None or self.anim is not None:
+        if self.session() is None or self.anim is not None:
             return
         refused = self.refusal({"type": "travel", "die": 1, "red": self.red})
         if refused is not None:  # said before the die rolls, not after it settles
@@ -327,10 +429,9 @@ class TimeStoriesScreen(Screen):
             if self.act({"type": "travel", "die": face, "red": red}):
                 self.red = False
 
-        App.get_running_app().ask(
-            "Which face does the Time Captain die show?",
-            [(str(f), (lambda f=f: travel(f)), None) for f in range(1, 7)]
-            + [("Cancel", None, None)])
+        if self.picker is None:
+            self.picker = FacePicker("Which face does the Time Captain die show?")
+        self.picker.ask(travel)
 
     def stay(self) -> None:
         if not self.blocked():

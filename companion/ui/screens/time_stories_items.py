@@ -28,7 +28,16 @@ from kivy.utils import escape_markup
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories_items as pi
-from companion.ui.screens.time_stories_panels import Panel, _button, _row, _toggle, grown_text
+from companion.ui.screens.time_stories_panels import (
+    Panel,
+    Pool,
+    _button,
+    _fill,
+    _row,
+    _set,
+    _toggle,
+    grown_text,
+)
 from companion.ui.widgets import BodyLabel
 
 load_kv(__file__)
@@ -49,15 +58,64 @@ class ItemRow(BoxLayout):
 
 
 class ItemsPanel(Panel):
+    """The item cards (see the module doc). Kept (built once): its three views are kept
+    widgets; the item rows, the holders and the give targets are drawn from ``Pool``s,
+    so a refresh only sets texts and states."""
+
+    KEPT = True
+
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
+        # kept across redraws so a half-typed name survives a tap on a holder
+        self.name_in = TextInput(hint_text="item name, e.g. Item 12", font_size=sp(theme.TEXT),
+                                 size_hint_y=None, height=64, multiline=False)
+        self.reset()
+        self.rows: list[ItemRow] = []  # the rows the list shows now
+        self.holders: list[str | None] = []  # what the holder toggles stand for now
+        self.targets: list[str | None] = []  # what the give buttons stand for now
+        self._build()
+
+    def reset(self) -> None:
+        """Each opening starts on the list, nothing half added."""
         self.mode = "list"  # "list", "add" or "give"
         self.giving: str | None = None
         self.new_holder: str | None = None  # None = the group
         self.new_agency = False
-        # kept across redraws so a half-typed name survives a tap on a holder
-        self.name_in = TextInput(hint_text="item name, e.g. Item 12", font_size=sp(theme.TEXT),
-                                 size_hint_y=None, height=64, multiline=False)
+        self.name_in.text = ""
+
+    def _build(self) -> None:
+        """Every widget of the three views, once."""
+        self.summary = BodyLabel(font_size=sp(theme.SMALL), size_hint_y=None, height=36,
+                             color=theme.ASIDE)
+        self.item_rows = Pool(lambda _i: ItemRow(panel=self))
+        self.new_button = _button("New item", self.start_add)
+        self.next_button = _button("Next run", self.close)
+        # adding
+        self.agency = _toggle("Agency: no", False, self.toggle_agency, width=210)
+        self.agency.background_normal, self.agency.background_down = "", ""
+        self.agency.font_size = sp(theme.TEXT)
+        self.name_row = _row(self.name_in, self.agency, height=64)
+        self.held_by = grown_text(text="Held by (tap one):", font_size=sp(theme.SMALL),
+                                  height=34)
+
+        def holder(i):
+            t = _toggle("", False, lambda: self.choose_holder(self.holders[i]))
+            t.font_size = sp(theme.TEXT)
+            return t
+
+        self.holder_toggles = Pool(holder)
+        self.holder_row = _row(height=64)
+        self.agency_note = BodyLabel(
+            text="Agency items (with the T.I.M.E logo) stay when a run fails; the others "
+                 "go back to the deck.", font_size=sp(theme.SMALL), size_hint_y=None, height=64,
+            color=theme.ASIDE)
+        self.add_button = _button("Add item", self.add)
+        self.cancel_add = _button("Cancel", self.back_to_list, 140)
+        # giving
+        self.give_line = BodyLabel(markup=True, size_hint_y=None, height=56)
+        self.give_buttons = Pool(lambda i: _button("", lambda: self.give(self.targets[i])))
+        self.give_row = _row()
+        self.cancel_give = _button("Cancel", self.back_to_list)
 
     # -- drawing -----------------------------------------------------------------------
 
@@ -70,64 +128,53 @@ class ItemsPanel(Panel):
         {"list": self._list, "add": self._add, "give": self._give}[self.mode](snap)
 
     def _list(self, snap: dict) -> None:
-        box = self.content()
         top = pi.summary_text(snap)
         if not snap["running"]:
             top = (f"Run {snap['run']} is over: T.I.M.E Agency items stay; add what a "
                    "MISSION FAILED card gives")
-        box.add_widget(BodyLabel(text=top, font_size=sp(theme.SMALL), size_hint_y=None, height=36,
-                                 color=theme.ASIDE))
-        self.rows = []
-        for r in pi.item_rows(snap):
-            row = ItemRow(panel=self, item_name=r.name, detail=r.detail, agency=r.agency,
-                          active=bool(snap["running"]))
-            self.rows.append(row)
-            box.add_widget(row)
+        _set(self.summary, text=top)
+        shown = pi.item_rows(snap)
+        self.rows = self.item_rows.first(len(shown))
+        for r, row in zip(shown, self.rows, strict=True):
+            _set(row, item_name=r.name, detail=r.detail, agency=r.agency,
+                 active=bool(snap["running"]))
+        self.show(self.summary, *self.rows)
         if snap["running"]:
-            self.footer(_button("New item", self.start_add))
+            self.footer(self.new_button)
         elif snap["mission_complete"]:
-            self.footer(_button("Next run", self.close))
+            self.footer(self.next_button)
         else:  # between runs: the MISSION FAILED card's items, then the next run
-            self.footer(_button("New item", self.start_add), _button("Next run", self.close))
+            self.footer(self.new_button, self.next_button)
 
     def _add(self, snap: dict) -> None:
-        box = self.content()
-        agency = _toggle("Agency: yes" if self.new_agency else "Agency: no", self.new_agency,
-                         self.toggle_agency, width=210)
-        agency.background_normal, agency.background_down = "", ""
-        agency.background_color = (theme.ITEM_BADGE if self.new_agency
-                                   else theme.BUTTON)
-        agency.color = theme.ITEM_BADGE_TEXT if self.new_agency else theme.WHITE
-        agency.bold = self.new_agency
-        agency.font_size = sp(theme.TEXT)
-        if self.name_in.parent is not None:
-            self.name_in.parent.remove_widget(self.name_in)
-        box.add_widget(_row(self.name_in, agency, height=64))
-        box.add_widget(grown_text(text="Held by (tap one):", font_size=sp(theme.SMALL), height=34))
-        living = [v for _, v in pi.holder_choices(snap)]
-        if self.new_holder not in living:
+        on = self.new_agency
+        _set(self.agency, text="Agency: yes" if on else "Agency: no",
+             state="down" if on else "normal",
+             background_color=theme.ITEM_BADGE if on else theme.BUTTON,
+             color=theme.ITEM_BADGE_TEXT if on else theme.WHITE, bold=on)
+        choices = pi.holder_choices(snap)
+        self.holders = [v for _, v in choices]
+        if self.new_holder not in self.holders:
             self.new_holder = None
-        holders = [_toggle(label, value == self.new_holder,
-                           lambda v=value: self.choose_holder(v))
-                   for label, value in pi.holder_choices(snap)]
-        for t in holders:
-            t.font_size = sp(theme.TEXT)
-        box.add_widget(_row(*holders, height=64))
-        box.add_widget(BodyLabel(
-            text="Agency items (with the T.I.M.E logo) stay when a run fails; the others "
-                 "go back to the deck.", font_size=sp(theme.SMALL), size_hint_y=None, height=64,
-            color=theme.ASIDE))
-        self.footer(_button("Add item", self.add), _button("Cancel", self.back_to_list, 140))
+        toggles = self.holder_toggles.first(len(choices))
+        for (label, value), t in zip(choices, toggles, strict=True):
+            _set(t, text=label, state="down" if value == self.new_holder else "normal")
+        _fill(self.holder_row, toggles)
+        self.show(self.name_row, self.held_by, self.holder_row, self.agency_note)
+        self.footer(self.add_button, self.cancel_add)
 
     def _give(self, snap: dict) -> None:
-        box = self.content()
         item = next(i for i in snap["items"] if i["name"] == self.giving)
-        box.add_widget(BodyLabel(text=f"Give [b]{escape_markup(item['name'])}[/b] (now: "
-                                      f"{escape_markup(pi.holder_text(item['holder']))}) to:",
-                                 markup=True, size_hint_y=None, height=56))
-        box.add_widget(_row(*[_button(label, lambda v=value: self.give(v))
-                              for label, value in pi.give_targets(snap, item["name"])]))
-        self.footer(_button("Cancel", self.back_to_list))
+        _set(self.give_line, text=f"Give [b]{escape_markup(item['name'])}[/b] (now: "
+                                  f"{escape_markup(pi.holder_text(item['holder']))}) to:")
+        targets = pi.give_targets(snap, item["name"])
+        self.targets = [v for _, v in targets]
+        buttons = self.give_buttons.first(len(targets))
+        for (label, _), b in zip(targets, buttons, strict=True):
+            _set(b, text=label)
+        _fill(self.give_row, buttons)
+        self.show(self.give_line, self.give_row)
+        self.footer(self.cancel_give)
 
     def _redraw(self) -> None:
         snap = self.screen.snapshot()

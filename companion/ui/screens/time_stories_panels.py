@@ -51,14 +51,49 @@ def _row(*widgets, height=72) -> BoxLayout:
     """Widgets side by side in a row of ``height``: each of a fixed height takes the
     row's (a 72 px button in a 64 px row would stand over the row above)."""
     row = BoxLayout(size_hint_y=None, height=height, spacing=6)
-    for w in widgets:
-        if w.size_hint_y is None and isinstance(w, ButtonBehavior):
-            w.height = height
-        row.add_widget(w)
+    _fill(row, widgets)
     return row
 
 
+def _fill(row: BoxLayout, widgets) -> None:
+    """``row`` holding exactly ``widgets`` (kept widgets, put back in place), each
+    button of a fixed height at the row's height; left alone when it holds them."""
+    for w in widgets:
+        if w.size_hint_y is None and isinstance(w, ButtonBehavior):
+            _set(w, height=row.height)
+    show_in(row, widgets)
+
+
+def show_in(box, widgets) -> None:
+    """``box`` holding exactly ``widgets``, in that order (moved from where they were);
+    nothing is done when it holds them already (no relayout for an unchanged view)."""
+    widgets, now = list(widgets), box.children[::-1]
+    if len(now) == len(widgets) and all(a is b for a, b in zip(now, widgets, strict=True)):
+        return
+    box.clear_widgets()
+    for w in widgets:
+        if w.parent is not None:
+            w.parent.remove_widget(w)
+        box.add_widget(w)
+
+
+class Pool:
+    """Widgets of one kind, made on demand and kept: ``first(n)`` gives n of them,
+    making one only when more are wanted than ever before (``make(i)`` makes the i-th;
+    its taps read what the i-th stands for now from the panel)."""
+
+    def __init__(self, make) -> None:
+        self.make, self.made = make, []
+
+    def first(self, n: int) -> list:
+        while len(self.made) < n:
+            self.made.append(self.make(len(self.made)))
+        return self.made[:n]
+
+
 def _fit_choice(toggle, size) -> None:
+    if not toggle.text:  # a kept toggle not given its words yet
+        return
     toggle.text_size = (size[0] - 8, None)
     toggle.font_size = fitting_font(toggle.text, max(1, size[0] - 8), size[1] - 4,
                                     [26, 24, 22, 20, 18], 2, False)
@@ -68,7 +103,7 @@ def _toggle(text, down, action, width=None, font=None) -> ToggleButton:
     """A choice button; a long name takes two lines and a smaller font, never cut."""
     t = TapToggle(text=text, font_size=sp(theme.SUBHEADING), state="down" if down else "normal",
                   size_hint_y=None, height=64, halign="center", valign="middle")
-    t.bind(size=_fit_choice)
+    t.bind(size=_fit_choice, text=lambda w, _text: _fit_choice(w, w.size))
     if font:
         t.font_name = font
     if width:
@@ -111,6 +146,10 @@ class Panel(BoxLayout):
     screen = ObjectProperty(None)
     KEPT = False
 
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.ends: tuple | None = None  # Undo and Mission, made once, end every footer
+
     def reset(self) -> None:
         """Back to the choices a new panel starts with (kept panels override)."""
 
@@ -119,10 +158,15 @@ class Panel(BoxLayout):
         box.clear_widgets()
         return box
 
+    def show(self, *widgets) -> None:
+        """The content box holding exactly ``widgets`` (kept ones: nothing is made)."""
+        show_in(self.ids.content, widgets)
+
     def footer(self, *buttons) -> None:
-        self.ids.footer.clear_widgets()
-        for b in buttons + (_button("Undo", self.undo, 120), _button("Mission", self.close, 160)):
-            self.ids.footer.add_widget(b)
+        """The footer: ``buttons``, then Undo and Mission (left alone when unchanged)."""
+        if self.ends is None:
+            self.ends = (_button("Undo", self.undo, 120), _button("Mission", self.close, 160))
+        show_in(self.ids.footer, buttons + self.ends)
 
     def undo(self) -> None:
         _app().undo()
@@ -136,33 +180,50 @@ class Panel(BoxLayout):
 
 # ----------------------------------------------------------------- the next run
 class NextRunPanel(Panel):
-    """The run is over: its outcome, the Agency items kept, the next run's starting TU."""
+    """The run is over: its outcome, the Agency items kept, the next run's starting TU.
+
+    Kept (built once); the starting TU chosen is kept while the same run is over, a
+    new run's end offers the usual 25 again."""
+
+    KEPT = True
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self.tu = 25
+        self.for_run: tuple | None = None  # (game, run) the choice of ``tu`` is for
+        self.outcome = grown_text(markup=True, font_size=sp(theme.PANEL_HEADING), height=56)
+        self.kept_line = grown_text(height=76)
+        self.card_note = grown_text(text="A MISSION FAILED card gives items? Add them under "
+                                         "Items before the next run.",
+                                    font_size=sp(theme.SMALL), height=40)
+        self.next_line = grown_text(text="Next run starts with:", height=44)
+        self.choices = {n: _toggle(str(n), False, lambda n=n: self.choose(n))
+                        for n in p.STARTING_TU_CHOICES}
+        self.choice_row = _row(*self.choices.values())
+        self.start_button = _button("", self.start)
+        self.items_button = _button("Items", lambda: self.screen.open("items"), 120)
+        self.end_button = _button("End game", lambda: _app().end_game(ask=False))
 
     def refresh(self, snap: dict) -> None:
         if snap["running"]:  # undone, or started: back to the mission
             self.screen.show_mission()
             return
+        app = _app()
+        run = (app.session.game_id if app.session else None, snap["run"])
+        if run != self.for_run:
+            self.for_run, self.tu = run, 25
         v = p.mission_view(snap)
-        box = self.content()
-        box.add_widget(grown_text(text=f"[b]{v.outcome_text}[/b]  (run {snap['run']})",
-                                 markup=True, font_size=sp(theme.PANEL_HEADING), height=56))
-        kept = ", ".join(v.kept_items) or "none"
-        box.add_widget(grown_text(text=f"T.I.M.E Agency items kept: {kept}", height=76))
+        _set(self.outcome, text=f"[b]{v.outcome_text}[/b]  (run {snap['run']})")
+        _set(self.kept_line, text=f"T.I.M.E Agency items kept: {', '.join(v.kept_items) or 'none'}")
         if v.mission_complete:
-            self.footer(_button("End game", lambda: _app().end_game(ask=False)))
+            self.show(self.outcome, self.kept_line)
+            self.footer(self.end_button)
             return
-        box.add_widget(grown_text(text="A MISSION FAILED card gives items? Add them under Items "
-                                 "before the next run.", font_size=sp(theme.SMALL), height=40))
-        box.add_widget(grown_text(text="Next run starts with:", height=44))
-        choices = [_toggle(str(n), n == self.tu, lambda n=n: self.choose(n))
-                   for n in p.STARTING_TU_CHOICES]
-        box.add_widget(_row(*choices))
-        self.footer(_button(f"Start run {snap['run'] + 1} ({self.tu} TU)", self.start),
-                    _button("Items", lambda: self.screen.open("items"), 120))
+        for n, toggle in self.choices.items():
+            _set(toggle, state="down" if n == self.tu else "normal")
+        self.show(self.outcome, self.kept_line, self.card_note, self.next_line, self.choice_row)
+        _set(self.start_button, text=f"Start run {snap['run'] + 1} ({self.tu} TU)")
+        self.footer(self.start_button, self.items_button)
 
     def choose(self, tu: int) -> None:
         self.tu = tu
@@ -212,7 +273,7 @@ class CorrectPanel(Panel):
                             "reason": "mission successful"}):
             _app().say("Mission successful!")
             if not isinstance(self.screen.panel, NextRunPanel):
-                self.screen.show_panel(NextRunPanel(screen=self.screen))
+                self.screen.show_next_run()
 
     def step(self, d: int) -> None:
         self.delta += d
@@ -313,10 +374,26 @@ class DiceTestPanel(Panel):
 
     A start refused because its characters already rolled at another space this turn
     (or the test was given up this turn) is offered again as "Stay (1 TU) and start":
-    the same start with ``new_turn``, so the group pays that turn with it."""
+    the same start with ``new_turn``, so the group pays that turn with it.
+
+    Kept (built once): its four views (the setup, an open test, the table's own dice
+    being entered, a roll's result) are kept widgets put in the body as the state
+    asks; the lists that vary (characteristics, characters, odds lines, dice, result
+    lines) draw from ``Pool``s, so a refresh only sets texts and states."""
+
+    KEPT = True
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
+        self.reset()
+        self.traits: list[str] = []  # what the setup's toggles stand for now
+        self.alive: list[str] = []
+        self.test: dict | None = None  # the test the open view shows
+        self._build()
+
+    def reset(self) -> None:
+        """The choices a first opening starts with (each opening starts so; a roll the
+        log ends on shows again, as "New test" put it away only for that opening)."""
         self.space, self.characteristic, self.who = "B", None, []
         self.shields: list[str] = []
         self.locked, self.turn_to_hit = False, 0
@@ -324,12 +401,71 @@ class DiceTestPanel(Panel):
         self.offer: dict | None = None  # a refused start another turn would allow
         self.entering: list[str] | None = None  # the table's own dice, as set so far
 
+    def _build(self) -> None:
+        """Every widget of the four views, once."""
+        # the setup
+        self.spaces = {s: _toggle(s, False, lambda s=s: self.set("space", s)) for s in SPACES}
+        self.space_row = _row(_heading("Space"), *self.spaces.values(), height=64)
+        self.tested = _heading("Tested")
+        self.trait_toggles = Pool(lambda i: _toggle(
+            "", False, lambda: self.set("characteristic", self.traits[i])))
+        self.lock = _toggle("", False, lambda: self.set("locked", not self.locked), width=150)
+        self.trait_row = _row(height=64)
+        self.who_heading = _heading("Who rolls")
+        self.who_toggles = Pool(lambda i: _toggle("", False, lambda: self.pick(self.alive[i])))
+        self.who_row = _row(height=64)
+        adds = [_button(f"{p.SHIELD_LOOK[k][0]} {k}", lambda k=k: self.add_shield(k),
+                        font_name=SYMBOL_FONT, repeat_ok=True)
+                for k in ("blank", "skull", "heart", "tu")]
+        self.shield_row = _row(_heading("Shields, in order"), *adds,
+                               _button("Clear", lambda: self.set("shields", []), 110), height=64)
+        self.start_button = _button("", self.start, font_name=SYMBOL_FONT)
+        self.paid_button = _button("Stay (1 TU) and start", self.start_paid)
+        self.no_offer_button = _button("Cancel", lambda: self.set("offer", None), 140)
+        # an open test
+        self.test_line = grown_text(markup=True, height=48)
+        self.left_line = grown_text(font_name=SYMBOL_FONT, font_size=sp(theme.SYMBOL_TEXT),
+                                    height=48)
+        self.abilities = grown_text(height=40)
+        self.odds = Pool(lambda _i: grown_text(height=40))
+        self.turn_label = BodyLabel()
+        self.turn_row = _row(self.turn_label,
+                             _button("-", lambda: self.set("turn_to_hit",
+                                                           max(0, self.turn_to_hit - 1)), 80,
+                                     repeat_ok=True),
+                             _button("+", lambda: self.set("turn_to_hit",
+                                                           self.turn_to_hit + 1), 80,
+                                     repeat_ok=True))
+        self.roll_button = _button("", lambda: self.roll(self.test))
+        self.our_dice = _button("Our dice", lambda: self.set(
+            "entering", [p.DIE_SYMBOLS[0]] * self.test["dice"]), 170)
+        self.continue_button = _button("", lambda: self.act(
+            {"type": "test_continue", "space": self.test["space"]}))
+        self.abandon = _button("Abandon", lambda: self.act(
+            {"type": "test_abandon", "space": self.test["space"]}))
+        # the table's own dice
+        self.enter_line = grown_text(height=44)
+        self.die_tiles = Pool(lambda i: _button(
+            "", lambda: self.turn_die(i), 120, markup=True, font_name=SYMBOL_FONT,
+            halign="center", font_size=sp(theme.SYMBOL_KEY), repeat_ok=True))
+        self.tile_rows = Pool(lambda _i: _row(height=112))
+        self.enter_turn = grown_text(height=40)
+        self.record_button = _button("Record roll", lambda: self.record_dice(self.test))
+        self.no_entry_button = _button("Cancel", lambda: self.set("entering", None), 140)
+        # a roll's result
+        self.face_tiles = Pool(self._face_tile)
+        self.face_row = _row(height=84)
+        self.result_lines = Pool(lambda _i: grown_text(height=34))
+        self.run_over = _button("Run over", lambda: self.screen.show_next_run())
+        self.new_test = _button("New test", lambda: self.set(
+            "dismissed", self.screen.last_action()[0]))
+
     def refresh(self, snap: dict) -> None:
         tests = snap["tests"]
         n, last = self.screen.last_action()
         news = p.roll_is_news(last, n, self.dismissed) and snap["last_roll"] is not None
         if not snap["running"] and not news:
-            self.screen.show_panel(NextRunPanel(screen=self.screen))
+            self.screen.show_next_run(snap)
             return
         if self.entering is not None and tests and tests[0]["status"] == "ready":
             self._enter_dice(tests[0])
@@ -341,83 +477,75 @@ class DiceTestPanel(Panel):
             self._setup(snap)
 
     def _setup(self, snap: dict) -> None:
-        box = self.content()
         alive = [c for c in snap["characters"] if not c["dead"]]
-        traits = sorted({k for c in alive for k in c["characteristics"]})
-        if self.characteristic not in traits:
-            self.characteristic = traits[0] if traits else None
-        box.add_widget(_row(_heading("Space"),
-                            *[_toggle(s, s == self.space, lambda s=s: self.set("space", s))
-                              for s in SPACES], height=64))
-        lock = _toggle("Locked" if self.locked else "Unlocked", self.locked,
-                       lambda: self.set("locked", not self.locked), width=150)
-        box.add_widget(_row(_heading("Tested"), *[_toggle(t, t == self.characteristic,
-                                      lambda t=t: self.set("characteristic", t))
-                              for t in traits], lock, height=64))
-        box.add_widget(_row(_heading("Who rolls"), *[_toggle(c["name"], c["name"] in self.who,
-                                      lambda n=c["name"]: self.pick(n)) for c in alive],
-                            height=64))
-        adds = [_button(f"{p.SHIELD_LOOK[k][0]} {k}", lambda k=k: self.add_shield(k),
-                        font_name=SYMBOL_FONT, repeat_ok=True)
-                for k in ("blank", "skull", "heart", "tu")]
-        box.add_widget(_row(_heading("Shields, in order"), *adds,
-                            _button("Clear", lambda: self.set("shields", []), 110),
-                            height=64))
+        self.traits = sorted({k for c in alive for k in c["characteristics"]})
+        self.alive = [c["name"] for c in alive]
+        if self.characteristic not in self.traits:
+            self.characteristic = self.traits[0] if self.traits else None
+        for s, toggle in self.spaces.items():
+            _set(toggle, state="down" if s == self.space else "normal")
+        traits = self.trait_toggles.first(len(self.traits))
+        for t, toggle in zip(self.traits, traits, strict=True):
+            _set(toggle, text=t, state="down" if t == self.characteristic else "normal")
+        _set(self.lock, text="Locked" if self.locked else "Unlocked",
+             state="down" if self.locked else "normal")
+        _fill(self.trait_row, [self.tested, *traits, self.lock])
+        who = self.who_toggles.first(len(self.alive))
+        for name, toggle in zip(self.alive, who, strict=True):
+            _set(toggle, text=name, state="down" if name in self.who else "normal")
+        _fill(self.who_row, [self.who_heading, *who])
+        self.show(self.space_row, self.trait_row, self.who_row, self.shield_row)
         if self.offer is not None:
-            self.footer(_button("Stay (1 TU) and start", self.start_paid),
-                        _button("Cancel", lambda: self.set("offer", None), 140))
+            self.footer(self.paid_button, self.no_offer_button)
             return
-        self.footer(_button(f"Start: {p.shields_text(self.shields)}", self.start,
-                            font_name=SYMBOL_FONT))
+        _set(self.start_button, text=f"Start: {p.shields_text(self.shields)}")
+        self.footer(self.start_button)
 
     def _open(self, t: dict) -> None:
-        box = self.content()
+        self.test = t
         lock = " · locked" if t["locked"] else ""
-        box.add_widget(grown_text(text=f"[b]Space {t['space']}[/b]: {t['characteristic']} "
-                                  f"({escape_markup(', '.join(t['characters']))}){lock}",
-                                  markup=True, height=48))
-        box.add_widget(grown_text(text=f"Shields left: {p.shields_text(t['left'])}",
-                                 font_name=SYMBOL_FONT, font_size=sp(theme.SYMBOL_TEXT), height=48))
-        if t["status"] == "ready":
-            if t.get("abilities"):  # the sheets' abilities for this characteristic
-                box.add_widget(grown_text(text="; ".join(t["abilities"]), height=40))
-            odds = p.odds_lines(t["odds"]) if not self.turn_to_hit else p.odds_lines(
-                self._odds(t["space"]))
-            for line in odds:
-                box.add_widget(grown_text(text=line, height=40))
-            box.add_widget(_row(BodyLabel(text=f"Turn to hit: {self.turn_to_hit}"),
-                                _button("-", lambda: self.set("turn_to_hit",
-                                                              max(0, self.turn_to_hit - 1)), 80,
-                                        repeat_ok=True),
-                                _button("+", lambda: self.set("turn_to_hit",
-                                                              self.turn_to_hit + 1), 80,
-                                        repeat_ok=True)))
-            self.footer(_button(f"Roll {t['dice']} dice", lambda: self.roll(t)),
-                        _button("Our dice", lambda: self.set(
-                            "entering", [p.DIE_SYMBOLS[0]] * t["dice"]), 170))
-        else:
+        _set(self.test_line, text=f"[b]Space {t['space']}[/b]: {t['characteristic']} "
+                                  f"({escape_markup(', '.join(t['characters']))}){lock}")
+        _set(self.left_line, text=f"Shields left: {p.shields_text(t['left'])}")
+        if t["status"] != "ready":
+            self.show(self.test_line, self.left_line)
             self._continue_footer(t)
+            return
+        shown = [self.test_line, self.left_line]
+        if t.get("abilities"):  # the sheets' abilities for this characteristic
+            _set(self.abilities, text="; ".join(t["abilities"]))
+            shown.append(self.abilities)
+        odds = p.odds_lines(t["odds"]) if not self.turn_to_hit else p.odds_lines(
+            self._odds(t["space"]))
+        for line, label in zip(odds, self.odds.first(len(odds)), strict=True):
+            _set(label, text=line)
+            shown.append(label)
+        _set(self.turn_label, text=f"Turn to hit: {self.turn_to_hit}")
+        self.show(*shown, self.turn_row)
+        _set(self.roll_button, text=f"Roll {t['dice']} dice")
+        self.footer(self.roll_button, self.our_dice)
 
     def _enter_dice(self, t: dict) -> None:
         """The table rolled its own action dice: each die's tile steps through the
         symbols on a tap (skull, blank, 1 hit, 2 hits) until it shows what the die does."""
-        box = self.content()
-        box.add_widget(grown_text(text=f"Space {t['space']}: tap each die to match yours",
-                                  height=44))
-        tiles = []
-        for i, sym in enumerate(self.entering):
+        self.test = t
+        _set(self.enter_line, text=f"Space {t['space']}: tap each die to match yours")
+        tiles = self.die_tiles.first(len(self.entering))
+        height = 112 if len(tiles) <= DICE_PER_ROW else 84
+        for sym, tile in zip(self.entering, tiles, strict=True):
             mark, words, colour = p.FACE_LOOK[sym]
-            tile = _button(f"{mark}\n[size=22]{words}[/size]", lambda i=i: self.turn_die(i),
-                           120, markup=True, font_name=SYMBOL_FONT, halign="center",
-                           font_size=sp(theme.SYMBOL_KEY), repeat_ok=True, background_color=colour)
-            tile.height = 112 if len(self.entering) <= DICE_PER_ROW else 84
-            tiles.append(tile)
-        for first in range(0, len(tiles), DICE_PER_ROW):  # more dice: more rows
-            box.add_widget(_row(*tiles[first:first + DICE_PER_ROW], height=tiles[0].height))
+            _set(tile, text=f"{mark}\n[size=22]{words}[/size]", background_color=colour)
+        starts = range(0, len(tiles), DICE_PER_ROW)  # more dice: more rows
+        rows = self.tile_rows.first(len(starts))
+        for row, first in zip(rows, starts, strict=True):
+            _set(row, height=height)
+            _fill(row, tiles[first:first + DICE_PER_ROW])
+        shown = [self.enter_line, *rows]
         if self.turn_to_hit:
-            box.add_widget(grown_text(text=f"Turn to hit: {self.turn_to_hit}", height=40))
-        self.footer(_button("Record roll", lambda: self.record_dice(t)),
-                    _button("Cancel", lambda: self.set("entering", None), 140))
+            _set(self.enter_turn, text=f"Turn to hit: {self.turn_to_hit}")
+            shown.append(self.enter_turn)
+        self.show(*shown)
+        self.footer(self.record_button, self.no_entry_button)
 
     def turn_die(self, i: int) -> None:
         symbols = p.DIE_SYMBOLS
@@ -428,49 +556,51 @@ class DiceTestPanel(Panel):
         faces, self.entering = p.faces_for(self.entering), None
         self._roll(t, faces)
 
-    def _results(self, snap: dict, tests: list) -> None:
-        box = self.content()
-        tiles = []
-        for sym in p.face_symbols(snap["last_roll"]):
-            mark, words, colour = p.FACE_LOOK[sym]
-            tile = Label(text=f"{mark}\n[size=20]{words}[/size]", markup=True,
-                         font_name=SYMBOL_FONT, font_size=sp(theme.BIG_SYMBOL), halign="center",
-                         size_hint_x=None, width=96)
-            tile.bg = colour
-            tiles.append(tile)
-        box.add_widget(_row(*tiles, height=84))
-        for tile in tiles:
-            tile.canvas.before.clear()
-            from kivy.graphics import Color, RoundedRectangle
+    def _face_tile(self, _i: int) -> Label:
+        """A big tile of one die of a roll's result, on a rounded face of its colour."""
+        from kivy.graphics import Color, RoundedRectangle
 
-            with tile.canvas.before:
-                Color(*tile.bg)
-                tile._rect = RoundedRectangle(radius=[10])
-            tile.bind(pos=self._place, size=self._place)
-        for line in p.roll_lines(snap["last_roll"]):
-            box.add_widget(grown_text(text=line, height=34))
+        tile = Label(markup=True, font_name=SYMBOL_FONT, font_size=sp(theme.BIG_SYMBOL),
+                     halign="center", size_hint_x=None, width=96)
+        with tile.canvas.before:
+            tile._colour = Color(*theme.WHITE)
+            tile._rect = RoundedRectangle(radius=[10])
+        tile.bind(pos=self._place, size=self._place)
+        return tile
+
+    def _results(self, snap: dict, tests: list) -> None:
+        symbols = p.face_symbols(snap["last_roll"])
+        tiles = self.face_tiles.first(len(symbols))
+        for sym, tile in zip(symbols, tiles, strict=True):
+            mark, words, colour = p.FACE_LOOK[sym]
+            _set(tile, text=f"{mark}\n[size=20]{words}[/size]")
+            if tuple(tile._colour.rgba) != tuple(colour):
+                tile._colour.rgba = colour
+        _fill(self.face_row, tiles)
+        lines = p.roll_lines(snap["last_roll"])
+        labels = self.result_lines.first(len(lines))
+        for line, label in zip(lines, labels, strict=True):
+            _set(label, text=line)
+        self.show(self.face_row, *labels)
         space = snap["last_roll"]["space"]
         still = [t for t in tests if t["space"] == space]
         if not snap["running"]:
-            self.footer(_button("Run over", lambda: self.screen.show_panel(
-                NextRunPanel(screen=self.screen))))
+            self.footer(self.run_over)
         elif still and still[0]["status"] == "rolled":
             self._continue_footer(still[0])
         else:
-            self.footer(_button("New test", lambda: self.set(
-                "dismissed", self.screen.last_action()[0])))
+            self.footer(self.new_test)
 
     @staticmethod
     def _place(tile, *_args) -> None:
         tile._rect.pos, tile._rect.size = tile.pos, tile.size
 
     def _continue_footer(self, t: dict) -> None:
+        self.test = t
         cost = f" ({t['continue_cost']} TU)" if t["continue_cost"] else ""
-        abandon = _button("Abandon", lambda: self.act({"type": "test_abandon",
-                                                       "space": t["space"]}))
-        abandon.disabled = t["locked"]
-        self.footer(_button(f"Continue{cost}", lambda: self.act(
-            {"type": "test_continue", "space": t["space"]})), abandon)
+        _set(self.continue_button, text=f"Continue{cost}")
+        _set(self.abandon, disabled=t["locked"])
+        self.footer(self.continue_button, self.abandon)
 
     # -- actions ---------------------------------------------------------------------
 

@@ -153,12 +153,16 @@ class SetupPanel(Panel):
         life = Stepper(_name_label("Life"), sheet.life, lambda n: self._step(sheet, "life", n))
         res = Stepper(_name_label("Resistance"), sheet.resistance,
                       lambda n: self._step(sheet, "resistance", n))
+        self.steppers = {"life": life, "resistance": res}
         box.add_widget(_row(life, res))
         cells = []
+        self.trait_steppers = []
         for i, (trait, dice_n) in enumerate(sheet.traits):
             name = _field(trait, "Characteristic", lambda v, i=i: self._rename(sheet, i, v),
                           size_hint_x=None, width=NAME_W)
-            cells.append(Stepper(name, dice_n, lambda n, i=i: self._step_trait(sheet, i, n)))
+            self.trait_steppers.append(
+                Stepper(name, dice_n, lambda n, i=i: self._step_trait(sheet, i, n)))
+            cells.append(self.trait_steppers[-1])
         if len(sheet.traits) < s.MAX_TRAITS:
             add = _button("+ Characteristic", lambda: self._add_trait(sheet))
             add.height = ROW
@@ -197,12 +201,14 @@ class SetupPanel(Panel):
         self.tu_label.text = str(self.draft.starting_tu)
 
     def _step(self, sheet, what: str, n: int) -> None:
+        """Life or resistance -/+: only its number changes (the page stays as it is)."""
         s.step(sheet, what, n)
-        self.redraw()
+        self.steppers[what].value_label.text = str(getattr(sheet, what))
 
     def _step_trait(self, sheet, i: int, n: int) -> None:
+        """A characteristic's dice -/+: only its number changes."""
         s.step_trait(sheet, i, n)
-        self.redraw()
+        self.trait_steppers[i].value_label.text = str(sheet.traits[i][1])
 
     def _rename(self, sheet, i: int, text: str) -> None:
         sheet.traits[i][0] = text
