@@ -85,9 +85,15 @@ class GameScreen(Screen):
                 box.add_widget(row)
         self._names = {p.seat: p.name for p in players}
         for p in players:
+            # only the row whose name or total changed is set (and fitted) again: a
+            # score re-renders one label, not every player's
             label = self._rows[p.seat][2]
-            label.plain = f"{p.name}: {totals[str(p.seat)]}"
-            label.text = f"{escape_markup(p.name)}: [b]{totals[str(p.seat)]}[/b]"
+            total = totals[str(p.seat)]
+            plain = f"{p.name}: {total}"
+            if plain == label.plain:
+                continue
+            label.plain = plain
+            label.text = f"{escape_markup(p.name)}: [b]{total}[/b]"
             _fit_total(label, label.size)
 
     def _row(self, seat: int) -> tuple[BoxLayout, SeatBadge, BodyLabel]:

@@ -119,11 +119,11 @@ class TimerScreen(Screen):
         self._banks: dict[int, BankCell] = {}
         self._lit: frozenset[int] | None = None
         # built once, shown again: the panel of each mode, each seat's lamp and bank,
-        # the control buttons of each kind (in order of place in the row)
+        # the control row of each set of kinds of button
         self._panels: dict[str, BoxLayout] = {}
         self._lamp_pool: dict[int, SeatLamp] = {}
         self._bank_pool: dict[int, BankCell] = {}
-        self._button_pool: dict[str, list[BigButton]] = {}
+        self._control_rows: dict[tuple[str, ...], BoxLayout] = {}
 
     # -- the app and the store --------------------------------------------------------
 
@@ -337,27 +337,30 @@ class TimerScreen(Screen):
         self._plan()
 
     def _build_controls(self, row) -> None:
-        """The control row: its buttons come from a pool (one per kind and place, built
-        the first time it is needed) and are updated in place; the row is re-laid only
-        when its kinds of button change (settings / going)."""
+        """The control row: one row of buttons per set of kinds (countdown settings,
+        clock settings, going), built the first time it is needed and shown again
+        whole; a change within a row sets only what changed on its buttons. Rows keep
+        their sizes when swapped, so a mode switch or Start re-lays one box, not every
+        button in it."""
         self._row = row
-        bar, buttons, used = self.ids.controls, [], {}
-        for c in row:
-            kind = c.key.split(":")[0]
-            n = used[kind] = used.get(kind, -1) + 1
-            pool = self._button_pool.setdefault(kind, [])
-            if n == len(pool):
+        kinds = tuple(c.key.split(":")[0] for c in row)
+        bar = self._control_rows.get(kinds)
+        if bar is None:
+            bar = self._control_rows[kinds] = BoxLayout(spacing=dp(theme.GAP))
+            for kind in kinds:
                 b = BigButton()
                 b.key = kind
+                b.control = ""
                 b.bind(on_release=lambda w: self.control(w.control))
-                pool.append(b)
-            b = pool[n]
-            b.text, b.disabled = c.label, not c.enabled
-            b.size_hint_x = len(c.label) + 2
+                bar.add_widget(b)
+        for b, c in zip(reversed(bar.children), row):
+            if b.text != c.label:
+                b.text = c.label
+                b.size_hint_x = len(c.label) + 2
+            b.disabled = not c.enabled
             b.tint = theme.MAIN if c.selected else theme.BUTTON
             b.control = c.key
-            buttons.append(b)
-        _lay(bar, buttons)
+        _lay(self.ids.controls, [bar])
 
     def _build_body(self) -> None:
         """The mode's panel (built once per mode, then shown again) with the seats'
@@ -411,6 +414,10 @@ class TimerScreen(Screen):
             self.big, self.caption = view.big, view.caption
             self.big_colour = (theme.TIME_UP if view.alarm else
                                theme.READY if view.big == "Reveal!" else theme.WHITE)
+            panel = self._panels.get(COUNTDOWN)
+            if panel is not None:
+                panel.big, panel.caption, panel.big_colour = \
+                    self.big, self.caption, self.big_colour
             for lamp in view.seats:
                 if lamp.seat in self._lamps:
                     self._lamps[lamp.seat].lit = lamp.lit
@@ -418,6 +425,8 @@ class TimerScreen(Screen):
         else:
             view = clock_view(board, now)
             self.big, self.caption = "", view.caption
+            if CLOCK in self._panels:
+                self._panels[CLOCK].caption = view.caption
             for bank in view.banks:
                 cell = self._banks.get(bank.seat)
                 if cell is None:
@@ -444,15 +453,22 @@ def _lay(box, children: list) -> None:
 
 
 class CountdownPanel(BoxLayout):
-    """The countdown's digits, caption and ready lamps (layout in timer.kv)."""
+    """The countdown's digits, caption and ready lamps (layout in timer.kv). Its texts
+    are its own, set by the screen while it is shown: the hidden clock panel renders
+    nothing when the countdown's caption changes."""
 
     screen = ObjectProperty(None, allownone=True)
+    big = StringProperty("")
+    caption = StringProperty("")
+    big_colour = ColorProperty(theme.WHITE)
 
 
 class ClockPanel(BoxLayout):
-    """The game clock's grid of banks (layout in timer.kv)."""
+    """The game clock's grid of banks and its caption (layout in timer.kv; the caption
+    set by the screen while the panel is shown)."""
 
     screen = ObjectProperty(None, allownone=True)
+    caption = StringProperty("")
 
 
 load_kv(__file__)
