@@ -32,8 +32,14 @@ from companion.ui.app import load_kv
 from companion.ui.presenters import professor_tempus as view
 from companion.ui.screens.set_changed import set_changed
 from companion.ui.taps import OneTap
-from companion.ui.widgets import (BigButton, NumberPad, SeatBadge, SteadyText, TapButton,
-                                  fitting_font)
+from companion.ui.widgets import (
+    BigButton,
+    NumberPad,
+    SeatBadge,
+    SteadyText,
+    TapButton,
+    fitting_font,
+)
 
 load_kv(__file__)
 

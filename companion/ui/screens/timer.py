@@ -353,7 +353,7 @@ class TimerScreen(Screen):
                 b.control = ""
                 b.bind(on_release=lambda w: self.control(w.control))
                 bar.add_widget(b)
-        for b, c in zip(reversed(bar.children), row):
+        for b, c in zip(reversed(bar.children), row, strict=True):
             if b.text != c.label:
                 b.text = c.label
                 b.size_hint_x = len(c.label) + 2
