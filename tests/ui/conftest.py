@@ -159,6 +159,22 @@ class UiDriver:
         self.app.home()
         self.pump()
 
+    def slap_round(self, screen, order) -> None:
+        """On the slap pad ``screen``: arm it, the seats of ``order`` slap 70 ms apart
+        (each held 80 ms) and the round closes: its verdict shows, not yet recorded."""
+        from companion.events import PressEvent
+
+        ms = 1_000_000
+        t0 = self.app.table.now_ns()
+        screen.arm(t0)
+        for i, seat in enumerate(order):
+            t = t0 + (100 + 70 * i) * ms
+            screen.on_press_event(PressEvent(seat, t, "mock", True))
+            screen.on_press_event(PressEvent(seat, t + 80 * ms, "mock", False))
+        screen.on_frame(t0 + 5_000 * ms)
+        self.pump(1)
+        assert screen.phase == "verdict"
+
     def open_slap_tool(self, seats):
         """The slap pad as a standalone tool with exactly ``seats`` in play."""
         self.goto_home()

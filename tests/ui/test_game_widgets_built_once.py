@@ -486,25 +486,15 @@ def test_slap_pad_tool_rounds_recorded_and_undone(ui, made, monkeypatch):
     """The slap pad tool: a round armed, slapped, its verdict shown and recorded, then
     Undo; the timeline, the round buttons and the last rounds' rows are made once (a
     row per round listed, at most five)."""
-    from companion.events import PressEvent
     from companion.ui import slap_sessions
 
     # seats by number, as the slap pad tests log them (no names from the games before)
     monkeypatch.setattr(slap_sessions, "last_names", lambda app: {})
 
-    ms = 1_000_000
     screen = ui.open_slap_tool((1, 2, 3))
 
     def slap_round(order) -> None:
-        t0 = ui.app.table.now_ns()
-        screen.arm(t0)
-        for i, seat in enumerate(order):
-            t = t0 + (100 + 70 * i) * ms
-            screen.on_press_event(PressEvent(seat, t, "mock", True))
-            screen.on_press_event(PressEvent(seat, t + 80 * ms, "mock", False))
-        screen.on_frame(t0 + 5_000 * ms)
-        ui.pump(1)
-        assert screen.phase == "verdict"
+        ui.slap_round(screen, order)
         ui.tap(screen._round_buttons()[2])  # Record
 
     for _ in range(6):  # the five rows of the side list made

@@ -120,23 +120,13 @@ def test_the_slap_pad_tool_with_named_rounds(ui, size, monkeypatch, request):
     if size == (640, 400):
         request.applymarker(pytest.mark.xfail(strict=True, reason=(
             "the slap tool's layout is not yet made for a screen lower than 480")))
-    from companion.events import PressEvent
     from companion.ui import slap_sessions
 
     names = {p["seat"]: p["name"] for p in FOUR}
     monkeypatch.setattr(slap_sessions, "last_names", lambda app: names)
-    ms = 1_000_000
     screen = ui.open_slap_tool((1, 2, 3, 4))
     for _ in range(5):
-        t0 = ui.app.table.now_ns()
-        screen.arm(t0)
-        for i, seat in enumerate((4, 1, 2, 3)):
-            t = t0 + (100 + 70 * i) * ms
-            screen.on_press_event(PressEvent(seat, t, "mock", True))
-            screen.on_press_event(PressEvent(seat, t + 80 * ms, "mock", False))
-        screen.on_frame(t0 + 5_000 * ms)
-        ui.pump(1)
-        assert screen.phase == "verdict"
+        ui.slap_round(screen, (4, 1, 2, 3))
         if screen.shown.candidates:  # a verdict the pad cannot be sure of: the table's call
             screen.choose(screen.shown.candidates[0])
         ui.tap(screen._round_buttons()[2])  # Record
