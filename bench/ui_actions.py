@@ -784,14 +784,18 @@ def time_stories_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
         frames(2)
 
 
+def open_tool(app, rec: Recorder, name: str):
+    """Go to the tool screen ``name`` as its Home tile does: the screen and its Tapper."""
+    app.navigate(name)
+    frames(2)
+    return app.sm.get_screen(name), Tapper(app, rec, name)
+
+
 def timer_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
     """The timer tool: mode, presets, -/+15 s, seats, Start, Pause, Resume, Reset, a
     seat's button (its turn over)."""
     rng = random.Random(seed)
-    app.navigate("timer")
-    frames(2)
-    screen = app.sm.get_screen("timer")
-    tap = Tapper(app, rec, "timer")
+    screen, tap = open_tool(app, rec, "timer")
     while tap.count < taps:
         tap.text("countdown mode", "Countdown")
         tap.text("preset", rng.choice(["30 s", "60 s", "2 min"]))
@@ -812,10 +816,7 @@ def captain_die_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
     """The captain die tool: Roll (and its settling), red-lettered, a face entered,
     Clear list."""
     rng = random.Random(seed)
-    app.navigate("captain_die")
-    frames(2)
-    screen = app.sm.get_screen("captain_die")
-    tap = Tapper(app, rec, "captain_die")
+    screen, tap = open_tool(app, rec, "captain_die")
     while tap.count < taps:
         r = rng.random()
         if r < 0.5:
@@ -839,10 +840,7 @@ def slap_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
     from companion.ui.presenters import slap as sp
 
     rng = random.Random(seed)
-    app.navigate("slap")
-    frames(2)
-    screen = app.sm.get_screen("slap")
-    tap = Tapper(app, rec, "slap")
+    screen, tap = open_tool(app, rec, "slap")
     while tap.count < taps:
         tap("arm (the face)", screen.ids.get("face") or next(
             w for w in shown_buttons(screen) if type(w).__name__ == "StopFace"))
