@@ -24,6 +24,7 @@ from kivy.properties import (
 )
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.vkeyboard import VKeyboard
@@ -43,6 +44,37 @@ class TapButton(OneTap, Button):
 
 class TapToggle(OneTap, ToggleButton):
     """A toggle button behind the one-tap guard."""
+
+
+class TouchInside:
+    """Mixin for a screen's container: a touch outside it is not walked through its
+    children (Kivy walks every widget of the screen for every touch: about 105 handlers
+    for one tap on the Times screen's Time Table before its containers had it). Put it
+    first: ``class TimeLane(TouchInside, BoxLayout)``; in kv use ``TouchBox`` or
+    ``TouchGrid`` where a ``BoxLayout`` or ``GridLayout`` holds buttons.
+
+    A button that took the finger down still gets the finger up wherever it is lifted:
+    Kivy sends it to the widget that grabbed the touch directly, not through the tree.
+    Only for containers whose children lie inside them (a child drawn outside its box
+    would not get the touch)."""
+
+    def on_touch_down(self, touch) -> bool:
+        return self.collide_point(*touch.pos) and super().on_touch_down(touch)
+
+    def on_touch_move(self, touch) -> bool:
+        return self.collide_point(*touch.pos) and super().on_touch_move(touch)
+
+    def on_touch_up(self, touch) -> bool:
+        return self.collide_point(*touch.pos) and super().on_touch_up(touch)
+
+
+class TouchBox(TouchInside, BoxLayout):
+    """A BoxLayout that passes touches on only when they land inside it (``TouchInside``):
+    a screen's header, body, action row, pages and rows."""
+
+
+class TouchGrid(TouchInside, GridLayout):
+    """A GridLayout that passes touches on only when they land inside it."""
 
 
 class SteadyText:

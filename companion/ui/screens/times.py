@@ -52,12 +52,10 @@ from companion.ui.screens.times_panels import (
     OverrideDialog,
     PlayerPick,
     TimeTable,
-    TouchBox,
-    TouchGrid,
     TrackPicture,
     YearPad,
 )
-from companion.ui.widgets import BigButton, FitLabel, SeatBadge
+from companion.ui.widgets import BigButton, FitLabel, SeatBadge, TouchBox, TouchGrid
 
 load_kv(__file__)
 

@@ -48,7 +48,6 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.floatlayout import FloatLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
@@ -65,38 +64,9 @@ from companion.ui.presenters.times import (
     stacks,
 )
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton, NumberPad
+from companion.ui.widgets import BigButton, NumberPad, TouchInside
 
 Colours = Mapping[int, tuple[float, float, float, float]]
-
-
-class TouchInside:
-    """Mixin for a container of the Times screen: a touch outside it is not walked
-    through its children (Kivy walks every widget of the screen for every touch: about
-    105 handlers for one tap on the Time Table). Put it first:
-    ``class TimeLane(TouchInside, BoxLayout)``.
-
-    A button that took the finger down still gets the finger up wherever it is lifted:
-    Kivy sends it to the widget that grabbed the touch directly, not through the tree.
-    Only for containers whose children lie inside them (nothing here draws outside)."""
-
-    def on_touch_down(self, touch) -> bool:
-        return self.collide_point(*touch.pos) and super().on_touch_down(touch)
-
-    def on_touch_move(self, touch) -> bool:
-        return self.collide_point(*touch.pos) and super().on_touch_move(touch)
-
-    def on_touch_up(self, touch) -> bool:
-        return self.collide_point(*touch.pos) and super().on_touch_up(touch)
-
-
-class TouchBox(TouchInside, BoxLayout):
-    """A BoxLayout that passes touches on only when they land inside it (``TouchInside``):
-    the Times screen's header, body, action row, pages and rows."""
-
-
-class TouchGrid(TouchInside, GridLayout):
-    """A GridLayout that passes touches on only when they land inside it."""
 
 
 class HandChip(BoxLayout):
