@@ -76,8 +76,11 @@ class KeptText:
         core = self._label
         if not core.text or core.__class__ is not CoreLabel:
             return super().texture_update(*largs)
-        key = (core.text, tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
-                                       for k, v in core.options.items())))
+        # the words, the box they are laid in (the core label's text_size: its options
+        # hold the one of its last drawing) and every other option
+        key = (core.text, tuple(core.text_size or ()),
+               tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                            for k, v in core.options.items() if k != "text_size")))
         kept = self.__dict__.setdefault("_kept", {})
         hit = kept.pop(key, None)
         if hit is not None:
