@@ -29,6 +29,7 @@ class UiDriver:
 
         self.clock = TapClock()
         GUARD.clock = self.clock
+        self._slap_edges_until = 0  # the table-clock stamp of slap_round's last edge
 
     def pump(self, frames: int = 3) -> None:
         from kivy.base import EventLoop
@@ -159,21 +160,30 @@ class UiDriver:
         self.app.home()
         self.pump()
 
-    def slap_round(self, screen, order) -> None:
-        """On the slap pad ``screen``: arm it, the seats of ``order`` slap 70 ms apart
-        (each held 80 ms) and the round closes: its verdict shows, not yet recorded."""
+    def slap_round(self, screen, order, gap_ms: float = 70) -> None:
+        """On the slap pad ``screen``: arm it, the seats of ``order`` slap ``gap_ms``
+        apart (each held 80 ms) and the round closes: its verdict shows, not yet recorded.
+
+        Stamped on the table's clock, as a table plays: the round is armed after every
+        edge of the rounds before it (a round played 5 s ago, unless the previous one
+        ended later) and its closing frame comes no earlier than now. (Armed at
+        ``now_ns()`` with its slaps stamped after it, a round put its slaps in the
+        clock's future, and the next round, armed at the next ``now_ns()``, counted them
+        as its own.)"""
         from companion.events import PressEvent
 
         ms = 1_000_000
-        t0 = self.app.table.now_ns()
+        t0 = max(self.app.table.now_ns() - 5_000 * ms, self._slap_edges_until + 1)
         screen.arm(t0)
         for i, seat in enumerate(order):
-            t = t0 + (100 + 70 * i) * ms
+            t = t0 + round((100 + gap_ms * i) * ms)
             screen.on_press_event(PressEvent(seat, t, "mock", True))
             screen.on_press_event(PressEvent(seat, t + 80 * ms, "mock", False))
-        screen.on_frame(t0 + 5_000 * ms)
+            self._slap_edges_until = t + 80 * ms
+        screen.on_frame(max(t0 + 5_000 * ms, self.app.table.now_ns()))
         self.pump(1)
         assert screen.phase == "verdict"
+        assert [e.seat for e in screen.verdict.ranking] == list(order)
 
     def open_slap_tool(self, seats):
         """The slap pad as a standalone tool with exactly ``seats`` in play."""

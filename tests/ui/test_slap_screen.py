@@ -307,3 +307,25 @@ def test_armed_it_wants_no_frames_until_a_slap_comes(ui):
     screen.on_frame(now + 40 * MS)
     assert screen.phase == "open" and screen.frames_wanted()  # the round runs to its verdict
     screen.cancel()
+
+
+def test_a_candidate_chosen_then_recorded_leaves_the_next_round_to_its_own_slaps(
+        ui, monkeypatch):
+    """Too close to call: the table picks a candidate, Record; the next rounds each
+    close on their own frame with a verdict of their own slaps (none of the round before
+    counted in them), however fast the rounds follow each other: here the table's clock
+    stands still (a minute ago) from one round to the next."""
+    screen = open_tool(ui, (1, 2, 3))
+    still = ui.app.table.now_ns() - 60_000 * MS
+    monkeypatch.setattr(ui.app.table, "clock", lambda: still)
+    for _ in range(4):
+        ui.slap_round(screen, (1, 2, 3), gap_ms=0.3)  # within the 1 ms bound: too close
+        assert screen.verdict.too_close and screen.view.choices
+        screen.choose(screen.shown.candidates[0])
+        ui.tap(screen._round_buttons()[2])  # Record
+        assert screen.phase == "idle"
+        for order in ((3, 1, 2), (2, 3, 1)):
+            ui.slap_round(screen, order)  # asserts its verdict ranks exactly ``order``
+            assert screen.verdict.picker == order[-1]
+            ui.tap(screen._round_buttons()[2])
+    ui.goto_home()

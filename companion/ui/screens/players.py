@@ -28,14 +28,14 @@ from companion.ui.presenters.players import (
     setup_from_rows,
     suggestions,
 )
-from companion.ui.widgets import BigButton, SeatBadge, TapToggle
+from companion.ui.widgets import BigButton, SeatBadge, TapToggle, TouchBox
 
 load_kv(__file__)
 
 
-class SeatRowWidget(BoxLayout):
+class SeatRowWidget(TouchBox):
     """One seat: badge, name field, in-play switch. Made once per seat; ``show(row)``
-    puts a new opening's row in it."""
+    puts a new opening's row in it. A ``TouchBox``: a tap elsewhere passes it by."""
 
     def __init__(self, row: SeatRow, on_start=None, **kwargs) -> None:
         # the rows share their column's height (players.kv): 72 px each at 800x480,

@@ -29,9 +29,8 @@ from __future__ import annotations
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.metrics import sp as text_px  # (sp is the slap presenter here)
-from kivy.properties import ColorProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.anchorlayout import AnchorLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -46,6 +45,7 @@ from companion.ui.presenters import slap as sp
 from companion.ui.presenters.spoken import slap_line, spoken_names
 from companion.ui.screens.slap_widgets import (  # noqa: F401  (kv rules use them)
     WHITE,
+    KeptLabel,
     NamedChip,
     RoundRow,
     SeatChip,
@@ -54,7 +54,7 @@ from companion.ui.screens.slap_widgets import (  # noqa: F401  (kv rules use the
     hold,
 )
 from companion.ui.slap_sessions import ToolSessions
-from companion.ui.widgets import BigButton
+from companion.ui.widgets import BigButton, TouchGrid
 
 load_kv(__file__)
 
@@ -71,6 +71,7 @@ class SlapScreen(Screen):
     detail = StringProperty("")
     headline_colour = ColorProperty(WHITE)
     headline_seat = NumericProperty(0)
+    headline_badge = BooleanProperty(False)  # the badge of ``headline_seat`` shows
     side_title = StringProperty("Last rounds")
 
     def __init__(self, **kwargs) -> None:
@@ -483,10 +484,14 @@ class SlapScreen(Screen):
                             names=names)
         self.view = view
         self.heading = "Stop Time: Crazy Time" if self.mode == "crazy" else "Slap pad"
-        self.headline, self.detail = view.headline, view.detail
-        self.headline_seat = view.headline_seat or 0
+        # the badge first: its width sets the headline's, so the headline's words are
+        # drawn once, at the width they will have
+        self.headline_badge = bool(view.headline_seat)
+        if view.headline_seat:  # (hidden, the badge keeps its number: nothing drawn)
+            self.headline_seat = view.headline_seat
         self.headline_colour = text_rgba(view.headline_colour) if view.headline_colour \
             else WHITE
+        self.headline, self.detail = view.headline, view.detail
         self._stage(view)
         self._actions(view, colours)
         self._side(view, colours, app, names)
@@ -548,7 +553,7 @@ class SlapScreen(Screen):
         """The side box's fixed parts, built once: the candidates' grid, the "None yet"
         line and the spacer under the list."""
         if self._side_kids is None:
-            grid = GridLayout(cols=3, spacing=8, size_hint_y=None, padding=(4, 4))
+            grid = TouchGrid(cols=3, spacing=8, size_hint_y=None, padding=(4, 4))
             grid.bind(minimum_height=grid.setter("height"))
             none_yet = Label(text="None yet", font_size=text_px(theme.SMALL),
                              size_hint_y=None, height=dp(theme.STATUS_H),

@@ -17,6 +17,8 @@ from kivy.properties import (
 )
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
 
 from companion.ui import theme
@@ -28,11 +30,24 @@ WHITE = theme.WHITE
 
 def hold(box, kids: list) -> None:
     """Make ``box`` hold ``kids`` (top to bottom), touching it only when they differ (an
-    unchanged box is not laid out again)."""
-    if box.children[::-1] != kids:
+    unchanged box is not laid out again). The kids it holds already stay in it: those
+    no longer wanted are taken out and the new ones put in their places (a new round at
+    the top of the side list takes one row out and puts one in), unless their order
+    changed, when it is filled again."""
+    now = box.children[::-1]
+    if now == kids:
+        return
+    staying = [kid for kid in now if kid in kids]
+    if not staying or staying != [kid for kid in kids if kid in staying]:
         box.clear_widgets()
-        for kid in kids:
-            box.add_widget(kid)
+        staying = []
+    else:
+        for kid in now:
+            if kid not in kids:
+                box.remove_widget(kid)
+    for i, kid in enumerate(kids):
+        if kid not in staying:
+            box.add_widget(kid, index=len(box.children) - i)
 
 
 @lru_cache(maxsize=256)
@@ -42,6 +57,54 @@ def _text(canvas_text: str, size: int, bold: bool = False):
     label = CoreLabel(text=canvas_text, font_size=size, bold=bold)
     label.refresh()
     return label.texture
+
+
+class KeptText:
+    """Mix in before ``Label``: a text shown again keeps its texture, so the words that
+    come back (the slap pad's "Tap STOP TIME to arm", "Armed: slap!" and the lines under
+    them, every round) are shown without being measured and drawn anew.
+
+    A text is kept from its second showing on (a verdict's delays, new every round, are
+    drawn as a plain label draws them, when the window draws); a kept texture is filled
+    at once and belongs to exactly those words and options (font, size, width, colour,
+    alignment). Plain labels only (no markup)."""
+
+    kept_texts = 8  # textures kept per label
+    seen_texts = 32  # texts remembered per label, to know one that comes back
+
+    def texture_update(self, *largs):
+        core = self._label
+        if not core.text or core.__class__ is not CoreLabel:
+            return super().texture_update(*largs)
+        # the words, the box they are laid in (the core label's text_size: its options
+        # hold the one of its last drawing) and every other option
+        key = (core.text, tuple(core.text_size or ()),
+               tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                            for k, v in core.options.items() if k != "text_size")))
+        kept = self.__dict__.setdefault("_kept", {})
+        hit = kept.pop(key, None)
+        if hit is not None:
+            kept[key] = hit  # the newest now
+            self.texture, self.texture_size, self.is_shortened = hit[0], list(hit[1]), hit[2]
+            return None
+        super().texture_update(*largs)
+        seen = self.__dict__.setdefault("_seen", {})
+        texture = self.texture
+        if key not in seen or texture is None or texture is core.texture_1px:
+            seen[key] = None
+            if len(seen) > self.seen_texts:
+                seen.pop(next(iter(seen)))
+            return None
+        texture.bind()  # filled now, with these words (not later with other ones)
+        core.texture = None  # the core label's next words get a texture of their own
+        kept[key] = (texture, tuple(self.texture_size), self.is_shortened)
+        while len(kept) > self.kept_texts:
+            kept.pop(next(iter(kept)))
+        return None
+
+
+class KeptLabel(KeptText, Label):
+    """A ``Label`` that keeps the textures of its last texts (``KeptText``)."""
 
 
 class StopFace(OneTap, ButtonBehavior, Widget):
@@ -122,10 +185,11 @@ class TimelinePicture(Widget):
                 Rectangle(texture=tex, size=tex.size, pos=(tx, cy - tex.height / 2))
 
 
-class RoundRow(BoxLayout):
+class RoundRow(RelativeLayout):
     """One recorded round in the side list, in two lines: the picker's disc with the
     round and why ("Round 7: +140 ms"), then the picker's name on a line of its own (a
-    20-letter name is whole in the side column)."""
+    20-letter name is whole in the side column). A ``RelativeLayout``: moved down a
+    place by a newer round, it lays nothing out again."""
 
     seat = NumericProperty(0)
     colour = ColorProperty(WHITE)
