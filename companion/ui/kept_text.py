@@ -18,7 +18,8 @@ How it keeps a texture honest:
   forgotten and every ``KeptText`` label draws its text anew.
 - Plain labels only: a markup label (its links and anchors) is drawn as Kivy draws it.
 
-Wiring: mix it in first, ``class RowText(KeptText, Label)``, and use that class in kv.
+Wiring: use ``KeptLabel`` in kv where a plain Label would do, or mix ``KeptText`` in
+first, ``class RowText(KeptText, FitLabel)``, and use that class in kv.
 A class that shows many different texts that come back can keep more:
 ``kept_looks = 128``.
 """
@@ -30,6 +31,7 @@ from collections import OrderedDict
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics.context import get_context
+from kivy.uix.label import Label
 
 
 class KeptText:
@@ -73,6 +75,10 @@ class KeptText:
         kept[key] = (texture, tuple(self.texture_size), self.is_shortened)
         if len(kept) > self.kept_looks:
             kept.popitem(last=False)
+
+
+class KeptLabel(KeptText, Label):
+    """A ``Label`` whose looks that come back are shown from kept textures."""
 
 
 def look(core) -> tuple:

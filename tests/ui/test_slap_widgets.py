@@ -10,7 +10,7 @@ pytestmark = pytest.mark.window
 
 
 def test_a_kept_label_draws_a_text_that_comes_back_once(ui, monkeypatch):
-    from companion.ui.screens.slap_widgets import KeptLabel
+    from companion.ui.kept_text import KeptLabel
 
     label = KeptLabel(text="Armed: slap!", font_size=28)
     drawn = []

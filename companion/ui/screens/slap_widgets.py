@@ -17,7 +17,6 @@ from kivy.properties import (
 )
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
 
@@ -57,54 +56,6 @@ def _text(canvas_text: str, size: int, bold: bool = False):
     label = CoreLabel(text=canvas_text, font_size=size, bold=bold)
     label.refresh()
     return label.texture
-
-
-class KeptText:
-    """Mix in before ``Label``: a text shown again keeps its texture, so the words that
-    come back (the slap pad's "Tap STOP TIME to arm", "Armed: slap!" and the lines under
-    them, every round) are shown without being measured and drawn anew.
-
-    A text is kept from its second showing on (a verdict's delays, new every round, are
-    drawn as a plain label draws them, when the window draws); a kept texture is filled
-    at once and belongs to exactly those words and options (font, size, width, colour,
-    alignment). Plain labels only (no markup)."""
-
-    kept_texts = 8  # textures kept per label
-    seen_texts = 32  # texts remembered per label, to know one that comes back
-
-    def texture_update(self, *largs):
-        core = self._label
-        if not core.text or core.__class__ is not CoreLabel:
-            return super().texture_update(*largs)
-        # the words, the box they are laid in (the core label's text_size: its options
-        # hold the one of its last drawing) and every other option
-        key = (core.text, tuple(core.text_size or ()),
-               tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
-                            for k, v in core.options.items() if k != "text_size")))
-        kept = self.__dict__.setdefault("_kept", {})
-        hit = kept.pop(key, None)
-        if hit is not None:
-            kept[key] = hit  # the newest now
-            self.texture, self.texture_size, self.is_shortened = hit[0], list(hit[1]), hit[2]
-            return None
-        super().texture_update(*largs)
-        seen = self.__dict__.setdefault("_seen", {})
-        texture = self.texture
-        if key not in seen or texture is None or texture is core.texture_1px:
-            seen[key] = None
-            if len(seen) > self.seen_texts:
-                seen.pop(next(iter(seen)))
-            return None
-        texture.bind()  # filled now, with these words (not later with other ones)
-        core.texture = None  # the core label's next words get a texture of their own
-        kept[key] = (texture, tuple(self.texture_size), self.is_shortened)
-        while len(kept) > self.kept_texts:
-            kept.pop(next(iter(kept)))
-        return None
-
-
-class KeptLabel(KeptText, Label):
-    """A ``Label`` that keeps the textures of its last texts (``KeptText``)."""
 
 
 class StopFace(OneTap, ButtonBehavior, Widget):
