@@ -68,7 +68,7 @@ from companion.ui.presenters.timer import (
     running_note,
 )
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton
+from companion.ui.widgets import BigButton, TouchBox
 
 log = logging.getLogger(__name__)
 SETTING = "timer"
@@ -346,7 +346,7 @@ class TimerScreen(Screen):
         kinds = tuple(c.key.split(":")[0] for c in row)
         bar = self._control_rows.get(kinds)
         if bar is None:
-            bar = self._control_rows[kinds] = BoxLayout(spacing=dp(theme.GAP))
+            bar = self._control_rows[kinds] = TouchBox(spacing=dp(theme.GAP))
             for kind in kinds:
                 b = BigButton()
                 b.key = kind
