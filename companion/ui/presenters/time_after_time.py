@@ -256,9 +256,12 @@ def controls(state: tat.State, pick: Pick) -> dict:
         "ghost_plus": live and s is not None,
         "ghost_minus": live and s is not None and s.ghosts > 0,
         "draw": live and state.draw_pile > 0,
+        # only when nobody can place the hour: the chosen player's own green slots (the
+        # row shows them anyway) answer "somebody can" without asking for every row
         "discard": live and pick.hour is not None and pick.seat is not None
-        and not seats_that_can_place(state, pick.hour)
-        and pick.hour not in checked(state)[0],
+        and pick.hour not in checked(state)[0]
+        and (s is None or not legal_slots(state, s, pick.hour))
+        and not seats_that_can_place(state, pick.hour),
     }
 
 
