@@ -20,6 +20,7 @@ from companion.palette import rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters.home import title_of
+from companion.ui.screens import still_scroll  # noqa: F401 - StillScroll in game.kv
 from companion.ui.widgets import (
     BigButton,
     BodyLabel,

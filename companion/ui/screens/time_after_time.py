@@ -46,6 +46,7 @@ from companion.palette import rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_after_time as view
+from companion.ui.screens import still_scroll  # noqa: F401 - StillScroll in the kv
 from companion.ui.screens.set_changed import set_changed
 from companion.ui.widgets import (
     BigButton,
