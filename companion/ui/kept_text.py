@@ -1,0 +1,107 @@
+"""Labels that show a text they drew before from the texture they drew it into.
+
+Kivy draws a label's text anew whenever the text, or anything that shapes its picture
+(size, weight, colour, box, alignment, font), changes: it measures every word and renders
+the line into a texture. A table's screens show the same texts again and again: whose
+turn it is, the Undo words, a player's name bold on turn and plain after, "Armed: slap!"
+at every round. ``KeptText`` keeps, per label class, the textures of the looks that came
+back (a look is the text with every option of its picture), so the next time one comes
+back nothing is measured or drawn.
+
+How it keeps a texture honest:
+- A look is kept from its second showing on: a text new at every tap (a delay in ms, a
+  time) is drawn as Kivy draws it and costs nothing more.
+- A texture is filled at once when it is kept (Kivy fills a label's texture only when the
+  window first draws it, from what the core label holds then), and the core label gets
+  a new texture for its next text, so nothing later draws over a kept one.
+- When the GL context is made again (textures lose their pixels), every kept look is
+  forgotten and every ``KeptText`` label draws its text anew.
+- Plain labels only: a markup label (its links and anchors) is drawn as Kivy draws it.
+
+Wiring: mix it in first, ``class RowText(KeptText, Label)``, and use that class in kv.
+A class that shows many different texts that come back can keep more:
+``kept_looks = 128``.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import OrderedDict
+
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics.context import get_context
+
+
+class KeptText:
+    """Mix in before a ``Label`` class: its looks that come back are shown from kept
+    textures (``kept_looks`` per class, the least recently shown dropped first)."""
+
+    kept_looks = 64  # textures kept per class
+    seen_looks = 256  # looks remembered per class, to know one that comes back
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        _SHOWING.add(self)
+
+    def texture_update(self, *largs) -> None:
+        core = self._label
+        if core.__class__ is not CoreLabel or not core.text:
+            super().texture_update(*largs)
+            return
+        kept, seen = _stores(type(self))
+        key = look(core)
+        hit = kept.get(key)
+        if hit is not None:
+            kept.move_to_end(key)
+            texture, size, shortened = hit
+            if self.texture is not texture:
+                self.texture = texture
+            self.texture_size = list(size)
+            self.is_shortened = shortened
+            return
+        super().texture_update(*largs)
+        texture = self.texture
+        if texture is None or texture is core.texture_1px:
+            return  # nothing drawn (blank text)
+        if key not in seen:
+            seen[key] = None  # first showing: drawn as Kivy draws it
+            if len(seen) > self.seen_looks:
+                seen.popitem(last=False)
+            return
+        texture.bind()  # filled now, with these words (not later with others)
+        core.texture = None  # the core label's next text gets a texture of its own
+        kept[key] = (texture, tuple(self.texture_size), self.is_shortened)
+        if len(kept) > self.kept_looks:
+            kept.popitem(last=False)
+
+
+def look(core) -> tuple:
+    """What shapes a core label's picture: its text, its box (``text_size``: the options
+    hold the box of its last drawing only) and every other option (lists made tuples)."""
+    return (core.text, tuple(core.text_size or ()),
+            *((k, tuple(v) if isinstance(v, list) else v)
+              for k, v in sorted(core.options.items()) if k != "text_size" and k != "text"))
+
+
+def _stores(cls: type) -> tuple[OrderedDict, OrderedDict]:
+    """The kept textures and the seen looks of one label class."""
+    stores = _STORES.get(cls)
+    if stores is None:
+        stores = _STORES[cls] = (OrderedDict(), OrderedDict())
+    return stores
+
+
+_STORES: dict[type, tuple[OrderedDict, OrderedDict]] = {}
+_SHOWING: weakref.WeakSet = weakref.WeakSet()
+
+
+def forget_all(*_args) -> None:
+    """Forget every kept look and draw every ``KeptText`` label's text anew: called when
+    the GL context is made again (kept textures lost their pixels)."""
+    _STORES.clear()
+    for label in list(_SHOWING):
+        label._label.texture = None
+        label._trigger_texture()
+
+
+get_context().add_reload_observer(forget_all)
