@@ -45,11 +45,13 @@ from kivy.uix.screenmanager import Screen
 from companion.palette import rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
+from companion.ui.kept_text import KeptText
 from companion.ui.presenters import time_after_time as view
 from companion.ui.screens import still_scroll  # noqa: F401 - StillScroll in the kv
 from companion.ui.screens.set_changed import set_changed
 from companion.ui.widgets import (
     BigButton,
+    FitLabel,
     SeatBadge,
     SteadyText,
     TapButton,
@@ -63,15 +65,23 @@ EMPTY, FILLED, LEGAL = theme.KEY, theme.FILLED, theme.LEGAL
 PROBLEM, SELECTED, MOVED = theme.OUT_OF_ORDER, theme.PICKED, theme.MOVED
 
 
-class TatSlot(SteadyText, TapButton):
+class TatSlot(KeptText, SteadyText, TapButton):
     """A slot of a row or an hour key: dimmed as a whole when it takes no tap, its text
     not drawn again for that (an hour picked disables most of a row, a card laid enables
     it again, at every turn). Its look is its own flat rule (time_after_time.kv): a
     change of state redraws nothing but its opacity, set here rather than by a kv rule
-    (a card laid changes some twenty of them)."""
+    (a card laid changes some twenty of them). A card's hour ("14H", "?") is drawn once
+    and shown again from its kept texture in any slot (``KeptText``)."""
 
     def on_disabled(self, _widget, disabled: bool) -> None:
         self.opacity = 0.45 if disabled else 1
+
+
+class TatPrompt(KeptText, FitLabel):
+    """The title bar's line of what to do now: the same few sentences come back at every
+    turn ("Ann: tap the hour drawn"), shown again from their kept textures."""
+
+    kept_looks = 128  # per player: the hour drawn, a green slot for each hour, ...
 
 
 class TatBarButton(BigButton):
