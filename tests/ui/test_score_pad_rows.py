@@ -1,5 +1,6 @@
 """The score pad's rows: a tap goes straight to its button when the rows fit the view
-(no scroll gesture around it), and the rows scroll when they do not (six players)."""
+(no scroll gesture around it, the view takes no part of the touch), and the rows
+scroll when they do not (six players)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,10 @@ def test_rows_scroll_only_when_taller_than_the_view(ui, n, scrolls):
     button = _button(screen, 1, "+5")
     touch = UnitTestTouch(*button.to_window(*button.center))
     touch.touch_down()
+    grabbed = [ref() for ref in touch.grab_list]
+    # while nothing scrolls, the button takes the touch and the view does not take it
+    # too (StillScroll); a view that scrolls waits to see a tap or a drag
+    assert grabbed == ([view] if scrolls else [button])
     ui.pump(1)
     touch.touch_up()
     ui.pump(2)

@@ -114,3 +114,32 @@ def test_rows_for_three_and_four_players(n):
     assert [r["name"] for r in rows] == names and len(rows[-1]["slots"]) == 7
     assert all(s["legal"] for s in rows[-1]["slots"])
     assert view.header(state) == f"Pile {tat.setup_for(n).draw_pile}"
+
+
+def test_discard_and_green_slots_follow_the_engine_state_by_state():
+    """The engine's placement answers are asked once per state (``view.legal_slots``,
+    ``view.seats_that_can_place``): each new state gets its own, never the last one's.
+    Discard is offered exactly when nobody can place the hour."""
+    import random
+
+    rng = random.Random(7)
+    state = tat.initial(SETUP)
+    for _ in range(30):
+        for seat in (1, 2):
+            for hour in view.HOURS:
+                pick = view.Pick(seat=seat, hour=hour)
+                nobody = not tat.seats_that_can_place(state, hour)
+                gone = hour in tat.unavailable_hours(state)
+                live = not state.over and state.asking is None
+                assert view.controls(state, pick)["discard"] == (live and nobody and not gone)
+                row = view.rows(state, pick)[seat - 1]
+                legal = set(tat.legal_slots(state.seats[seat - 1].row, hour))
+                assert {s["slot"] for s in row["slots"] if s["legal"]} == (
+                    legal if live else set())
+        if state.over or state.asking is not None:
+            break
+        moves = [place(s.player.seat, i, h) for s in state.seats for h in view.HOURS
+                 if h not in tat.unavailable_hours(state) for i in tat.legal_slots(s.row, h)]
+        if not moves:
+            break
+        state = tat.apply(state, rng.choice(moves))

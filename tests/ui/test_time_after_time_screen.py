@@ -315,3 +315,29 @@ def view_colour(name):
     from companion.ui import theme
 
     return getattr(theme, name)
+
+
+def test_a_cards_hour_and_the_prompt_come_back_from_kept_textures(ui):
+    """A card's hour laid again (after an Undo, in the next game) and a prompt said again
+    are shown from the texture drawn the first times (``KeptText``), not drawn anew."""
+    from companion.ui.kept_text import _stores
+    from companion.ui.screens.time_after_time import TatPrompt, TatSlot
+
+    screen = start(ui)
+    for _ in range(2):  # laid, undone, laid again: "12H" and the prompts shown twice
+        ui.tap(ui.find("Chloé"))
+        ui.tap(hour_button(screen, 12))
+        ui.tap(slot_button(screen, 1, 3))
+        ui.pump()
+        assert slot_button(screen, 1, 3).text == "12H"
+        ui.tap(screen.ids.undo)
+        ui.pump()
+    ui.tap(ui.find("Chloé"))
+    ui.tap(hour_button(screen, 12))
+    ui.tap(slot_button(screen, 1, 3))
+    ui.pump()
+    slot = slot_button(screen, 1, 3)
+    kept = {key[0]: hit[0] for key, hit in _stores(TatSlot)[0].items()}
+    assert slot.text == "12H" and slot.texture is kept["12H"]
+    prompts = {key[0] for key in _stores(TatPrompt)[0]}
+    assert "Chloé: tap a green slot for 12H" in prompts

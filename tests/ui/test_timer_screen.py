@@ -363,3 +363,23 @@ def test_a_revealed_choice_goes_back_by_its_planned_update(ui, timer, planned):
     assert timer.big == "Reveal!"
     assert planned.run(timer.clock) == pytest.approx(2.001, abs=0.002)
     assert ui.app.sm.current == "home" and planned.planned is None
+
+
+def test_a_length_chosen_again_shows_its_digits_and_words_from_kept_textures(ui, timer):
+    """The countdown's digits and the control row's words of a length chosen again are
+    shown from the textures drawn the first times (``KeptText``), not drawn anew."""
+    from companion.ui.kept_text import _stores
+    from companion.ui.screens.timer import ControlButton, CountdownDigits
+
+    for _ in range(3):
+        ui.tap(ui.find("60 s"))
+        ui.tap(ui.find("+15 s"))
+        ui.pump()
+    digits = next(w for w in timer.walk(restrict=True) if isinstance(w, CountdownDigits))
+    assert digits.text == "1:15"
+    assert digits.texture is {k[0]: hit[0] for k, hit in _stores(CountdownDigits)[0].items()
+                              }["1:15"]
+    longer = ui.find("+15 s (1:15)")
+    assert isinstance(longer, ControlButton)
+    assert longer.texture is {k[0]: hit[0] for k, hit in _stores(ControlButton)[0].items()
+                              }["+15 s (1:15)"]

@@ -184,12 +184,27 @@ def listens(game: str, action: Mapping[str, Any]) -> bool:
     return entry is not None and action.get("type") in entry[0]
 
 
+#: the last two snapshots taken for a line, (rules, state, recent, snapshot): an
+#: action's "before" is most often the last one's "after" (a state never changes)
+_SNAPS: list[tuple[Any, Any, int | None, Snap]] = []
+
+
+def _snapshot(rules, state: Any, recent: int | None) -> Snap:
+    """``rules.snapshot(state, recent=recent)``, taken once for the two lines it serves."""
+    for r, s, n, snap in _SNAPS:
+        if r is rules and s is state and n == recent:
+            return snap
+    snap = rules.snapshot(state, recent=recent)
+    _SNAPS[:] = [*_SNAPS[-1:], (rules, state, recent, snap)]
+    return snap
+
+
 def action_line(rules, before: Any, action: Mapping[str, Any], after: Any) -> Line | None:
     """The line to say after ``action`` took the game from ``before`` to ``after``
     (engine states; snapshots are taken only when the game speaks after that type)."""
     if not listens(rules.NAME, action):
         return None
     recent = 0 if rules.NAME in NO_LISTS else None
-    old, new = rules.snapshot(before, recent=recent), rules.snapshot(after, recent=recent)
+    old, new = _snapshot(rules, before, recent), _snapshot(rules, after, recent)
     names = spoken_names(new.get("players", ()))
     return LISTENS[rules.NAME][1](old, action, new, names)

@@ -52,7 +52,7 @@ def _seat_state(state: tat.State, seat: int | None) -> tat.SeatState | None:
     return next((s for s in state.seats if s.player.seat == seat), None)
 
 
-_last: list = [None, None]  # the last state checked, and its checks
+_last: list = [None, None, None]  # the last state checked, its checks, its answers
 
 
 def checked(state: tat.State) -> tuple[tuple[int, ...], dict]:
@@ -63,7 +63,28 @@ def checked(state: tat.State) -> tuple[tuple[int, ...], dict]:
         gone = tat.unavailable_hours(state)
         _last[0], _last[1] = state, (gone, {s.player.seat: tat.check_row(s.row, gone)
                                             for s in state.seats})
+        _last[2] = {}
     return _last[1]
+
+
+def _once(state: tat.State, key: tuple, answer):
+    """The engine's answer ``answer()`` for ``key`` in ``state``, asked once per state
+    (the rows, the prompt and the buttons of one update ask the same questions)."""
+    checked(state)
+    memo = _last[2]
+    if key not in memo:
+        memo[key] = answer()
+    return memo[key]
+
+
+def legal_slots(state: tat.State, s: tat.SeatState, hour: int) -> tuple[int, ...]:
+    """``tat.legal_slots`` for seat state ``s`` and ``hour``, once per state."""
+    return _once(state, ("legal", s.player.seat, hour), lambda: tat.legal_slots(s.row, hour))
+
+
+def seats_that_can_place(state: tat.State, hour: int) -> tuple[int, ...]:
+    """``tat.seats_that_can_place``, once per state and hour."""
+    return _once(state, ("can", hour), lambda: tat.seats_that_can_place(state, hour))
 
 
 def problems_of(state: tat.State, seat: int | None) -> list:
@@ -182,7 +203,7 @@ def rows(state: tat.State, pick: Pick) -> list[dict]:
         problems = problems_of(state, s.player.seat)
         bad = {i for p in problems for i in p.slots}
         chosen = s.player.seat == pick.seat
-        legal = set(tat.legal_slots(s.row, pick.hour)) if chosen and pick.hour else set()
+        legal = set(legal_slots(state, s, pick.hour)) if chosen and pick.hour else set()
         row = s.row
         lift: set[int] = set()
         if chosen and pick.emergency:
@@ -235,9 +256,12 @@ def controls(state: tat.State, pick: Pick) -> dict:
         "ghost_plus": live and s is not None,
         "ghost_minus": live and s is not None and s.ghosts > 0,
         "draw": live and state.draw_pile > 0,
+        # only when nobody can place the hour: the chosen player's own green slots (the
+        # row shows them anyway) answer "somebody can" without asking for every row
         "discard": live and pick.hour is not None and pick.seat is not None
-        and not tat.seats_that_can_place(state, pick.hour)
-        and pick.hour not in checked(state)[0],
+        and pick.hour not in checked(state)[0]
+        and (s is None or not legal_slots(state, s, pick.hour))
+        and not seats_that_can_place(state, pick.hour),
     }
 
 
@@ -257,8 +281,8 @@ def prompt(state: tat.State, pick: Pick) -> str:
         return f"{s.player.name}: " + "; ".join(p.message for p in problems)
     if pick.hour is None:
         return f"{s.player.name}: tap the hour drawn"
-    if not tat.legal_slots(s.row, pick.hour):
-        if not tat.seats_that_can_place(state, pick.hour):
+    if not legal_slots(state, s, pick.hour):
+        if not seats_that_can_place(state, pick.hour):
             return f"Nobody can place {short(pick.hour)}: discard it"
         return f"{s.player.name} cannot place {short(pick.hour)}"
     return f"{s.player.name}: tap a green slot for {short(pick.hour)}"

@@ -8,11 +8,11 @@ points; a seat button press adds one point for that seat. Games with their own s
 from __future__ import annotations
 
 import json
+import re
 
 from kivy.app import App
 from kivy.metrics import sp
 from kivy.properties import StringProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup
 
@@ -20,24 +20,33 @@ from companion.palette import rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters.home import title_of
+from companion.ui.screens import still_scroll  # noqa: F401 - StillScroll in game.kv
 from companion.ui.widgets import (
     BigButton,
     BodyLabel,
     CounterButton,
     NumberPad,
     SeatBadge,
+    TouchBox,
     fitting_font,
 )
 
 load_kv(__file__)
 
 
+_DIGIT = re.compile(r"[0-9]")
+
+
 def _fit_total(label, size) -> None:
-    """A player's name and total whole: a smaller font, then two lines, never cut."""
+    """A player's name and total whole: a smaller font, then two lines, never cut.
+
+    Measured with every digit as 0: the font's digits are all as wide (tabular), so
+    "Ann: 37" fits wherever "Ann: 00" does, and a new total of as many digits is not
+    measured again (``widgets.fits`` keeps what it measured)."""
     label.text_size = (size[0], None)
     if label.plain and size[0] > 1:
-        label.font_size = fitting_font(label.plain, size[0], size[1], [30, 28, 24, 22, 20],
-                                       2, True)
+        label.font_size = fitting_font(_DIGIT.sub("0", label.plain), size[0], size[1],
+                                       [30, 28, 24, 22, 20], 2, True)
 
 
 class GameScreen(Screen):
@@ -49,7 +58,7 @@ class GameScreen(Screen):
         self._shown: tuple | None = None  # the seats whose rows are in the box, in order
         #: seat -> (its row, badge, total label): made the first time a game has the
         #: seat, then shown again for every next game with it
-        self._rows: dict[int, tuple[BoxLayout, SeatBadge, BodyLabel]] = {}
+        self._rows: dict[int, tuple[TouchBox, SeatBadge, BodyLabel]] = {}
         self._names: dict[int, str] = {}  # seat -> the name at it in this game
 
     def on_pre_enter(self, *_args) -> None:
@@ -96,12 +105,13 @@ class GameScreen(Screen):
             label.text = f"{escape_markup(p.name)}: [b]{total}[/b]"
             _fit_total(label, label.size)
 
-    def _row(self, seat: int) -> tuple[BoxLayout, SeatBadge, BodyLabel]:
-        """Seat ``seat``'s row: badge, name and total, -1 +1 +5 and + N (made once)."""
+    def _row(self, seat: int) -> tuple[TouchBox, SeatBadge, BodyLabel]:
+        """Seat ``seat``'s row: badge, name and total, -1 +1 +5 and + N (made once; a
+        touch on another row is not walked through its buttons)."""
         made = self._rows.get(seat)
         if made is not None:
             return made
-        row = BoxLayout(size_hint_y=None, height=70, spacing=8)
+        row = TouchBox(size_hint_y=None, height=70, spacing=8)
         badge = SeatBadge(seat=seat, pos_hint={"center_y": 0.5})
         row.add_widget(badge)
         label = BodyLabel(markup=True, font_size=sp(theme.TOTAL_TEXT))

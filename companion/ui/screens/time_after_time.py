@@ -39,16 +39,25 @@ from __future__ import annotations
 from kivy.app import App
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, OptionProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.palette import rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
+from companion.ui.kept_text import KeptText
 from companion.ui.presenters import time_after_time as view
+from companion.ui.screens import still_scroll  # noqa: F401 - StillScroll in the kv
 from companion.ui.screens.set_changed import set_changed
-from companion.ui.widgets import BigButton, SeatBadge, SteadyText, TapButton, fitting_font
+from companion.ui.widgets import (
+    BigButton,
+    FitLabel,
+    SeatBadge,
+    SteadyText,
+    TapButton,
+    TouchBox,
+    fitting_font,
+)
 
 load_kv(__file__)
 
@@ -56,10 +65,23 @@ EMPTY, FILLED, LEGAL = theme.KEY, theme.FILLED, theme.LEGAL
 PROBLEM, SELECTED, MOVED = theme.OUT_OF_ORDER, theme.PICKED, theme.MOVED
 
 
-class TatSlot(SteadyText, TapButton):
+class TatSlot(KeptText, SteadyText, TapButton):
     """A slot of a row or an hour key: dimmed as a whole when it takes no tap, its text
     not drawn again for that (an hour picked disables most of a row, a card laid enables
-    it again, at every turn)."""
+    it again, at every turn). Its look is its own flat rule (time_after_time.kv): a
+    change of state redraws nothing but its opacity, set here rather than by a kv rule
+    (a card laid changes some twenty of them). A card's hour ("14H", "?") is drawn once
+    and shown again from its kept texture in any slot (``KeptText``)."""
+
+    def on_disabled(self, _widget, disabled: bool) -> None:
+        self.opacity = 0.45 if disabled else 1
+
+
+class TatPrompt(KeptText, FitLabel):
+    """The title bar's line of what to do now: the same few sentences come back at every
+    turn ("Ann: tap the hour drawn"), shown again from their kept textures."""
+
+    kept_looks = 128  # per player: the hour drawn, a green slot for each hour, ...
 
 
 class TatBarButton(BigButton):
@@ -87,7 +109,8 @@ class TatHourPad(GridLayout):
     def on_touch_up(self, touch):
         if not self.shown:
             return False
-        return super().on_touch_up(touch)
+        super().on_touch_up(touch)
+        return self.collide_point(*touch.pos)  # the rows under it are not walked
 
 
 class TimeAfterTimeScreen(Screen):
@@ -110,12 +133,19 @@ class TimeAfterTimeScreen(Screen):
         self.pad_open = False  # four players: a player chosen, their hour not yet
         self._band_keys: list = []  # the 17 hour keys under the rows (2-3 players)
         self._pad_keys: list = []  # the 17 on the pad (4 players)
+        self._drawn: tuple | None = None  # (state, pick, pad_open) the last refresh showed
 
     def on_pre_enter(self, *_args) -> None:
         self.pick = view.Pick()
         self._lamp = None
         self.pad_open = False
         self.refresh()
+
+    def _show(self) -> None:
+        """Refresh unless the app's refresh after an action showed this state and pick
+        already (an action recorded refreshes the screen shown: once is enough)."""
+        if self._drawn != (self._state(), self.pick, self.pad_open):
+            self.refresh()
 
     def on_leave(self, *_args) -> None:
         if self._lamp is not None:
@@ -134,6 +164,7 @@ class TimeAfterTimeScreen(Screen):
         """Update the rows, hour keys and bar in place from the view data (the rows are
         built when the seats change, the hour keys once)."""
         state = self._state()
+        self._drawn = (state, self.pick, self.pad_open)
         if state is None:
             self.heading, self.prompt, self.result = "", "No game", ""
             self.pad_shown = False
@@ -209,7 +240,7 @@ class TimeAfterTimeScreen(Screen):
         self._rows = []
         app = App.get_running_app()
         for seat in seats:
-            box = BoxLayout(size_hint_y=None, height=dp(theme.TOUCH), spacing=dp(2))
+            box = TouchBox(size_hint_y=None, height=dp(theme.TOUCH), spacing=dp(2))
             box.add_widget(SeatBadge(seat=seat, colour=rgba(app.cfg.seat(seat).colour),
                                      pos_hint={"center_y": 0.5}))
             name = TapButton(markup=True, font_size=sp(theme.TEXT), halign="left",
@@ -276,7 +307,7 @@ class TimeAfterTimeScreen(Screen):
             action = view.yes_action(state, event.seat)
             if action is not None and App.get_running_app().act(action):
                 App.get_running_app().say(f"{view.asked_name(state)} plays on")
-                self.refresh()
+                self._show()
             return
         if any(s.player.seat == event.seat for s in state.seats):
             self.choose_seat(event.seat)
@@ -316,12 +347,14 @@ class TimeAfterTimeScreen(Screen):
         if action is None:
             app.say(reason, error=True)
             return False
+        # Nobody is chosen after a card is laid: the next card cannot land in this row
+        # by mistake; the next player taps their name or presses their button. Set
+        # before the action, so the app's refresh after it shows that at once.
+        pick, self.pick = self.pick, view.Pick()
         if app.act(action):
-            # Nobody is chosen after a card is laid: the next card cannot land in this
-            # row by mistake; the next player taps their name or presses their button.
-            self.pick = view.Pick()
-            self.refresh()
+            self._show()
             return True
+        self.pick = pick  # refused: the choice stays (nothing was shown anew)
         return False
 
     def ghost(self, delta: int) -> bool:
@@ -341,7 +374,7 @@ class TimeAfterTimeScreen(Screen):
         action = {"type": "discard", "seat": self.pick.seat, "hour": self.pick.hour}
         self.pick = view.Pick(seat=self.pick.seat)
         ok = App.get_running_app().act(action)
-        self.refresh()
+        self._show()
         return ok
 
     def start_emergency(self) -> None:
@@ -360,11 +393,11 @@ class TimeAfterTimeScreen(Screen):
         action = view.emergency_action(self.pick)
         if action is None:
             return False
-        app = App.get_running_app()
-        if app.act(action):
-            self.pick = view.cancel_emergency(self.pick)
-            self.refresh()
+        pick, self.pick = self.pick, view.cancel_emergency(self.pick)
+        if App.get_running_app().act(action):  # the flow closes as the move shows
+            self._show()
             return True
+        self.pick = pick  # refused: the moves chosen stay
         return False
 
     def hand_empty(self) -> bool:
@@ -378,7 +411,7 @@ class TimeAfterTimeScreen(Screen):
         action = None if state is None else view.no_action(state)
         if action is None or not App.get_running_app().act(action):
             return False
-        self.refresh()
+        self._show()
         return True
 
     def undo(self) -> None:

@@ -47,6 +47,7 @@ from kivy.properties import (
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion import bootclock
@@ -55,6 +56,7 @@ from companion.palette import default_colour, rgba
 from companion.timer import DONE, EXPIRED, NS_PER_S, RUNNING, TimerError
 from companion.ui import theme
 from companion.ui.app import load_kv
+from companion.ui.kept_text import KeptText
 from companion.ui.presenters.spoken import spoken_names, timer_line
 from companion.ui.presenters.timer import (
     CLOCK,
@@ -68,7 +70,7 @@ from companion.ui.presenters.timer import (
     running_note,
 )
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton
+from companion.ui.widgets import BigButton, TouchBox
 
 log = logging.getLogger(__name__)
 SETTING = "timer"
@@ -346,9 +348,9 @@ class TimerScreen(Screen):
         kinds = tuple(c.key.split(":")[0] for c in row)
         bar = self._control_rows.get(kinds)
         if bar is None:
-            bar = self._control_rows[kinds] = BoxLayout(spacing=dp(theme.GAP))
+            bar = self._control_rows[kinds] = TouchBox(spacing=dp(theme.GAP))
             for kind in kinds:
-                b = BigButton()
+                b = ControlButton()
                 b.key = kind
                 b.control = ""
                 b.bind(on_release=lambda w: self.control(w.control))
@@ -450,6 +452,18 @@ def _lay(box, children: list) -> None:
         box.clear_widgets()
         for child in children:
             box.add_widget(child)
+
+
+class ControlButton(KeptText, BigButton):
+    """A button of the control row: its few words come back ("+15 s (1:15)", "60 s",
+    "Pause all"), shown again from their kept textures."""
+
+
+class CountdownDigits(KeptText, Label):
+    """The countdown's big digits: a length chosen again (a preset, -/+15 s, Reset)
+    shows its digits from their kept texture. Few kept: each is a large texture."""
+
+    kept_looks = 16
 
 
 class CountdownPanel(BoxLayout):
