@@ -69,3 +69,32 @@ def test_clearing_an_empty_banner_sets_nothing(ui, monkeypatch):
     ui.app.clear_banner()  # what every recorded action does first
     assert shown == [] and ui.app.status == "a line of its own"
     ui.app.status = ""
+
+
+def test_a_refusal_and_its_clearing_draw_neither_hint_again(ui):
+    """The status bar's key hint and the banner's "Tap to close" keep their words: a
+    refusal shown and then cleared by the next recorded action hides and shows them,
+    and draws neither again (each text drawn is a new texture)."""
+    ui.goto_home()
+    assert ui.app.start_game("scorepad", {"players": TWO})
+    ui.pump(2)
+    ids = ui.app.root.ids
+    hint, close, line = ids.status_hint, ids.close_hint, ids.status_line
+    drawn = (hint.texture, close.texture)
+    assert hint.text and hint.opacity == 1 and close.opacity == 0 and line.text == ""
+    assert not ui.app.act({"type": "score", "seat": 7, "points": 1})  # refused
+    ui.pump(2)
+    assert ui.app.banner_text and close.opacity == 1 and close.text == "Tap to close"
+    assert line.text == "" and hint.opacity == 1  # the refusal is the banner's alone
+    assert ui.app.act({"type": "score", "seat": 1, "points": 1})
+    ui.pump(2)
+    assert not ui.app.banner_text and close.opacity == 0 and hint.opacity == 1
+    ui.app.say("Scores saved.")  # news: over the hint, which hides
+    ui.pump(2)
+    assert line.text == "Scores saved." and hint.opacity == 0
+    ui.app.status = ""
+    ui.pump(2)
+    assert hint.opacity == 1
+    assert (hint.texture, close.texture) == drawn and hint.texture is drawn[0] \
+        and close.texture is drawn[1]
+    ui.app.end_game("abandoned", ask=False)
