@@ -31,7 +31,6 @@ checkpoint costs little more than the entries added since the one before.
 from __future__ import annotations
 
 import gc
-import json
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -42,7 +41,7 @@ from companion.games import get_rules
 from companion.games.base import Rules, is_over
 from companion.games.replay import replay as replay_from
 from companion.games.summary import kept, key
-from companion.store.gamelog import GameLog, Keep, dumps
+from companion.store.gamelog import GameLog, Keep, dumps, parse_stored
 
 logger = logging.getLogger(__name__)
 
@@ -56,9 +55,16 @@ SCREEN_RECENT = 64
 
 def as_logged(action: Any) -> Any:
     """The action exactly as the game log stores and returns it (JSON round trip)."""
+    return logged(action)[0]
+
+
+def logged(action: Any) -> tuple[Any, str]:
+    """``(the action as the log gives it back, its stored text)``: encoded once, then
+    read back by the reader a replay uses (``parse_stored``)."""
     if not isinstance(action, dict):
         raise MalformedAction(f"an action must be an object, not {type(action).__name__}")
-    return json.loads(dumps(action))
+    text = dumps(action)
+    return parse_stored(text, "the action"), text
 
 
 def replay_states(rules: Rules, setup: dict,
@@ -185,12 +191,12 @@ class GameSession:
         The action is applied as the log will give it back (plain JSON: lists, not
         tuples), so the live state is exactly what a replay produces.
         """
-        action = as_logged(action)
+        action, text = logged(action)
         new_state = self.rules.apply(self.state, action)
         # a correction after the end opens the game again; an action that ends it by the
         # rules closes it: either in the action's own transaction
         over = is_over(self.rules, new_state)
-        self.log.append(self.game_id, action, reopen=is_over(self.rules, self.state),
+        self.log.append(self.game_id, action, text=text, reopen=is_over(self.rules, self.state),
                         finish=over, keep=self._keeper(new_state) if over else None)
         self._push(action, new_state)
         self._snap = None

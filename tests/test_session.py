@@ -218,3 +218,28 @@ def test_snapshot_is_made_once_per_state_and_follows_do_undo_and_resume(game_log
     game.do({"type": "score", "seat": 2, "points": 5})
     again = GameSession.resume(game_log, game.game_id)
     assert again.snapshot()["totals"] == game.snapshot()["totals"] == {"1": 0, "2": 5}
+
+
+def test_an_action_is_encoded_once_and_applied_as_the_log_reads_it(game_log, monkeypatch):
+    """``do`` encodes the action once: the log stores that text, and the engine gets
+    what reading it back gives (a replay reads it the same way)."""
+    import companion.session as session_module
+    import companion.store.gamelog as gamelog_module
+
+    encoded = []
+    real = gamelog_module.dumps
+
+    def counting(value):
+        encoded.append(value)
+        return real(value)
+
+    monkeypatch.setattr(session_module, "dumps", counting)
+    monkeypatch.setattr(gamelog_module, "dumps", counting)
+    game = GameSession.start(game_log, SCOREPAD, SETUP)
+    encoded.clear()
+    game.do({"type": "score", "seat": 1, "points": (3)})
+    game.do({"points": 2, "seat": 2, "type": "score"})
+    assert len(encoded) == 2
+    assert [a for a, _ in game._tail] == game_log.actions(game.game_id)
+    assert list(game._tail[1][0]) == ["points", "seat", "type"]  # the log's key order
+
