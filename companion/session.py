@@ -129,7 +129,8 @@ class GameSession:
         # them once anything happened; fewer only after undo).
         self._marks: list[Any] = [initial]
         self._tail: list[tuple[dict, Any]] = []
-        self._snap: tuple[Any, int | None, dict] | None = None  # see ``snapshot``
+        #: the last two snapshots made, newest first: (state, recent, snapshot)
+        self._snaps: list[tuple[Any, int | None, dict]] = []  # see ``snapshot_of``
 
     def _push(self, action: dict, state: Any) -> None:
         if len(self._tail) == CHECKPOINT_EVERY:
@@ -199,7 +200,6 @@ class GameSession:
         self.log.append(self.game_id, action, text=text, reopen=is_over(self.rules, self.state),
                         finish=over, keep=self._keeper(new_state) if over else None)
         self._push(action, new_state)
-        self._snap = None
         return new_state
 
     def undo(self) -> dict:
@@ -215,7 +215,6 @@ class GameSession:
             raise LogError("the game log and the screen disagree; restart to replay the log")
         self._tail.pop()
         self._n -= 1
-        self._snap = None
         return removed
 
     def _refill_tail(self) -> None:
@@ -269,12 +268,18 @@ class GameSession:
 
         Kept for the state it was made of: a screen's refresh asks for it several
         times (each part of a screen draws from it), the engine computes it once per
-        state. It is the screens' to read, never to change. A new state (``do``,
-        ``undo``, a new setup, a resume) makes a new one."""
-        state = self.state
-        kept = self._snap
-        if kept is not None and kept[0] is state and kept[1] == recent:
-            return kept[2]
+        state. It is the screens' to read, never to change. A new state (``do``, a
+        new setup, a resume) makes a new one; an undo shows the one kept before."""
+        return self.snapshot_of(self.state, recent)
+
+    def snapshot_of(self, state: Any, recent: int | None = SCREEN_RECENT) -> dict:
+        """``snapshot`` of ``state``, this one or another: the last two made are kept,
+        so the state before the last action (what the spoken line compares the new one
+        with, what an undo shows again) is not made a second time. States never change
+        once made (undo steps back to them), so a state's snapshot stays its own."""
+        for made_of, made_recent, snap in self._snaps:
+            if made_of is state and made_recent == recent:
+                return snap
         snap = self.rules.snapshot(state, recent=recent)
-        self._snap = (state, recent, snap)
+        self._snaps = [(state, recent, snap), *self._snaps[:1]]
         return snap

@@ -173,9 +173,11 @@ LISTENS: dict[str, tuple[frozenset[str], Callable[..., Line | None]]] = {
 }
 
 
-#: Games whose line reads no growing list of the snapshot (time log, runs): their
-#: snapshots are taken without them (``recent=0``), so a line costs the same at the end
-#: of a long game as at its start. The others compare lists' lengths, and get them whole.
+#: Games whose line reads no growing list of the snapshot (time log, runs): their line
+#: is made from the screens' snapshots (``action_line``'s ``snapshot``: made already for
+#: the screen, lists cut short) or, without them, snapshots taken without those lists
+#: (``recent=0``), so a line costs the same at the end of a long game as at its start.
+#: The others compare lists' lengths, and get them whole.
 NO_LISTS = frozenset({"time_stories"})
 
 
@@ -184,12 +186,19 @@ def listens(game: str, action: Mapping[str, Any]) -> bool:
     return entry is not None and action.get("type") in entry[0]
 
 
-def action_line(rules, before: Any, action: Mapping[str, Any], after: Any) -> Line | None:
+def action_line(rules, before: Any, action: Mapping[str, Any], after: Any,
+                snapshot: Callable[[Any], Snap] | None = None) -> Line | None:
     """The line to say after ``action`` took the game from ``before`` to ``after``
-    (engine states; snapshots are taken only when the game speaks after that type)."""
+    (engine states; snapshots are taken only when the game speaks after that type).
+    ``snapshot(state)``: the screens' snapshot of a state, kept by the session
+    (``GameSession.snapshot_of``), used for the games whose line reads no list
+    (``NO_LISTS``): the screen has made both already, so the line makes none."""
     if not listens(rules.NAME, action):
         return None
-    recent = 0 if rules.NAME in NO_LISTS else None
-    old, new = rules.snapshot(before, recent=recent), rules.snapshot(after, recent=recent)
+    if rules.NAME in NO_LISTS and snapshot is not None:
+        old, new = snapshot(before), snapshot(after)
+    else:
+        recent = 0 if rules.NAME in NO_LISTS else None
+        old, new = rules.snapshot(before, recent=recent), rules.snapshot(after, recent=recent)
     names = spoken_names(new.get("players", ()))
     return LISTENS[rules.NAME][1](old, action, new, names)
