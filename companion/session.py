@@ -31,7 +31,6 @@ checkpoint costs little more than the entries added since the one before.
 from __future__ import annotations
 
 import gc
-import json
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -42,7 +41,7 @@ from companion.games import get_rules
 from companion.games.base import Rules, is_over
 from companion.games.replay import replay as replay_from
 from companion.games.summary import kept, key
-from companion.store.gamelog import GameLog, Keep, dumps
+from companion.store.gamelog import GameLog, Keep, dumps, parse_stored
 
 logger = logging.getLogger(__name__)
 
@@ -56,9 +55,16 @@ SCREEN_RECENT = 64
 
 def as_logged(action: Any) -> Any:
     """The action exactly as the game log stores and returns it (JSON round trip)."""
+    return logged(action)[0]
+
+
+def logged(action: Any) -> tuple[Any, str]:
+    """``(the action as the log gives it back, its stored text)``: encoded once, then
+    read back by the reader a replay uses (``parse_stored``)."""
     if not isinstance(action, dict):
         raise MalformedAction(f"an action must be an object, not {type(action).__name__}")
-    return json.loads(dumps(action))
+    text = dumps(action)
+    return parse_stored(text, "the action"), text
 
 
 def replay_states(rules: Rules, setup: dict,
@@ -123,7 +129,8 @@ class GameSession:
         # them once anything happened; fewer only after undo).
         self._marks: list[Any] = [initial]
         self._tail: list[tuple[dict, Any]] = []
-        self._snap: tuple[Any, int | None, dict] | None = None  # see ``snapshot``
+        #: per ``recent``, the last two snapshots made, newest first: (state, snapshot)
+        self._snaps: dict[int | None, list[tuple[Any, dict]]] = {}  # see ``snapshot_of``
 
     def _push(self, action: dict, state: Any) -> None:
         if len(self._tail) == CHECKPOINT_EVERY:
@@ -185,15 +192,14 @@ class GameSession:
         The action is applied as the log will give it back (plain JSON: lists, not
         tuples), so the live state is exactly what a replay produces.
         """
-        action = as_logged(action)
+        action, text = logged(action)
         new_state = self.rules.apply(self.state, action)
         # a correction after the end opens the game again; an action that ends it by the
         # rules closes it: either in the action's own transaction
         over = is_over(self.rules, new_state)
-        self.log.append(self.game_id, action, reopen=is_over(self.rules, self.state),
+        self.log.append(self.game_id, action, text=text, reopen=is_over(self.rules, self.state),
                         finish=over, keep=self._keeper(new_state) if over else None)
         self._push(action, new_state)
-        self._snap = None
         return new_state
 
     def undo(self) -> dict:
@@ -209,7 +215,6 @@ class GameSession:
             raise LogError("the game log and the screen disagree; restart to replay the log")
         self._tail.pop()
         self._n -= 1
-        self._snap = None
         return removed
 
     def _refill_tail(self) -> None:
@@ -263,12 +268,20 @@ class GameSession:
 
         Kept for the state it was made of: a screen's refresh asks for it several
         times (each part of a screen draws from it), the engine computes it once per
-        state. It is the screens' to read, never to change. A new state (``do``,
-        ``undo``, a new setup, a resume) makes a new one."""
-        state = self.state
-        kept = self._snap
-        if kept is not None and kept[0] is state and kept[1] == recent:
-            return kept[2]
+        state. It is the screens' to read, never to change. A new state (``do``, a
+        new setup, a resume) makes a new one; an undo shows the one kept before."""
+        return self.snapshot_of(self.state, recent)
+
+    def snapshot_of(self, state: Any, recent: int | None = SCREEN_RECENT) -> dict:
+        """``snapshot`` of ``state``, this one or another: the last two made of each
+        ``recent`` are kept, so the state before the last action (what the spoken line
+        compares the new one with, what an undo shows again) is not made a second time.
+        States never change once made (undo steps back to them), so a state's snapshot
+        stays its own."""
+        made = self._snaps.get(recent, ())
+        for made_of, snap in made:
+            if made_of is state:
+                return snap
         snap = self.rules.snapshot(state, recent=recent)
-        self._snap = (state, recent, snap)
+        self._snaps[recent] = [(state, snap), *made[:1]]
         return snap

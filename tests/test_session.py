@@ -218,3 +218,55 @@ def test_snapshot_is_made_once_per_state_and_follows_do_undo_and_resume(game_log
     game.do({"type": "score", "seat": 2, "points": 5})
     again = GameSession.resume(game_log, game.game_id)
     assert again.snapshot()["totals"] == game.snapshot()["totals"] == {"1": 0, "2": 5}
+
+
+def test_an_action_is_encoded_once_and_applied_as_the_log_reads_it(game_log, monkeypatch):
+    """``do`` encodes the action once: the log stores that text, and the engine gets
+    what reading it back gives (a replay reads it the same way)."""
+    import companion.session as session_module
+    import companion.store.gamelog as gamelog_module
+
+    encoded = []
+    real = gamelog_module.dumps
+
+    def counting(value):
+        encoded.append(value)
+        return real(value)
+
+    monkeypatch.setattr(session_module, "dumps", counting)
+    monkeypatch.setattr(gamelog_module, "dumps", counting)
+    game = GameSession.start(game_log, SCOREPAD, SETUP)
+    encoded.clear()
+    game.do({"type": "score", "seat": 1, "points": (3)})
+    game.do({"points": 2, "seat": 2, "type": "score"})
+    assert len(encoded) == 2
+    assert [a for a, _ in game._tail] == game_log.actions(game.game_id)
+    assert list(game._tail[1][0]) == ["points", "seat", "type"]  # the log's key order
+
+
+def test_the_snapshot_before_the_last_action_is_kept_for_the_line_and_undo(game_log,
+                                                                          monkeypatch):
+    rules = get_rules("scorepad")
+    made = []
+    engine_snapshot = rules.snapshot
+
+    def counting(state, recent=None):
+        made.append(state)
+        return engine_snapshot(state, recent=recent)
+
+    monkeypatch.setattr(rules, "snapshot", counting)
+    game = GameSession.start(game_log, rules, SETUP)
+    game.do({"type": "score", "seat": 1, "points": 3})
+    before, first = game.state, game.snapshot()
+    game.do({"type": "score", "seat": 2, "points": 4})
+    after = game.snapshot()
+    assert len(made) == 2
+    assert game.snapshot_of(before) is first and game.snapshot_of(game.state) is after
+    assert len(made) == 2, "both kept: nothing made again"
+    game.undo()  # back to the state before: its snapshot is shown again
+    assert game.snapshot() is first and first["totals"] == {"1": 3, "2": 0}
+    assert len(made) == 2
+    other = game.snapshot(recent=None)  # another length of lists is another snapshot
+    assert other is not first and len(made) == 3
+    assert game.snapshot_of(game._marks[0])["totals"] == {"1": 0, "2": 0}  # not kept: made
+    assert len(made) == 4

@@ -121,6 +121,8 @@ class GameLog:
                 self.db.close()
                 raise opening.as_log_error(exc, self.path, "Could not update") from exc
         self._has_crc = "crc" in {r[1] for r in self.db.execute("PRAGMA table_info(games)")}
+        #: the actions table's columns, for the take-back note of an appended row
+        self._action_columns: tuple[str, ...] | None = None
 
     def close(self) -> None:
         self.db.close()
@@ -157,6 +159,11 @@ class GameLog:
     def _note(self, table: str, where: str, args: tuple) -> None:
         """Inside a write: remember rows as they are before this write changes them."""
         self._noted.append(takeback.note(self.db, table, where, args))
+
+    def _columns_of_actions(self) -> tuple[str, ...]:
+        if self._action_columns is None:
+            self._action_columns = takeback.columns(self.db, "actions")
+        return self._action_columns
 
     def _take_back(self, exc: sqlite3.Error) -> LogError:
         """After a failed write: make sure it is not in the log, then say why it failed."""
@@ -217,17 +224,22 @@ class GameLog:
 
         return self._tx(write)
 
-    def append(self, game_id: int, action: dict, *, reopen: bool = False,
-               finish: bool = False, keep: Keep | None = None) -> int:
+    def append(self, game_id: int, action: dict, *, text: str | None = None,
+               reopen: bool = False, finish: bool = False, keep: Keep | None = None) -> int:
         """Append one action and commit it; returns its sequence number (1-based).
 
-        ``reopen``: the game was closed (its rules had ended it) and this action corrects
-        it; ``finish``: this action ends it by the rules. Either status change commits in
-        the same transaction as the action, so a power cut never leaves a game that is
-        over still offered for resume, or a correction without its game reopened. With
-        ``finish``, ``keep`` gives History's summary of the finished game (see
-        ``Keep``), kept in that transaction too."""
-        text = dumps(action)
+        ``text``: the action already in the log's JSON form (``dumps(action)``, as the
+        session has it), so it is not encoded twice. ``reopen``: the game was closed (its
+        rules had ended it) and this action corrects it; ``finish``: this action ends it
+        by the rules. Either status change commits in the same transaction as the action,
+        so a power cut never leaves a game that is over still offered for resume, or a
+        correction without its game reopened. With ``finish``, ``keep`` gives History's
+        summary of the finished game (see ``Keep``), kept in that transaction too.
+
+        Four statements when nothing else changes: BEGIN IMMEDIATE, the game's status
+        and last sequence number, the INSERT, COMMIT."""
+        if text is None:
+            text = dumps(action)
 
         def write() -> int:
             if reopen:
@@ -239,7 +251,10 @@ class GameLog:
             ).fetchone()
             _must_be_open(game_id, row)
             seq, at = row[1] + 1, self.clock()
-            self._note("actions", "game_id = ? AND seq = ?", (game_id, seq))
+            # no row holds seq yet (the game's last one was just read, in this write):
+            # noted for the take-back without reading it
+            self._noted.append(takeback.absent("actions", "game_id = ? AND seq = ?",
+                                               (game_id, seq), self._columns_of_actions()))
             self.db.execute(
                 "INSERT INTO actions (game_id, seq, at, action, crc) VALUES (?, ?, ?, ?, ?)",
                 (game_id, seq, at, text, action_crc(game_id, seq, at, text)),

@@ -43,8 +43,20 @@ class Noted:
 def note(db: sqlite3.Connection, table: str, where: str, args: tuple) -> Noted:
     """The rows of ``table`` matching ``where`` now, inside the write transaction."""
     cur = db.execute(f"SELECT * FROM {table} WHERE {where}", args)
-    columns = tuple(d[0] for d in cur.description)
-    return Noted(table, where, args, columns, frozenset(cur.fetchall()))
+    names = tuple(d[0] for d in cur.description)
+    return Noted(table, where, args, names, frozenset(cur.fetchall()))
+
+
+def absent(table: str, where: str, args: tuple, columns: tuple[str, ...]) -> Noted:
+    """Rows the write has just found not to exist (the next sequence number of a game,
+    read in the same write transaction): noted without reading them again. Taking the
+    write back removes whatever is there, and puts nothing in its place."""
+    return Noted(table, where, args, columns, frozenset())
+
+
+def columns(db: sqlite3.Connection, table: str) -> tuple[str, ...]:
+    """The names of ``table``'s columns, in order (what ``note`` records with rows)."""
+    return tuple(d[0] for d in db.execute(f"SELECT * FROM {table} LIMIT 0").description)
 
 
 def unchanged(db: sqlite3.Connection, noted: Noted) -> bool:

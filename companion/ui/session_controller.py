@@ -188,7 +188,8 @@ class SessionController:
         or no line could be made: a sentence never costs the table its action)."""
         session = self.session
         try:
-            return action_line(session.rules, before, action, session.state)
+            return action_line(session.rules, before, action, session.state,
+                               snapshot=session.snapshot_of)
         except Exception:  # noqa: BLE001 - a sentence must never cost the table its action
             log.exception("no spoken line for %r", action.get("type"))
             return None

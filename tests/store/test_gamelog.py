@@ -228,3 +228,40 @@ def test_version_changes_with_every_write_of_either_connection(tmp_path):
     other.close()
     assert log.version() != v
     log.close()
+
+
+def test_an_append_is_four_statements_and_its_take_back_still_removes_it(game_log):
+    """BEGIN IMMEDIATE, the game's status and last seq, the INSERT, COMMIT: the new row
+    is noted for the take-back without being read (the write just found its seq free),
+    and a take-back of it still removes it."""
+    from companion.store import takeback
+
+    gid = game_log.new_game("scorepad", {"players": [{"name": "Ann", "seat": 1}]})
+    game_log.append(gid, {"type": "score", "seat": 1, "points": 1})
+    said: list[str] = []
+    game_log.db.set_trace_callback(said.append)
+    try:
+        game_log.append(gid, {"type": "score", "seat": 1, "points": 2})
+    finally:
+        game_log.db.set_trace_callback(None)
+    assert len(said) == 4, said
+    assert said[0] == "BEGIN IMMEDIATE" and said[-1] == "COMMIT"
+    assert said[2].startswith("INSERT INTO actions")
+    (noted,) = game_log._noted  # what a read before the INSERT would have found
+    assert (noted.table, noted.args, noted.rows) == ("actions", (gid, 2), frozenset())
+    assert noted.columns == takeback.note(game_log.db, "actions", "seq = 0", ()).columns
+    # as if SQLite's recovery had brought back the refused second append: it goes again
+    assert takeback.restore(game_log.db, [noted]) == 1
+    assert [a["points"] for a in game_log.actions(gid)] == [1]
+
+
+def test_an_action_given_with_its_text_is_stored_as_that_text(game_log):
+    from companion.store.gamelog import dumps
+
+    gid = game_log.new_game("scorepad", {"players": [{"name": "Ann", "seat": 1}]})
+    action = {"type": "score", "seat": 1, "points": 2}
+    game_log.append(gid, action, text=dumps(action))
+    (stored,) = game_log.db.execute("SELECT action FROM actions WHERE game_id = ?",
+                                    (gid,)).fetchone()
+    assert stored == dumps(action)
+    assert game_log.action_rows(gid)[0][2] == action  # its checksum is the text's

@@ -69,3 +69,74 @@ def test_clearing_an_empty_banner_sets_nothing(ui, monkeypatch):
     ui.app.clear_banner()  # what every recorded action does first
     assert shown == [] and ui.app.status == "a line of its own"
     ui.app.status = ""
+
+
+def test_a_refusal_and_its_clearing_draw_neither_hint_again(ui):
+    """The status bar's key hint and the banner's "Tap to close" keep their words: a
+    refusal shown and then cleared by the next recorded action hides and shows them,
+    and draws neither again (each text drawn is a new texture)."""
+    ui.goto_home()
+    assert ui.app.start_game("scorepad", {"players": TWO})
+    ui.pump(2)
+    ids = ui.app.root.ids
+    hint, close, line = ids.status_hint, ids.close_hint, ids.status_line
+    drawn = (hint.texture, close.texture)
+    assert hint.text and hint.opacity == 1 and close.opacity == 0 and line.text == ""
+    assert not ui.app.act({"type": "score", "seat": 7, "points": 1})  # refused
+    ui.pump(2)
+    assert ui.app.banner_text and close.opacity == 1 and close.text == "Tap to close"
+    assert line.text == "" and hint.opacity == 1  # the refusal is the banner's alone
+    assert ui.app.act({"type": "score", "seat": 1, "points": 1})
+    ui.pump(2)
+    assert not ui.app.banner_text and close.opacity == 0 and hint.opacity == 1
+    ui.app.say("Scores saved.")  # news: over the hint, which hides
+    ui.pump(2)
+    assert line.text == "Scores saved." and hint.opacity == 0
+    ui.app.status = ""
+    ui.pump(2)
+    assert hint.opacity == 1
+    assert (hint.texture, close.texture) == drawn and hint.texture is drawn[0] \
+        and close.texture is drawn[1]
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_undo_words_said_again_are_not_drawn_again(ui):
+    """The Undo button's words come back at every turn: words it has drawn lately are
+    shown from the texture they were drawn into (the same texture object), words new
+    to it, or the same words in another box, are drawn anew."""
+    ui.goto_home()
+    assert ui.app.start_game("scorepad", {"players": TWO})
+    ui.pump(2)
+    undo = next(w for w in ui.app.sm.current_screen.walk()
+                if type(w).__name__ == "UndoButton")
+    drawn = {}
+    for seat in (1, 2, 1, 2, 1):
+        assert ui.app.act({"type": "score", "seat": seat, "points": 1})
+        ui.pump(2)
+        name = TWO[seat - 1]["name"]
+        assert undo.text == f"Undo: score ({name})"
+        texture = drawn.setdefault(undo.text, (undo.texture, tuple(undo.texture_size)))
+        assert undo.texture is texture[0] and tuple(undo.texture_size) == texture[1]
+    assert drawn[f"Undo: score ({TWO[0]['name']})"][0] is not \
+        drawn[f"Undo: score ({TWO[1]['name']})"][0], "each words in a texture of its own"
+    size = undo.font_size
+    undo.font_size = size - 2  # the same words at another size: drawn again
+    ui.pump(2)
+    assert undo.texture is not drawn[undo.text][0]
+    undo.font_size = size
+    ui.pump(2)
+    assert undo.texture is drawn[undo.text][0]
+    box = tuple(undo.text_size)
+    undo.text_size = (box[0] - 40, None)  # the same words in a narrower box: drawn again
+    ui.pump(2)
+    assert undo.texture is not drawn[undo.text][0]
+    assert undo.texture_size[0] == drawn[undo.text][1][0] - 40
+    undo.text_size = box
+    ui.pump(2)
+    assert undo.texture is drawn[undo.text][0]
+    from companion.ui import widgets
+
+    widgets._forget_drawn()  # the GL context made again: every Undo draws anew
+    ui.pump(2)
+    assert undo.texture is not drawn[undo.text][0] and undo.texture_size[0] > 0
+    ui.app.end_game("abandoned", ask=False)

@@ -278,27 +278,3 @@ def test_every_game_that_speaks_is_a_real_engine():
 
     assert set(LISTENS) <= set(known())
     assert {line.priority for line in (sp.die_line(1),)} <= {INFO, VERDICT, URGENT}
-
-
-def test_a_state_is_snapshotted_once_for_the_two_lines_it_serves():
-    """An action's "before" is the last line's "after": its snapshot is not taken again,
-    and each new state gets its own."""
-    rules = get_rules("time_after_time")
-    taken = []
-
-    class Counting:
-        NAME = rules.NAME
-
-        @staticmethod
-        def snapshot(state, recent=None):
-            taken.append(state)
-            return rules.snapshot(state, recent=recent)
-
-    state = rules.initial({"players": players("Ann", "Bob")})
-    for slot, hour in ((0, 6), (1, 7), (2, 8)):
-        action = {"type": "place", "seat": 1, "slot": slot, "hour": hour}
-        after = rules.apply(state, action)
-        assert action_line(Counting, state, action, after) is None  # nobody has won
-        state = after
-    assert len(taken) == 4 and len({id(s) for s in taken}) == 4  # 4 states, once each
-    assert taken[-1] is state

@@ -173,9 +173,11 @@ LISTENS: dict[str, tuple[frozenset[str], Callable[..., Line | None]]] = {
 }
 
 
-#: Games whose line reads no growing list of the snapshot (time log, runs): their
-#: snapshots are taken without them (``recent=0``), so a line costs the same at the end
-#: of a long game as at its start. The others compare lists' lengths, and get them whole.
+#: Games whose line reads no growing list of the snapshot (time log, runs): their line
+#: is made from the screens' snapshots (``action_line``'s ``snapshot``: made already for
+#: the screen, lists cut short) or, without them, snapshots taken without those lists
+#: (``recent=0``), so a line costs the same at the end of a long game as at its start.
+#: The others compare lists' lengths, and get them whole.
 NO_LISTS = frozenset({"time_stories"})
 
 
@@ -184,27 +186,24 @@ def listens(game: str, action: Mapping[str, Any]) -> bool:
     return entry is not None and action.get("type") in entry[0]
 
 
-#: the last two snapshots taken for a line, (rules, state, recent, snapshot): an
-#: action's "before" is most often the last one's "after" (a state never changes)
-_SNAPS: list[tuple[Any, Any, int | None, Snap]] = []
-
-
-def _snapshot(rules, state: Any, recent: int | None) -> Snap:
-    """``rules.snapshot(state, recent=recent)``, taken once for the two lines it serves."""
-    for r, s, n, snap in _SNAPS:
-        if r is rules and s is state and n == recent:
-            return snap
-    snap = rules.snapshot(state, recent=recent)
-    _SNAPS[:] = [*_SNAPS[-1:], (rules, state, recent, snap)]
-    return snap
-
-
-def action_line(rules, before: Any, action: Mapping[str, Any], after: Any) -> Line | None:
+def action_line(rules, before: Any, action: Mapping[str, Any], after: Any,
+                snapshot: Callable[..., Snap] | None = None) -> Line | None:
     """The line to say after ``action`` took the game from ``before`` to ``after``
-    (engine states; snapshots are taken only when the game speaks after that type)."""
+    (engine states; snapshots are taken only when the game speaks after that type).
+    ``snapshot(state)`` / ``snapshot(state, None)``: the session's kept snapshots of a
+    state, the screens' / with whole lists (``GameSession.snapshot_of``). An action's
+    "before" is the last one's "after" and the screen has made both, so a line made
+    through the session takes at most one new snapshot: none for the games whose line
+    reads no list (``NO_LISTS``), the new state's for the others. Without it every
+    line makes its own two."""
     if not listens(rules.NAME, action):
         return None
-    recent = 0 if rules.NAME in NO_LISTS else None
-    old, new = _snapshot(rules, before, recent), _snapshot(rules, after, recent)
+    if snapshot is None:
+        recent = 0 if rules.NAME in NO_LISTS else None
+        old, new = rules.snapshot(before, recent=recent), rules.snapshot(after, recent=recent)
+    elif rules.NAME in NO_LISTS:
+        old, new = snapshot(before), snapshot(after)
+    else:
+        old, new = snapshot(before, None), snapshot(after, None)
     names = spoken_names(new.get("players", ()))
     return LISTENS[rules.NAME][1](old, action, new, names)
