@@ -10,7 +10,8 @@ back nothing is measured or drawn.
 
 How it keeps a texture honest:
 - A look is kept from its second showing on: a text new at every tap (a delay in ms, a
-  time) is drawn as Kivy draws it and costs nothing more.
+  time) is drawn as Kivy draws it and costs nothing more. A class whose texts nearly
+  all come back (the Undo words) keeps them from the first: ``keep_first_showing``.
 - A texture is filled at once when it is kept (Kivy fills a label's texture only when the
   window first draws it, from what the core label holds then), and the core label gets
   a new texture for its next text, so nothing later draws over a kept one.
@@ -40,6 +41,7 @@ class KeptText:
 
     kept_looks = 64  # textures kept per class
     seen_looks = 256  # looks remembered per class, to know one that comes back
+    keep_first_showing = False  # True: kept at once, not from its second showing
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -65,7 +67,7 @@ class KeptText:
         texture = self.texture
         if texture is None or texture is core.texture_1px:
             return  # nothing drawn (blank text)
-        if key not in seen:
+        if key not in seen and not self.keep_first_showing:
             seen[key] = None  # first showing: drawn as Kivy draws it
             if len(seen) > self.seen_looks:
                 seen.popitem(last=False)

@@ -11,11 +11,9 @@ so a coloured button (Start, Resume) keeps its colour after being pressed.
 from __future__ import annotations
 
 import weakref
-from collections import OrderedDict
 from functools import lru_cache
 
 from kivy.graphics import Color, Ellipse
-from kivy.graphics.context import get_context
 from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
@@ -33,6 +31,7 @@ from kivy.uix.vkeyboard import VKeyboard
 from kivy.uix.widget import Widget
 
 from companion.ui import theme
+from companion.ui.kept_text import KeptText
 from companion.ui.modal import Modal
 from companion.ui.taps import OneTap
 
@@ -110,12 +109,16 @@ class BigButton(SteadyText, OneTap, Button):
         super().__init__(**kwargs)
 
 
-class UndoButton(BigButton):
+class UndoButton(KeptText, BigButton):
     """Undo, saying what it would take back ("Undo: pickup (Dan)", from
     ``app.undo_text``): in two lines at most and never cut mid-word; when the whole does
-    not fit even at 18 px, the words without the name ("Undo: pickup"), then "Undo"."""
+    not fit even at 18 px, the words without the name ("Undo: pickup"), then "Undo".
+    Its words come back at every turn ("… (Ann)", "… (Bob)", "… (Ann)"): each is kept
+    in its texture from its first showing (``KeptText``)."""
 
     words = StringProperty("Undo")
+    keep_first_showing = True
+    kept_looks = 48  # a table's players times the kinds of action
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -123,7 +126,6 @@ class UndoButton(BigButton):
         self._stale = False  # words changed while that screen was not shown
         self.fbind("words", self._fit)
         self.fbind("size", self._fit)
-        _UNDO_BUTTONS.add(self)
 
     def _fit(self, *_args) -> None:
         # Every screen's Undo follows app.undo_text: only the shown one is fitted and
@@ -152,50 +154,6 @@ class UndoButton(BigButton):
         if self._stale:
             self._fit()
 
-    def texture_update(self, *largs) -> None:
-        """Kivy's, except that words drawn lately are not drawn again: the Undo words
-        come back at every turn ("Undo: tuck (Ann)", "… (Bob)", "… (Ann)"), so the
-        texture of each is kept (``DRAWN_WORDS``) with everything it was drawn from
-        (the words and every option of the text: size, box, colour …). Each is drawn
-        into a texture of its own, so no later words draw over a kept one."""
-        label = self._label
-        if self.markup or not label.text:
-            super().texture_update(*largs)
-            return
-        # the box is the core label's ``usersize`` (copied into its options only as it
-        # draws), the rest its options
-        key = (label.text, tuple(label.usersize),
-               *((k, tuple(v) if isinstance(v, list) else v)
-                 for k, v in sorted(label.options.items()) if k != "text_size"))
-        kept = _DRAWN.get(key)
-        if kept is not None:
-            _DRAWN.move_to_end(key)
-            self.texture = None  # as Kivy does: bound properties see the change
-            self.texture, self.texture_size, self.is_shortened = kept
-            return
-        label.texture = None  # a new texture, not the one a kept entry holds
-        super().texture_update(*largs)
-        if self.texture is not None:
-            _DRAWN[key] = (self.texture, list(self.texture_size), self.is_shortened)
-            while len(_DRAWN) > DRAWN_WORDS:
-                _DRAWN.popitem(last=False)
-
-
-#: how many Undo words' textures are kept (a table's players times the kinds of action)
-DRAWN_WORDS = 48
-_DRAWN: OrderedDict = OrderedDict()
-_UNDO_BUTTONS: weakref.WeakSet = weakref.WeakSet()
-
-
-def _forget_drawn(*_args) -> None:
-    """The GL context was made again (textures lost their pixels): kept Undo words are
-    forgotten and every Undo button draws its words anew."""
-    _DRAWN.clear()
-    for button in list(_UNDO_BUTTONS):
-        button._trigger_texture()
-
-
-get_context().add_reload_observer(_forget_drawn)
 
 
 def undo_words(full: str, width: float, height: float) -> tuple[str, float]:

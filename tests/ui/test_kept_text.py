@@ -112,3 +112,14 @@ def test_markup_labels_are_drawn_as_kivy_draws_them(labels):
     renders.clear()
     show(label, "[b]Ann[/b]")
     assert renders  # its links and anchors come from drawing it
+
+
+def test_a_class_whose_texts_come_back_keeps_them_from_the_first_showing(labels):
+    make, _ = labels
+    label, renders = make()
+    label.keep_first_showing = True
+    first = show(label, "Undo: score (Ann)")
+    show(label, "Undo: score (Bob)")
+    renders.clear()
+    assert show(label, "Undo: score (Ann)") is first
+    assert renders == []

@@ -134,9 +134,9 @@ def test_undo_words_said_again_are_not_drawn_again(ui):
     undo.text_size = box
     ui.pump(2)
     assert undo.texture is drawn[undo.text][0]
-    from companion.ui import widgets
+    from companion.ui import kept_text
 
-    widgets._forget_drawn()  # the GL context made again: every Undo draws anew
+    kept_text.forget_all()  # the GL context made again: every Undo draws anew
     ui.pump(2)
     assert undo.texture is not drawn[undo.text][0] and undo.texture_size[0] > 0
     ui.app.end_game("abandoned", ask=False)
