@@ -164,3 +164,21 @@ def test_the_kiosk_keyboard_has_keys_of_56_px_and_leaves_the_field_in_sight(ui):
         Window.remove_widget(keyboard)
     ui.pump(3)
     assert ui.app.root.y == 0
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_the_key_hint_is_shown_in_simulation_only(ui, monkeypatch, size):
+    """The status bar names the keyboard's seat keys when the buttons are simulated; a
+    real box says nothing of keys, however wide its status bar."""
+    from dataclasses import replace
+
+    hint = ui.app.root.ids.status_hint
+    ui.resize(size)
+    assert hint.text.startswith(("Simulation: keys 1-8", "Keys 1-8"))
+    table = ui.app.table
+    monkeypatch.setattr(table, "info", replace(table.info, simulated=False))
+    ui.resize((size[0] - 20, size[1]))  # the hint worded again
+    assert hint.text == ""
+    monkeypatch.undo()
+    ui.resize((800, 480))
+    assert hint.text
