@@ -12,6 +12,9 @@ look is in ``times_panels.kv``. Used by ``companion/ui/screens/times.py``:
 * ``YearPad``: big digit buttons for the year, no system keyboard needed;
 * ``OutcomeRow``: one player's result of an event;
 * ``TrackPicture``: the scoring track 0..target with every player's badge on their space;
+* ``KeptText`` (``KeptLabel``, ``KeptFitLabel``, ``KeptButton``, ``KeptUndoButton``):
+  labels whose texts come back (whose turn, the prompt, Doubt Dan, Undo: place (Dan))
+  shown from the texture drawn the first time, not measured and drawn again;
 * ``Overlay``: a panel over the screen that takes all taps (a ``Modal``); ``MenuDialog`` (override,
   scoring track, sound, end game) and ``OverrideDialog`` (seat, hand or score, value,
   reason: all by taps, no keyboard) are overlays that call back into the screen.
@@ -19,6 +22,8 @@ look is in ``times_panels.kv``. Used by ``companion/ui/screens/times.py``:
 
 from __future__ import annotations
 
+import copy
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 
 from kivy.app import App
@@ -64,9 +69,86 @@ from companion.ui.presenters.times import (
     stacks,
 )
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton, NumberPad, TouchInside
+from companion.ui.widgets import BigButton, FitLabel, NumberPad, TouchInside, UndoButton
 
 Colours = Mapping[int, tuple[float, float, float, float]]
+
+
+class KeptText:
+    """Mix in before a Label class (or a Button): a text shown before in the same look
+    is shown again from the texture drawn then, not measured and drawn anew.
+
+    The Times screen's texts come back all game long ("Dan's turn: Blue 1", "Doubt
+    Dan", "Undo: place (Dan)", an outcome line, a hand count): Kivy measures every word
+    of a label's new text and draws it again each time. Here the Kivy core label that
+    drew a text is kept with its texture (keyed by the text and every option of its
+    look: size, colour, box, alignment, font), and the label draws its next new text
+    with a fresh core; a text that comes back takes the kept texture. The kept core
+    is never changed again, so its texture (filled when first drawn) stays that text.
+    At most ``KEPT`` looks are kept, the least recently shown dropped first.
+    """
+
+    def texture_update(self, *largs) -> None:
+        core = self._label
+        text = self.text
+        if not text or core is None:
+            super().texture_update(*largs)
+            return
+        key = _look_key(text, core)
+        kept = _KEPT.get(key)
+        if kept is not None:
+            _KEPT.move_to_end(key)
+            texture, shortened, refs, anchors = kept
+            self.texture = texture
+            self.texture_size = list(texture.size)
+            self.is_shortened = shortened
+            if refs is not None:
+                self.refs, self.anchors = refs, anchors
+            return
+        super().texture_update(*largs)
+        texture = self.texture
+        if texture is None or texture is not core.texture:
+            return  # nothing drawn (blank text): nothing to keep
+        markup = hasattr(core, "refs")
+        _KEPT[key] = (texture, self.is_shortened, self.refs if markup else None,
+                      self.anchors if markup else None)
+        while len(_KEPT) > KEPT:
+            _KEPT.popitem(last=False)
+        # the core that drew this text keeps its texture (its drawing is filled in
+        # when the window first shows it); the next new text is drawn by a fresh one
+        fresh = copy.copy(core)
+        fresh.options = {k: list(v) if isinstance(v, list) else v
+                         for k, v in core.options.items()}
+        fresh.texture = None
+        fresh._cached_lines = []
+        self._label = fresh
+
+
+KEPT = 400  # looks kept (textures of a line or two each: a few MB at most)
+_KEPT: OrderedDict[tuple, tuple] = OrderedDict()
+
+
+def _look_key(text: str, core) -> tuple:
+    """A text with every option its core label draws it with (lists made tuples)."""
+    return (text, core.__class__, tuple(core._text_size or ()),
+            *((k, tuple(v) if isinstance(v, list) else v) for k, v in core.options.items()
+              if k != "text" and k != "text_size"))
+
+
+class KeptLabel(KeptText, Label):
+    """A Label whose texts are kept (``KeptText``)."""
+
+
+class KeptFitLabel(KeptText, FitLabel):
+    """A FitLabel whose texts are kept (``KeptText``)."""
+
+
+class KeptButton(KeptText, BigButton):
+    """A BigButton whose words are kept (``KeptText``): Doubt Dan, Join doubt on Ann."""
+
+
+class KeptUndoButton(KeptText, UndoButton):
+    """The Undo button, its words kept (``KeptText``): "Undo: place (Dan)" comes back."""
 
 
 class HandChip(BoxLayout):
@@ -365,13 +447,27 @@ class YearPad(BoxLayout):
 
 
 class OutcomeRow(BoxLayout):
-    """One player's result: badge, name and what happens to their card, hand after."""
+    """One player's result: badge, name and what happens to their card, hand after.
+
+    The name is a label of its own (bold, as wide as it needs up to ``NAME_MAX``, cut
+    with "..." beyond): it stays from event to event, so only the outcome's words are
+    drawn again, plain (no markup to parse), and those come back often (``KeptText``)."""
+
+    NAME_MAX = 300  # px: a 20-letter name whole, and room left for the outcome
 
     seat = NumericProperty(0)
     colour = ColorProperty(theme.WHITE)
+    name = StringProperty("")
+    name_width = NumericProperty(0)
     text = StringProperty("")
     hand = StringProperty("")
     good = ListProperty([])  # [] not judged, [True] right, [False] wrong
+
+    def on_name(self, *_args) -> None:
+        """The name's column: its width in bold at the row's size (once per table)."""
+        label = CoreLabel(text=self.name, font_size=sp(theme.TEXT), bold=True)
+        width = label.render()[0] + 2 if self.name else 0
+        self.name_width = min(width, dp(self.NAME_MAX))
 
 
 class TrackPicture(Widget):
