@@ -50,6 +50,8 @@ from companion.ui.screens.times_panels import (
     KeptFitLabel,
     KeptLabel,
     MenuDialog,
+    OneBox,
+    OneGrid,
     OutcomeRow,
     OverrideDialog,
     PlayerPick,
@@ -57,7 +59,7 @@ from companion.ui.screens.times_panels import (
     TrackPicture,
     YearPad,
 )
-from companion.ui.widgets import SeatBadge, TouchBox, TouchGrid
+from companion.ui.widgets import SeatBadge
 
 load_kv(__file__)
 
@@ -104,7 +106,7 @@ class _Panel:
 
     def __init__(self, body: list, actions: list) -> None:
         self.body, self.actions = body, actions
-        self.page = TouchBox(orientation="vertical", spacing=dp(4))  # body.spacing
+        self.page = OneBox(orientation="vertical", spacing=dp(4))  # body.spacing
         for widget in body:
             self.page.add_widget(widget)
 
@@ -243,9 +245,9 @@ class TimesScreen(Screen):
     # -- play: the cards -----------------------------------------------------------------
 
     def _build_play(self) -> _Panel:
-        self._picks = TouchBox(size_hint_y=None, height=64, spacing=4)
+        self._picks = OneBox(size_hint_y=None, height=64, spacing=4)
         self._play_prompt = _prompt(1)
-        grid = TouchGrid(cols=3, spacing=4)
+        grid = OneGrid(cols=3, spacing=4)
         cards = _CARDS
         self._card_keys: dict[str, CardKey] = {}
         for code in (c + s for s in ("5", "3", "1") for c in ("pink", "blue", "yellow")):
