@@ -452,7 +452,10 @@ class TimeLane(TouchInside, BoxLayout):
         for i, button in enumerate(self.buttons):
             if i < n:
                 space, label = lane.spaces[i]
-                button.text, button.disabled, button.opacity = label, space not in enabled, 1
+                off = space not in enabled
+                if button.disabled != off:  # an alias property: its setter walks children
+                    button.disabled = off
+                button.text, button.opacity = label, 1
                 put(button, i / n, 1 / n, 0, 1)
             else:  # a column of fewer spaces (none in the game today): the rest hidden
                 button.text, button.disabled, button.opacity = "", True, 0
