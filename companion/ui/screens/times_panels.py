@@ -169,9 +169,13 @@ _KEPT: OrderedDict[tuple, tuple] = OrderedDict()
 
 def _look_key(text: str, core) -> tuple:
     """A text with every option its core label draws it with (lists made tuples)."""
+    options = core.options
     return (text, core.__class__, tuple(core._text_size or ()),
-            *((k, tuple(v) if isinstance(v, list) else v) for k, v in core.options.items()
-              if k != "text" and k != "text_size"))
+            tuple([(k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()
+                   if k not in _NOT_KEYS]))
+
+
+_NOT_KEYS = frozenset(("text", "text_size"))
 
 
 class KeptLabel(KeptText, Label):
