@@ -49,6 +49,18 @@ def pick(ui, name):
     return [w for w in widgets(ui, PlayerPick) if w.name == name][0]
 
 
+def outcome(ui, name):
+    """The outcome shown beside ``name`` (its name and its words are two labels of one
+    row, both visible)."""
+    from companion.ui.screens.times_panels import OutcomeRow
+
+    (row,) = [w for w in widgets(ui, OutcomeRow) if w.name == name]
+    assert row.get_root_window() is not None and row.opacity > 0
+    shown = [w.text for w in row.children if getattr(w, "text", "")]
+    assert name in shown and row.text in shown, f"{name}'s outcome is not shown: {shown}"
+    return row.text
+
+
 def space(ui, column: str, label: str):
     """The Time Table space showing ``label`` in the lane titled ``column``."""
     from companion.ui.screens.times_panels import SpaceButton
@@ -173,10 +185,10 @@ def test_the_1299_example_from_cards_to_evaluation(ui, screen, played):
 
     # the rulebook's outcome
     assert ui.find("The year was 1299")
-    assert ui.find("[b]Einstein[/b] right: discards Pink 5")
-    assert ui.find("[b]Curie[/b] wrong: takes Blue 1 back")
-    assert ui.find("[b]Gauss[/b] right doubt: discards Yellow 3")
-    assert ui.find("[b]Riese[/b] wrong: takes Yellow 1 back")
+    assert outcome(ui, "Einstein") == "right: discards Pink 5"
+    assert outcome(ui, "Curie") == "wrong: takes Blue 1 back"
+    assert outcome(ui, "Gauss") == "right doubt: discards Yellow 3"
+    assert outcome(ui, "Riese") == "wrong: takes Yellow 1 back"
     assert [c.hand for c in screen.ids.chips.children[::-1]] == [5, 6, 5, 6]
     path, colours = ui.screenshot("times_evaluated")
     assert colours > 8
@@ -296,7 +308,7 @@ def test_cancelled_cards_and_a_lone_card_replay_the_event(ui, screen):
     enter_cards(ui, [(None, "Pink 5"), (None, "Pink 5"), (None, "Pink 5"), (None, "Blue 1")])
     ui.tap(ui.find("Play the cards", kind=Button))
     assert ui.find("Only Riese's card stands: discarded. Play again.")
-    assert ui.find("[b]Riese[/b] the only card standing: discards Blue 1")
+    assert outcome(ui, "Riese") == "the only card standing: discards Blue 1"
     assert [c.hand for c in screen.ids.chips.children[::-1]] == [6, 6, 6, 5]
     ui.screenshot("times_lone_card")
     ui.tap(ui.find("Next event"))

@@ -37,7 +37,6 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
-from kivy.utils import escape_markup
 
 from companion.games import times
 from companion.palette import default_colour, rgba, text_rgba
@@ -47,7 +46,12 @@ from companion.ui.presenters import times as view
 from companion.ui.screens.times_panels import (
     CardKey,
     HandChip,
+    KeptButton,
+    KeptFitLabel,
+    KeptLabel,
     MenuDialog,
+    OneBox,
+    OneGrid,
     OutcomeRow,
     OverrideDialog,
     PlayerPick,
@@ -55,7 +59,7 @@ from companion.ui.screens.times_panels import (
     TrackPicture,
     YearPad,
 )
-from companion.ui.widgets import BigButton, FitLabel, SeatBadge, TouchBox, TouchGrid
+from companion.ui.widgets import SeatBadge
 
 load_kv(__file__)
 
@@ -63,9 +67,10 @@ _CARDS = {b.code: b for b in view.card_buttons()}  # the nine cards by code
 _rgba = cache(rgba)  # a palette name's RGBA, worked out once (asked at every refresh)
 
 
-def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> BigButton:
-    """An action-row button: bound once, its text and state changed later by ``_set``."""
-    b = BigButton(halign="center", valign="middle", max_lines=2)
+def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> KeptButton:
+    """An action-row button: bound once, its text and state changed later by ``_set``
+    (its words kept once drawn: "Doubt Dan" comes back every round)."""
+    b = KeptButton(halign="center", valign="middle", max_lines=2)
     b.bind(size=lambda w, size: setattr(w, "text_size", (size[0] - 8, size[1] - 4)))
     if main:
         b.tint = theme.MAIN
@@ -74,18 +79,18 @@ def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> BigB
     return b
 
 
-def _set(button: BigButton, text: str, enabled: bool = True) -> None:
+def _set(button: KeptButton, text: str, enabled: bool = True) -> None:
     """A button's words and whether it takes a tap; long words a size smaller."""
     button.text, button.disabled = text, not enabled
     button.font_size = sp(theme.TEXT if len(text) <= 14 else theme.MEDIUM if len(text) <= 22
                               else theme.TINY)
 
 
-def _prompt(lines: int) -> FitLabel:
+def _prompt(lines: int) -> KeptFitLabel:
     """The instruction line, in a box of fixed height (one line, or two) so that nothing
     under it moves when a sentence is longer: whole, in the largest font that keeps it
     so (800x480 leaves no room for more lines above touch targets of 64 px)."""
-    return FitLabel(lines=lines, sizes=[22, 20, 18, 16, 14] if lines == 1 else
+    return KeptFitLabel(lines=lines, sizes=[22, 20, 18, 16, 14] if lines == 1 else
                     [20, 18, 16, 14], size_hint_y=None, height=28 if lines == 1 else 48,
                     halign="left", valign="middle", color=theme.TEXT_COLOUR)
 
@@ -101,7 +106,7 @@ class _Panel:
 
     def __init__(self, body: list, actions: list) -> None:
         self.body, self.actions = body, actions
-        self.page = TouchBox(orientation="vertical", spacing=dp(4))  # body.spacing
+        self.page = OneBox(orientation="vertical", spacing=dp(4))  # body.spacing
         for widget in body:
             self.page.add_widget(widget)
 
@@ -240,9 +245,9 @@ class TimesScreen(Screen):
     # -- play: the cards -----------------------------------------------------------------
 
     def _build_play(self) -> _Panel:
-        self._picks = TouchBox(size_hint_y=None, height=64, spacing=4)
+        self._picks = OneBox(size_hint_y=None, height=64, spacing=4)
         self._play_prompt = _prompt(1)
-        grid = TouchGrid(cols=3, spacing=4)
+        grid = OneGrid(cols=3, spacing=4)
         cards = _CARDS
         self._card_keys: dict[str, CardKey] = {}
         for code in (c + s for s in ("5", "3", "1") for c in ("pink", "blue", "yellow")):
@@ -320,9 +325,9 @@ class TimesScreen(Screen):
     def _build_turns(self) -> _Panel:
         line = BoxLayout(size_hint_y=None, height=44, spacing=10)
         self._turn_badge = SeatBadge(pos_hint={"center_y": 0.5}, size=(44, 44))
-        self._headline = FitLabel(sizes=[32, 28, 24, 22, 20, 18], bold=True,
+        self._headline = KeptFitLabel(sizes=[32, 28, 24, 22, 20, 18], bold=True,
                                   halign="left", valign="middle")
-        self._period = FitLabel(sizes=[26, 22, 20], halign="right", valign="middle",
+        self._period = KeptFitLabel(sizes=[26, 22, 20], halign="right", valign="middle",
                                 size_hint_x=None, width=240, color=theme.DIM_TEXT)
         for widget in (self._turn_badge, self._headline, self._period):
             line.add_widget(widget)
@@ -406,7 +411,7 @@ class TimesScreen(Screen):
     # -- evaluated: who discards, takes back, receives --------------------------------------
 
     def _build_evaluated(self) -> _Panel:
-        self._evaluated_heading = Label(font_size=sp(theme.PANEL_HEADING), bold=True,
+        self._evaluated_heading = KeptLabel(font_size=sp(theme.PANEL_HEADING), bold=True,
                                         size_hint_y=None,
                                         height=44, shorten=True, halign="center",
                                         valign="middle")
@@ -428,7 +433,7 @@ class TimesScreen(Screen):
             change = f" ({line.hand_change:+d})" if line.hand_change else ""
             row.seat, row.colour = line.seat, self.colour(line.seat)
             row.hand = f"{line.hand}{change}"
-            row.text = f"[b]{escape_markup(line.name)}[/b] {escape_markup(line.text)}"
+            row.name, row.text = line.name, line.text
             row.good = [] if line.good is None else [line.good]
 
     def _revealed_year(self) -> int | None:
@@ -459,7 +464,7 @@ class TimesScreen(Screen):
             w.hand, w.turn = chip.hand, chip.turn
 
     def _build_track(self) -> _Panel:
-        self._track_heading = Label(font_size=sp(theme.TRACK_HEADING), bold=True,
+        self._track_heading = KeptLabel(font_size=sp(theme.TRACK_HEADING), bold=True,
                                     size_hint_y=None, height=46)
         self._track_points = BoxLayout(size_hint_y=None, height=56, spacing=6)
         # "End game" once the rules have ended it (closing it loses nothing, so no
@@ -492,7 +497,7 @@ class TimesScreen(Screen):
             for seat, _points, _total in track.points:
                 row.add_widget(SeatBadge(seat=seat, colour=self.colour(seat), size=(48, 48),
                                          pos_hint={"center_y": 0.5}))
-                row.add_widget(Label(font_size=sp(theme.TEXT), bold=True))
+                row.add_widget(KeptLabel(font_size=sp(theme.TEXT), bold=True))
         labels = [w for w in reversed(row.children) if isinstance(w, Label)]
         for label, (_seat, points, total) in zip(labels, track.points, strict=True):
             label.text = f"+{points} = {total}"

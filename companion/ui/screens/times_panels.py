@@ -12,6 +12,9 @@ look is in ``times_panels.kv``. Used by ``companion/ui/screens/times.py``:
 * ``YearPad``: big digit buttons for the year, no system keyboard needed;
 * ``OutcomeRow``: one player's result of an event;
 * ``TrackPicture``: the scoring track 0..target with every player's badge on their space;
+* ``KeptText`` (``KeptLabel``, ``KeptFitLabel``, ``KeptButton``, ``KeptUndoButton``):
+  labels whose texts come back (whose turn, the prompt, Doubt Dan, Undo: place (Dan))
+  shown from the texture drawn the first time, not measured and drawn again;
 * ``Overlay``: a panel over the screen that takes all taps (a ``Modal``); ``MenuDialog`` (override,
   scoring track, sound, end game) and ``OverrideDialog`` (seat, hand or score, value,
   reason: all by taps, no keyboard) are overlays that call back into the screen.
@@ -19,6 +22,8 @@ look is in ``times_panels.kv``. Used by ``companion/ui/screens/times.py``:
 
 from __future__ import annotations
 
+import copy
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 
 from kivy.app import App
@@ -48,6 +53,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
@@ -64,9 +70,128 @@ from companion.ui.presenters.times import (
     stacks,
 )
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton, NumberPad, TouchInside
+from companion.ui.widgets import BigButton, FitLabel, NumberPad, TouchInside, UndoButton
 
 Colours = Mapping[int, tuple[float, float, float, float]]
+
+
+class TouchOne(TouchInside):
+    """Mixin for a container whose children lie side by side (a row, a grid, a page
+    of stacked rows): a touch inside it goes to the one child under it, not through
+    every child (each button of a row otherwise looks at every touch, and each label
+    walks its own children). Put it first: ``class OneBox(TouchOne, BoxLayout)``.
+
+    A button that took the finger down still gets the finger up wherever it is lifted
+    (Kivy sends it to the widget that grabbed the touch, not through the tree); as
+    ``TouchInside``, only for children that lie inside their container and do not
+    overlap."""
+
+    def _one(self, event: str, touch) -> bool:
+        x, y = touch.pos
+        if not self.collide_point(x, y):
+            return False
+        for child in self.children:  # the topmost first, as Kivy walks them
+            if child.collide_point(x, y):
+                return child.dispatch(event, touch)
+        return False
+
+    def on_touch_down(self, touch) -> bool:
+        return self._one("on_touch_down", touch)
+
+    def on_touch_move(self, touch) -> bool:
+        return self._one("on_touch_move", touch)
+
+    def on_touch_up(self, touch) -> bool:
+        return self._one("on_touch_up", touch)
+
+
+class OneBox(TouchOne, BoxLayout):
+    """A BoxLayout that passes a touch to the one child under it (``TouchOne``)."""
+
+
+class OneGrid(TouchOne, GridLayout):
+    """A GridLayout that passes a touch to the one child under it (``TouchOne``)."""
+
+
+class KeptText:
+    """Mix in before a Label class (or a Button): a text shown before in the same look
+    is shown again from the texture drawn then, not measured and drawn anew.
+
+    The Times screen's texts come back all game long ("Dan's turn: Blue 1", "Doubt
+    Dan", "Undo: place (Dan)", an outcome line, a hand count): Kivy measures every word
+    of a label's new text and draws it again each time. Here the Kivy core label that
+    drew a text is kept with its texture (keyed by the text and every option of its
+    look: size, colour, box, alignment, font), and the label draws its next new text
+    with a fresh core; a text that comes back takes the kept texture. The kept core
+    is never changed again, so its texture (filled when first drawn) stays that text.
+    At most ``KEPT`` looks are kept, the least recently shown dropped first.
+    """
+
+    def texture_update(self, *largs) -> None:
+        core = self._label
+        text = self.text
+        if not text or core is None:
+            super().texture_update(*largs)
+            return
+        key = _look_key(text, core)
+        kept = _KEPT.get(key)
+        if kept is not None:
+            _KEPT.move_to_end(key)
+            texture, shortened, refs, anchors = kept
+            self.texture = texture
+            self.texture_size = list(texture.size)
+            self.is_shortened = shortened
+            if refs is not None:
+                self.refs, self.anchors = refs, anchors
+            return
+        super().texture_update(*largs)
+        texture = self.texture
+        if texture is None or texture is not core.texture:
+            return  # nothing drawn (blank text): nothing to keep
+        markup = hasattr(core, "refs")
+        _KEPT[key] = (texture, self.is_shortened, self.refs if markup else None,
+                      self.anchors if markup else None)
+        while len(_KEPT) > KEPT:
+            _KEPT.popitem(last=False)
+        # the core that drew this text keeps its texture (its drawing is filled in
+        # when the window first shows it); the next new text is drawn by a fresh one
+        fresh = copy.copy(core)
+        fresh.options = {k: list(v) if isinstance(v, list) else v
+                         for k, v in core.options.items()}
+        fresh.texture = None
+        fresh._cached_lines = []
+        self._label = fresh
+
+
+KEPT = 400  # looks kept (textures of a line or two each: a few MB at most)
+_KEPT: OrderedDict[tuple, tuple] = OrderedDict()
+
+
+def _look_key(text: str, core) -> tuple:
+    """A text with every option its core label draws it with (lists made tuples)."""
+    options = core.options
+    return (text, core.__class__, tuple(core._text_size or ()),
+            tuple([(k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()
+                   if k not in _NOT_KEYS]))
+
+
+_NOT_KEYS = frozenset(("text", "text_size"))
+
+
+class KeptLabel(KeptText, Label):
+    """A Label whose texts are kept (``KeptText``)."""
+
+
+class KeptFitLabel(KeptText, FitLabel):
+    """A FitLabel whose texts are kept (``KeptText``)."""
+
+
+class KeptButton(KeptText, BigButton):
+    """A BigButton whose words are kept (``KeptText``): Doubt Dan, Join doubt on Ann."""
+
+
+class KeptUndoButton(KeptText, UndoButton):
+    """The Undo button, its words kept (``KeptText``): "Undo: place (Dan)" comes back."""
 
 
 class HandChip(BoxLayout):
@@ -224,12 +349,64 @@ class MarkerBar(Widget):
         return False
 
 
+class LaneCells(Widget):
+    """The spaces of a lane over its marker bars, each given its share of the box
+    (``put``: fractions of the width and height) and placed from Python: a marker tap
+    moves the one or two bars it changes, where a layout placed all twenty children
+    again. A touch goes to the space under it alone (the bars take none), not walked
+    through every space and bar."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.spots: dict[Widget, tuple[float, float, float, float]] = {}
+        self.spaces: list[Widget] = []  # the tappable children, in order
+        self.fbind("pos", self._arrange)
+        self.fbind("size", self._arrange)
+
+    def put(self, widget: Widget, x: float, width: float, y: float, height: float) -> None:
+        """Place ``widget`` at ``x``, ``y`` (fractions of the box) with that share of
+        it; nothing is done when its place did not change."""
+        spot = (x, width, y, height)
+        if self.spots.get(widget) != spot:
+            self.spots[widget] = spot
+            self._place(widget, spot)
+
+    def _place(self, widget: Widget, spot: tuple[float, float, float, float]) -> None:
+        x, width, y, height = spot
+        w, h = self.size
+        widget.pos = (self.x + x * w, self.y + y * h)
+        widget.size = (width * w, height * h)
+
+    def _arrange(self, *_args) -> None:
+        for widget, spot in self.spots.items():
+            self._place(widget, spot)
+
+    def _under(self, touch) -> Widget | None:
+        x, y = touch.pos
+        if not self.collide_point(x, y):
+            return None
+        return next((w for w in self.spaces if w.opacity and w.collide_point(x, y)), None)
+
+    def on_touch_down(self, touch) -> bool:
+        space = self._under(touch)
+        return space is not None and space.dispatch("on_touch_down", touch)
+
+    def on_touch_move(self, touch) -> bool:
+        space = self._under(touch)
+        return space is not None and space.dispatch("on_touch_move", touch)
+
+    def on_touch_up(self, touch) -> bool:
+        space = self._under(touch)
+        return space is not None and space.dispatch("on_touch_up", touch)
+
+
 class TimeLane(TouchInside, BoxLayout):
     """One column of the Time Table, built once: its title, its ten spaces over a pool
-    of marker bars. ``show`` changes properties only: the spaces' labels and which take
-    a tap, the bars' places and colours; a bar not needed is hidden (opacity 0), never
-    removed. The pool grows (by one bar, at most once per bar count ever shown) only
-    when a round lays more markers in one column than any round before it.
+    of marker bars (``LaneCells``). ``show`` changes properties only: the spaces'
+    labels and which take a tap, the bars' places and colours; a bar not needed is
+    hidden (opacity 0), never removed. The pool grows (by one bar, at most once per bar
+    count ever shown) only when a round lays more markers in one column than any round
+    before it.
     """
 
     title = StringProperty("")
@@ -243,21 +420,25 @@ class TimeLane(TouchInside, BoxLayout):
         self.column = ""
         self.on_tap = on_tap
         self._spaces: tuple[int, ...] = ()
-        cells = self.ids.cells
+        cells: LaneCells = self.ids.cells
         self.bars: list[MarkerBar] = []
         for _ in range(self.POOL):
             self._new_bar()
         self.buttons: list[SpaceButton] = []
         for i in range(10):
-            button = SpaceButton(size_hint=(0.1, 1), pos_hint={"x": i / 10, "y": 0})
+            button = SpaceButton()
             button.bind(on_release=lambda _w, i=i: self._tapped(i))
             cells.add_widget(button)
+            cells.put(button, i / 10, 0.1, 0, 1)
             self.buttons.append(button)
+        cells.spaces = self.buttons
 
     def _new_bar(self) -> MarkerBar:
         """One more bar, drawn above the bars before it and under the spaces."""
-        bar = MarkerBar(opacity=0, size_hint=(0.1, 0.46), pos_hint={"x": 0, "y": 0.02})
-        self.ids.cells.add_widget(bar, index=len(self.ids.cells.children) - len(self.bars))
+        bar = MarkerBar(opacity=0)
+        cells = self.ids.cells
+        cells.add_widget(bar, index=len(cells.children) - len(self.bars))
+        cells.put(bar, 0, 0.1, 0.02, 0.46)
         self.bars.append(bar)
         return bar
 
@@ -271,11 +452,15 @@ class TimeLane(TouchInside, BoxLayout):
         n = len(lane.spaces)
         self._spaces = tuple(space for space, _label in lane.spaces)
         enabled = set(lane.enabled)
+        put = self.ids.cells.put
         for i, button in enumerate(self.buttons):
             if i < n:
                 space, label = lane.spaces[i]
-                button.text, button.disabled, button.opacity = label, space not in enabled, 1
-                _place(button, 1 / n, i / n, 0)
+                off = space not in enabled
+                if button.disabled != off:  # an alias property: its setter walks children
+                    button.disabled = off
+                button.text, button.opacity = label, 1
+                put(button, i / n, 1 / n, 0, 1)
             else:  # a column of fewer spaces (none in the game today): the rest hidden
                 button.text, button.disabled, button.opacity = "", True, 0
         first = lane.spaces[0][0]
@@ -293,24 +478,15 @@ class TimeLane(TouchInside, BoxLayout):
             bar.fill = (*(c * shade for c in lane.rgba[:3]), 0.6 if data.pending else 1.0)
             bar.seat, bar.seat_colour = data.seat, colours.get(data.seat, theme.WHITE)
             bar.pending, bar.layer = data.pending, _LAYERS[data.size]
-            _place(bar, (data.end - data.start + 1) / n, (data.start - first) / n, 0.02)
+            put(bar, (data.start - first) / n, (data.end - data.start + 1) / n, 0.02, 0.46)
             bar.opacity = 1
-
-
-def _place(widget, width: float, x: float, y: float) -> None:
-    """Give ``widget`` its share of the lane and its place in it, only when they change
-    (a new hint dict would lay the lane out again at every tap)."""
-    if widget.size_hint_x != width:
-        widget.size_hint_x = width
-    if widget.pos_hint.get("x") != x or widget.pos_hint.get("y") != y:
-        widget.pos_hint = {"x": x, "y": y}
 
 
 _LAYERS = {5: 0, 3: 1, 1: 2}  # markers stack like on the board: the smaller on top
 _SHADES = {5: 0.55, 3: 0.78, 1: 1.0}
 
 
-class TimeTable(BoxLayout):
+class TimeTable(TouchOne, BoxLayout):
     """The Time Table: one lane per column (century, decade, year), built once.
 
     ``show`` updates the three lanes in place; a tap on a space calls ``on_tap(column,
@@ -338,7 +514,7 @@ class TimeTable(BoxLayout):
             widget.show(lane, colours)
 
 
-class YearPad(BoxLayout):
+class YearPad(TouchOne, BoxLayout):
     """The year as "1 2 9 _" and a pad of big digit buttons with erase and OK."""
 
     text = StringProperty("1___")
@@ -365,13 +541,27 @@ class YearPad(BoxLayout):
 
 
 class OutcomeRow(BoxLayout):
-    """One player's result: badge, name and what happens to their card, hand after."""
+    """One player's result: badge, name and what happens to their card, hand after.
+
+    The name is a label of its own (bold, as wide as it needs up to ``NAME_MAX``, cut
+    with "..." beyond): it stays from event to event, so only the outcome's words are
+    drawn again, plain (no markup to parse), and those come back often (``KeptText``)."""
+
+    NAME_MAX = 300  # px: a 20-letter name whole, and room left for the outcome
 
     seat = NumericProperty(0)
     colour = ColorProperty(theme.WHITE)
+    name = StringProperty("")
+    name_width = NumericProperty(0)
     text = StringProperty("")
     hand = StringProperty("")
     good = ListProperty([])  # [] not judged, [True] right, [False] wrong
+
+    def on_name(self, *_args) -> None:
+        """The name's column: its width in bold at the row's size (once per table)."""
+        label = CoreLabel(text=self.name, font_size=sp(theme.TEXT), bold=True)
+        width = label.render()[0] + 2 if self.name else 0
+        self.name_width = min(width, dp(self.NAME_MAX))
 
 
 class TrackPicture(Widget):
