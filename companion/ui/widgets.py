@@ -78,6 +78,44 @@ class TouchGrid(TouchInside, GridLayout):
     """A GridLayout that passes touches on only when they land inside it."""
 
 
+class TouchOne(TouchInside):
+    """Mixin for a container whose children lie side by side (a row, a grid, a page
+    of stacked rows): a touch inside it goes to the one child under it, not through
+    every child (each button of a row otherwise looks at every touch, and each label
+    walks its own children). Put it first: ``class OneBox(TouchOne, BoxLayout)``.
+
+    A button that took the finger down still gets the finger up wherever it is lifted
+    (Kivy sends it to the widget that grabbed the touch, not through the tree); as
+    ``TouchInside``, only for children that lie inside their container and do not
+    overlap."""
+
+    def _one(self, event: str, touch) -> bool:
+        x, y = touch.pos
+        if not self.collide_point(x, y):
+            return False
+        for child in self.children:  # the topmost first, as Kivy walks them
+            if child.collide_point(x, y):
+                return child.dispatch(event, touch)
+        return False
+
+    def on_touch_down(self, touch) -> bool:
+        return self._one("on_touch_down", touch)
+
+    def on_touch_move(self, touch) -> bool:
+        return self._one("on_touch_move", touch)
+
+    def on_touch_up(self, touch) -> bool:
+        return self._one("on_touch_up", touch)
+
+
+class OneBox(TouchOne, BoxLayout):
+    """A BoxLayout that passes a touch to the one child under it (``TouchOne``)."""
+
+
+class OneGrid(TouchOne, GridLayout):
+    """A GridLayout that passes a touch to the one child under it (``TouchOne``)."""
+
+
 class SteadyText:
     """Mix in before a Label or Button class whose text is not drawn again when it is
     enabled or disabled.
@@ -259,6 +297,16 @@ class Heading(FitLabel):
     def __init__(self, **kwargs) -> None:
         kwargs.setdefault("sizes", [sp(s) for s in theme.HEADING_SIZES])
         super().__init__(**kwargs)
+
+
+class KeptFitLabel(KeptText, FitLabel):
+    """A ``FitLabel`` whose looks that come back are shown from kept textures
+    (``KeptText``): a headline or prompt that says again what it said before."""
+
+
+class KeptButton(KeptText, BigButton):
+    """A ``BigButton`` whose words that come back are shown from kept textures
+    (``KeptText``): "Doubt Dan", "Join doubt on Ann"."""
 
 
 class BodyLabel(Label):

@@ -1,4 +1,4 @@
-"""The Times screen's kept texts (``times_panels.KeptText``): a text that comes back is
+"""The Times screen's kept texts (``kept_text.KeptText``): a text that comes back is
 shown from the texture drawn the first time, and that texture shows that text, also
 when its label moved on to another text before the window drew it."""
 
@@ -42,10 +42,14 @@ def _plain(ui, text: str):
 
 
 def test_a_text_that_comes_back_takes_the_kept_texture_and_shows_that_text(ui):
-    from companion.ui.screens.times_panels import KeptLabel
+    from companion.ui.kept_text import KeptLabel
 
     label = KeptLabel(text="Doubt Annabel", **_look())
-    _shown(ui, label)
+    _shown(ui, label)  # its first showing: drawn as Kivy draws it
+    label.text = "Doubt Bob"
+    ui.pump(2)
+    label.text = "Doubt Annabel"  # it came back: drawn and kept
+    ui.pump(2)
     first = label.texture
     label.text = "Doubt Bob"
     ui.pump(2)
@@ -60,8 +64,11 @@ def test_a_text_that_comes_back_takes_the_kept_texture_and_shows_that_text(ui):
 
 
 def test_a_kept_texture_shows_its_text_when_its_label_moved_on_before_a_frame(ui):
-    from companion.ui.screens.times_panels import KeptLabel
+    from companion.ui.kept_text import KeptLabel
 
+    seen = KeptLabel(text="Join doubt on Dominique", **_look())
+    _shown(ui, seen)  # shown once: the next showing keeps it
+    _gone(seen)
     moving = KeptLabel(text="Join doubt on Cara", **_look())
     _shown(ui, moving)
     moving.text = "Join doubt on Dominique"
@@ -77,14 +84,19 @@ def test_a_kept_texture_shows_its_text_when_its_label_moved_on_before_a_frame(ui
 
 
 def test_another_look_is_drawn_anew(ui):
-    from companion.ui.screens.times_panels import KeptLabel
+    from companion.ui.kept_text import KeptLabel
 
     label = KeptLabel(text="Now: 1300-1599", **_look())
     _shown(ui, label)
+    label.text = "Now: 1600-1899"
+    ui.pump(2)
+    label.text = "Now: 1300-1599"  # it came back: drawn and kept
+    ui.pump(2)
     first = label.texture
     label.color = (1, 0, 0, 1)
     ui.pump(2)
     assert label.texture is not first, "a new colour kept the old drawing"
+    assert label.texture.pixels != first.pixels
     label.color = (1, 1, 1, 1)
     ui.pump(2)
     assert label.texture is first

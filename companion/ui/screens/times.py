@@ -42,16 +42,12 @@ from companion.games import times
 from companion.palette import default_colour, rgba, text_rgba
 from companion.ui import collector, theme
 from companion.ui.app import load_kv
+from companion.ui.kept_text import KeptLabel
 from companion.ui.presenters import times as view
 from companion.ui.screens.times_panels import (
     CardKey,
     HandChip,
-    KeptButton,
-    KeptFitLabel,
-    KeptLabel,
     MenuDialog,
-    OneBox,
-    OneGrid,
     OutcomeRow,
     OverrideDialog,
     PlayerPick,
@@ -59,7 +55,7 @@ from companion.ui.screens.times_panels import (
     TrackPicture,
     YearPad,
 )
-from companion.ui.widgets import SeatBadge
+from companion.ui.widgets import KeptButton, KeptFitLabel, OneBox, OneGrid, SeatBadge
 
 load_kv(__file__)
 

@@ -12,9 +12,6 @@ look is in ``times_panels.kv``. Used by ``companion/ui/screens/times.py``:
 * ``YearPad``: big digit buttons for the year, no system keyboard needed;
 * ``OutcomeRow``: one player's result of an event;
 * ``TrackPicture``: the scoring track 0..target with every player's badge on their space;
-* ``KeptText`` (``KeptLabel``, ``KeptFitLabel``, ``KeptButton``, ``KeptUndoButton``):
-  labels whose texts come back (whose turn, the prompt, Doubt Dan, Undo: place (Dan))
-  shown from the texture drawn the first time, not measured and drawn again;
 * ``Overlay``: a panel over the screen that takes all taps (a ``Modal``); ``MenuDialog`` (override,
   scoring track, sound, end game) and ``OverrideDialog`` (seat, hand or score, value,
   reason: all by taps, no keyboard) are overlays that call back into the screen.
@@ -22,8 +19,6 @@ look is in ``times_panels.kv``. Used by ``companion/ui/screens/times.py``:
 
 from __future__ import annotations
 
-import copy
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 
 from kivy.app import App
@@ -53,7 +48,6 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.floatlayout import FloatLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
@@ -70,128 +64,9 @@ from companion.ui.presenters.times import (
     stacks,
 )
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton, FitLabel, NumberPad, TouchInside, UndoButton
+from companion.ui.widgets import BigButton, NumberPad, TouchInside, TouchOne
 
 Colours = Mapping[int, tuple[float, float, float, float]]
-
-
-class TouchOne(TouchInside):
-    """Mixin for a container whose children lie side by side (a row, a grid, a page
-    of stacked rows): a touch inside it goes to the one child under it, not through
-    every child (each button of a row otherwise looks at every touch, and each label
-    walks its own children). Put it first: ``class OneBox(TouchOne, BoxLayout)``.
-
-    A button that took the finger down still gets the finger up wherever it is lifted
-    (Kivy sends it to the widget that grabbed the touch, not through the tree); as
-    ``TouchInside``, only for children that lie inside their container and do not
-    overlap."""
-
-    def _one(self, event: str, touch) -> bool:
-        x, y = touch.pos
-        if not self.collide_point(x, y):
-            return False
-        for child in self.children:  # the topmost first, as Kivy walks them
-            if child.collide_point(x, y):
-                return child.dispatch(event, touch)
-        return False
-
-    def on_touch_down(self, touch) -> bool:
-        return self._one("on_touch_down", touch)
-
-    def on_touch_move(self, touch) -> bool:
-        return self._one("on_touch_move", touch)
-
-    def on_touch_up(self, touch) -> bool:
-        return self._one("on_touch_up", touch)
-
-
-class OneBox(TouchOne, BoxLayout):
-    """A BoxLayout that passes a touch to the one child under it (``TouchOne``)."""
-
-
-class OneGrid(TouchOne, GridLayout):
-    """A GridLayout that passes a touch to the one child under it (``TouchOne``)."""
-
-
-class KeptText:
-    """Mix in before a Label class (or a Button): a text shown before in the same look
-    is shown again from the texture drawn then, not measured and drawn anew.
-
-    The Times screen's texts come back all game long ("Dan's turn: Blue 1", "Doubt
-    Dan", "Undo: place (Dan)", an outcome line, a hand count): Kivy measures every word
-    of a label's new text and draws it again each time. Here the Kivy core label that
-    drew a text is kept with its texture (keyed by the text and every option of its
-    look: size, colour, box, alignment, font), and the label draws its next new text
-    with a fresh core; a text that comes back takes the kept texture. The kept core
-    is never changed again, so its texture (filled when first drawn) stays that text.
-    At most ``KEPT`` looks are kept, the least recently shown dropped first.
-    """
-
-    def texture_update(self, *largs) -> None:
-        core = self._label
-        text = self.text
-        if not text or core is None:
-            super().texture_update(*largs)
-            return
-        key = _look_key(text, core)
-        kept = _KEPT.get(key)
-        if kept is not None:
-            _KEPT.move_to_end(key)
-            texture, shortened, refs, anchors = kept
-            self.texture = texture
-            self.texture_size = list(texture.size)
-            self.is_shortened = shortened
-            if refs is not None:
-                self.refs, self.anchors = refs, anchors
-            return
-        super().texture_update(*largs)
-        texture = self.texture
-        if texture is None or texture is not core.texture:
-            return  # nothing drawn (blank text): nothing to keep
-        markup = hasattr(core, "refs")
-        _KEPT[key] = (texture, self.is_shortened, self.refs if markup else None,
-                      self.anchors if markup else None)
-        while len(_KEPT) > KEPT:
-            _KEPT.popitem(last=False)
-        # the core that drew this text keeps its texture (its drawing is filled in
-        # when the window first shows it); the next new text is drawn by a fresh one
-        fresh = copy.copy(core)
-        fresh.options = {k: list(v) if isinstance(v, list) else v
-                         for k, v in core.options.items()}
-        fresh.texture = None
-        fresh._cached_lines = []
-        self._label = fresh
-
-
-KEPT = 400  # looks kept (textures of a line or two each: a few MB at most)
-_KEPT: OrderedDict[tuple, tuple] = OrderedDict()
-
-
-def _look_key(text: str, core) -> tuple:
-    """A text with every option its core label draws it with (lists made tuples)."""
-    options = core.options
-    return (text, core.__class__, tuple(core._text_size or ()),
-            tuple([(k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()
-                   if k not in _NOT_KEYS]))
-
-
-_NOT_KEYS = frozenset(("text", "text_size"))
-
-
-class KeptLabel(KeptText, Label):
-    """A Label whose texts are kept (``KeptText``)."""
-
-
-class KeptFitLabel(KeptText, FitLabel):
-    """A FitLabel whose texts are kept (``KeptText``)."""
-
-
-class KeptButton(KeptText, BigButton):
-    """A BigButton whose words are kept (``KeptText``): Doubt Dan, Join doubt on Ann."""
-
-
-class KeptUndoButton(KeptText, UndoButton):
-    """The Undo button, its words kept (``KeptText``): "Undo: place (Dan)" comes back."""
 
 
 class HandChip(BoxLayout):
