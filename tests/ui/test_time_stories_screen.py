@@ -234,3 +234,27 @@ def test_the_log_rows_follow_the_log_line_by_line(ui):
         assert ui.app.act({"type": "adjust_tu", "delta": -1, "reason": "card effect"})
         if i != 1:
             rows_read_as_the_log()
+
+
+def test_a_log_row_shows_the_line_kivy_would_cut_it_to(ui):
+    """A time log row (``LogLine``) reads as Kivy's own ``shorten`` would draw it: whole
+    when it fits, else its beginning and "..." (``text`` keeps the whole line)."""
+    from kivy.core.text import Label as CoreLabel
+    from kivy.metrics import sp
+
+    from companion.ui import theme
+    from companion.ui.screens.time_stories import LogLine
+
+    lines = ["turn 3: stay", "turn 12: another turn at the Asylum's west wing, under "
+             "the stairs: 1 TU (83 -> 82 TU)", "turn 5: travel: captain die 6 +2 "
+             "(red-lettered departure): 5 TU (25 -> 20 TU)"]
+    for width in (120, 300, 520, 900):
+        for text in lines:
+            row = LogLine(text=text, width=width, height=29)
+            row.texture_update()
+            kivy = CoreLabel(text=text, font_size=sp(theme.SMALL), shorten=True,
+                             shorten_from="right", split_str="", text_size=(width, 29))
+            assert row._label.text == kivy.shorten(text), (width, text)
+            assert row.text == text
+            assert row.texture_size[0] <= width, (width, text)
+            assert row.is_shortened == (row._label.text != text)

@@ -39,6 +39,7 @@ from kivy.properties import (
     NumericProperty,
     StringProperty,
 )
+from kivy.uix.label import Label
 from kivy.uix.recycleboxlayout import RecycleBoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -99,6 +100,31 @@ class BurndownChart(Widget):
         self._axes.points = [x0, y0 + h, x0, y0, x0 + w, y0]
         self._guide.points = [x0, y0 + h, x0 + w, y0 + h]
         self._line.points = [v for px, py in self.points for v in (x0 + px * w, y0 + py * h)]
+
+
+class LogLine(Label):
+    """A row of the time log: one line at its left, cut with "..." when it is longer
+    than the row (``presenters.time_stories.one_line``: the line Kivy's ``shorten``
+    gives).
+
+    ``text`` keeps the whole line; the texture shows what fits, drawn unwrapped
+    (``text_size`` stays None), so a line that fits is measured once and drawn, and a
+    longer one measured a few times more. (Kivy's own wrapping and ``shorten`` measure a
+    row word by word, and letter by letter to cut it: 24-35 text measures a row.)
+    ``shorten`` stays True: the row is cut, never wrapped (the layout checks read it)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.fbind("width", self._trigger_texture)
+
+    def texture_update(self, *largs) -> None:
+        core = self._label
+        core.resolve_font_name()
+        pad = self.padding
+        room = max(0, int(self.width - pad[0] - pad[2] - 2))
+        core.text = p.one_line(self.text, room, lambda text: core.get_extents(text)[0])
+        super().texture_update(*largs)
+        self.is_shortened = core.text != self.text
 
 
 class TimeLogLayout(RecycleBoxLayout):
