@@ -212,9 +212,13 @@ def test_the_log_rows_follow_the_log_line_by_line(ui):
         ui.pump(1)
         views = log.view_adapter.views
         assert len(views) >= min(3, len(shown))
+        layout = screen.ids.log_rows.__self__
+        assert set(layout.children) == set(views.values()), "only the rows in sight"
         for i, view in views.items():
             assert view.text == shown[i], (i, view.text, shown[i])
-            assert view.parent is not None
+            assert view.parent is layout
+            # each at its row's place: newest at the top, rows of the same height
+            assert abs(view.top - (layout.top - i * view.height)) < 1, (i, view.top)
 
     for i in range(LOG_ROWS + 5):
         assert ui.app.act({"type": "adjust_tu", "delta": 1 if i % 2 else -1,

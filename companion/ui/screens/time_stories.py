@@ -166,14 +166,19 @@ class TimeLogLayout(RecycleBoxLayout):
             return
         # the data changed by rows that moved: until the views in sight are set again
         # (``set_visible_views``), they stay in step with the rows they now stand at
-        # (dirty, not stale), so none is refreshed
+        # (dirty, not stale), so none is refreshed; they stay in the layout too (taken
+        # out and put back, each would be unbound and bound again): those in sight are
+        # only moved to their rows' places, the others taken out then
         self.recycleview.view_adapter.make_views_dirty()
-        self.clear_widgets()
         self.view_indices = {}
         self._size_needs_update = False
 
     def set_visible_views(self, indices, data, viewport) -> None:
         super().set_visible_views(indices, data, viewport)
+        if self._moved:
+            shown = self.view_indices
+            for view in [w for w in self.children if w not in shown]:
+                self.remove_widget(view)  # out of sight now: a dirty view, as Kivy keeps
         self._moved = False
 
 
