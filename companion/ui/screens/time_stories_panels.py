@@ -252,6 +252,7 @@ class CorrectPanel(Panel):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self.delta, self.reason = -1, self.REASONS[0]
+        self.applying = False  # its correction is being recorded: the panel then goes
 
     KEPT = True
 
@@ -272,6 +273,8 @@ class CorrectPanel(Panel):
     def refresh(self, snap: dict) -> None:
         if not hasattr(self, "change"):
             self._build()
+        if self.applying:  # recorded: the mission shows next, this line is not seen
+            return
         _set(self.change, text=f"TU {snap['tu']}  change: [b]{self.delta:+d}[/b]"
                                f"  ->  {max(0, snap['tu'] + self.delta)}")
         for r, toggle in self.reasons.items():
@@ -294,8 +297,15 @@ class CorrectPanel(Panel):
         self.refresh(self.screen.snapshot())
 
     def apply(self) -> None:
-        if self.screen.act({"type": "adjust_tu", "delta": self.delta,
-                            "reason": self.reason.lower()}) and self.screen.panel is self:
+        """Record the correction and go back to the mission (a refused one stays, with
+        the rule's sentence said)."""
+        self.applying = True
+        try:
+            done = self.screen.act({"type": "adjust_tu", "delta": self.delta,
+                                    "reason": self.reason.lower()})
+        finally:
+            self.applying = False
+        if done and self.screen.panel is self:
             self.close()
 
 
