@@ -262,3 +262,19 @@ def test_a_log_row_shows_the_line_kivy_would_cut_it_to(ui):
             assert row.text == text
             assert row.texture_size[0] <= width, (width, text)
             assert row.is_shortened == (row._label.text != text)
+
+
+def test_the_run_line_is_drawn_unwrapped_when_it_fits_and_wraps_when_it_does_not(ui):
+    """``CentredLine``: a line that fits is measured once and drawn as is (centred), a
+    longer one wraps at the width as any label does, never wider than its box."""
+    from companion.ui.screens.time_stories import CentredLine
+
+    line = CentredLine(text="Run 1 · turn 9", width=240, height=80, halign="center",
+                       text_size=(240, None), font_size=22)
+    line.texture_update()
+    assert line._label.text_size == (None, None)
+    assert 40 < line.texture_size[0] < 240
+    line.text = "Run 2 · turn 14, at the Asylum's kitchen, under the stairs"
+    line.texture_update()
+    assert line._label.text_size == (240, None)
+    assert line.texture_size[0] == 240 and line.texture_size[1] > 40  # two lines or more

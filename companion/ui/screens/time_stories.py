@@ -127,6 +127,23 @@ class LogLine(Label):
         self.is_shortened = core.text != self.text
 
 
+class CentredLine(Label):
+    """Centred text wrapped at its width (``text_size: self.width, None``), measured once
+    when it fits on one line: it is then drawn unwrapped, where ``halign: "center"`` puts
+    it. (Kivy lays out a wrapped text word by word: ~11 text measures for "Run 1 · turn
+    9", at each turn.) Longer text, or text that is not centred, wraps as a Label does."""
+
+    def texture_update(self, *largs) -> None:
+        core, (width, height) = self._label, self.text_size
+        if width is not None and self.halign == "center" and not self.markup:
+            core.resolve_font_name()
+            pad = self.padding
+            one = "\n" not in self.text and (
+                core.get_extents(self.text)[0] <= width - pad[0] - pad[2] - 2)
+            core.text_size = (None, height) if one else (width, height)
+        super().texture_update(*largs)
+
+
 class TimeLogLayout(RecycleBoxLayout):
     """The time log's rows, newest first, where each row view keeps its row when the
     rows move.
