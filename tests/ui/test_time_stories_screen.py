@@ -278,3 +278,26 @@ def test_the_run_line_is_drawn_unwrapped_when_it_fits_and_wraps_when_it_does_not
     line.texture_update()
     assert line._label.text_size == (240, None)
     assert line.texture_size[0] == 240 and line.texture_size[1] > 40  # two lines or more
+
+
+def test_the_tu_count_is_drawn_from_digits_made_once_at_a_labels_size(ui):
+    """``DigitsLabel``: the count takes the size Kivy gives the same number, centred, and
+    a new count draws no digit it has drawn before."""
+    from kivy.uix.label import Label
+
+    from companion.ui.screens.time_stories import DigitsLabel
+
+    count = DigitsLabel(text="27", font_size=120, bold=True, size=(250, 124))
+    count.texture_update()
+    made = dict(DigitsLabel._digits)
+    for text in ("72", "7", "227", "27"):
+        count.text = text
+        count.texture_update()
+        label = Label(text=text, font_size=120, bold=True)
+        label.texture_update()
+        assert abs(count.texture_size[0] - label.texture_size[0]) <= 1, text
+        assert count.texture_size[1] == label.texture_size[1]
+        shown = [r for r in count._rects if r.size[0] > 0]
+        assert len(shown) == len(text)
+        assert abs(shown[0].pos[0] - (count.center_x - count.texture_size[0] / 2)) <= 1
+    assert DigitsLabel._digits == made, "no digit drawn twice"

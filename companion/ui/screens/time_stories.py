@@ -32,7 +32,7 @@ Registered as "time_stories" from its game descriptor (``GameInfo.screen``).
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.graphics import Color, Line
+from kivy.graphics import Color, Line, Rectangle
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -142,6 +142,63 @@ class CentredLine(Label):
                 core.get_extents(self.text)[0] <= width - pad[0] - pad[2] - 2)
             core.text_size = (None, height) if one else (width, height)
         super().texture_update(*largs)
+
+
+class DigitsLabel(Label):
+    """A number drawn from one texture per digit, each drawn once for its font and size
+    (the big TU count: a new count moves two or three rectangles, no text is drawn;
+    Kivy would draw the whole number anew, ~0.15 ms at 120 sp here). Digits only: each
+    is drawn alone, as the digits of one number are (no kerning between digits).
+
+    ``texture_size`` is the number's size, as a Label's, centred in the box; its colour
+    tints the white digits (``color``, or ``disabled_color`` when disabled)."""
+
+    _digits: dict = {}  # (digit, font, size, bold) -> its texture, for every instance
+
+    def __init__(self, **kwargs) -> None:
+        self._shown: list = []
+        self._rects: list = []
+        super().__init__(**kwargs)
+        with self.canvas:
+            self._tint = Color(*self.color)
+        for name in ("pos", "size", "texture_size"):
+            self.fbind(name, self._place)
+        for name in ("color", "disabled_color", "disabled"):
+            self.fbind(name, self._retint)
+
+    def texture_update(self, *_largs) -> None:
+        self._shown = [self._digit(ch) for ch in self.text]
+        self.texture_size = [sum(t.width for t in self._shown),
+                             max((t.height for t in self._shown), default=0)]
+        self._place()
+
+    def _digit(self, ch: str):
+        key = (ch, self.font_name, self.font_size, self.bold)
+        texture = self._digits.get(key)
+        if texture is None:
+            from kivy.core.text import Label as CoreLabel
+
+            core = CoreLabel(text=ch, font_name=self.font_name, font_size=self.font_size,
+                             bold=self.bold)
+            core.refresh()
+            texture = self._digits[key] = core.texture
+        return texture
+
+    def _place(self, *_args) -> None:
+        while len(self._rects) < len(self._shown):
+            with self.canvas:
+                self._rects.append(Rectangle())
+        w, h = self.texture_size
+        x, y = int(self.center_x - w / 2), int(self.center_y - h / 2)
+        for i, rect in enumerate(self._rects):
+            texture = self._shown[i] if i < len(self._shown) else None
+            rect.texture = texture
+            rect.size = texture.size if texture is not None else (0, 0)
+            rect.pos = (x, y)
+            x += texture.width if texture is not None else 0
+
+    def _retint(self, *_args) -> None:
+        self._tint.rgba = self.disabled_color if self.disabled else self.color
 
 
 class TimeLogLayout(RecycleBoxLayout):
