@@ -161,7 +161,7 @@ class DigitsLabel(Label):
         super().__init__(**kwargs)
         with self.canvas:
             self._tint = Color(*self.color)
-        for name in ("pos", "size", "texture_size"):
+        for name in ("pos", "size"):
             self.fbind(name, self._place)
         for name in ("color", "disabled_color", "disabled"):
             self.fbind(name, self._retint)
