@@ -111,3 +111,21 @@ def test_the_tables_dice_symbols_read_back_as_themselves():
 
     assert set(p.DIE_SYMBOLS) == set(FACE_SYMBOL.values())
     assert [FACE_SYMBOL[f] for f in p.faces_for(list(p.DIE_SYMBOLS))] == list(p.DIE_SYMBOLS)
+
+
+def test_one_line_keeps_a_line_that_fits_and_cuts_a_long_one_where_it_fits():
+    calls = []
+
+    def measure(text):  # 10 px a letter
+        calls.append(text)
+        return 10 * len(text)
+
+    assert p.one_line("turn 3: stay", 200, measure) == "turn 3: stay"
+    assert calls == ["turn 3: stay"], "a line that fits is measured once"
+    calls.clear()
+    # 100 px: "..." takes 30, so the 7 letters that fit in 70 px, then "..."
+    assert p.one_line("turn 12: another turn at the Asylum", 100, measure) == "turn 12..."
+    assert len(calls) <= 10, "a long line is cut with a few measures, not one a letter"
+    assert p.one_line("two\nlines", 200, measure) == "two lines"
+    assert p.one_line("anything", 25, measure) == ".."
+    assert p.one_line("anything", 15, measure) == "."

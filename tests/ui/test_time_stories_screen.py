@@ -212,9 +212,13 @@ def test_the_log_rows_follow_the_log_line_by_line(ui):
         ui.pump(1)
         views = log.view_adapter.views
         assert len(views) >= min(3, len(shown))
+        layout = screen.ids.log_rows.__self__
+        assert set(layout.children) == set(views.values()), "only the rows in sight"
         for i, view in views.items():
             assert view.text == shown[i], (i, view.text, shown[i])
-            assert view.parent is not None
+            assert view.parent is layout
+            # each at its row's place: newest at the top, rows of the same height
+            assert abs(view.top - (layout.top - i * view.height)) < 1, (i, view.top)
 
     for i in range(LOG_ROWS + 5):
         assert ui.app.act({"type": "adjust_tu", "delta": 1 if i % 2 else -1,
@@ -234,3 +238,66 @@ def test_the_log_rows_follow_the_log_line_by_line(ui):
         assert ui.app.act({"type": "adjust_tu", "delta": -1, "reason": "card effect"})
         if i != 1:
             rows_read_as_the_log()
+
+
+def test_a_log_row_shows_the_line_kivy_would_cut_it_to(ui):
+    """A time log row (``LogLine``) reads as Kivy's own ``shorten`` would draw it: whole
+    when it fits, else its beginning and "..." (``text`` keeps the whole line)."""
+    from kivy.core.text import Label as CoreLabel
+    from kivy.metrics import sp
+
+    from companion.ui import theme
+    from companion.ui.screens.time_stories import LogLine
+
+    lines = ["turn 3: stay", "turn 12: another turn at the Asylum's west wing, under "
+             "the stairs: 1 TU (83 -> 82 TU)", "turn 5: travel: captain die 6 +2 "
+             "(red-lettered departure): 5 TU (25 -> 20 TU)"]
+    for width in (120, 300, 520, 900):
+        for text in lines:
+            row = LogLine(text=text, width=width, height=29)
+            row.texture_update()
+            kivy = CoreLabel(text=text, font_size=sp(theme.SMALL), shorten=True,
+                             shorten_from="right", split_str="", text_size=(width, 29))
+            assert row._label.text == kivy.shorten(text), (width, text)
+            assert row.text == text
+            assert row.texture_size[0] <= width, (width, text)
+            assert row.is_shortened == (row._label.text != text)
+
+
+def test_the_run_line_is_drawn_unwrapped_when_it_fits_and_wraps_when_it_does_not(ui):
+    """``CentredLine``: a line that fits is measured once and drawn as is (centred), a
+    longer one wraps at the width as any label does, never wider than its box."""
+    from companion.ui.screens.time_stories import CentredLine
+
+    line = CentredLine(text="Run 1 · turn 9", width=240, height=80, halign="center",
+                       text_size=(240, None), font_size=22)
+    line.texture_update()
+    assert line._label.text_size == (None, None)
+    assert 40 < line.texture_size[0] < 240
+    line.text = "Run 2 · turn 14, at the Asylum's kitchen, under the stairs"
+    line.texture_update()
+    assert line._label.text_size == (240, None)
+    assert line.texture_size[0] == 240 and line.texture_size[1] > 40  # two lines or more
+
+
+def test_the_tu_count_is_drawn_from_digits_made_once_at_a_labels_size(ui):
+    """``DigitsLabel``: the count takes the size Kivy gives the same number, centred, and
+    a new count draws no digit it has drawn before."""
+    from kivy.uix.label import Label
+
+    from companion.ui.screens.time_stories import DigitsLabel
+
+    count = DigitsLabel(text="27", font_size=120, bold=True, size=(250, 124))
+    count.texture_update()
+    made = dict(DigitsLabel._digits)
+    for text in ("72", "7", "227", "27"):
+        count.text = text
+        count.texture_update()
+        label = Label(text=text, font_size=120, bold=True)
+        label.texture_update()
+        assert abs(count.texture_size[0] - label.texture_size[0]) <= 1, text
+        assert count.texture_size[1] == label.texture_size[1]
+        shown = [r for r in count._rects if r.size[0] > 0]
+        assert len(shown) == len(text)
+        assert abs(shown[0].pos[0] - (count.center_x - count.texture_size[0] / 2)) <= 1
+    assert DigitsLabel._digits == made, "no digit drawn twice"

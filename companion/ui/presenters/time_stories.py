@@ -10,6 +10,7 @@ time_stories*.py`` and ``captain_die.py`` read the engine's snapshot
     anim = DieAnimation(face=2, start_ns=t)   # cycling faces, then the rolled one
     anim.shown(now_ns)                 # (face to draw, settled?)
     chart_points(snap["burndown"], snap["starting_tu"])   # 0..1 steps for the chart
+    one_line(text, room_px, measure)   # a log line as it fits one line ("..." if cut)
 """
 
 from __future__ import annotations
@@ -161,6 +162,30 @@ def short_log(text: str) -> str:
     """A log line without its "run N, " prefix (the run is on screen already)."""
     head, sep, rest = text.partition(", ")
     return rest if sep and head.startswith("run ") else text
+
+
+def one_line(text: str, room: int, measure) -> str:
+    """``text`` on one line of ``room`` px: as it is when it fits, else its longest
+    beginning that fits with "..." after it; ``measure(text)`` is its width in px.
+
+    The same line Kivy's own ``shorten`` (``shorten_from="right"``, no ``split_str``)
+    draws, found with a few measures instead of one per letter: the time log's rows
+    (``screens/time_stories.py``, ``LogLine``) measure a line once when it fits."""
+    text = text.replace("\n", " ")
+    if len(text) <= room and measure(text) <= room:
+        return text
+    dots = measure("...")
+    if dots > room:
+        return ".." if measure("..") <= room else "."
+    room -= dots
+    fits, over = 0, len(text) + 1  # text[:fits] fits, text[:over] does not
+    while over - fits > 1:
+        mid = (fits + over) // 2
+        if measure(text[:mid]) <= room:
+            fits = mid
+        else:
+            over = mid
+    return text[:fits] + "..."
 
 
 def chart_points(burndown: list, starting_tu: int, min_turns: int = 10) -> list[tuple]:

@@ -21,7 +21,7 @@ from companion import dice
 from companion.ui.app import Question, load_kv
 from companion.ui.presenters import time_stories as p
 from companion.ui.presenters.spoken import die_line
-from companion.ui.widgets import TapToggle  # noqa: F401  (the kv rule uses it)
+from companion.ui.widgets import TapToggle, TouchBox  # noqa: F401  (the kv rule uses them)
 
 load_kv(__file__)
 

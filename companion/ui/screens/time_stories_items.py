@@ -38,7 +38,7 @@ from companion.ui.screens.time_stories_panels import (
     _toggle,
     grown_text,
 )
-from companion.ui.widgets import BodyLabel
+from companion.ui.widgets import BodyLabel, TouchInside
 
 load_kv(__file__)
 
@@ -47,8 +47,9 @@ def _app():
     return App.get_running_app()
 
 
-class ItemRow(BoxLayout):
-    """One item: name, holder line, Agency badge, Give / Used (see the .kv)."""
+class ItemRow(TouchInside, BoxLayout):
+    """One item: name, holder line, Agency badge, Give / Used (see the .kv); a touch
+    outside the row is not walked through its buttons (``TouchInside``)."""
 
     panel = ObjectProperty(None)
     item_name = StringProperty("")

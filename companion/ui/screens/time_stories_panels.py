@@ -26,7 +26,15 @@ from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import time_stories as p
 from companion.ui.presenters import time_stories_setup as setup
-from companion.ui.widgets import BigButton, BodyLabel, SeatBadge, TapToggle, fitting_font
+from companion.ui.widgets import (
+    BigButton,
+    BodyLabel,
+    SeatBadge,
+    TapToggle,
+    TouchBox,
+    TouchInside,
+    fitting_font,
+)
 
 load_kv(__file__)
 
@@ -49,8 +57,9 @@ def _button(text, action, width=None, **kw) -> BigButton:
 
 def _row(*widgets, height=72) -> BoxLayout:
     """Widgets side by side in a row of ``height``: each of a fixed height takes the
-    row's (a 72 px button in a 64 px row would stand over the row above)."""
-    row = BoxLayout(size_hint_y=None, height=height, spacing=6)
+    row's (a 72 px button in a 64 px row would stand over the row above), so they lie
+    inside it and a touch elsewhere is not walked through them (``TouchBox``)."""
+    row = TouchBox(size_hint_y=None, height=height, spacing=6)
     _fill(row, widgets)
     return row
 
@@ -136,8 +145,9 @@ def _set(widget, **values) -> None:
             setattr(widget, name, value)
 
 
-class Panel(BoxLayout):
-    """A body panel: a scrolling content box above a fixed row of buttons.
+class Panel(TouchInside, BoxLayout):
+    """A body panel: a scrolling content box above a fixed row of buttons (touches
+    outside it, on the screen's header, are not walked through it: ``TouchInside``).
 
     A panel with ``KEPT = True`` builds its widgets once and is kept by the screen
     (``screen.open``): opening it again calls ``reset()`` (back to its first choices)
@@ -242,6 +252,7 @@ class CorrectPanel(Panel):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self.delta, self.reason = -1, self.REASONS[0]
+        self.applying = False  # its correction is being recorded: the panel then goes
 
     KEPT = True
 
@@ -262,6 +273,8 @@ class CorrectPanel(Panel):
     def refresh(self, snap: dict) -> None:
         if not hasattr(self, "change"):
             self._build()
+        if self.applying:  # recorded: the mission shows next, this line is not seen
+            return
         _set(self.change, text=f"TU {snap['tu']}  change: [b]{self.delta:+d}[/b]"
                                f"  ->  {max(0, snap['tu'] + self.delta)}")
         for r, toggle in self.reasons.items():
@@ -284,8 +297,15 @@ class CorrectPanel(Panel):
         self.refresh(self.screen.snapshot())
 
     def apply(self) -> None:
-        if self.screen.act({"type": "adjust_tu", "delta": self.delta,
-                            "reason": self.reason.lower()}) and self.screen.panel is self:
+        """Record the correction and go back to the mission (a refused one stays, with
+        the rule's sentence said)."""
+        self.applying = True
+        try:
+            done = self.screen.act({"type": "adjust_tu", "delta": self.delta,
+                                    "reason": self.reason.lower()})
+        finally:
+            self.applying = False
+        if done and self.screen.panel is self:
             self.close()
 
 
