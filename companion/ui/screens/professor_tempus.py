@@ -29,10 +29,12 @@ from companion.palette import rgba, text_rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import professor_tempus as view
+from companion.ui.screens.kept_texture import KeptTexture
 from companion.ui.screens.set_changed import set_changed
 from companion.ui.taps import OneTap
 from companion.ui.widgets import (
     BigButton,
+    FitLabel,
     NumberPad,
     SeatBadge,
     SteadyText,
@@ -50,6 +52,18 @@ CHOSEN = theme.CHOSEN
 CARD = {"red": theme.CARD_RED, "purple": theme.CARD_PURPLE, "joker": theme.CARD_JOKER}
 STRIP = theme.PANEL
 GO = theme.SCORE_GO
+
+
+class PtText(KeptTexture, FitLabel):
+    """A line that comes back (a player's name, bold on turn and plain after; whose turn
+    it is): shown again from its kept texture, not drawn again."""
+
+
+class PtDetail(FitLabel):
+    """A player's detail line ("5 cards · 2 points"), its words drawn white and coloured
+    by ``tint`` on the canvas (kv), so a colour change draws no text."""
+
+    tint = ColorProperty(theme.DIM_TEXT)
 
 
 class PtButton(SteadyText, TapButton):
