@@ -42,6 +42,7 @@ from companion.ui.widgets import (
     TouchBox,
     TouchGrid,
     TouchInside,
+    UndoButton,
     fitting_font,
 )
 
@@ -57,6 +58,11 @@ GO = theme.SCORE_GO
 class PtText(KeptTexture, FitLabel):
     """A line that comes back (a player's name, bold on turn and plain after; whose turn
     it is): shown again from its kept texture, not drawn again."""
+
+
+class PtUndo(KeptTexture, UndoButton):
+    """Undo, its words ("Undo: tuck (Ann)") shown again from kept textures: the same few
+    come back every round."""
 
 
 class PtDetail(FitLabel):
