@@ -24,8 +24,6 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.recycleboxlayout import RecycleBoxLayout
-from kivy.uix.recycleview.views import RecycleDataAdapter
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
@@ -65,86 +63,6 @@ class LineRow(BoxLayout):
     wrap = BooleanProperty(False)  # the newest line wraps on two lines; older ones shorten
 
 
-def _row_look(item: dict) -> tuple:
-    """What a pick-up row shows of its data: its words, seat, size and wrapping."""
-    return item.get("text"), item.get("seat"), item.get("font_size"), item.get("wrap")
-
-
-#: How alike a row's look is to the one it is to show, best first: the same (nothing
-#: changes), the same words and seat (a new size only), the same seat (its badge
-#: stays), any.
-_ALIKE = (lambda a, b: a == b, lambda a, b: a[:2] == b[:2], lambda a, b: a[1] == b[1],
-          lambda a, b: True)
-
-
-class PickupAdapter(RecycleDataAdapter):
-    """The pick-up list's rows kept by what they show: a line that moves down one row
-    at a new pick-up keeps its row (only its place changes), and a new line is given
-    the row most alike (its seat's, else one whose line left the list). (Kivy hands the
-    rows out in any order, so rows in sight were given other words, sizes and seats,
-    and drawn again.)"""
-
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self._plan: dict = {}  # index -> the row it is given, for the rows to show now
-
-    def set_visible_views(self, indices, data, viewclasses):
-        spare = [v for views in self.dirty_views.values() for v in views.values()]
-        need = {i: _row_look(data[i]) for i in indices if i not in self.views}
-        self._plan = {}
-        for alike in _ALIKE:
-            for i, look in need.items():
-                if i not in self._plan:
-                    row = next((v for v in spare if alike(getattr(v, "look", (0, 0)), look)),
-                               None)
-                    if row is not None:
-                        self._plan[i] = row
-                        spare.remove(row)
-        for views in self.dirty_views.values():  # the rows given out leave the spares
-            for i in [i for i, v in views.items() if v not in spare]:
-                del views[i]
-        try:
-            return super().set_visible_views(indices, data, viewclasses)
-        finally:
-            self._plan = {}
-
-    def get_view(self, index, data_item, viewclass):
-        row = self._plan.pop(index, None)
-        if row is None:
-            return super().get_view(index, data_item, viewclass)
-        self.refresh_view_attrs(index, data_item, row)  # equal values change nothing
-        return row
-
-    def refresh_view_attrs(self, index, data_item, view):
-        super().refresh_view_attrs(index, data_item, view)
-        view.look = _row_look(data_item)
-
-
-class PickupRows(RecycleBoxLayout):
-    """The pick-up list's layout. When the pick-ups change, the rows stay in the list
-    and the ``PickupAdapter`` (its RecycleView's) gives each line in sight the row that
-    showed it; rows no longer in sight leave the list. (Kivy's own layout takes every
-    row out at each change and puts them back: each was laid out again.)"""
-
-    def clear_layout(self):
-        adapter = self.recycleview.view_adapter if self.recycleview else None
-        if not isinstance(adapter, PickupAdapter):
-            super().clear_layout()
-            return
-        adapter.make_views_dirty()  # kept by what they show, still in the layout
-        self.view_indices = {}  # their places are given again as they are shown
-        self._size_needs_update = False
-
-    def set_visible_views(self, indices, data, viewport):
-        super().set_visible_views(indices, data, viewport)
-        shown = self.recycleview.view_adapter.views
-        if len(self.children) != len(shown):
-            keep = set(shown.values())
-            for row in [w for w in self.children if w not in keep]:
-                self.remove_widget(row)
-                self.view_indices.pop(row, None)
-
-
 class CrazyBoard(TouchInside, BoxLayout):
     facts = StringProperty("")
     dealer_line = StringProperty("")  # "Dealer: Ann"
@@ -171,7 +89,6 @@ class CrazyBoard(TouchInside, BoxLayout):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.ids.pickups.view_adapter = PickupAdapter()
         self._fits: dict[tuple, float] = {}  # news and room -> the scale found for them
         self._refit = Clock.create_trigger(self._fit_news, -1)
         for name in ("notice", "notice_more", "won", "laws", "lead_name", "lead_seat"):
