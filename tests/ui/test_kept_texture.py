@@ -1,5 +1,5 @@
 """Labels that keep their textures (``screens/kept_texture.py``: Professor Tempus's names,
-turn line and Undo, Crazy Time's questions and Undo) in the real window: a look seen
+turn line and Undo) in the real window: a look seen
 again takes its kept texture, and what it shows is what a freshly drawn label shows."""
 
 from __future__ import annotations

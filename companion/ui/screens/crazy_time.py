@@ -44,7 +44,6 @@ from companion.ui.screens.crazy_time_panels import (
     MistakesPanel,
     NewLawPanel,
 )
-from companion.ui.screens.kept_texture import KeptTexture
 from companion.ui.screens.slap import SlapScreen
 from companion.ui.widgets import BigButton, TouchInside, undo_words
 
@@ -134,11 +133,6 @@ BOARD_BUTTONS = (("Stop Time!", "stop_time"), ("Temporal flaw", "accuse"),
                  ("Laws", "read_laws"), ("Undo", "undo"))
 
 
-class BoardButton(KeptTexture, BigButton):
-    """A board button; Undo's words ("Undo: temporal flaw (Bob)") come back with every
-    pick-up and are shown again from their kept textures."""
-
-
 class CrazyTimeScreen(Screen):
     heading = StringProperty("Crazy Time")
 
@@ -157,7 +151,7 @@ class CrazyTimeScreen(Screen):
         self.buttons: dict[str, BigButton] = {}
         grid = self.board_w.ids.buttons
         for text, method in BOARD_BUTTONS:
-            btn = BoardButton(text=text, halign="center", valign="middle", height=64,
+            btn = BigButton(text=text, halign="center", valign="middle", height=64,
                             on_release=lambda *_, m=method: getattr(self, m)())
             # wrapped on two lines at most (a long Undo text is cut with "…" first)
             btn.bind(size=lambda b, size: setattr(b, "text_size", (size[0] - 8, None)),

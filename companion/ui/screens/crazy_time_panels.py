@@ -30,17 +30,11 @@ from kivy.utils import escape_markup
 
 from companion.ui import theme
 from companion.ui.app import load_kv
-from companion.ui.screens.kept_texture import KeptTexture
 from companion.ui.screens.slap_widgets import hold
 from companion.ui.taps import OneTap
 from companion.ui.widgets import BigButton, TouchInside
 
 load_kv(__file__)
-
-class KeptLabel(KeptTexture, Label):
-    """A panel's title or hint: the questions of a flow come back at every temporal flaw,
-    shown again from their kept textures (``PanelTitle``, ``PanelHint`` in kv)."""
-
 
 #: (text, value, seat or 0, rgba): one button of a ChoicePanel.
 Option = tuple[str, object, int, tuple]

@@ -3,14 +3,15 @@
 A label whose text, size, weight or colour changes is drawn anew into a texture (Kivy
 measures every word and renders the line), even when it shows again something it
 showed a moment ago: the Professor Tempus strip's names, bold while on turn and plain
-after; the header's "Ann's turn" coming back every round; Crazy Time's pick-up rows,
-whose lines move down one row at each pick-up. ``KeptTexture`` keeps, per label class,
+after; the header's "Ann's turn" and Undo's few words coming back every round.
+``KeptTexture`` keeps, per label class,
 the textures of the last ``KEPT`` looks (the text with every option that shapes its
 picture); a look seen again takes its kept texture and nothing is drawn.
 
 A look not seen yet is drawn at once (Kivy would draw it when it is first shown, in the
-window's drawing): worth it where looks come back (names, questions, turns), not for a
-line whose words are new at each tap.
+window's drawing): worth it where nearly every look comes back (names, turns), not
+where many are new (Crazy Time's questions: "Did Bob break ...?" for every law and
+seat made its taps dearer in an A/B of bench/ui_actions.py).
 
 Wiring: mix it in first, ``class RowText(KeptTexture, Label)``, and in kv use that
 class. Plain labels only (a markup label keeps its links and anchors: drawn as usual).
