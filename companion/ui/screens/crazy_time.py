@@ -45,7 +45,7 @@ from companion.ui.screens.crazy_time_panels import (
     NewLawPanel,
 )
 from companion.ui.screens.slap import SlapScreen
-from companion.ui.widgets import BigButton, undo_words
+from companion.ui.widgets import BigButton, TouchInside, undo_words
 
 load_kv(__file__)
 
@@ -62,7 +62,7 @@ class LineRow(BoxLayout):
     wrap = BooleanProperty(False)  # the newest line wraps on two lines; older ones shorten
 
 
-class CrazyBoard(BoxLayout):
+class CrazyBoard(TouchInside, BoxLayout):
     facts = StringProperty("")
     dealer_line = StringProperty("")  # "Dealer: Ann"
     deal_line = StringProperty("")  # "15 cards each"

@@ -32,7 +32,7 @@ from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.screens.slap_widgets import hold
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton
+from companion.ui.widgets import BigButton, TouchInside
 
 load_kv(__file__)
 
@@ -49,7 +49,7 @@ class SeatOption(OneTap, ButtonBehavior, BoxLayout):
     selected = BooleanProperty(False)
 
 
-class ChoicePanel(BoxLayout):
+class ChoicePanel(TouchInside, BoxLayout):
     """A question and one button per answer; seats may also answer with their button.
 
     Made once by the screen and asked each question with ``ask``. The answer buttons
@@ -147,7 +147,7 @@ class ChoicePanel(BoxLayout):
             self._pick(self._by_seat[seat])
 
 
-class MistakesPanel(BoxLayout):
+class MistakesPanel(TouchInside, BoxLayout):
     """Seats tapped (or pressed) in the order they erred; the last one picks up."""
 
     order_text = StringProperty("")

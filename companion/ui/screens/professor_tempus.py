@@ -19,7 +19,6 @@ from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ColorProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -30,14 +29,20 @@ from companion.palette import rgba, text_rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import professor_tempus as view
+from companion.ui.screens.kept_texture import KeptTexture
 from companion.ui.screens.set_changed import set_changed
 from companion.ui.taps import OneTap
 from companion.ui.widgets import (
     BigButton,
+    FitLabel,
     NumberPad,
     SeatBadge,
     SteadyText,
     TapButton,
+    TouchBox,
+    TouchGrid,
+    TouchInside,
+    UndoButton,
     fitting_font,
 )
 
@@ -48,6 +53,23 @@ CHOSEN = theme.CHOSEN
 CARD = {"red": theme.CARD_RED, "purple": theme.CARD_PURPLE, "joker": theme.CARD_JOKER}
 STRIP = theme.PANEL
 GO = theme.SCORE_GO
+
+
+class PtText(KeptTexture, FitLabel):
+    """A line that comes back (a player's name, bold on turn and plain after; whose turn
+    it is): shown again from its kept texture, not drawn again."""
+
+
+class PtUndo(KeptTexture, UndoButton):
+    """Undo, its words ("Undo: tuck (Ann)") shown again from kept textures: the same few
+    come back every round."""
+
+
+class PtDetail(FitLabel):
+    """A player's detail line ("5 cards · 2 points"), its words drawn white and coloured
+    by ``tint`` on the canvas (kv), so a colour change draws no text."""
+
+    tint = ColorProperty(theme.DIM_TEXT)
 
 
 class PtButton(SteadyText, TapButton):
@@ -72,7 +94,7 @@ class PtStripCell(OneTap, ButtonBehavior, BoxLayout):
     chosen = BooleanProperty(False)
 
 
-class PtCountRow(BoxLayout):
+class PtCountRow(TouchInside, BoxLayout):
     """A player's count: badge, "Name: n" over "max 6: 2 cards", − and +. Built once per
     seat and updated by ``show``; the buttons act on the data last shown, so taps that
     come faster than frames all count (the "+" under the finger is never replaced). At
@@ -227,7 +249,7 @@ class ProfessorTempusScreen(Screen):
             box.clear_widgets()
             small = 48 if len(strip) > 3 else 56  # five cells share 800 px: room for names
             for p in strip:
-                row = BoxLayout(spacing=2, padding=(2, 0))
+                row = TouchBox(spacing=2, padding=(2, 0))
                 row.seat = p["seat"]
                 row.add_widget(SeatBadge(seat=p["seat"], lit=True, pos_hint={"center_y": 0.5},
                                          size=(small, small)))
@@ -248,7 +270,7 @@ class ProfessorTempusScreen(Screen):
         if len(box.children) != len(data):
             box.clear_widgets()
             for h in data:
-                row = BoxLayout(spacing=2)
+                row = TouchBox(spacing=2)
                 row.add_widget(SeatBadge(pos_hint={"center_y": 0.5}))
                 row.add_widget(_button("", lambda i=h["holder"]: self.choose_holder(i),
                                        font_size=sp(theme.TEXT), markup=True))
@@ -267,7 +289,7 @@ class ProfessorTempusScreen(Screen):
         """The panel of ``kind`` (made the first time it is asked for, not shown)."""
         panel = self._panels.get(kind)
         if panel is None:
-            panel = self._panels[kind] = BoxLayout(orientation="vertical")
+            panel = self._panels[kind] = TouchBox(orientation="vertical")
             panel.shape = None  # what its rows were built for
         return panel
 
@@ -291,14 +313,14 @@ class ProfessorTempusScreen(Screen):
             # 25 values: 1-12 and 13-24 in a grid, then 25 opening the row of choices
             # (the kinds of move and the colours), so three rows share the height left
             # under the holders: keys of 64 px and more at 800x480
-            grid = GridLayout(cols=12, spacing=2, size_hint_y=2 / 3)
+            grid = TouchGrid(cols=12, spacing=2, size_hint_y=2 / 3)
             panel.values = []
             for v in view.VALUES:
                 panel.values.append(_button(str(v), lambda v=v: self.enter_value(v)))
             for key in panel.values[:24]:
                 grid.add_widget(key)
             panel.add_widget(grid)
-            row = BoxLayout(spacing=2, size_hint_y=1 / 3, padding=(0, dp(2), 0, 0))
+            row = TouchBox(spacing=2, size_hint_y=1 / 3, padding=(0, dp(2), 0, 0))
             last = panel.values[24]
             last.size_hint_x = None
             grid.bind(width=lambda g, w: setattr(last, "width", (w - 11 * 2) / 12))
@@ -341,7 +363,7 @@ class ProfessorTempusScreen(Screen):
             return
         panel.shape = seats
         panel.clear_widgets()
-        grid = GridLayout(cols=2, spacing=4)
+        grid = TouchGrid(cols=2, spacing=4)
         panel.rows = [PtCountRow(self) for _ in seats]
         for row in panel.rows:
             grid.add_widget(row)
@@ -355,7 +377,7 @@ class ProfessorTempusScreen(Screen):
         """What follows the rows: "Score round"; Cancel and "Save round N" (made once)."""
         if not hasattr(self, "_score_button"):
             self._score_button = _button("Score round", self.score_round, colour=GO)
-            self._fix_buttons = BoxLayout(spacing=4)
+            self._fix_buttons = TouchBox(spacing=4)
             self._fix_buttons.add_widget(_button("Cancel", self.cancel_correction))
             self._save_fix = _button("Save round", self.save_correction, colour=GO)
             self._fix_buttons.add_widget(self._save_fix)
@@ -396,7 +418,7 @@ class ProfessorTempusScreen(Screen):
         if panel.shape != shape:
             panel.shape = shape
             panel.clear_widgets()
-            table = GridLayout(cols=1 + len(state.players), spacing=2, padding=(4, 2))
+            table = TouchGrid(cols=1 + len(state.players), spacing=2, padding=(4, 2))
             table.add_widget(Label(text="", size_hint_x=None, width=150))
             for p in state.players:
                 cell = BoxLayout()
@@ -431,7 +453,7 @@ class ProfessorTempusScreen(Screen):
     def _rounds_row(self) -> BoxLayout:
         """"Correct a round:", the round keys and Close: made once for the screen."""
         if not hasattr(self, "_rounds"):
-            row = self._rounds = BoxLayout(size_hint_y=None, height=64, spacing=3)
+            row = self._rounds = TouchBox(size_hint_y=None, height=64, spacing=3)
             row.caption = Label(font_size=sp(theme.TEXT), size_hint_x=None)
             row.add_widget(row.caption)
             row.keys = []
@@ -460,7 +482,7 @@ class ProfessorTempusScreen(Screen):
             panel.shape = "built"
             panel.winners = Label(font_size=sp(theme.RESULT_TEXT), bold=True, color=theme.TOTAL)
             panel.add_widget(panel.winners)
-            row = BoxLayout(size_hint_y=None, height=72, spacing=4)
+            row = TouchBox(size_hint_y=None, height=72, spacing=4)
             scores = BigButton(text="Scores / correct")
             scores.bind(on_release=lambda _w: self.toggle_scores())
             row.add_widget(scores)
