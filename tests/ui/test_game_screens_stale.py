@@ -20,7 +20,8 @@ FOUR = [{"name": n, "seat": i + 1} for i, n in enumerate(["Ann", "Bob", "Cara", 
 
 def reading(ui) -> list[tuple]:
     """What the current screen shows: (class, text, disabled) of each visible label and
-    button, in tree order."""
+    button, in reading order (top to bottom, then left to right: a list that keeps its
+    row views and moves them may hold them in another tree order)."""
     from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.label import Label
     from layout_check import shown
@@ -30,9 +31,11 @@ def reading(ui) -> list[tuple]:
     out = []
     for w in screen.walk(restrict=True):
         if isinstance(w, Label | ButtonBehavior) and shown(w):
-            out.append((type(w).__name__, str(getattr(w, "text", "")),
-                        bool(getattr(w, "disabled", False))))
-    return out
+            x, top = w.to_window(w.x, w.top)
+            out.append(((-round(top), round(x)), (type(w).__name__, str(getattr(w, "text", "")),
+                        bool(getattr(w, "disabled", False)))))
+    out.sort(key=lambda place_row: place_row[0])  # stable: tree order within a place
+    return [row for _place, row in out]
 
 
 def same(before, after, what):

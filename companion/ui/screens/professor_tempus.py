@@ -29,12 +29,12 @@ from companion.palette import rgba, text_rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.presenters import professor_tempus as view
-from companion.ui.screens.kept_texture import KeptTexture
 from companion.ui.screens.set_changed import set_changed
 from companion.ui.taps import OneTap
 from companion.ui.widgets import (
     BigButton,
     FitLabel,
+    KeptFitLabel,
     NumberPad,
     SeatBadge,
     SteadyText,
@@ -42,7 +42,6 @@ from companion.ui.widgets import (
     TouchBox,
     TouchGrid,
     TouchInside,
-    UndoButton,
     fitting_font,
 )
 
@@ -55,14 +54,9 @@ STRIP = theme.PANEL
 GO = theme.SCORE_GO
 
 
-class PtText(KeptTexture, FitLabel):
+class PtText(KeptFitLabel):
     """A line that comes back (a player's name, bold on turn and plain after; whose turn
     it is): shown again from its kept texture, not drawn again."""
-
-
-class PtUndo(KeptTexture, UndoButton):
-    """Undo, its words ("Undo: tuck (Ann)") shown again from kept textures: the same few
-    come back every round."""
 
 
 class PtDetail(FitLabel):
