@@ -12,9 +12,10 @@ How it keeps a texture honest:
 - A look is kept from its second showing on: a text new at every tap (a delay in ms, a
   time) is drawn as Kivy draws it and costs nothing more. A class whose texts nearly
   all come back (the Undo words) keeps them from the first: ``keep_first_showing``.
-- A texture is filled at once when it is kept (Kivy fills a label's texture only when the
-  window first draws it, from what the core label holds then), and the core label gets
-  a new texture for its next text, so nothing later draws over a kept one.
+- Kivy fills a label's texture when the window first draws it, from what its core
+  label holds then. A kept texture keeps the core label that drew it, never changed
+  again, and the label draws its next text with a copy: nothing later draws over a
+  kept texture, and it is filled in the window's drawing as any other.
 - When the GL context is made again (textures lose their pixels), every kept look is
   forgotten and every ``KeptText`` label draws its text anew.
 - Plain labels only: a markup label (its links and anchors) is drawn as Kivy draws it.
@@ -27,6 +28,7 @@ A class that shows many different texts that come back can keep more:
 
 from __future__ import annotations
 
+import copy
 import weakref
 from collections import OrderedDict
 
@@ -72,8 +74,14 @@ class KeptText:
             if len(seen) > self.seen_looks:
                 seen.popitem(last=False)
             return
-        texture.bind()  # filled now, with these words (not later with others)
-        core.texture = None  # the core label's next text gets a texture of its own
+        # The core label that drew these words keeps them: it fills the texture when the
+        # window first draws it, from what it holds then, so it never changes again; the
+        # label draws its next text with a copy of it.
+        self._label = fresh = copy.copy(core)
+        fresh.options = {k: list(v) if isinstance(v, list) else v
+                         for k, v in core.options.items()}
+        fresh._cached_lines = []
+        fresh.texture = None
         kept[key] = (texture, tuple(self.texture_size), self.is_shortened)
         if len(kept) > self.kept_looks:
             kept.popitem(last=False)

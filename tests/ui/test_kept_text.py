@@ -7,7 +7,7 @@ import pytest
 
 
 @pytest.fixture
-def labels(ui):
+def labels(ui, monkeypatch):
     from kivy.uix.label import Label
 
     from companion.ui import kept_text
@@ -18,13 +18,15 @@ def labels(ui):
     def make(**kwargs):
         label = Kept(font_size=30, **kwargs)
         renders = []
-        draw = label._label.render
+        core_class = type(label._label)
+        draw = core_class.render
 
-        def counted(*args, **kw):
-            renders.append(label._label.text)
-            return draw(*args, **kw)
+        def counted(core, *args, **kw):  # the label's core label may be a copy by now
+            if core is label._label:
+                renders.append(core.text)
+            return draw(core, *args, **kw)
 
-        label._label.render = counted
+        monkeypatch.setattr(core_class, "render", counted)
         return label, renders
 
     yield make, Label
@@ -38,6 +40,7 @@ def show(label, text: str):
 
 
 def picture(texture) -> bytes:
+    texture.bind()  # filled, as the window does when it first draws it
     return bytes(texture.pixels)
 
 
