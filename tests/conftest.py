@@ -53,6 +53,29 @@ def game_log(tmp_path):
     log.close()
 
 
+@pytest.fixture
+def engine_snapshots(monkeypatch):
+    """Counts an engine's snapshots: ``made = engine_snapshots(rules)`` has
+    ``rules.snapshot`` note ``(state, recent)`` in ``made`` at each call, for the rest of
+    the test; ``made.engine`` is the engine's own (it notes nothing)."""
+
+    class Made(list):
+        engine = None
+
+    def count(rules) -> Made:
+        made = Made()
+        made.engine = engine = rules.snapshot
+
+        def counting(state, recent=None):
+            made.append((state, recent))
+            return engine(state, recent=recent)
+
+        monkeypatch.setattr(rules, "snapshot", counting)
+        return made
+
+    return count
+
+
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
     """Where tests leave screenshots for a person to look at (tests/_artifacts)."""

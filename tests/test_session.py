@@ -194,16 +194,9 @@ def test_a_long_resume_reports_its_progress(tmp_path):
 
 
 def test_snapshot_is_made_once_per_state_and_follows_do_undo_and_resume(game_log,
-                                                                         monkeypatch):
+                                                                         engine_snapshots):
     rules = get_rules("scorepad")
-    made = []
-    engine_snapshot = rules.snapshot
-
-    def counting(state, recent=None):
-        made.append(state)
-        return engine_snapshot(state, recent=recent)
-
-    monkeypatch.setattr(rules, "snapshot", counting)
+    made = engine_snapshots(rules)
     game = GameSession.start(game_log, rules, {"players": [{"name": "Ann", "seat": 1},
                                                            {"name": "Bob", "seat": 2}]})
     start = game.snapshot()
@@ -212,7 +205,7 @@ def test_snapshot_is_made_once_per_state_and_follows_do_undo_and_resume(game_log
     after = game.snapshot()
     assert after["totals"] == {"1": 3, "2": 0} and game.snapshot() is after
     assert len(made) == 2
-    assert game.snapshot(recent=None) == engine_snapshot(game.state, recent=None)
+    assert game.snapshot(recent=None) == made.engine(game.state, recent=None)
     game.undo()
     assert game.snapshot()["totals"] == start["totals"] == {"1": 0, "2": 0}
     game.do({"type": "score", "seat": 2, "points": 5})
@@ -245,16 +238,9 @@ def test_an_action_is_encoded_once_and_applied_as_the_log_reads_it(game_log, mon
 
 
 def test_the_snapshot_before_the_last_action_is_kept_for_the_line_and_undo(game_log,
-                                                                          monkeypatch):
+                                                                          engine_snapshots):
     rules = get_rules("scorepad")
-    made = []
-    engine_snapshot = rules.snapshot
-
-    def counting(state, recent=None):
-        made.append(state)
-        return engine_snapshot(state, recent=recent)
-
-    monkeypatch.setattr(rules, "snapshot", counting)
+    made = engine_snapshots(rules)
     game = GameSession.start(game_log, rules, SETUP)
     game.do({"type": "score", "seat": 1, "points": 3})
     before, first = game.state, game.snapshot()

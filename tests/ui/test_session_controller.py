@@ -363,7 +363,7 @@ def test_an_accusation_of_oneself_is_refused_in_the_rules_words(table, front):
     assert crazy_view(table.session.state, None)["pickups"] == []
 
 
-def test_a_time_stories_line_is_made_from_the_screens_snapshots(game_log, monkeypatch):
+def test_a_time_stories_line_is_made_from_the_screens_snapshots(game_log, engine_snapshots):
     """The line after a T.I.M.E Stories action reads no list: it compares the screen's
     snapshots of the state before and after, which the screen has made already (at its
     refresh), so a recorded action makes one snapshot, the screen's, and the line is the
@@ -376,14 +376,7 @@ def test_a_time_stories_line_is_made_from_the_screens_snapshots(game_log, monkey
             table.session.snapshot()
 
     rules = get_rules("time_stories")
-    made = []
-    engine_snapshot = rules.snapshot
-
-    def counting(state, recent=None):
-        made.append(recent)
-        return engine_snapshot(state, recent=recent)
-
-    monkeypatch.setattr(rules, "snapshot", counting)
+    made = engine_snapshots(rules)
     players = [{"name": "Ann", "seat": 1}, {"name": "Bea", "seat": 2}]
     chars = [{"name": "Marie", "player_seat": 1, "life": 4, "resistance": 1,
               "characteristics": {"Combat": 2}}]
@@ -398,26 +391,18 @@ def test_a_time_stories_line_is_made_from_the_screens_snapshots(game_log, monkey
         made.clear()
         assert table.act(action)
         said = front.took()[-1]
-        assert made == [64], "the screen's snapshot, and none for the line"
-        monkeypatch.setattr(rules, "snapshot", engine_snapshot)
+        assert [recent for _, recent in made] == [64], \
+            "the screen's snapshot, and none for the line"
         assert said == ("speak", action_line(rules, before, action, table.session.state))
         assert said[1] is not None and said[1].text.endswith("time units left.")
-        monkeypatch.setattr(rules, "snapshot", counting)
 
 
-def test_a_line_that_reads_lists_takes_one_snapshot_per_action(game_log, monkeypatch):
+def test_a_line_that_reads_lists_takes_one_snapshot_per_action(game_log, engine_snapshots):
     """A Time After Time line compares whole lists: the state before an action was the
     last action's after, kept by the session, so each recorded action makes one
     whole-list snapshot for its line (the new state's), not two."""
     rules = get_rules("time_after_time")
-    made = []
-    engine_snapshot = rules.snapshot
-
-    def counting(state, recent=None):
-        made.append((id(state), recent))
-        return engine_snapshot(state, recent=recent)
-
-    monkeypatch.setattr(rules, "snapshot", counting)
+    made = engine_snapshots(rules)
     front = Front()
     table = SessionController(game_log, front)
     assert table.start("time_after_time", {"players": [{"name": "Ann", "seat": 1},
@@ -426,6 +411,6 @@ def test_a_line_that_reads_lists_takes_one_snapshot_per_action(game_log, monkeyp
     for slot, hour in ((0, 6), (1, 7), (2, 8)):
         made.clear()
         assert table.act({"type": "place", "seat": 1, "slot": slot, "hour": hour})
-        whole.append([state for state, recent in made if recent is None])
+        whole.append([id(state) for state, recent in made if recent is None])
     assert [len(w) for w in whole[1:]] == [1, 1]
     assert whole[-1] == [id(table.session.state)]
