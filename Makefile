@@ -50,8 +50,9 @@ $(PICO_STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[pico]'
 	touch $@ $(RUN_STAMP)
 
+# Python as the box runs it (systemd/table-companion.service: PYTHONOPTIMIZE=1).
 run: $(RUN_STAMP)
-	$(VENV)/bin/companion run
+	PYTHONOPTIMIZE=1 $(VENV)/bin/companion run
 
 test: lint
 	if [ -n "$$DISPLAY" ]; then $(PY) -m pytest; else $(XVFB) $(PY) -m pytest; fi

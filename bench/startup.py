@@ -139,4 +139,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from box_python import as_the_box
+
+    as_the_box()
     sys.exit(main())

@@ -1016,6 +1016,9 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    from box_python import as_the_box
+
+    as_the_box()
     try:
         sys.exit(main())
     except Exception:  # Kivy's logger holds sys.stderr: say why on the real one

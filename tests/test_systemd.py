@@ -60,3 +60,28 @@ def test_the_sessions_slice_gets_the_units_device_list():
     slice_conf = (REPO / "systemd" / "table-companion-slice.conf").read_text()
     assert settings(slice_conf, "DeviceAllow") == settings(UNIT, "DeviceAllow")
     assert settings(slice_conf, "DevicePolicy") == settings(UNIT, "DevicePolicy") == ["closed"]
+
+
+def test_the_app_runs_optimised_python_with_a_bytecode_cache_it_may_write():
+    # /usr and /opt are read-only to the unit (ProtectSystem=strict) and neither Debian
+    # nor pip ships bytecode for -O: without a writable cache every start would compile
+    # every module again.
+    env = " ".join(settings(UNIT, "Environment")).split()
+    assert "PYTHONOPTIMIZE=1" in env
+    assert "PYTHONPYCACHEPREFIX=/var/cache/table-companion/bytecode" in env
+    assert settings(UNIT, "CacheDirectory") == ["table-companion"]
+    assert settings(UNIT, "CacheDirectoryMode") == ["0700"]
+
+
+def test_make_run_and_the_benches_run_python_as_the_box():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("box_python", REPO / "bench" / "box_python.py")
+    box_python = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(box_python)
+    assert box_python.box_settings() == {"PYTHONOPTIMIZE": "1"}
+    run = (REPO / "Makefile").read_text().split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    assert "PYTHONOPTIMIZE=1 $(VENV)/bin/companion run" in run
+    for bench in ("ui_actions", "idle_screens", "startup", "long_night"):
+        main = (REPO / "bench" / f"{bench}.py").read_text().split('if __name__ == "__main__":')[1]
+        assert "as_the_box()" in main, bench

@@ -47,6 +47,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass
+from typing import cast
 
 ACCEPTED, DELAYED, JUMP, INVALID = "accepted", "delayed", "jump", "invalid"
 
@@ -175,15 +176,15 @@ class ClockSync:
         self._snapshot = self._make_snapshot()
 
     def _make_snapshot(self) -> ClockMap:
-        assert self._base is not None
+        base = cast("tuple[int, int]", self._base)  # set by the first exchange, before any map
         kept = self._kept
         span_host = kept[-1][1] - kept[0][0]
         limit = self.max_ppm * 1e-6
         slope = 1.0
         if span_host >= self.min_span_ns and self._var_h > 0.0:
             slope = min(max(self._cov / self._var_h, 1.0 - limit), 1.0 + limit)
-        host_ref = self._base[0] + round(self._mean_h)
-        pad_ref = self._base[1] + round(self._mean_p)
+        host_ref = base[0] + round(self._mean_h)
+        pad_ref = base[1] + round(self._mean_p)
 
         inv = 1.0 / slope
         n = len(kept)

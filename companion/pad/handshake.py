@@ -20,6 +20,8 @@ next ones.
 
 from __future__ import annotations
 
+from typing import cast
+
 from companion.errors import LinkError
 from companion.pad import codec
 from companion.pad.linkevents import PadRebooted
@@ -122,8 +124,7 @@ class Handshake:
         self.poll(now_ns)
 
     def _ready_text(self) -> str:
-        h = self.hello
-        assert h is not None
+        h = cast(codec.Hello, self.hello)  # called once the hello is in
         res = self.resolution_ns
         res_text = f"{res / 1000:g} µs" if res >= 1000 else f"{res} ns"
         return (f"Slap pad ready on {self.port}: firmware {h.firmware_text} on "

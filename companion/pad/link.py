@@ -37,6 +37,7 @@ checks every press passes before it goes out (against the clock fit, floods) are
 from __future__ import annotations
 
 from collections import deque
+from typing import cast
 
 from companion.errors import LinkError
 from companion.events import SOURCE_PAD
@@ -168,8 +169,8 @@ class PadLink(Handshake, PressIntake):
             self._count_seq(frame.seq)
             self._handle(msg, now_ns, acks)
         for k in range(0, len(acks), codec.MAX_ACK_IDS):
-            assert self.nonce is not None
-            self._send(codec.Ack(self.nonce, tuple(acks[k:k + codec.MAX_ACK_IDS])))
+            # acks are taken only in the ready phase, for frames of its boot: nonce is set
+            self._send(codec.Ack(cast(int, self.nonce), tuple(acks[k:k + codec.MAX_ACK_IDS])))
 
     def poll(self, now_ns: int) -> None:
         """Run the timers: hello retries, heartbeats, lamp resends, loss detection."""

@@ -143,8 +143,7 @@ class Publisher(Worker):
 
     def step(self, now: float) -> None:
         """Connect when due, collect acknowledgements, publish what is due, tell news."""
-        self.open()
-        assert self.outbox is not None
+        self.open()  # raises when the outbox cannot open: from here it is open
         self.conn.attempt(now)
         if self.conn.acked:
             for mid in self.conn.acked:

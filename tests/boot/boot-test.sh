@@ -271,6 +271,8 @@ run_checks() {
   check "READY=1 came and STATUS= says the companion is on the screen" wait_on_screen
   echo "  Status: $(prop StatusText)"
   frame home && check "cage's output is the home screen and fills it ($SCREEN)" home_screen home
+  check "the app runs optimised Python and keeps its bytecode in the cache folder" \
+    test "$(in_root 'find /var/cache/table-companion/bytecode -name "*.opt-1.pyc" | wc -l')" -gt 100
 
   log "the watchdog stays fed for 60 s"
   local r0 w0; r0=$(prop NRestarts); w0=$(prop WatchdogTimestampMonotonic); sleep 60
