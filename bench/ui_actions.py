@@ -2,7 +2,7 @@
 app measured in the same run (needs a display: ``make bench`` runs it under Xvfb).
 
     python bench/ui_actions.py [--taps N] [--repeats N] [--gc freeze|plain] [--backstop N]
-                               [--screens a,b] [--profile FILE]
+                               [--screens a,b] [--profile FILE] [--profile-kinds FOLDER]
 
 Taps: every kind of action of a screen is tapped through the window as a table plays it
 (Times: players and cards, "Play the cards", marker taps, the last marker that sends a
@@ -21,6 +21,8 @@ at which Python collects on its own once the app has started (``collector.BACKST
 collections, run side by side so that both see the same load. ``--profile FILE`` writes a
 cProfile of the frames that carry an action (not the finger-down frames, not the setup)
 for ``python -m pstats FILE``; its figures are inflated by the profiler, read its shares.
+``--profile-kinds FOLDER`` writes one such profile per screen and kind of action
+(``FOLDER/<screen>--<kind>.prof``: what a placement costs, apart from a marker tap).
 
 Growth: the median cost at the start of a game and after a long one (Crazy Time with 75
 pick-ups in the round, Times with its scoring track to 99, the score pad after 500
@@ -127,6 +129,9 @@ class Recorder:
     taps: int = 0
     #: a ``cProfile.Profile`` enabled only around the frames that carry an action
     profile: object = None
+    #: ``--profile-kinds``: one ``pstats.Stats`` per (screen, kind of action)
+    kind_profiles: dict | None = None
+    _pending: object = None  # the last tap's own profile, until ``add`` names its kind
 
     def install(self, app) -> None:
         """Wrap the buffer swap and the log's writes so their time is kept apart; time
@@ -210,13 +215,18 @@ class Recorder:
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         self.presses.append(self._timed(touch.touch_down))
-        if self.profile is None:
+        profile = self.profile
+        if self.kind_profiles is not None:
+            import cProfile
+
+            profile = self._pending = cProfile.Profile()
+        if profile is None:
             return self._timed(touch.touch_up)
-        self.profile.enable()
+        profile.enable()
         try:
             return self._timed(touch.touch_up)
         finally:
-            self.profile.disable()
+            profile.disable()
 
     def pause(self) -> None:
         """The table pauses (as the frame pacer sees it after a quiet second): the
@@ -229,6 +239,24 @@ class Recorder:
 
     def add(self, screen: str, kind: str, sample: Sample) -> None:
         self.samples.setdefault(screen, {}).setdefault(kind, []).append(sample)
+        if self._pending is not None:
+            import pstats
+
+            kept = self.kind_profiles.get((screen, kind))
+            if kept is None:
+                self.kind_profiles[(screen, kind)] = pstats.Stats(self._pending)
+            else:
+                kept.add(self._pending)
+            self._pending = None
+
+    def write_kind_profiles(self, folder: Path) -> None:
+        """One file per screen and kind of action: ``<screen>--<kind>.prof``."""
+        import re
+
+        folder.mkdir(parents=True, exist_ok=True)
+        for (screen, kind), stats in (self.kind_profiles or {}).items():
+            name = re.sub(r"[^A-Za-z0-9]+", "-", kind).strip("-")
+            stats.dump_stats(folder / f"{screen}--{name}.prof")
 
     def count(self, screen: str) -> int:
         return sum(len(v) for v in self.samples.get(screen, {}).values())
@@ -968,6 +996,8 @@ def main() -> int:
                         help="comma-separated screens to tap (default: every one)")
     parser.add_argument("--profile", default="",
                         help="write a cProfile of the action frames only to this file")
+    parser.add_argument("--profile-kinds", default="", metavar="FOLDER",
+                        help="write one cProfile per screen and kind of action to FOLDER")
     parser.add_argument("--minimal", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.minimal:
@@ -989,6 +1019,8 @@ def main() -> int:
         import cProfile
 
         rec.profile = cProfile.Profile()
+    if args.profile_kinds:
+        rec.kind_profiles = {}
     print(f"taps, CPU ms of the frame that carries the action (gc: {args.gc}, backstop "
           f"{collector.BACKSTOP}; budget "
           f"{BUDGET_MS} ms here = one frame on a Pi 4)")
@@ -1008,6 +1040,9 @@ def main() -> int:
     if rec.profile is not None:
         rec.profile.dump_stats(args.profile)
         rec.profile = None
+    if rec.kind_profiles is not None:
+        rec.write_kind_profiles(Path(args.profile_kinds))
+        rec.kind_profiles = None
     growth(app, rec, args.repeats)
     app.stop()
     app.table.close()
