@@ -301,3 +301,50 @@ def test_the_tu_count_is_drawn_from_digits_made_once_at_a_labels_size(ui):
         assert len(shown) == len(text)
         assert abs(shown[0].pos[0] - (count.center_x - count.texture_size[0] / 2)) <= 1
     assert DigitsLabel._digits == made, "no digit drawn twice"
+
+
+def test_a_characters_life_that_comes_back_is_not_drawn_again(ui, monkeypatch):
+    """Life - and + bring back the hearts shown a moment before: the life line is a
+    ``LifeText`` (``KeptText``) and shows them from their kept textures, drawing
+    nothing, and always the character's life as the log has it."""
+    from companion.ui import kept_text
+    from companion.ui.presenters import time_stories as p
+    from companion.ui.screens.time_stories_panels import LifeText
+
+    screen = start(ui)
+    screen.open("characters")
+    ui.pump(2)
+    panel = screen.panel
+    row = panel.rows[0]
+    life = row.parts[2]
+    assert isinstance(life, LifeText)
+    renders = []
+    core_class = type(life._label)
+    draw = core_class.render
+
+    def counted(core, *args, **kw):  # the label's core label may be a copy by now
+        if core is life._label:
+            renders.append(core.text)
+        return draw(core, *args, **kw)
+
+    monkeypatch.setattr(core_class, "render", counted)
+
+    def shown():
+        return p.life_text(next(c for c in ui.app.session.snapshot()["characters"]
+                                if c["name"] == row.character))
+
+    first = life.text
+    try:
+        for delta in (-1, 1):
+            panel.life(row.character, delta)
+            ui.pump(2)
+            assert life.text == shown()
+        assert life.text == first
+        renders.clear()
+        for delta in (-1, 1, -1, 1):
+            panel.life(row.character, delta)
+            ui.pump(2)
+            assert life.text == shown() and life.texture.size[0] > 0
+        assert renders == []
+    finally:
+        kept_text.forget_all()
