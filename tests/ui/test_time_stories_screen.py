@@ -348,3 +348,48 @@ def test_a_characters_life_that_comes_back_is_not_drawn_again(ui, monkeypatch):
         assert renders == []
     finally:
         kept_text.forget_all()
+
+
+def test_the_die_and_its_caption_come_back_from_kept_textures(ui, monkeypatch):
+    """A second roll of the same face shows the die's face and what it says
+    ("Rolling...", "Die 2: ...") from the textures of the first (``DieFace``,
+    ``DieCaption``: KeptText), drawing none of them, and still says the roll's own
+    words."""
+    from companion.ui import kept_text
+    from companion.ui.presenters import time_stories as p
+    from companion.ui.screens.time_stories import DieCaption, DieFace
+
+    screen = start(ui)
+    die = next(w for w in screen.walk() if isinstance(w, DieFace))
+    caption = next(w for w in screen.walk() if isinstance(w, DieCaption))
+    renders = []
+    core_class = type(die._label)
+    draw = core_class.render
+
+    def counted(core, *args, **kw):  # a label's core label may be a copy by now
+        if core is die._label or core is caption._label:
+            renders.append(core.text)
+        return draw(core, *args, **kw)
+
+    monkeypatch.setattr(core_class, "render", counted)
+
+    def roll(face):
+        screen.rng = Faces(face)
+        screen.roll_captain()
+        ui.pump(1)
+        assert caption.text == "Rolling..."
+        settle(ui, screen)
+        assert (die.text, caption.text) == (str(face), p.captain_text(face, False))
+
+    try:
+        for face in "123456":  # every face the tumble may show, once
+            screen.die_text = face
+            ui.pump(1)
+        roll(2)
+        roll(3)
+        renders.clear()
+        roll(2)
+        roll(3)
+        assert renders == []
+    finally:
+        kept_text.forget_all()
