@@ -327,3 +327,38 @@ def test_a_long_name_fitted_on_turn_is_whole_off_turn(ui):
     ui.pump()
     assert not line.shorten and line.text == "Dominik Maximilianus"
     ui.app.end_game("abandoned", ask=False)
+
+
+def test_a_detail_line_shown_before_is_not_drawn_again(ui, monkeypatch):
+    """Each player's detail line comes back for the next player in turn ("5 cards · 0
+    points"): the second player's is shown from the first one's kept texture (PtDetail:
+    KeptText), drawing nothing, and reads that player's own cards and points."""
+    from companion.ui import kept_text
+    from companion.ui.screens.professor_tempus import PtDetail
+
+    screen = start(ui)
+    details = [strip_cell(screen, i).children[0] for i in range(3)]
+    assert all(isinstance(d, PtDetail) for d in details)
+    renders = []
+    core_class = type(details[0]._label)
+    draw = core_class.render
+
+    def counted(core, *args, **kw):  # a label's core label may be a copy by now
+        if any(core is d._label for d in details):
+            renders.append(core.text)
+        return draw(core, *args, **kw)
+
+    monkeypatch.setattr(core_class, "render", counted)
+    try:
+        assert enter(screen, "open-", 0, "red", 5)
+        ui.pump(2)
+        assert details[0].text.endswith(" cards · 0 points")
+        assert details[0].text != details[1].text  # Arthur has played, Mickael not yet
+        renders.clear()
+        assert enter(screen, "play_on", 0, "red", 3)
+        ui.pump(2)
+        assert details[1].text == details[0].text
+        assert details[1].texture is details[0].texture
+        assert renders == []
+    finally:
+        kept_text.forget_all()

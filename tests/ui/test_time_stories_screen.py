@@ -301,3 +301,95 @@ def test_the_tu_count_is_drawn_from_digits_made_once_at_a_labels_size(ui):
         assert len(shown) == len(text)
         assert abs(shown[0].pos[0] - (count.center_x - count.texture_size[0] / 2)) <= 1
     assert DigitsLabel._digits == made, "no digit drawn twice"
+
+
+def test_a_characters_life_that_comes_back_is_not_drawn_again(ui, monkeypatch):
+    """Life - and + bring back the hearts shown a moment before: the life line is a
+    ``LifeText`` (``KeptText``) and shows them from their kept textures, drawing
+    nothing, and always the character's life as the log has it."""
+    from companion.ui import kept_text
+    from companion.ui.presenters import time_stories as p
+    from companion.ui.screens.time_stories_panels import LifeText
+
+    screen = start(ui)
+    screen.open("characters")
+    ui.pump(2)
+    panel = screen.panel
+    row = panel.rows[0]
+    life = row.parts[2]
+    assert isinstance(life, LifeText)
+    renders = []
+    core_class = type(life._label)
+    draw = core_class.render
+
+    def counted(core, *args, **kw):  # the label's core label may be a copy by now
+        if core is life._label:
+            renders.append(core.text)
+        return draw(core, *args, **kw)
+
+    monkeypatch.setattr(core_class, "render", counted)
+
+    def shown():
+        return p.life_text(next(c for c in ui.app.session.snapshot()["characters"]
+                                if c["name"] == row.character))
+
+    first = life.text
+    try:
+        for delta in (-1, 1):
+            panel.life(row.character, delta)
+            ui.pump(2)
+            assert life.text == shown()
+        assert life.text == first
+        renders.clear()
+        for delta in (-1, 1, -1, 1):
+            panel.life(row.character, delta)
+            ui.pump(2)
+            assert life.text == shown() and life.texture.size[0] > 0
+        assert renders == []
+    finally:
+        kept_text.forget_all()
+
+
+def test_the_die_and_its_caption_come_back_from_kept_textures(ui, monkeypatch):
+    """A second roll of the same face shows the die's face and what it says
+    ("Rolling...", "Die 2: ...") from the textures of the first (``DieFace``,
+    ``DieCaption``: KeptText), drawing none of them, and still says the roll's own
+    words."""
+    from companion.ui import kept_text
+    from companion.ui.presenters import time_stories as p
+    from companion.ui.screens.time_stories import DieCaption, DieFace
+
+    screen = start(ui)
+    die = next(w for w in screen.walk() if isinstance(w, DieFace))
+    caption = next(w for w in screen.walk() if isinstance(w, DieCaption))
+    renders = []
+    core_class = type(die._label)
+    draw = core_class.render
+
+    def counted(core, *args, **kw):  # a label's core label may be a copy by now
+        if core is die._label or core is caption._label:
+            renders.append(core.text)
+        return draw(core, *args, **kw)
+
+    monkeypatch.setattr(core_class, "render", counted)
+
+    def roll(face):
+        screen.rng = Faces(face)
+        screen.roll_captain()
+        ui.pump(1)
+        assert caption.text == "Rolling..."
+        settle(ui, screen)
+        assert (die.text, caption.text) == (str(face), p.captain_text(face, False))
+
+    try:
+        for face in "123456":  # every face the tumble may show, once
+            screen.die_text = face
+            ui.pump(1)
+        roll(2)
+        roll(3)
+        renders.clear()
+        roll(2)
+        roll(3)
+        assert renders == []
+    finally:
+        kept_text.forget_all()

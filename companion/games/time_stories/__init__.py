@@ -50,6 +50,7 @@ from companion.games.time_stories.model import (
     Character,
     Draft,
     Item,
+    LogEntry,
     Run,
     State,
     after_damage,
@@ -169,7 +170,7 @@ def snapshot(state: State, recent: int | None = None) -> dict:
         "location_red": state.location_red,
         "riposte_on_clear": state.riposte_on_clear,
         "runs": to_jsonable(newest(state.runs, recent)),
-        "log": [to_jsonable(e) | {"text": e.text} for e in newest(state.log, recent)],
+        "log": [log_json(e) for e in newest(state.log, recent)],
         "run_begun": state.run_begun,
         "burndown": [list(p) for p in burndown(state)],
         "characters": [
@@ -197,6 +198,26 @@ def snapshot(state: State, recent: int | None = None) -> dict:
                   if turn == state.turn],
         "last_roll": None if state.last_roll is None else to_jsonable(state.last_roll),
     }
+
+
+#: Each log entry's JSON, kept by the entry itself (``id`` -> (entry, JSON); the entry
+#: is held, so its ``id`` is not reused while it is here): entries never change once
+#: made and a new state shares all but its newest lines with the one before, so a
+#: snapshot words only the lines that are new (the log was two thirds of a snapshot's
+#: cost). Emptied when it holds ``LOG_JSON_KEPT`` entries.
+_LOG_JSON: dict[int, tuple[LogEntry, dict]] = {}
+LOG_JSON_KEPT = 4096
+
+
+def log_json(entry: LogEntry) -> dict:
+    """A log entry as a snapshot holds it: its fields and its ``text``; a new dict each
+    time (a snapshot's reader may keep or change it), from the entry's kept JSON."""
+    kept = _LOG_JSON.get(id(entry))
+    if kept is None or kept[0] is not entry:
+        if len(_LOG_JSON) >= LOG_JSON_KEPT:
+            _LOG_JSON.clear()
+        kept = _LOG_JSON[id(entry)] = (entry, to_jsonable(entry) | {"text": entry.text})
+    return dict(kept[1])
 
 
 def is_over(state: State) -> bool:

@@ -33,7 +33,6 @@ from companion.ui.screens.set_changed import set_changed
 from companion.ui.taps import OneTap
 from companion.ui.widgets import (
     BigButton,
-    FitLabel,
     KeptFitLabel,
     NumberPad,
     SeatBadge,
@@ -59,9 +58,13 @@ class PtText(KeptFitLabel):
     it is): shown again from its kept texture, not drawn again."""
 
 
-class PtDetail(FitLabel):
+class PtDetail(KeptFitLabel):
     """A player's detail line ("5 cards · 2 points"), its words drawn white and coloured
-    by ``tint`` on the canvas (kv), so a colour change draws no text."""
+    by ``tint`` on the canvas (kv), so a colour change draws no text. The lines come
+    back from player to player ("4 cards · 0 points" for each in turn) and round to
+    round: kept from their first showing (``KeptText``), each is drawn once."""
+
+    keep_first_showing = True
 
     tint = ColorProperty(theme.DIM_TEXT)
 

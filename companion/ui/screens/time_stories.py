@@ -49,12 +49,14 @@ from companion.errors import RuleError
 from companion.games.base import check
 from companion.ui import theme
 from companion.ui.app import load_kv
+from companion.ui.kept_text import KeptText
 from companion.ui.presenters import time_stories as p
 from companion.ui.presenters import time_stories_setup as setup
 from companion.ui.screens import time_stories_items as items
 from companion.ui.screens import time_stories_panels as panels
 from companion.ui.screens import time_stories_setup as setup_panel
 from companion.ui.screens.captain_die import FacePicker
+from companion.ui.widgets import KeptFitLabel, TapButton
 
 load_kv(__file__)
 
@@ -199,6 +201,21 @@ class DigitsLabel(Label):
 
     def _retint(self, *_args) -> None:
         self._tint.rgba = self.disabled_color if self.disabled else self.color
+
+
+class DieFace(KeptText, TapButton):
+    """The Time Captain die to tap (its face, "1" to "6", or "-"): the faces come back
+    at every roll and every frame of its tumble, each drawn once and then shown from its
+    kept texture (``kept_text.KeptText``, kept from its first showing)."""
+
+    keep_first_showing = True
+
+
+class DieCaption(KeptFitLabel):
+    """What the die says ("Rolling...", "Die 2: 2 TU", how to enter the table's roll):
+    a dozen sentences that come back at every roll, kept from their first showing."""
+
+    keep_first_showing = True
 
 
 class TimeLogLayout(RecycleBoxLayout):

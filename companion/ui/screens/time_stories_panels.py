@@ -24,6 +24,7 @@ from companion import dice
 from companion.palette import rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
+from companion.ui.kept_text import KeptLabel
 from companion.ui.presenters import time_stories as p
 from companion.ui.presenters import time_stories_setup as setup
 from companion.ui.widgets import (
@@ -310,6 +311,14 @@ class CorrectPanel(Panel):
 
 
 # ----------------------------------------------------------------- characters
+class LifeText(KeptLabel):
+    """A character's life (hearts, or "5/8 LP", or when the dead come back): a handful
+    of texts per character that come back at every - and +, each drawn once and shown
+    again from its kept texture (``kept_text.KeptText``), kept from its first showing."""
+
+    keep_first_showing = True
+
+
 class CharactersPanel(Panel):
     """Each character's life (hearts), resistance, death and revival; +/- life; add."""
 
@@ -325,8 +334,8 @@ class CharactersPanel(Panel):
                                      "run.", font_size=sp(theme.SMALL), height=40)
 
     def _new_row(self) -> BoxLayout:
-        life = Label(font_name=SYMBOL_FONT, text_size=(250, None), halign="center",
-                     size_hint_x=None, width=250)
+        life = LifeText(font_name=SYMBOL_FONT, text_size=(250, None), halign="center",
+                        size_hint_x=None, width=250)
         name = BodyLabel(markup=True)
         badge = SeatBadge(pos_hint={"center_y": 0.5})
         row = _row(badge, name, life,

@@ -262,6 +262,26 @@ def test_snapshot_is_json_and_has_what_the_screens_need():
     assert odds.p_clear > ts.roll_odds_for(s).p_clear
 
 
+def test_snapshot_log_lines_are_kept_per_entry_and_handed_out_fresh():
+    """A log line's JSON is made once per entry (a new state words only its new lines)
+    and each snapshot gets its own dicts: one changed by a reader changes no other."""
+    from companion.games.base import to_jsonable
+
+    s = run(game(), {"type": "travel", "die": 4, "to": "Kitchen"}, {"type": "stay"})
+    first = ts.snapshot(s)
+    later = run(s, {"type": "stay"}, {"type": "travel", "die": 2, "red": True})
+    again = ts.snapshot(later)
+    for snap, state in ((first, s), (again, later)):
+        assert snap["log"] == [to_jsonable(e) | {"text": e.text} for e in state.log]
+    shared = len(first["log"])
+    assert again["log"][:shared] == first["log"]
+    assert all(a is not b for a, b in zip(again["log"][:shared], first["log"], strict=True))
+    first["log"][0]["text"] = "changed by a reader"
+    assert ts.snapshot(s)["log"][0]["text"] != "changed by a reader"
+    kept = ts._LOG_JSON[id(later.log[-1])]
+    assert kept[0] is later.log[-1] and kept[1] == again["log"][-1]
+
+
 def test_unknown_and_malformed_actions():
     s = game()
     for bad in [{"type": "teleport"}, {}, {"type": "travel"}, {"type": "travel", "die": 7},
