@@ -226,8 +226,9 @@ def test_score_pad_rows_are_made_once_per_seat_and_show_the_next_game(ui, made):
     assert ui.app.start_game("scorepad", {"players": others})
     ui.pump(2)
     assert made.n == 0
-    labels = [row.children[-2] for row in reversed(screen.ids.rows.children)]
-    assert [label.plain for label in labels] == ["Eve: 0", "Fay: 0", "Gus: 0"]
+    shown = [(row.children[-2].text, row.children[-3].text)
+             for row in reversed(screen.ids.rows.children)]
+    assert shown == [("Eve:", "0"), ("Fay:", "0"), ("Gus:", "0")]
     ui.tap(ui.find("+ N"))
     pad = next(w for w in ui.app.layer.children if isinstance(w, NumberPad))
     assert pad.title == "Points for Eve"

@@ -65,3 +65,19 @@ def test_default_rows_remember_who_sat_where(config):
     assert by_seat[6].name == "Ann" and by_seat[6].in_play
     assert by_seat[1].name == "Bo"
     assert not by_seat[8].in_play
+
+
+def test_a_resume_offer_of_long_names_among_open_games_keeps_to_its_length():
+    # four 20-letter names with two other games open: the names are counted, then the
+    # count of open games goes (the "Open games" button says it), then the moment
+    from companion.ui.presenters.home import RESUME_CHARS
+
+    long_names = ["Anne-Sophie Lefebvre", "Bartholomew Jamesons", "Carolina Wilhelmsens",
+                  "Dominik Maximilianus"]
+    setup = {"players": [{"name": n, "seat": i + 1} for i, n in enumerate(long_names)]}
+    games = [GameRow(n, "crazy_time", setup, "2026-01-02T20:00:00+00:00", None, "open", 3,
+                     last_at=f"2026-01-02T2{n}:00:00+00:00") for n in (1, 2, 3)]
+    offer = resume_offer(games)
+    assert len(offer.text) <= RESUME_CHARS, offer.text
+    assert offer.text.startswith("Resume Crazy Time with Anne-Sophie Lefebvre and 3 more")
+    assert offer.game_id == 3

@@ -63,8 +63,11 @@ def resume_offer(open_games: list[GameRow]) -> ResumeOffer | None:
     moment = (f"last played {when(g.played_at)}" if g.last_at
               else f"started {when(g.started_at)}")
     more = f" ({len(rows) - 1} more open)" if len(rows) > 1 else ""
-    for most in (4, 3, 2):  # fewer names when long ones would take a third line
-        text = f"Resume {title_of(g.kind)} with {players_text(g, most)}, {moment}?{more}"
+    # fewer names when long ones would take a third line; then without the count of the
+    # other open games (the "Open games" button is beside it), then without the moment
+    tails = [f", {moment}?{more}"] * 3 + [f", {moment}?", "?"]
+    for most, tail in zip((4, 3, 2, 2, 2), tails, strict=True):
+        text = f"Resume {title_of(g.kind)} with {players_text(g, most)}{tail}"
         if len(text) <= RESUME_CHARS:
             break
     return ResumeOffer(g.id, text)
