@@ -43,6 +43,7 @@ from companion.ui.screens.crazy_time_panels import (
     MetronomePanel,
     MistakesPanel,
     NewLawPanel,
+    StaysLaidOut,
 )
 from companion.ui.screens.slap import SlapScreen
 from companion.ui.widgets import BigButton, TouchInside, undo_words
@@ -62,7 +63,7 @@ class LineRow(BoxLayout):
     wrap = BooleanProperty(False)  # the newest line wraps on two lines; older ones shorten
 
 
-class CrazyBoard(TouchInside, BoxLayout):
+class CrazyBoard(StaysLaidOut, TouchInside, BoxLayout):
     facts = StringProperty("")
     dealer_line = StringProperty("")  # "Dealer: Ann"
     deal_line = StringProperty("")  # "15 cards each"

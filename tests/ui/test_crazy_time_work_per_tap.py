@@ -1,7 +1,8 @@
-"""Crazy Time's texts that come back at every temporal flaw are not drawn again: the
-questions' titles and hints, the board's news ("Ann gathers every discard pile", who
-starts at 1 o'clock) and the seat numbers on the badges of the pick-up list (KeptText,
-in the real window: each core label render is counted)."""
+"""Crazy Time's work per tap, in the real window: the texts that come back at every
+temporal flaw are not drawn again (the questions' titles and hints, the board's news
+"Ann gathers every discard pile", who starts at 1 o'clock, the pick-up lines and the
+seat numbers on the badges: KeptText; each core label render is counted), and the board
+and the question panel taking turns under the top bar are not laid out again for it."""
 
 from __future__ import annotations
 
@@ -63,4 +64,34 @@ def test_questions_news_and_seat_numbers_that_come_back_are_not_drawn_again(ui, 
         assert text not in drawn, f"{text!r} drawn again"
     # the list shows the new pick-up on top, in its words
     assert board.ids.pickups.data[0]["text"].startswith("Bob: temporal flaw")
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_the_board_and_the_questions_take_turns_without_being_laid_out_again(ui, monkeypatch):
+    from kivy.uix.boxlayout import BoxLayout
+
+    from companion.ui.screens.crazy_time_panels import ChoicePanel, SeatOption
+
+    ui.goto_home()
+    assert ui.app.start_game("crazy_time", {"players": FOUR})
+    screen = ui.app.sm.current_screen
+    ui.pump(3)
+    ui.tap(screen.buttons["accuse"])  # the panel and its seat buttons laid out once
+    ui.tap(screen._choices.ids.buttons.children[0])  # Cancel: the board comes back
+    laid: list = []
+    layout = BoxLayout.do_layout
+
+    def counted(box, *args):
+        laid.append(box)
+        return layout(box, *args)
+
+    counted.__name__ = "do_layout"  # Kivy's layout triggers call it by this name
+    monkeypatch.setattr(BoxLayout, "do_layout", counted)
+    for _ in range(2):
+        ui.tap(screen.buttons["accuse"])
+        assert screen.panel is screen._choices and screen.board_w.parent is None
+        ui.tap(screen._choices.ids.buttons.children[0])
+        assert screen.panel is None and screen.board_w.parent is screen.ids.stage.__self__
+    assert not [w for w in laid if w is screen.board_w or isinstance(w, (ChoicePanel,
+                                                                         SeatOption))]
     ui.app.end_game("abandoned", ask=False)
