@@ -95,3 +95,36 @@ def test_the_board_and_the_questions_take_turns_without_being_laid_out_again(ui,
     assert not [w for w in laid if w is screen.board_w or isinstance(w, (ChoicePanel,
                                                                          SeatOption))]
     ui.app.end_game("abandoned", ask=False)
+
+
+def test_a_pick_up_lays_the_list_out_once_at_its_height(ui, monkeypatch):
+    """The list's box is given its new height with its data: Kivy lays the rows out once
+    per pick-up (not a second time for the height it found), and the height set is the
+    one Kivy finds (``minimum_height``), so the newest row is never cut or moved."""
+    from kivy.uix.recycleboxlayout import RecycleBoxLayout
+
+    ui.goto_home()
+    assert ui.app.start_game("crazy_time", {"players": FOUR})
+    screen = ui.app.sm.current_screen
+    ui.pump(3)
+    box = screen.board_w.ids.pickups.layout_manager
+    flaw(ui, screen, 1, 2)
+    passes: list = []
+    compute = RecycleBoxLayout.compute_layout
+
+    def counted(layout, *args):
+        passes.append(layout)
+        return compute(layout, *args)
+
+    monkeypatch.setattr(RecycleBoxLayout, "compute_layout", counted)
+    for n, (accuser, accused) in enumerate(((3, 4), (2, 1), (4, 3)), start=2):
+        passes.clear()
+        flaw(ui, screen, accuser, accused)
+        ui.pump(2)
+        assert len(screen.board_w.ids.pickups.data) == n
+        assert passes == [box]
+        assert box.height == box.minimum_height == 84 + 46 * (n - 1)
+    ui.tap(screen.buttons["undo"])
+    ui.pump(2)
+    assert box.height == box.minimum_height == 84 + 46 * 2
+    ui.app.end_game("abandoned", ask=False)
