@@ -43,6 +43,7 @@ from companion.ui.screens.crazy_time_panels import (
     MetronomePanel,
     MistakesPanel,
     NewLawPanel,
+    StaysLaidOut,
 )
 from companion.ui.screens.slap import SlapScreen
 from companion.ui.widgets import BigButton, TouchInside, undo_words
@@ -62,7 +63,7 @@ class LineRow(BoxLayout):
     wrap = BooleanProperty(False)  # the newest line wraps on two lines; older ones shorten
 
 
-class CrazyBoard(TouchInside, BoxLayout):
+class CrazyBoard(StaysLaidOut, TouchInside, BoxLayout):
     facts = StringProperty("")
     dealer_line = StringProperty("")  # "Dealer: Ann"
     deal_line = StringProperty("")  # "15 cards each"
@@ -278,7 +279,9 @@ class CrazyTimeScreen(Screen):
         key = tuple(b.pickups), tuple(sorted((s, tuple(c)) for s, c in colours.items()))
         if key != self._pickups_shown:
             self._pickups_shown = key
-            w.ids.pickups.data = self._pickup_rows(b, colours)
+            rows = self._pickup_rows(b, colours)
+            self._list_height(w.ids.pickups.layout_manager, rows)
+            w.ids.pickups.data = rows
         self.buttons["guess"].disabled = not b.can_guess
         self.buttons["undo"].disabled = not (app.session and app.session.can_undo)
         self._undo_full = app.undo_label()
@@ -286,6 +289,14 @@ class CrazyTimeScreen(Screen):
         if w.parent is None or w.parent.__self__ is not self.ids.stage.__self__:
             self.ids.stage.clear_widgets()
             self.ids.stage.add_widget(w)
+
+    @staticmethod
+    def _list_height(box, rows: list[dict]) -> None:
+        """The list's box as tall as ``rows`` make it, set with its data: Kivy finds its
+        new height (``minimum_height``) while it lays the rows out, then lays the whole
+        list out again for it, at every pick-up (the rows' heights are the data's)."""
+        box.height = (sum(row["row_size"][1] for row in rows) + box.padding[1]
+                      + box.padding[3] + box.spacing * max(0, len(rows) - 1))
 
     def _pickup_rows(self, b: cp.Board, colours: dict) -> list[dict]:
         return [

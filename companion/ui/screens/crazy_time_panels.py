@@ -36,11 +36,27 @@ from companion.ui.widgets import BigButton, TouchInside
 
 load_kv(__file__)
 
+class StaysLaidOut:
+    """Mix in before a ``BoxLayout`` that is taken out of its parent and put back (the
+    board and the question panel take turns under the top bar; a question's seat
+    buttons leave the grid for the next question's answers and come back). Kivy's box
+    lays itself out again at every change of parent, though nothing it places changed;
+    with this mixin it is laid out when its size, place, children, padding or spacing
+    change, as before, and not for the parent alone (a box put back where it was lays
+    nothing out). Wiring: ``class Panel(StaysLaidOut, BoxLayout)``. Not for a box whose
+    children's sizes follow its layout as it moves (the pick-up list's rows: their text
+    would be drawn at the size they had, then again)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.funbind("parent", self._trigger_layout)
+
+
 #: (text, value, seat or 0, rgba): one button of a ChoicePanel.
 Option = tuple[str, object, int, tuple]
 
 
-class SeatOption(OneTap, ButtonBehavior, BoxLayout):
+class SeatOption(StaysLaidOut, OneTap, ButtonBehavior, BoxLayout):
     """A seat's badge and name, as one big button (``selected`` rings it)."""
 
     seat = NumericProperty(0)
@@ -49,7 +65,7 @@ class SeatOption(OneTap, ButtonBehavior, BoxLayout):
     selected = BooleanProperty(False)
 
 
-class ChoicePanel(TouchInside, BoxLayout):
+class ChoicePanel(StaysLaidOut, TouchInside, BoxLayout):
     """A question and one button per answer; seats may also answer with their button.
 
     Made once by the screen and asked each question with ``ask``. The answer buttons
