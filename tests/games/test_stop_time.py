@@ -195,7 +195,9 @@ def test_the_newest_rounds_listed_after_each_record_derive_only_the_new_verdict(
     assert len(derived) == 1  # the new round only: the four before it are kept
     assert [r["n"] for r in listed["rounds"]] == [4, 5, 6, 7, 8]
     assert listed["rounds"][:4] == first["rounds"][1:]
+    assert listed["rounds"][0] is first["rounds"][1]  # a listed round is made once
     slap_verdicts.verdict_of.cache_clear()
+    st._round_json.cache_clear()
     assert st.snapshot(state, recent=5) == listed  # derived afresh: the same
 
 
