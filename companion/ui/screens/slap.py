@@ -55,7 +55,7 @@ from companion.ui.screens.slap_widgets import (  # noqa: F401  (kv rules use the
     hold,
 )
 from companion.ui.slap_sessions import ToolSessions
-from companion.ui.widgets import BigButton, KeptButton, OneBox, TouchGrid
+from companion.ui.widgets import BigButton, KeptButton, OneBox, OneGrid
 
 load_kv(__file__)
 
@@ -559,12 +559,12 @@ class SlapScreen(Screen):
         record.disabled = not (verdict and view.can_record)
 
     def _side_parts(self) -> tuple:
-        """The side box's fixed parts, built once: the candidates' grid, the "None yet"
-        line, the spacer under them, and the box of the last rounds' rows (shown whole
-        or not at all: a verdict's candidates and the rounds swap one box, not each
-        row; its rows stack from its top)."""
+        """The side box's fixed parts, built once: the candidates' grid (a touch goes to
+        the one button under it), the "None yet" line, the spacer under them, and the
+        box of the last rounds' rows (shown whole or not at all: a verdict's candidates
+        and the rounds swap one box, not each row; its rows stack from its top)."""
         if self._side_kids is None:
-            grid = TouchGrid(cols=3, spacing=8, size_hint_y=None, padding=(4, 4))
+            grid = OneGrid(cols=3, spacing=8, size_hint_y=None, padding=(4, 4))
             grid.bind(minimum_height=grid.setter("height"))
             none_yet = Label(text="None yet", font_size=text_px(theme.SMALL),
                              size_hint_y=None, height=dp(theme.STATUS_H),
