@@ -13,7 +13,8 @@ contradict itself. ``check_picker`` then refuses a picker the verdict does not a
 in the table's words (see below). A state keeps a round's facts as compact JSON text
 (``facts_text``: a long night's rounds take a fraction of the memory of parsed data or
 of the derived ``Verdict``s) and derives the verdict again when asked
-(``verdict_of``).
+(``verdict_of``: the verdicts of the last ``KEPT_VERDICTS`` texts asked for are kept, so
+a screen that lists the newest rounds after every record derives only the new one).
 
 Who may pick up:
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Mapping
+from functools import lru_cache
 from typing import Any
 
 from companion.errors import CompanionError, MalformedAction, RuleError
@@ -43,6 +45,10 @@ except ImportError:  # pragma: no cover - orjson is a dependency
 
 #: Who chose the picker: the arbiter's verdict named them, or the table chose.
 BY_VERDICT, BY_TABLE = "verdict", "table"
+#: Verdicts kept by ``verdict_of``, the least recently asked for dropped first: a screen's
+#: list of the newest rounds and a snapshot or two of them (little memory however long
+#: the night).
+KEPT_VERDICTS = 64
 
 
 def read_round(data: Any, seats: Collection[int], kind: str) -> Verdict:
@@ -75,8 +81,13 @@ def facts_text(verdict: Verdict) -> str:
     return json.dumps(facts, separators=(",", ":"))
 
 
+@lru_cache(maxsize=KEPT_VERDICTS)
 def verdict_of(text: str) -> Verdict:
-    """The verdict of facts kept by ``facts_text`` (checked when they were recorded)."""
+    """The verdict of facts kept by ``facts_text`` (checked when they were recorded).
+
+    Kept per text (a ``Verdict`` is immutable, the text too): the same facts give the
+    same verdict, so a round's verdict asked for again (the slap screen's last rounds
+    after each record, every snapshot) is not derived again."""
     data = _orjson.loads(text) if _orjson is not None else json.loads(text)
     return facts_from_json(data).decide()
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from companion.errors import MalformedAction, RuleError
@@ -201,7 +202,11 @@ def reaction_ms(state: State, rounds: list[dict] | None = None) -> dict[str, dic
             for seat, d in per_seat.items()}
 
 
+@lru_cache(maxsize=64)
 def _round_json(r: Round) -> dict:
+    """A round as the snapshot lists it. Kept per round (a ``Round`` is immutable): the
+    slap screen lists the newest rounds after every record, and only the new one is
+    made; like every snapshot, it is read, never changed."""
     v = r.verdict
     return {"n": r.n, "picker": r.picker, "decision": r.decision, "case": v.case,
             "too_close": v.too_close, "candidates": list(v.candidates),

@@ -193,7 +193,8 @@ class UiDriver:
         screen = self.app.sm.current_screen
         assert screen.name == "slap" and screen.mode == "tool"
         for seat in [s.seat for s in self.app.cfg.seats]:
-            chip = next(c for c in screen.ids.actions.children if c.seat == seat)
+            chip = next(c for c in screen.ids.actions.walk(restrict=True)
+                        if getattr(c, "seat", None) == seat)
             if (seat in seats) != chip.lit:
                 self.tap(chip)
         assert screen.seats == tuple(seats)

@@ -383,3 +383,41 @@ def test_a_length_chosen_again_shows_its_digits_and_words_from_kept_textures(ui,
     assert isinstance(longer, ControlButton)
     assert longer.texture is {k[0]: hit[0] for k, hit in _stores(ControlButton)[0].items()
                               }["+15 s (1:15)"]
+
+
+def test_a_tap_that_changes_nothing_stores_and_draws_nothing(ui, timer, monkeypatch):
+    """The length already chosen tapped again, the mode already shown chosen again: the
+    board is the same, so nothing is written to the settings and nothing is drawn
+    again; a tap that changes the board still stores it and shows it."""
+    ui.tap(ui.find("60 s"))
+    stored = []
+    set_setting = ui.app.log.set_setting
+    monkeypatch.setattr(ui.app.log, "set_setting",
+                        lambda key, value: (stored.append(key), set_setting(key, value)))
+    shown = []
+    refresh = timer.refresh
+    monkeypatch.setattr(timer, "refresh", lambda: (shown.append(1), refresh()))
+    ui.tap(ui.find("60 s"))
+    ui.tap(ui.find("Countdown"))
+    assert stored == [] and shown == []
+    assert timer.big == "1:00"
+    ui.tap(ui.find("30 s"))
+    assert stored == ["timer"] and shown == [1] and timer.big == "0:30"
+    assert ui.app.log.get_setting("timer")["board"] == timer.board.to_json()
+
+
+def test_a_caption_that_comes_back_is_shown_from_its_kept_texture(ui, timer):
+    """The line under the digits says the same few sentences at every choice: shown
+    again from the textures drawn the first times (``KeptText``)."""
+    from companion.ui.kept_text import _stores
+    from companion.ui.screens.timer import CaptionLabel
+
+    for _ in range(3):
+        ui.tap(ui.find("Start"))
+        ui.tap(ui.find("Reset"))
+        ui.pump()
+    caption = next(w for w in timer.walk(restrict=True) if isinstance(w, CaptionLabel))
+    assert caption.text.startswith("Choose a time, then Start.")
+    kept = {k[0]: hit[0] for k, hit in _stores(CaptionLabel)[0].items()}
+    assert caption.texture is kept[caption.text]
+    assert any(text.startswith("0 of 4 ready") for text in kept)

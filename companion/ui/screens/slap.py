@@ -31,6 +31,7 @@ from kivy.metrics import dp
 from kivy.metrics import sp as text_px  # (sp is the slap presenter here)
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.anchorlayout import AnchorLayout
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -54,7 +55,7 @@ from companion.ui.screens.slap_widgets import (  # noqa: F401  (kv rules use the
     hold,
 )
 from companion.ui.slap_sessions import ToolSessions
-from companion.ui.widgets import BigButton, TouchGrid
+from companion.ui.widgets import BigButton, KeptButton, OneBox, OneGrid
 
 load_kv(__file__)
 
@@ -511,14 +512,18 @@ class SlapScreen(Screen):
 
     def _round_buttons(self) -> list:
         """False alarm | Cancel / Discard | Record: built once, always in these places
-        while a round is on (a button that does not apply is disabled, not removed)."""
+        while a round is on (a button that does not apply is disabled, not removed), in
+        a row of their own (``_round_row``). "Cancel round" and "Discard" come back at
+        every round: kept textures (``KeptButton``)."""
         if not hasattr(self, "_buttons"):
             self._buttons = [
                 BigButton(text="False alarm", on_release=lambda *_: self.call_false_alarm()),
-                BigButton(text="Cancel round", size_hint_x=0.8,
-                          on_release=lambda *_: self.cancel()),
+                KeptButton(text="Cancel round", size_hint_x=0.8,
+                           on_release=lambda *_: self.cancel()),
                 BigButton(text="Record", tint=theme.MAIN,
                           on_release=lambda *_: self.record())]
+            self._round_row = OneBox(spacing=6)
+            hold(self._round_row, self._buttons)
         return self._buttons
 
     def _seat_chip(self, seat: int) -> SeatChip:
@@ -531,18 +536,22 @@ class SlapScreen(Screen):
         return chip
 
     def _actions(self, view: sp.SlapView, colours) -> None:
+        """The action row shows one of two rows, each built once and kept whole: the
+        idle tool's seat discs, or the round's buttons (arming or recording swaps one
+        row for the other, not every button)."""
         row = self.ids.actions
+        false_alarm, cancel, record = self._round_buttons()  # (built with the screen)
         if view.phase == sp.IDLE and self.mode == "tool":
             chips = [self._seat_chip(s) for s in sorted(colours)]
             for chip in chips:
                 chip.colour = rgba(colours[chip.seat])
                 chip.lit = chip.seat in self.seats
-            row.spacing = 2
-            hold(row, chips)
+            if not hasattr(self, "_chip_row"):
+                self._chip_row = OneBox(spacing=2)
+            hold(self._chip_row, chips)
+            hold(row, [self._chip_row])
             return
-        false_alarm, cancel, record = self._round_buttons()
-        row.spacing = 6
-        hold(row, [false_alarm, cancel, record])
+        hold(row, [self._round_row])
         verdict = view.phase == sp.VERDICT
         false_alarm.disabled = not (verdict and view.can_false_alarm)
         cancel.text = "Discard" if verdict else "Cancel round"
@@ -550,20 +559,30 @@ class SlapScreen(Screen):
         record.disabled = not (verdict and view.can_record)
 
     def _side_parts(self) -> tuple:
-        """The side box's fixed parts, built once: the candidates' grid, the "None yet"
-        line and the spacer under the list."""
+        """The side box's fixed parts, built once: the candidates' grid (a touch goes to
+        the one button under it), the "None yet" line, the spacer under them, and the
+        box of the last rounds' rows (shown whole or not at all: a verdict's candidates
+        and the rounds swap one box, not each row; its rows stack from its top)."""
         if self._side_kids is None:
-            grid = TouchGrid(cols=3, spacing=8, size_hint_y=None, padding=(4, 4))
+            grid = OneGrid(cols=3, spacing=8, size_hint_y=None, padding=(4, 4))
             grid.bind(minimum_height=grid.setter("height"))
             none_yet = Label(text="None yet", font_size=text_px(theme.SMALL),
                              size_hint_y=None, height=dp(theme.STATUS_H),
                              halign="left", valign="middle",
                              text_size=(dp(theme.SIDE_W) - dp(10), dp(theme.STATUS_H)))
-            self._side_kids = [grid, none_yet, Widget()]
+            rounds = BoxLayout(orientation="vertical", spacing=dp(2))
+            self._side_kids = [grid, none_yet, Widget(), rounds]
+            # the list's rows and every seat's "Who picks up?" button, built with the
+            # side box: a verdict or a record never makes one
+            for i in range(sp.LAST_ROUNDS):
+                self._round_rows[("unused", i)] = RoundRow()
+            for seat in App.get_running_app().cfg.seats:
+                self._named_chip(seat.seat)
         return tuple(self._side_kids)
 
     def _named_chip(self, seat: int) -> NamedChip:
-        """The "Who picks up?" button of ``seat``, built once."""
+        """The "Who picks up?" button of ``seat``, built once (with the side box, for
+        every configured seat)."""
         chip = self._named_chips.get(seat)
         if chip is None:
             chip = NamedChip(seat=seat)
@@ -573,7 +592,7 @@ class SlapScreen(Screen):
 
     def _side(self, view: sp.SlapView, colours, app, names) -> None:
         box = self.ids.side
-        grid, none_yet, spacer = self._side_parts()
+        grid, none_yet, spacer, rounds = self._side_parts()
         session = app.session
         self.ids.undo.disabled = not (session is not None and session.can_undo
                                       and (self.mode == "crazy"  # its board's game
@@ -595,11 +614,16 @@ class SlapScreen(Screen):
                           rgba(colours[line.picker]) if line.picker in colours else WHITE,
                           f"{line.label}: {line.how or 'nobody'}", who))
         rows = self._rows_for(lines)
-        hold(box, [*rows, spacer] if rows else [none_yet, spacer])
+        if rows:
+            hold(rounds, rows)
+            hold(box, [rounds])
+        else:
+            hold(box, [none_yet, spacer])
 
     def _rows_for(self, lines: list[tuple]) -> list[RoundRow]:
         """A row per ``(seat, colour, head, who)``: the row that shows it already, else one
-        that shows none of ``lines`` given it (made while fewer rows than lines exist)."""
+        that shows none of ``lines`` given it (the rows are built with the side box, one
+        per line the list shows)."""
         kept = self._round_rows
         rows = [kept.get(line) for line in lines]
         spare = [row for key, row in kept.items() if key not in lines]

@@ -70,7 +70,7 @@ from companion.ui.presenters.timer import (
     running_note,
 )
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton, TouchBox
+from companion.ui.widgets import BigButton, BodyLabel, OneBox
 
 log = logging.getLogger(__name__)
 SETTING = "timer"
@@ -184,8 +184,10 @@ class TimerScreen(Screen):
                                               "saved_ns": self.clock()})
 
     def _change(self, board: TimerBoard, sounds: tuple[str, ...] = ()) -> None:
-        """Take a new board: store it first, then sound and show it."""
-        if board is self.board and not sounds:
+        """Take a new board: store it first, then sound and show it. A board equal to
+        the one shown (a preset tapped again, a mode chosen again) changes nothing: it
+        is neither stored nor drawn again."""
+        if not sounds and (board is self.board or board == self.board):
             return
         before, self.board = self.board, board
         self._save()
@@ -348,7 +350,8 @@ class TimerScreen(Screen):
         kinds = tuple(c.key.split(":")[0] for c in row)
         bar = self._control_rows.get(kinds)
         if bar is None:
-            bar = self._control_rows[kinds] = TouchBox(spacing=dp(theme.GAP))
+            # a touch goes to the one button under it, not through the row
+            bar = self._control_rows[kinds] = OneBox(spacing=dp(theme.GAP))
             for kind in kinds:
                 b = ControlButton()
                 b.key = kind
@@ -464,6 +467,12 @@ class CountdownDigits(KeptText, Label):
     shows its digits from their kept texture. Few kept: each is a large texture."""
 
     kept_looks = 16
+
+
+class CaptionLabel(KeptText, BodyLabel):
+    """The line under the digits or the banks: its few sentences come back at every
+    choice ("Choose a time, then Start.", "1 of 4 ready: ...", "Paused ..."), shown
+    again from their kept textures."""
 
 
 class CountdownPanel(BoxLayout):
