@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from companion.dice import captain_cost
@@ -200,24 +201,18 @@ def snapshot(state: State, recent: int | None = None) -> dict:
     }
 
 
-#: Each log entry's JSON, kept by the entry itself (``id`` -> (entry, JSON); the entry
-#: is held, so its ``id`` is not reused while it is here): entries never change once
-#: made and a new state shares all but its newest lines with the one before, so a
-#: snapshot words only the lines that are new (the log was two thirds of a snapshot's
-#: cost). Emptied when it holds ``LOG_JSON_KEPT`` entries.
-_LOG_JSON: dict[int, tuple[LogEntry, dict]] = {}
-LOG_JSON_KEPT = 4096
-
-
 def log_json(entry: LogEntry) -> dict:
     """A log entry as a snapshot holds it: its fields and its ``text``; a new dict each
-    time (a snapshot's reader may keep or change it), from the entry's kept JSON."""
-    kept = _LOG_JSON.get(id(entry))
-    if kept is None or kept[0] is not entry:
-        if len(_LOG_JSON) >= LOG_JSON_KEPT:
-            _LOG_JSON.clear()
-        kept = _LOG_JSON[id(entry)] = (entry, to_jsonable(entry) | {"text": entry.text})
-    return dict(kept[1])
+    time (a snapshot's reader may keep or change it), copied from ``_log_json``."""
+    return dict(_log_json(entry))
+
+
+@lru_cache(maxsize=4096)
+def _log_json(entry: LogEntry) -> dict:
+    """Kept per entry (an entry never changes once made, and a new state shares all but
+    its newest lines with the one before): a snapshot words only the lines that are new
+    (the log was two thirds of a snapshot's cost)."""
+    return to_jsonable(entry) | {"text": entry.text}
 
 
 def is_over(state: State) -> bool:
