@@ -93,10 +93,16 @@ class KeptLabel(KeptText, Label):
 
 def look(core) -> tuple:
     """What shapes a core label's picture: its text, its box (``text_size``: the options
-    hold the box of its last drawing only) and every other option (lists made tuples)."""
+    hold the box of its last drawing only) and every other option (lists made tuples).
+    The options in their own order, not sorted: every core label holds them in the order
+    Kivy's Label makes them (a copy keeps it), and a differing order could only miss."""
     return (core.text, tuple(core.text_size or ()),
-            *((k, tuple(v) if isinstance(v, list) else v)
-              for k, v in sorted(core.options.items()) if k != "text_size" and k != "text"))
+            *[(k, tuple(v) if isinstance(v, list) else v)
+              for k, v in core.options.items() if k not in _NOT_OPTIONS])
+
+
+#: Options ``look`` takes from the core label itself instead.
+_NOT_OPTIONS = frozenset(("text", "text_size"))
 
 
 def _stores(cls: type) -> tuple[OrderedDict, OrderedDict]:
