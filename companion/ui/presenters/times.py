@@ -267,7 +267,6 @@ def lanes(state: times.State, pending: Sequence[Mapping] = (),
     steps = placement_steps(state, seat) if view else ()
     out = []
     for column in COLUMNS:
-        lo, hi = BOUNDS[column]
         bars = [Bar(m.start, m.end, m.size, m.seat, m.forced, False)
                 for m in state.board if m.column == column]
         for step, m in zip(steps, pending, strict=False):
@@ -277,10 +276,17 @@ def lanes(state: times.State, pending: Sequence[Mapping] = (),
         active = bool(view and view.step and view.step.column == column)
         colour = COLOUR_OF_COLUMN[column]
         out.append(Lane(column, COLUMN_TITLE[column], colour, CARD_RGBA[colour],
-                        tuple((s, space_label(column, s)) for s in range(lo, hi + 1)),
+                        _spaces(column),
                         tuple(sorted(bars, key=lambda b: -b.size)),
                         view.starts if active else (), active))
     return tuple(out)
+
+
+@cache
+def _spaces(column: str) -> tuple[tuple[int, str], ...]:
+    """A column's spaces and their labels (the same all game: worked out once)."""
+    lo, hi = BOUNDS[column]
+    return tuple((s, space_label(column, s)) for s in range(lo, hi + 1))
 
 
 def period_text(first: int, last: int) -> str:
