@@ -6,6 +6,7 @@ look is in ``times_panels.kv``. Used by ``companion/ui/screens/times.py``:
 
 * ``PageStack`` / ``Page``: the body's and the action row's pages, one per phase, one
   shown;
+* ``TimesLabel``: a label whose texts that come back are kept (its own store);
 * ``HandChip``: a seat badge and a card showing that player's hand count (header);
 * ``PlayerPick`` / ``CardKey``: who is being entered, and the nine coloured cards;
 * ``TimeTable``: the three columns as lanes of ten spaces, laid markers as coloured
@@ -56,6 +57,7 @@ from kivy.uix.widget import Widget
 from companion.games import times
 from companion.ui import theme
 from companion.ui.app import load_kv
+from companion.ui.kept_text import KeptLabel
 from companion.ui.modal import Modal
 from companion.ui.presenters.times import (
     OVERRIDE_REASONS,
@@ -69,6 +71,15 @@ from companion.ui.taps import OneTap
 from companion.ui.widgets import BigButton, NumberPad, OneBox, TouchInside, TouchOne
 
 Colours = Mapping[int, tuple[float, float, float, float]]
+
+
+class TimesLabel(KeptLabel):
+    """The Times screen's texts that come back (hand counts, the year's digits, outcome
+    words, the header): kept textures (``KeptText``) in a store of their own, so the
+    screens' other kept labels do not push out the hand counts that come back at every
+    event, nor the reverse."""
+
+    kept_looks = 160
 
 
 class Page(OneBox):
