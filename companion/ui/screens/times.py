@@ -53,11 +53,12 @@ from companion.ui.screens.times_panels import (
     OverrideDialog,
     Page,
     PlayerPick,
+    TimesFitLabel,
     TimeTable,
     TrackPicture,
     YearPad,
 )
-from companion.ui.widgets import KeptButton, KeptFitLabel, OneBox, OneGrid, SeatBadge
+from companion.ui.widgets import KeptButton, OneBox, OneGrid, SeatBadge
 
 load_kv(__file__)
 
@@ -85,11 +86,11 @@ def _set(button: KeptButton, text: str, enabled: bool = True) -> None:
                               else theme.TINY)
 
 
-def _prompt(lines: int) -> KeptFitLabel:
+def _prompt(lines: int) -> TimesFitLabel:
     """The instruction line, in a box of fixed height (one line, or two) so that nothing
     under it moves when a sentence is longer: whole, in the largest font that keeps it
     so (800x480 leaves no room for more lines above touch targets of 64 px)."""
-    return KeptFitLabel(lines=lines, sizes=[22, 20, 18, 16, 14] if lines == 1 else
+    return TimesFitLabel(lines=lines, sizes=[22, 20, 18, 16, 14] if lines == 1 else
                     [20, 18, 16, 14], size_hint_y=None, height=28 if lines == 1 else 48,
                     halign="left", valign="middle", color=theme.TEXT_COLOUR)
 
@@ -321,14 +322,18 @@ class TimesScreen(Screen):
     def _build_turns(self) -> _Panel:
         line = BoxLayout(size_hint_y=None, height=44, spacing=10)
         self._turn_badge = SeatBadge(pos_hint={"center_y": 0.5}, size=(44, 44))
-        self._headline = KeptFitLabel(sizes=[32, 28, 24, 22, 20, 18], bold=True,
-                                  halign="left", valign="middle")
-        self._period = KeptFitLabel(sizes=[26, 22, 20], halign="right", valign="middle",
-                                size_hint_x=None, width=240, color=theme.DIM_TEXT)
+        self._headline = TimesFitLabel(sizes=[32, 28, 24, 22, 20, 18], bold=True,
+                                       halign="left", valign="middle")
+        # "Now: 1000–1999" at its widest is 203 px at 26 px: whole in 240, never fitted
+        # (it is new at nearly every placement: measured for nothing, and drawn once)
+        self._period = Label(font_size=26, halign="right", valign="middle",
+                             size_hint_x=None, width=240, color=theme.DIM_TEXT)
+        self._period.bind(size=lambda w, size: setattr(w, "text_size", size))
         for widget in (self._turn_badge, self._headline, self._period):
             line.add_widget(widget)
         self._turn_prompt = _prompt(2)
         self.time_table = TimeTable()
+        self.time_table.show(view.blank_lanes(), {}, self.tap_space)  # its spaces' numbers
         # three places, always: a choice that does not apply now is disabled, so the
         # buttons never shift when a doubt becomes possible or a marker is tapped
         self._doubt = _button("Doubt", self.doubt)

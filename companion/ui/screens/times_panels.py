@@ -6,7 +6,8 @@ look is in ``times_panels.kv``. Used by ``companion/ui/screens/times.py``:
 
 * ``PageStack`` / ``Page``: the body's and the action row's pages, one per phase, one
   shown;
-* ``TimesLabel``: a label whose texts that come back are kept (its own store);
+* ``TimesLabel`` / ``TimesFitLabel``: labels whose texts that come back are kept (in
+  stores of their own);
 * ``HandChip``: a seat badge and a card showing that player's hand count (header);
 * ``PlayerPick`` / ``CardKey``: who is being entered, and the nine coloured cards;
 * ``TimeTable``: the three columns as lanes of ten spaces, laid markers as coloured
@@ -68,7 +69,14 @@ from companion.ui.presenters.times import (
     stacks,
 )
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton, NumberPad, OneBox, TouchInside, TouchOne
+from companion.ui.widgets import (
+    BigButton,
+    KeptFitLabel,
+    NumberPad,
+    OneBox,
+    TouchInside,
+    TouchOne,
+)
 
 Colours = Mapping[int, tuple[float, float, float, float]]
 
@@ -80,6 +88,15 @@ class TimesLabel(KeptLabel):
     event, nor the reverse."""
 
     kept_looks = 160
+
+
+class TimesFitLabel(KeptFitLabel):
+    """The Times screen's headline and prompts ("Dan's turn: Blue 3", "Lay your Blue 3:
+    tap ..."): fitted (``FitLabel``) and kept (``KeptText``) in a store of their own, as
+    large as the looks a table brings back (names times cards, prompts times doubts),
+    so that other screens' kept lines do not push them out."""
+
+    kept_looks = 192
 
 
 class Page(OneBox):
