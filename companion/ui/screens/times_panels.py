@@ -94,9 +94,11 @@ class TimesFitLabel(KeptFitLabel):
     """The Times screen's headline and prompts ("Dan's turn: Blue 3", "Lay your Blue 3:
     tap ..."): fitted (``FitLabel``) and kept (``KeptText``) in a store of their own, as
     large as the looks a table brings back (names times cards, prompts times doubts),
-    so that other screens' kept lines do not push them out."""
+    so that other screens' kept lines do not push them out. Kept from their first
+    showing: every one of them comes back within a round or two."""
 
     kept_looks = 192
+    keep_first_showing = True
 
 
 class Page(OneBox):
