@@ -126,9 +126,12 @@ def test_the_badge_number_and_the_year_are_kept_texts(ui, screen):
     assert isinstance(year, KeptText)
 
 
-def test_the_widest_period_is_whole_in_its_box(ui, screen):
+def test_the_widest_period_is_whole_in_its_box_and_kept(ui, screen):
+    from companion.ui.kept_text import KeptText
+
     play_cards(ui, screen)
     period = screen._period
+    assert isinstance(period, KeptText), "each event starts with the whole millennium again"
     period.text = "Now: 1000–1999"
     ui.pump(2)
     assert period.texture_size[0] <= period.width

@@ -54,6 +54,7 @@ from companion.ui.screens.times_panels import (
     Page,
     PlayerPick,
     TimesFitLabel,
+    TimesLabel,
     TimeTable,
     TrackPicture,
     YearPad,
@@ -325,9 +326,10 @@ class TimesScreen(Screen):
         self._headline = TimesFitLabel(sizes=[32, 28, 24, 22, 20, 18], bold=True,
                                        halign="left", valign="middle")
         # "Now: 1000–1999" at its widest is 203 px at 26 px: whole in 240, never fitted
-        # (it is new at nearly every placement: measured for nothing, and drawn once)
-        self._period = Label(font_size=26, halign="right", valign="middle",
-                             size_hint_x=None, width=240, color=theme.DIM_TEXT)
+        # (measured for nothing at every placement); kept: each event starts with the
+        # whole millennium again
+        self._period = TimesLabel(font_size=26, halign="right", valign="middle",
+                                  size_hint_x=None, width=240, color=theme.DIM_TEXT)
         self._period.bind(size=lambda w, size: setattr(w, "text_size", size))
         for widget in (self._turn_badge, self._headline, self._period):
             line.add_widget(widget)
