@@ -83,8 +83,11 @@ def test_a_tap_where_a_hidden_page_has_a_button_reaches_only_the_shown_page(ui, 
 
 def test_a_lane_shown_again_with_the_same_data_changes_nothing(ui, screen, monkeypatch):
     from companion.ui.presenters import times as view
+    from companion.ui.screens.times_panels import MarkerBar
 
     play_cards(ui, screen)
+    lane = next(lane for lane in screen.time_table.lanes if lane.active)
+    ui.tap(next(b for b in lane.buttons if not b.disabled))  # Ann lays her pink 5
     state = ui.app.session.state
     lanes = view.lanes(state, [])
     colours = screen.colours(state)
@@ -93,12 +96,15 @@ def test_a_lane_shown_again_with_the_same_data_changes_nothing(ui, screen, monke
         monkeypatch.setattr(lane.ids.cells, "put", lambda *a, **k: placed.append(a))
     screen.time_table.show(lanes, colours, screen.tap_space)
     assert placed == [], "the same lanes were laid out again"
-    active = next(i for i, lane in enumerate(lanes) if lane.active)
+    laid = next(i for i, lane in enumerate(lanes) if lane.bars)  # the century: Ann's bar
     changed = list(lanes)
-    changed[active] = view.Lane(**{**lanes[active].__dict__, "enabled": ()})
+    changed[laid] = view.Lane(**{**lanes[laid].__dict__, "enabled": (lanes[laid].spaces[0][0],)})
+    assert changed[laid] != lanes[laid]
     screen.time_table.show(tuple(changed), colours, screen.tap_space)
     assert placed, "a lane whose data changed must be shown anew"
-    assert all(b.disabled for b in screen.time_table.lanes[active].buttons)
+    buttons = screen.time_table.lanes[laid].buttons
+    assert not buttons[0].disabled and all(b.disabled for b in buttons[1:])
+    assert not any(isinstance(a[0], MarkerBar) for a in placed), "its bars did not change"
 
 
 def test_the_headline_is_kept_from_its_first_showing(ui, screen):

@@ -400,7 +400,7 @@ class TimeLane(TouchInside, BoxLayout):
         self.column = ""
         self.on_tap = on_tap
         self._spaces: tuple[int, ...] = ()
-        self._drawn: tuple | None = None  # the lane and bar colours shown (``show``)
+        self._drawn: tuple | None = None  # what the lane shows (``show``)
         cells: LaneCells = self.ids.cells
         self.bars: list[MarkerBar] = []
         for _ in range(self.POOL):
@@ -429,13 +429,24 @@ class TimeLane(TouchInside, BoxLayout):
 
     def show(self, lane: Lane, colours: Colours) -> None:
         """Show ``lane``; nothing is done when it and its bars' seat colours are what
-        the lane shows already (a marker tap changes one or two of the three lanes)."""
-        drawn = (lane, tuple(colours.get(bar.seat) for bar in lane.bars))
+        the lane shows already (a marker tap changes one or two of the three lanes), and
+        of a lane that changed, only its spaces or only its bars when the other part is
+        as shown."""
+        bars = (lane.bars, lane.rgba, lane.spaces,
+                tuple(colours.get(bar.seat) for bar in lane.bars))
+        drawn = (lane.column, lane.title, lane.active, lane.spaces, lane.enabled, bars)
         if drawn == self._drawn:
             return
+        before = self._drawn or (None,) * 6
         self._drawn = drawn
         self.column, self.title, self.rgba, self.active = (
             lane.column, lane.title, lane.rgba, lane.active)
+        if (lane.spaces, lane.enabled) != before[3:5]:
+            self._show_spaces(lane)
+        if bars != before[5]:
+            self._show_bars(lane, colours)
+
+    def _show_spaces(self, lane: Lane) -> None:
         n = len(lane.spaces)
         self._spaces = tuple(space for space, _label in lane.spaces)
         enabled = set(lane.enabled)
@@ -450,6 +461,10 @@ class TimeLane(TouchInside, BoxLayout):
                 put(button, i / n, 1 / n, 0, 1)
             else:  # a column of fewer spaces (none in the game today): the rest hidden
                 button.text, button.disabled, button.opacity = "", True, 0
+
+    def _show_bars(self, lane: Lane, colours: Colours) -> None:
+        n = len(lane.spaces)
+        put = self.ids.cells.put
         first = lane.spaces[0][0]
         starts: list[int] = []
         while len(self.bars) < len(lane.bars):
