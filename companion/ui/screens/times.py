@@ -328,7 +328,7 @@ class TimesScreen(Screen):
         # "Now: 1000–1999" at its widest is 203 px at 26 px: whole in 240, never fitted
         # (measured for nothing at every placement); kept: each event starts with the
         # whole millennium again
-        self._period = TimesLabel(font_size=26, halign="right", valign="middle",
+        self._period = TimesLabel(font_size=sp(theme.SUBHEADING), halign="right", valign="middle",
                                   size_hint_x=None, width=240, color=theme.DIM_TEXT)
         self._period.bind(size=lambda w, size: setattr(w, "text_size", size))
         for widget in (self._turn_badge, self._headline, self._period):
