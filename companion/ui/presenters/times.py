@@ -267,7 +267,6 @@ def lanes(state: times.State, pending: Sequence[Mapping] = (),
     steps = placement_steps(state, seat) if view else ()
     out = []
     for column in COLUMNS:
-        lo, hi = BOUNDS[column]
         bars = [Bar(m.start, m.end, m.size, m.seat, m.forced, False)
                 for m in state.board if m.column == column]
         for step, m in zip(steps, pending, strict=False):
@@ -275,12 +274,27 @@ def lanes(state: times.State, pending: Sequence[Mapping] = (),
                 bars.append(Bar(m["start"], m["start"] + m["size"] - 1, m["size"], seat,
                                 step.forced, True))
         active = bool(view and view.step and view.step.column == column)
-        colour = COLOUR_OF_COLUMN[column]
-        out.append(Lane(column, COLUMN_TITLE[column], colour, CARD_RGBA[colour],
-                        tuple((s, space_label(column, s)) for s in range(lo, hi + 1)),
-                        tuple(sorted(bars, key=lambda b: -b.size)),
-                        view.starts if active else (), active))
+        out.append(_lane(column, tuple(sorted(bars, key=lambda b: -b.size)),
+                         view.starts if active else (), active))
     return tuple(out)
+
+
+def blank_lanes() -> tuple[Lane, ...]:
+    """The three columns with no marker and no space to tap (the Time Table as built)."""
+    return tuple(_lane(column, (), (), False) for column in COLUMNS)
+
+
+def _lane(column: str, bars: tuple[Bar, ...], enabled: tuple[int, ...], active: bool) -> Lane:
+    colour = COLOUR_OF_COLUMN[column]
+    return Lane(column, COLUMN_TITLE[column], colour, CARD_RGBA[colour], _spaces(column),
+                bars, enabled, active)
+
+
+@cache
+def _spaces(column: str) -> tuple[tuple[int, str], ...]:
+    """A column's spaces and their labels (the same all game: worked out once)."""
+    lo, hi = BOUNDS[column]
+    return tuple((s, space_label(column, s)) for s in range(lo, hi + 1))
 
 
 def period_text(first: int, last: int) -> str:

@@ -22,9 +22,10 @@ The rules are the engine's (``companion.games.times``), the view data the presen
 through ``app.act`` (logged before shown) and ``app.undo``; what the host has tapped
 but not sent (cards chosen, markers of a half-laid turn, digits) lives only here.
 
-Each phase's panel (body widgets and action-row buttons, ``_Panel``) is built on its
-first showing (``_build_<phase>``) and kept; ``draw`` puts the phase's panel in place
-and updates it (``_update_<phase>``): a tap sets properties, it makes no widgets.
+Each phase's panel (body widgets and action-row buttons, ``_Panel``) is built with the
+screen (``_build_<phase>``, before the app freezes its long-lived objects) and kept;
+``draw`` puts the phase's panel in place and updates it (``_update_<phase>``): a tap
+sets properties, it makes no widgets, and no tap pays for a panel's first showing.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.games import times
 from companion.palette import default_colour, rgba, text_rgba
-from companion.ui import collector, theme
+from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.kept_text import KeptLabel
 from companion.ui.presenters import times as view
@@ -50,16 +51,20 @@ from companion.ui.screens.times_panels import (
     MenuDialog,
     OutcomeRow,
     OverrideDialog,
+    Page,
     PlayerPick,
+    TimesFitLabel,
+    TimesLabel,
     TimeTable,
     TrackPicture,
     YearPad,
 )
-from companion.ui.widgets import KeptButton, KeptFitLabel, OneBox, OneGrid, SeatBadge
+from companion.ui.widgets import KeptButton, OneBox, OneGrid, SeatBadge
 
 load_kv(__file__)
 
 _CARDS = {b.code: b for b in view.card_buttons()}  # the nine cards by code
+_PHASES = (times.PLAY, times.TURNS, times.REVEAL, times.EVALUATED, "track")  # the panels
 _rgba = cache(rgba)  # a palette name's RGBA, worked out once (asked at every refresh)
 
 
@@ -82,29 +87,31 @@ def _set(button: KeptButton, text: str, enabled: bool = True) -> None:
                               else theme.TINY)
 
 
-def _prompt(lines: int) -> KeptFitLabel:
+def _prompt(lines: int) -> TimesFitLabel:
     """The instruction line, in a box of fixed height (one line, or two) so that nothing
     under it moves when a sentence is longer: whole, in the largest font that keeps it
     so (800x480 leaves no room for more lines above touch targets of 64 px)."""
-    return KeptFitLabel(lines=lines, sizes=[22, 20, 18, 16, 14] if lines == 1 else
+    return TimesFitLabel(lines=lines, sizes=[22, 20, 18, 16, 14] if lines == 1 else
                     [20, 18, 16, 14], size_hint_y=None, height=28 if lines == 1 else 48,
                     halign="left", valign="middle", color=theme.TEXT_COLOUR)
 
 
 class _Panel:
     """What one phase shows: the widgets of the body and of the action row, built once
-    (on the phase's first showing) and updated in place from then on.
+    (with the screen) and updated in place from then on.
 
-    The body's widgets stay in one ``page`` for good, and the page is what goes in and
-    out of the screen's body: a Box or Grid layout lays itself out again whenever it
-    is given a parent, so re-parenting the card grid or the Time Table at each change
-    of phase would lay them out again for nothing."""
+    The body's widgets stay in one ``page``, the action row's in one ``row``, for good:
+    each is a page of a ``PageStack`` (the screen's body, its action row), which shows
+    the phase's page and row without moving a widget."""
 
     def __init__(self, body: list, actions: list) -> None:
         self.body, self.actions = body, actions
-        self.page = OneBox(orientation="vertical", spacing=dp(4))  # body.spacing
+        self.page = Page(orientation="vertical", spacing=dp(4))
         for widget in body:
             self.page.add_widget(widget)
+        self.row = Page(spacing=dp(theme.GAP))
+        for widget in actions:
+            self.row.add_widget(widget)
 
 
 class TimesScreen(Screen):
@@ -123,7 +130,11 @@ class TimesScreen(Screen):
         self._game: int | None = None
         self._n_actions = 0
         self.track_picture = TrackPicture()
-        self._panels: dict[str, _Panel] = {}  # per phase, built on its first showing
+        self._panels: dict[str, _Panel] = {  # per phase, built with the screen
+            kind: getattr(self, f"_build_{kind}")() for kind in _PHASES}
+        for panel in self._panels.values():
+            self.ids.body.add_page(panel.page)
+            self.ids.phase_actions.add_page(panel.row)
         self._shown: str | None = None  # the phase whose panel is on screen
         self._lit: frozenset[int] | None = None  # the seat lamps lit by this screen
 
@@ -210,22 +221,13 @@ class TimesScreen(Screen):
         self._lamps(state)
 
     def _show(self, kind: str | None) -> None:
-        """Put the panel of ``kind`` in the body and the action row (None: empty)."""
+        """Show the panel of ``kind`` in the body and the action row (None: empty)."""
         if kind == self._shown:
             return
-        body, bar = self.ids.body, self.ids.phase_actions
-        body.clear_widgets()
-        bar.clear_widgets()
         self._shown = kind
-        if kind is None:
-            return
-        panel = self._panels.get(kind)
-        if panel is None:
-            panel = self._panels[kind] = getattr(self, f"_build_{kind}")()
-            collector.keep()  # kept for the app's life: the collector need not walk it
-        body.add_widget(panel.page)
-        for widget in panel.actions:
-            bar.add_widget(widget)
+        panel = self._panels[kind] if kind is not None else None
+        self.ids.body.show(panel.page if panel else None)
+        self.ids.phase_actions.show(panel.row if panel else None)
 
     def _lamps(self, state: times.State) -> None:
         """The seat lamps: those still choosing a card, else the player to lay; sent
@@ -321,14 +323,19 @@ class TimesScreen(Screen):
     def _build_turns(self) -> _Panel:
         line = BoxLayout(size_hint_y=None, height=44, spacing=10)
         self._turn_badge = SeatBadge(pos_hint={"center_y": 0.5}, size=(44, 44))
-        self._headline = KeptFitLabel(sizes=[32, 28, 24, 22, 20, 18], bold=True,
-                                  halign="left", valign="middle")
-        self._period = KeptFitLabel(sizes=[26, 22, 20], halign="right", valign="middle",
-                                size_hint_x=None, width=240, color=theme.DIM_TEXT)
+        self._headline = TimesFitLabel(sizes=[32, 28, 24, 22, 20, 18], bold=True,
+                                       halign="left", valign="middle")
+        # "Now: 1000–1999" at its widest is 203 px at 26 px: whole in 240, never fitted
+        # (measured for nothing at every placement); kept: each event starts with the
+        # whole millennium again
+        self._period = TimesLabel(font_size=sp(theme.SUBHEADING), halign="right", valign="middle",
+                                  size_hint_x=None, width=240, color=theme.DIM_TEXT)
+        self._period.bind(size=lambda w, size: setattr(w, "text_size", size))
         for widget in (self._turn_badge, self._headline, self._period):
             line.add_widget(widget)
         self._turn_prompt = _prompt(2)
         self.time_table = TimeTable()
+        self.time_table.show(view.blank_lanes(), {}, self.tap_space)  # its spaces' numbers
         # three places, always: a choice that does not apply now is disabled, so the
         # buttons never shift when a doubt becomes possible or a marker is tapped
         self._doubt = _button("Doubt", self.doubt)

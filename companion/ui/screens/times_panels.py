@@ -4,6 +4,10 @@ Each widget draws what a presenter in ``companion.ui.presenters.times`` worked o
 reports taps through callbacks; none of them knows the rules or the game log. Their
 look is in ``times_panels.kv``. Used by ``companion/ui/screens/times.py``:
 
+* ``PageStack`` / ``Page``: the body's and the action row's pages, one per phase, one
+  shown;
+* ``TimesLabel`` / ``TimesFitLabel``: labels whose texts that come back are kept (in
+  stores of their own);
 * ``HandChip``: a seat badge and a card showing that player's hand count (header);
 * ``PlayerPick`` / ``CardKey``: who is being entered, and the nine coloured cards;
 * ``TimeTable``: the three columns as lanes of ten spaces, laid markers as coloured
@@ -54,6 +58,7 @@ from kivy.uix.widget import Widget
 from companion.games import times
 from companion.ui import theme
 from companion.ui.app import load_kv
+from companion.ui.kept_text import KeptLabel
 from companion.ui.modal import Modal
 from companion.ui.presenters.times import (
     OVERRIDE_REASONS,
@@ -64,9 +69,109 @@ from companion.ui.presenters.times import (
     stacks,
 )
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton, NumberPad, TouchInside, TouchOne
+from companion.ui.widgets import (
+    BigButton,
+    KeptFitLabel,
+    NumberPad,
+    OneBox,
+    TouchInside,
+    TouchOne,
+)
 
 Colours = Mapping[int, tuple[float, float, float, float]]
+
+
+class TimesLabel(KeptLabel):
+    """The Times screen's texts that come back (hand counts, the year's digits, outcome
+    words, the header): kept textures (``KeptText``) in a store of their own, so the
+    screens' other kept labels do not push out the hand counts that come back at every
+    event, nor the reverse."""
+
+    kept_looks = 160
+
+
+class TimesFitLabel(KeptFitLabel):
+    """The Times screen's headline and prompts ("Dan's turn: Blue 3", "Lay your Blue 3:
+    tap ..."): fitted (``FitLabel``) and kept (``KeptText``) in a store of their own, as
+    large as the looks a table brings back (names times cards, prompts times doubts),
+    so that other screens' kept lines do not push them out. Kept from their first
+    showing: every one of them comes back within a round or two."""
+
+    kept_looks = 192
+    keep_first_showing = True
+
+
+class Page(OneBox):
+    """A page of a ``PageStack``: a box of widgets that is on the window only while its
+    stack shows it (``get_root_window`` is None otherwise, for it and everything in it,
+    as for a widget taken off the window)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.on_window = True  # False while its stack shows another page
+
+    def get_root_window(self):
+        return super().get_root_window() if self.on_window else None
+
+
+class PageStack(Widget):
+    """Pages that share one box, one of them shown (``show``): the screen's body holds one
+    page per phase, the action row one row of buttons per phase.
+
+    Every page (a ``Page``) stays a child for good, laid out once in the stack's box;
+    the others are off the window: not drawn (their canvas is out of the stack's),
+    see-through (opacity 0), no root window, and they take no touch. Showing another
+    page moves no widget: a Box or Grid layout given a new parent lays itself out
+    again, and so did its parents, at every change of phase when pages were swapped
+    by ``clear_widgets``/``add_widget``."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.shown: Page | None = None
+        self.fbind("pos", self._arrange)
+        self.fbind("size", self._arrange)
+
+    def add_page(self, page: Page) -> None:
+        """A page more, off the window until shown."""
+        self.add_widget(page)
+        self._off(page)
+        page.pos, page.size = self.pos, self.size
+
+    def show(self, page: Page | None) -> None:
+        """Show ``page`` (one of the stack's; None: none) in place of the page shown."""
+        old = self.shown
+        if page is old:
+            return
+        if old is not None:
+            self._off(old)
+        self.shown = page
+        if page is not None:
+            self.canvas.add(page.canvas)
+            page.on_window, page.opacity = True, 1
+
+    def _off(self, page: Page) -> None:
+        self.canvas.remove(page.canvas)
+        page.on_window, page.opacity = False, 0
+
+    def _arrange(self, *_args) -> None:
+        for page in self.children:
+            page.pos, page.size = self.pos, self.size
+
+    def _page(self, touch) -> Page | None:
+        page = self.shown
+        return page if page is not None and self.collide_point(*touch.pos) else None
+
+    def on_touch_down(self, touch) -> bool:
+        page = self._page(touch)
+        return page is not None and page.dispatch("on_touch_down", touch)
+
+    def on_touch_move(self, touch) -> bool:
+        page = self._page(touch)
+        return page is not None and page.dispatch("on_touch_move", touch)
+
+    def on_touch_up(self, touch) -> bool:
+        page = self._page(touch)
+        return page is not None and page.dispatch("on_touch_up", touch)
 
 
 class HandChip(BoxLayout):
@@ -295,6 +400,7 @@ class TimeLane(TouchInside, BoxLayout):
         self.column = ""
         self.on_tap = on_tap
         self._spaces: tuple[int, ...] = ()
+        self._drawn: tuple | None = None  # what the lane shows (``show``)
         cells: LaneCells = self.ids.cells
         self.bars: list[MarkerBar] = []
         for _ in range(self.POOL):
@@ -322,8 +428,25 @@ class TimeLane(TouchInside, BoxLayout):
             self.on_tap(self.column, self._spaces[i])
 
     def show(self, lane: Lane, colours: Colours) -> None:
+        """Show ``lane``; nothing is done when it and its bars' seat colours are what
+        the lane shows already (a marker tap changes one or two of the three lanes), and
+        of a lane that changed, only its spaces or only its bars when the other part is
+        as shown."""
+        bars = (lane.bars, lane.rgba, lane.spaces,
+                tuple(colours.get(bar.seat) for bar in lane.bars))
+        drawn = (lane.column, lane.title, lane.active, lane.spaces, lane.enabled, bars)
+        if drawn == self._drawn:
+            return
+        before = self._drawn or (None,) * 6
+        self._drawn = drawn
         self.column, self.title, self.rgba, self.active = (
             lane.column, lane.title, lane.rgba, lane.active)
+        if (lane.spaces, lane.enabled) != before[3:5]:
+            self._show_spaces(lane)
+        if bars != before[5]:
+            self._show_bars(lane, colours)
+
+    def _show_spaces(self, lane: Lane) -> None:
         n = len(lane.spaces)
         self._spaces = tuple(space for space, _label in lane.spaces)
         enabled = set(lane.enabled)
@@ -338,6 +461,10 @@ class TimeLane(TouchInside, BoxLayout):
                 put(button, i / n, 1 / n, 0, 1)
             else:  # a column of fewer spaces (none in the game today): the rest hidden
                 button.text, button.disabled, button.opacity = "", True, 0
+
+    def _show_bars(self, lane: Lane, colours: Colours) -> None:
+        n = len(lane.spaces)
+        put = self.ids.cells.put
         first = lane.spaces[0][0]
         starts: list[int] = []
         while len(self.bars) < len(lane.bars):
