@@ -14,19 +14,9 @@ FOUR = [{"name": n, "seat": i + 1} for i, n in enumerate(["Ann", "Bob", "Cara", 
 
 
 @pytest.fixture
-def renders(ui, monkeypatch):
+def renders(ui, label_renders):
     """The texts measured and drawn by Kivy's core labels from now on."""
-    from kivy.core.text import Label as CoreLabel
-
-    drawn: list[str] = []
-    render = CoreLabel.render
-
-    def counted(core, *args, **kwargs):
-        drawn.append(core.text)
-        return render(core, *args, **kwargs)
-
-    monkeypatch.setattr(CoreLabel, "render", counted)
-    return drawn
+    return label_renders()
 
 
 def flaw(ui, screen, accuser: int, accused: int) -> None:

@@ -7,7 +7,7 @@ import pytest
 
 
 @pytest.fixture
-def labels(ui, monkeypatch):
+def labels(ui, label_renders):
     from kivy.uix.label import Label
 
     from companion.ui import kept_text
@@ -17,17 +17,7 @@ def labels(ui, monkeypatch):
 
     def make(**kwargs):
         label = Kept(font_size=30, **kwargs)
-        renders = []
-        core_class = type(label._label)
-        draw = core_class.render
-
-        def counted(core, *args, **kw):  # the label's core label may be a copy by now
-            if core is label._label:
-                renders.append(core.text)
-            return draw(core, *args, **kw)
-
-        monkeypatch.setattr(core_class, "render", counted)
-        return label, renders
+        return label, label_renders(label)
 
     yield make, Label
     kept_text.forget_all()

@@ -329,7 +329,7 @@ def test_a_long_name_fitted_on_turn_is_whole_off_turn(ui):
     ui.app.end_game("abandoned", ask=False)
 
 
-def test_a_detail_line_shown_before_is_not_drawn_again(ui, monkeypatch):
+def test_a_detail_line_shown_before_is_not_drawn_again(ui, label_renders):
     """Each player's detail line comes back for the next player in turn ("5 cards · 0
     points"): the second player's is shown from the first one's kept texture (PtDetail:
     KeptText), drawing nothing, and reads that player's own cards and points."""
@@ -339,16 +339,7 @@ def test_a_detail_line_shown_before_is_not_drawn_again(ui, monkeypatch):
     screen = start(ui)
     details = [strip_cell(screen, i).children[0] for i in range(3)]
     assert all(isinstance(d, PtDetail) for d in details)
-    renders = []
-    core_class = type(details[0]._label)
-    draw = core_class.render
-
-    def counted(core, *args, **kw):  # a label's core label may be a copy by now
-        if any(core is d._label for d in details):
-            renders.append(core.text)
-        return draw(core, *args, **kw)
-
-    monkeypatch.setattr(core_class, "render", counted)
+    renders = label_renders(*details)
     try:
         assert enter(screen, "open-", 0, "red", 5)
         ui.pump(2)

@@ -303,7 +303,7 @@ def test_the_tu_count_is_drawn_from_digits_made_once_at_a_labels_size(ui):
     assert DigitsLabel._digits == made, "no digit drawn twice"
 
 
-def test_a_characters_life_that_comes_back_is_not_drawn_again(ui, monkeypatch):
+def test_a_characters_life_that_comes_back_is_not_drawn_again(ui, label_renders):
     """Life - and + bring back the hearts shown a moment before: the life line is a
     ``LifeText`` (``KeptText``) and shows them from their kept textures, drawing
     nothing, and always the character's life as the log has it."""
@@ -318,16 +318,7 @@ def test_a_characters_life_that_comes_back_is_not_drawn_again(ui, monkeypatch):
     row = panel.rows[0]
     life = row.parts[2]
     assert isinstance(life, LifeText)
-    renders = []
-    core_class = type(life._label)
-    draw = core_class.render
-
-    def counted(core, *args, **kw):  # the label's core label may be a copy by now
-        if core is life._label:
-            renders.append(core.text)
-        return draw(core, *args, **kw)
-
-    monkeypatch.setattr(core_class, "render", counted)
+    renders = label_renders(life)
 
     def shown():
         return p.life_text(next(c for c in ui.app.session.snapshot()["characters"]
@@ -350,7 +341,7 @@ def test_a_characters_life_that_comes_back_is_not_drawn_again(ui, monkeypatch):
         kept_text.forget_all()
 
 
-def test_the_die_and_its_caption_come_back_from_kept_textures(ui, monkeypatch):
+def test_the_die_and_its_caption_come_back_from_kept_textures(ui, label_renders):
     """A second roll of the same face shows the die's face and what it says
     ("Rolling...", "Die 2: ...") from the textures of the first (``DieFace``,
     ``DieCaption``: KeptText), drawing none of them, and still says the roll's own
@@ -362,16 +353,7 @@ def test_the_die_and_its_caption_come_back_from_kept_textures(ui, monkeypatch):
     screen = start(ui)
     die = next(w for w in screen.walk() if isinstance(w, DieFace))
     caption = next(w for w in screen.walk() if isinstance(w, DieCaption))
-    renders = []
-    core_class = type(die._label)
-    draw = core_class.render
-
-    def counted(core, *args, **kw):  # a label's core label may be a copy by now
-        if core is die._label or core is caption._label:
-            renders.append(core.text)
-        return draw(core, *args, **kw)
-
-    monkeypatch.setattr(core_class, "render", counted)
+    renders = label_renders(die, caption)
 
     def roll(face):
         screen.rng = Faces(face)
