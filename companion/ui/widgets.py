@@ -87,16 +87,23 @@ class TouchOne(TouchInside):
     A button that took the finger down still gets the finger up wherever it is lifted
     (Kivy sends it to the widget that grabbed the touch, not through the tree); as
     ``TouchInside``, only for children that lie inside their container and do not
-    overlap."""
+    overlap. A container that knows better which child is under a point (one page of
+    several in the same box, spaces some of which are hidden) overrides
+    ``child_under``."""
+
+    def child_under(self, x: float, y: float):
+        """The child that takes a touch at ``(x, y)`` inside the container, or None."""
+        for child in self.children:  # the topmost first, as Kivy walks them
+            if child.collide_point(x, y):
+                return child
+        return None
 
     def _one(self, event: str, touch) -> bool:
         x, y = touch.pos
         if not self.collide_point(x, y):
             return False
-        for child in self.children:  # the topmost first, as Kivy walks them
-            if child.collide_point(x, y):
-                return child.dispatch(event, touch)
-        return False
+        child = self.child_under(x, y)
+        return child is not None and child.dispatch(event, touch)
 
     def on_touch_down(self, touch) -> bool:
         return self._one("on_touch_down", touch)

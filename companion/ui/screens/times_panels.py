@@ -114,7 +114,7 @@ class Page(OneBox):
         return super().get_root_window() if self.on_window else None
 
 
-class PageStack(Widget):
+class PageStack(TouchOne, Widget):
     """Pages that share one box, one of them shown (``show``): the screen's body holds one
     page per phase, the action row one row of buttons per phase.
 
@@ -157,21 +157,8 @@ class PageStack(Widget):
         for page in self.children:
             page.pos, page.size = self.pos, self.size
 
-    def _page(self, touch) -> Page | None:
-        page = self.shown
-        return page if page is not None and self.collide_point(*touch.pos) else None
-
-    def on_touch_down(self, touch) -> bool:
-        page = self._page(touch)
-        return page is not None and page.dispatch("on_touch_down", touch)
-
-    def on_touch_move(self, touch) -> bool:
-        page = self._page(touch)
-        return page is not None and page.dispatch("on_touch_move", touch)
-
-    def on_touch_up(self, touch) -> bool:
-        page = self._page(touch)
-        return page is not None and page.dispatch("on_touch_up", touch)
+    def child_under(self, _x: float, _y: float) -> Page | None:
+        return self.shown  # (TouchOne: the shown page takes every touch inside the stack)
 
 
 class HandChip(BoxLayout):
@@ -329,7 +316,7 @@ class MarkerBar(Widget):
         return False
 
 
-class LaneCells(Widget):
+class LaneCells(TouchOne, Widget):
     """The spaces of a lane over its marker bars, each given its share of the box
     (``put``: fractions of the width and height) and placed from Python: a marker tap
     moves the one or two bars it changes, where a layout placed all twenty children
@@ -361,23 +348,9 @@ class LaneCells(Widget):
         for widget, spot in self.spots.items():
             self._place(widget, spot)
 
-    def _under(self, touch) -> Widget | None:
-        x, y = touch.pos
-        if not self.collide_point(x, y):
-            return None
+    def child_under(self, x: float, y: float) -> Widget | None:
+        """(TouchOne) the shown space under the point; a hidden one takes no touch."""
         return next((w for w in self.spaces if w.opacity and w.collide_point(x, y)), None)
-
-    def on_touch_down(self, touch) -> bool:
-        space = self._under(touch)
-        return space is not None and space.dispatch("on_touch_down", touch)
-
-    def on_touch_move(self, touch) -> bool:
-        space = self._under(touch)
-        return space is not None and space.dispatch("on_touch_move", touch)
-
-    def on_touch_up(self, touch) -> bool:
-        space = self._under(touch)
-        return space is not None and space.dispatch("on_touch_up", touch)
 
 
 class TimeLane(TouchInside, BoxLayout):
