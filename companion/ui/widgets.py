@@ -264,6 +264,34 @@ def fitting(text: str, width: float, height: float, sizes, lines: int = 1,
     return sizes[-1], False
 
 
+@lru_cache(maxsize=1024)
+def text_width(text: str, px: float, bold: bool = False) -> float:
+    """How wide ``text`` is on one line at ``px`` (laid out, nothing drawn)."""
+    from kivy.core.text import Label as CoreLabel
+
+    return CoreLabel(text=text, font_size=px, bold=bold).render()[0]
+
+
+BUTTON_SIZES = (28, 24, 22, 20, 18)  # a row of buttons' text, largest first
+
+
+def share_row(texts, width: float, gap: float) -> tuple[float, list[float]]:
+    """``(px, widths)`` for a row of buttons showing ``texts`` side by side in ``width``
+    with ``gap`` between them: the largest of ``BUTTON_SIZES`` at which every button
+    holds its text whole on one line (a margin each side) and is at least a touch
+    target wide, and each button's share of the row at that size (use them as
+    ``size_hint_x``: the row's room is shared in those proportions, so none gets less
+    than it needs). At the smallest size the shares are given even if they overflow."""
+    margin, least = dp(8), dp(theme.TOUCH)
+    room = width - gap * (len(texts) - 1)
+    for px in BUTTON_SIZES:
+        px = sp(px)
+        widths = [max(least, text_width(t, px) + 2 * margin) for t in texts]
+        if sum(widths) <= room:
+            break
+    return px, widths
+
+
 class FitLabel(Label):
     """A label whose text is never cut: the largest font of ``sizes`` that keeps it whole
     in ``lines`` lines of its width, chosen again when the text or the width changes.

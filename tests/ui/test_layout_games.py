@@ -165,6 +165,27 @@ def test_timer_top_row_stays_at_reveal(ui, size):
     ui.app.end_game("abandoned", ask=False)
 
 
+def test_timer_tool_rows_with_every_seat_and_a_length_of_its_own(ui, size):
+    """The Timer opened from Home, every seat of the box in it: the countdown's row (two
+    modes, three presets, -15 s, "+15 s (1:15)", the seats, Start) and the clock's row
+    keep every word whole, however many buttons share the width."""
+    ui.goto_home()
+    ui.app.log.set_setting("timer", None)
+    ui.app.navigate("timer")
+    timer = ui.app.sm.get_screen("timer")
+    while len(timer.board.seats) < len(ui.app.table.seats):
+        timer.control("seats")
+    longer = next(c.key for c in timer._row if c.key.startswith("length:"))
+    timer.control(longer)  # a length of the table's own: "+15 s (m:ss)"
+    assert any(c.label.startswith("+15 s (") for c in timer._row)
+    check(ui, size, "timer_tool_countdown")
+    timer.control("mode_clock")
+    check(ui, size, "timer_tool_clock")
+    timer.control("mode_countdown")
+    ui.app.log.set_setting("timer", None)
+    ui.goto_home()
+
+
 # -- T.I.M.E Stories -----------------------------------------------------------------------
 
 

@@ -70,7 +70,7 @@ from companion.ui.presenters.timer import (
     running_note,
 )
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton, BodyLabel, OneBox
+from companion.ui.widgets import BigButton, BodyLabel, OneBox, share_row
 
 log = logging.getLogger(__name__)
 SETTING = "timer"
@@ -358,13 +358,17 @@ class TimerScreen(Screen):
                 b.control = ""
                 b.bind(on_release=lambda w: self.control(w.control))
                 bar.add_widget(b)
+            bar.fbind("width", _share, bar)
+        changed = False
         for b, c in zip(reversed(bar.children), row, strict=True):
             if b.text != c.label:
                 b.text = c.label
-                b.size_hint_x = len(c.label) + 2
+                changed = True
             b.disabled = not c.enabled
             b.tint = theme.MAIN if c.selected else theme.BUTTON
             b.control = c.key
+        if changed:
+            _share(bar)
         _lay(self.ids.controls, [bar])
 
     def _build_body(self) -> None:
@@ -455,6 +459,17 @@ def _lay(box, children: list) -> None:
         box.clear_widgets()
         for child in children:
             box.add_widget(child)
+
+
+def _share(bar, *_args) -> None:
+    """Share a control row's width among its buttons by what their words need, at the
+    largest size that keeps every word whole (``widgets.share_row``): nine buttons and
+    "+15 s (1:15)" on the 7" display's 800 px, never "Countdown" cut."""
+    buttons = list(reversed(bar.children))
+    px, widths = share_row([b.text for b in buttons], bar.width, bar.spacing)
+    for b, w in zip(buttons, widths, strict=True):
+        b.font_size = px
+        b.size_hint_x = w
 
 
 class ControlButton(KeptText, BigButton):
