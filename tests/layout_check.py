@@ -2,7 +2,8 @@
 
 ``problems(root)`` lists, in sentences, every visible label whose text is cut (with
 "...", or lines dropped) or spills over its box, every button outside the window or
-smaller than a finger (``min_target``), and every two buttons that overlap. Used by
+smaller than a finger (``min_target``), every two buttons that overlap, and every two
+texts drawn one over the other. Used by
 the layout walks (``tests/ui/test_layout_*.py``) at ``SIZES`` with ``LONG`` names.
 """
 
@@ -38,21 +39,65 @@ def box(w) -> tuple[float, float, float, float]:
     return x, y, x + w.width, y + w.height
 
 
-def seen_box(w) -> tuple[float, float, float, float] | None:
-    """The part of the widget's box that shows: cut by every clipping view around it
-    (None when nothing of it does)."""
+def clip(w) -> tuple[float, float, float, float]:
+    """The part of the window a widget can show in: cut by every clipping view around
+    it (a StencilView clips what lies outside it)."""
     from kivy.uix.stencilview import StencilView
 
-    x0, y0, x1, y1 = box(w)
+    x0, y0, x1, y1 = -1e9, -1e9, 1e9, 1e9
     node = w.parent
     while node is not None and node is not node.parent:
         if isinstance(node, StencilView):
             cx0, cy0, cx1, cy1 = box(node)
             x0, y0, x1, y1 = max(x0, cx0), max(y0, cy0), min(x1, cx1), min(y1, cy1)
         node = node.parent
+    return x0, y0, x1, y1
+
+
+def _cut(a, b) -> tuple[float, float, float, float] | None:
+    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
     if x1 - x0 < 2 or y1 - y0 < 2:
         return None
     return x0, y0, x1, y1
+
+
+def seen_box(w) -> tuple[float, float, float, float] | None:
+    """The part of the widget's box that shows: cut by every clipping view around it
+    (None when nothing of it does)."""
+    return _cut(box(w), clip(w))
+
+
+def layer(w):
+    """The overlay a widget lies in (a ``Modal`` or the banner: laid over the screen on
+    purpose), or None for the screen itself."""
+    from companion.ui.app import Banner
+    from companion.ui.modal import Modal
+
+    node = w
+    while node is not None and node is not node.parent:
+        if isinstance(node, (Modal, Banner)):
+            return node
+        node = node.parent
+    return None
+
+
+def drawn_text(w) -> tuple[float, float, float, float] | None:
+    """Where a label's letters are drawn, as far as they show: its lines (as its core
+    label laid them out) placed in its texture by its alignment, the texture centred on
+    the label as Kivy's Label rule draws it, cut by the clipping views around the label
+    (None when none of it shows)."""
+    tw, th = w.texture_size
+    lines = getattr(w._label, "_cached_lines", None) or ()
+    cw = max((line.w for line in lines), default=tw)
+    ch = sum(line.h for line in lines) or th
+    pad = w.padding if len(w.padding) == 4 else [w.padding[0], w.padding[1]] * 2
+    free_x, free_y = max(0.0, tw - cw), max(0.0, th - ch)
+    dx = {"center": free_x / 2, "right": free_x - pad[2]}.get(w.halign, min(pad[0], free_x))
+    dy = {"middle": free_y / 2, "center": free_y / 2, "top": free_y - pad[1]}.get(
+        w.valign, min(pad[3], free_y))
+    x0, y0 = w.to_window(int(w.center_x - tw / 2.0), int(w.center_y - th / 2.0))
+    x0, y0 = x0 + dx, y0 + dy
+    return _cut((x0, y0, x0 + min(cw, tw), y0 + min(ch, th)), clip(w))
 
 
 def _natural(w, width: float | None) -> tuple[float, float, int]:
@@ -115,6 +160,14 @@ def problems(root, min_target: float | None = None) -> list[str]:
             out.append(f"{what} lies outside the window")
         if min_target and (b.width < min_target - 0.5 or b.height < min_target - 0.5):
             out.append(f"{what} is {b.width:.0f}x{b.height:.0f}, under {min_target} px")
+    texts = [(w, ink, layer(w)) for w in seen if isinstance(w, Label) and w.text.strip()
+             and (ink := drawn_text(w)) is not None]
+    for i, (a, ia, la) in enumerate(texts):
+        for b, ib, lb in texts[i + 1:]:
+            if la is lb and min(ia[2], ib[2]) - max(ia[0], ib[0]) > 2 and \
+                    min(ia[3], ib[3]) - max(ia[1], ib[1]) > 2:
+                out.append(f"{type(a).__name__} {a.text!r} is drawn over "
+                           f"{type(b).__name__} {b.text!r}")
     for i, a in enumerate(buttons):
         for b in buttons[i + 1:]:
             if a in b.walk(restrict=True) or b in a.walk(restrict=True):

@@ -70,7 +70,7 @@ def test_crazy_time_board(ui, size):
     ui.app.end_game("abandoned", ask=False)
 
 
-def test_the_check_sees_a_cut_label_a_lost_line_overlaps_and_small_buttons(ui):
+def test_the_check_sees_a_cut_label_a_lost_line_overlaps_text_over_text_and_small_buttons(ui):
     """The check itself: each kind of fault it names is found on widgets made to have it."""
     from kivy.core.window import Window
     from kivy.uix.button import Button
@@ -86,6 +86,16 @@ def test_the_check_sees_a_cut_label_a_lost_line_overlaps_and_small_buttons(ui):
                          pos=(0, 40)))
     box.add_widget(Button(text="A", size_hint=(None, None), size=(70, 70), pos=(200, 0)))
     box.add_widget(Button(text="B", size_hint=(None, None), size=(70, 40), pos=(230, 20)))
+    # a big "7" over a caption's words, and two texts whose boxes overlap but whose
+    # letters do not (a number at the top of a tall box, a caption at its foot)
+    box.add_widget(Label(text="7", font_size=40, size_hint=(None, None), size=(30, 30),
+                         pos=(100, 150)))
+    box.add_widget(Label(text="under it", font_size=16, size_hint=(None, None),
+                         size=(90, 20), pos=(80, 155)))
+    box.add_widget(Label(text="5:00", font_size=30, size_hint=(None, None), size=(100, 120),
+                         text_size=(100, 120), valign="top", pos=(290, 80)))
+    box.add_widget(Label(text="moves 0", font_size=16, size_hint=(None, None),
+                         size=(100, 20), pos=(290, 80)))
     Window.add_widget(box)
     try:
         ui.pump(2)
@@ -96,6 +106,8 @@ def test_the_check_sees_a_cut_label_a_lost_line_overlaps_and_small_buttons(ui):
     assert "loses lines" in found or "spills over" in found
     assert "'A' overlaps Button 'B'" in found
     assert "'B' is 70x40, under 64 px" in found
+    assert "Label '7' is drawn over Label 'under it'" in found
+    assert "'5:00' is drawn over" not in found
 
 
 def test_crazy_time_newest_pick_up_is_whole_in_its_list(ui, size):
