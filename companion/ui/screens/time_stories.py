@@ -232,6 +232,24 @@ class TimeLogLayout(RecycleBoxLayout):
     """
 
     _moved = False
+    _laying = False  # inside ``compute_layout``
+
+    def compute_layout(self, data, flags) -> None:
+        self._laying = True
+        try:
+            super().compute_layout(data, flags)
+        finally:
+            self._laying = False
+
+    def _catch_layout_trigger(self, instance=None, value=None) -> None:
+        """A change of this layout's own size while it lays its rows out is the
+        ``minimum_size`` that layout just gave it (a line more: one row taller), and the
+        layout read the new height before placing any row (Kivy's ``_iterate_layout``
+        sets ``minimum_size`` first): no second pass over every row for it. (Kivy asks
+        for one, and the log laid all its rows out twice per new line.)"""
+        if self._laying and instance is self:
+            return
+        super()._catch_layout_trigger(instance, value)
 
     def moved(self, by: int, count: int) -> None:
         """The rows moved ``by`` indices (the data now holds ``count`` rows)."""
