@@ -42,6 +42,7 @@ from kivy.properties import (
 from kivy.uix.label import Label
 from kivy.uix.recycleboxlayout import RecycleBoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.widget import Widget
 
 from companion import dice
@@ -214,6 +215,14 @@ class DieFace(KeptText, TapButton):
 class DieCaption(KeptFitLabel):
     """What the die says ("Rolling...", "Die 2: 2 TU", how to enter the table's roll):
     a dozen sentences that come back at every roll, kept from their first showing."""
+
+    keep_first_showing = True
+
+
+class RedToggle(KeptText, ToggleButton):
+    """The red-lettered toggle: "Red-lettered: no" and "Red-lettered: +2" come back at
+    every tap on it and every red departure, each drawn once and then shown from its
+    kept texture (``kept_text.KeptText``, kept from its first showing)."""
 
     keep_first_showing = True
 
