@@ -322,6 +322,7 @@ class TimeStoriesScreen(Screen):
         self.panel = None
         self.kept: dict[str, panels.Panel] = {}  # panels built once (``Panel.KEPT``)
         self.picker: FacePicker | None = None  # made on the first tap on the die
+        self._drawn: dict | None = None  # the snapshot the mission shows (``refresh``)
         # strong references: ids are weak, and the mission body leaves the tree
         self.mission, self.undo_button = self.ids.mission.__self__, self.ids.undo.__self__
 
@@ -359,16 +360,35 @@ class TimeStoriesScreen(Screen):
 
     def refresh(self) -> None:
         """The screen from the engine's state, after every action: one snapshot, and
-        only what changed is set (an equal text costs nothing, a new one a texture)."""
+        only what changed is set (an equal text costs nothing, a new one a texture).
+        The mission's part is drawn once per snapshot (one per state): a panel closed
+        after its action (the correction's Apply) shows the mission drawn by the
+        action's own refresh, its view not made a second time."""
         snap = self.snapshot()
         app = App.get_running_app()
         self.undo_button.disabled = not (app.session and app.session.can_undo)
         if snap is None:
+            self._drawn = None
             self.heading, self.tu_text, self.run_line, self.log_text = "No game", "", "", ""
             self._show_log([])
             return
+        self.heading = f"T.I.M.E Stories: {snap['mission']}"  # (the setup panel's own)
+        if snap is not self._drawn:
+            self._draw_mission(snap)
+        if self.anim is None:  # the die as the log says: an undone roll leaves it
+            self.die_text, self.die_caption = p.captain_shown(self.last_action()[1])
+        if not snap["running"] and not isinstance(self.panel, RUN_OVER_AWARE):
+            # the run is over (time, deaths, "Mission won"): say so at once
+            self.show_panel(self.kept_panel("next"), snap)
+        elif self.panel is not None:
+            self.panel.refresh(snap)
+        elif self.needs_setup(snap):
+            self.show_panel(self.kept_panel("setup"), snap)
+
+    def _draw_mission(self, snap: dict) -> None:
+        """The TU, the run line, the time log and the chart of ``snap``."""
+        self._drawn = snap
         v = p.mission_view(snap, lines=LOG_ROWS)
-        self.heading = f"T.I.M.E Stories: {v.mission}"
         self.tu_text = str(v.tu)
         self.run_line = v.run_line
         self.log_text = "\n".join(v.log_lines[-p.LOG_LINES:])
@@ -376,15 +396,6 @@ class TimeStoriesScreen(Screen):
         self.running = v.running
         self.starting_tu = v.starting_tu
         self.chart = p.chart_points(snap["burndown"], v.starting_tu)
-        if self.anim is None:  # the die as the log says: an undone roll leaves it
-            self.die_text, self.die_caption = p.captain_shown(self.last_action()[1])
-        if not v.running and not isinstance(self.panel, RUN_OVER_AWARE):
-            # the run is over (time, deaths, "Mission won"): say so at once
-            self.show_panel(self.kept_panel("next"), snap)
-        elif self.panel is not None:
-            self.panel.refresh(snap)
-        elif self.needs_setup(snap):
-            self.show_panel(self.kept_panel("setup"), snap)
 
     def _show_log(self, rows: list[str]) -> None:
         """The time log's rows, newest first, into its RecycleView: one line more (or
