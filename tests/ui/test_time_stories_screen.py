@@ -240,6 +240,45 @@ def test_the_log_rows_follow_the_log_line_by_line(ui):
             rows_read_as_the_log()
 
 
+def test_the_log_rows_are_laid_where_kivys_box_layout_puts_them(ui):
+    """``TimeLogLayout`` lays out rows that are alike in one pass of its own: each row's
+    place and size, the layout's ``minimum_size`` and the positions it finds a row at
+    are what Kivy's ``RecycleBoxLayout`` gives, for any number of rows, padding and
+    spacing."""
+    import copy
+
+    from kivy.uix.recycleboxlayout import RecycleBoxLayout
+
+    from companion.ui.screens.time_stories import TimeLogLayout
+
+    class Alone(TimeLogLayout):  # no RecycleView: no views to take out
+        def clear_layout(self):
+            self.view_indices = {}
+
+    def laid(layout, lay, data, opts) -> tuple:
+        layout.view_opts, layout.minimum_size, layout.height = copy.deepcopy(opts), (0, 0), 3
+        lay(data)
+        return ([(o["pos"], o["size"]) for o in layout.view_opts], layout.minimum_size,
+                layout.height, layout._rv_positions)
+
+    for padding, spacing in (((0, 0, 0, 0), 0), ((3, 4, 5, 6), 2.5)):
+        layout = Alone(orientation="vertical", default_size=(None, 29), spacing=spacing,
+                       default_size_hint=(1, None), size_hint_y=None, padding=padding,
+                       pos=(10, 20), width=517)
+        layout.bind(minimum_height=layout.setter("height"))
+        for n in (1, 2, 7, 60):
+            data = [{"text": f"line {i}"} for i in range(n)]
+            layout.compute_sizes_from_data(data, [{}])
+            opts = copy.deepcopy(layout.view_opts)
+            ours = laid(layout, lambda d: layout._lay_rows(d, [{}]) or 1 / 0, data, opts)
+            kivys = laid(layout, lambda d: RecycleBoxLayout.compute_layout(layout, d, [{}]),
+                         data, opts)
+            assert ours == kivys, (padding, spacing, n)
+    rows_unlike = [{"text": "a"}, {"text": "b", "height": 40}]
+    layout.compute_sizes_from_data(rows_unlike, [{}])
+    assert not layout._lay_rows(rows_unlike, [{}]), "rows of their own size: Kivy's layout"
+
+
 def test_a_log_row_shows_the_line_kivy_would_cut_it_to(ui):
     """A time log row (``LogLine``) reads as Kivy's own ``shorten`` would draw it: whole
     when it fits, else its beginning and "..." (``text`` keeps the whole line)."""
