@@ -279,6 +279,47 @@ def test_the_log_rows_are_laid_where_kivys_box_layout_puts_them(ui):
     assert not layout._lay_rows(rows_unlike, [{}]), "rows of their own size: Kivy's layout"
 
 
+def test_the_mission_and_the_kept_panels_come_and_go_without_a_layout(ui, monkeypatch):
+    """Opening a kept panel, Apply (the mission back), the characters and back: each is
+    a page of the body's ``PageStack`` that stays where it was laid out, so showing
+    another lays out no box and moves no widget (the body once took one tree out and
+    put the other in: Kivy laid both out again, ~0.5 ms a change here)."""
+    import functools
+
+    from kivy.uix.boxlayout import BoxLayout
+
+    screen = start(ui)
+    stack = screen.ids.stack.__self__
+
+    def visit():
+        ui.tap(ui.find("Correct TU"))
+        ui.tap(ui.find("-1"))
+        ui.tap(ui.find("Apply"))
+        assert screen.panel is None
+        ui.tap(ui.find("Characters"))
+        ui.tap(ui.find("Mission"))
+        assert screen.panel is None
+
+    visit()  # each panel made and laid out once
+    ui.pump(2)
+    laid = []
+    original = BoxLayout.do_layout
+
+    @functools.wraps(original)
+    def counting(self, *args):
+        laid.append(type(self).__name__)
+        return original(self, *args)
+
+    monkeypatch.setattr(BoxLayout, "do_layout", counting)
+    parents = {w: w.parent for w in screen.walk(restrict=True)}
+    parents.update({w: w.parent for page in stack.children for w in page.walk()})
+    visit()
+    ui.pump(2)
+    assert laid == []
+    assert all(w.parent is parent for w, parent in parents.items())
+    assert screen.mission.parent is stack and stack.shown is screen.mission
+
+
 def test_a_log_row_shows_the_line_kivy_would_cut_it_to(ui):
     """A time log row (``LogLine``) reads as Kivy's own ``shorten`` would draw it: whole
     when it fits, else its beginning and "..." (``text`` keeps the whole line)."""
