@@ -455,3 +455,29 @@ def test_the_die_and_its_caption_come_back_from_kept_textures(ui, label_renders)
         assert renders == []
     finally:
         kept_text.forget_all()
+
+
+def test_the_red_lettered_toggle_shows_its_two_texts_from_kept_textures(ui, label_renders):
+    """The red-lettered toggle says "no" or "+2" again at every tap on it and after each
+    red departure: from the texture drawn the first time (``RedToggle``: KeptText)."""
+    from companion.ui import kept_text
+    from companion.ui.screens.time_stories import RedToggle
+
+    screen = start(ui)
+    toggle = next(w for w in screen.walk() if isinstance(w, RedToggle))
+    renders = label_renders(toggle)
+    try:
+        for _ in range(2):  # each text shown once
+            ui.tap(ui.find("Red-lettered: no"))
+            ui.tap(ui.find("Red-lettered: +2"))
+        renders.clear()
+        ui.tap(ui.find("Red-lettered: no"))
+        assert screen.red and toggle.text == "Red-lettered: +2"
+        screen.rng = Faces(2)
+        ui.tap(ui.find("Roll die"))
+        settle(ui, screen)  # a red departure: the toggle goes back to "no"
+        assert not screen.red and toggle.text == "Red-lettered: no"
+        assert ui.app.session.actions[-1] == {"type": "travel", "die": 2, "red": True}
+        assert renders == []
+    finally:
+        kept_text.forget_all()
