@@ -257,9 +257,15 @@ def test_the_log_rows_are_laid_where_kivys_box_layout_puts_them(ui):
 
     def laid(layout, lay, data, opts) -> tuple:
         layout.view_opts, layout.minimum_size, layout.height = copy.deepcopy(opts), (0, 0), 3
-        lay(data)
+        lay(layout, data)
         return ([(o["pos"], o["size"]) for o in layout.view_opts], layout.minimum_size,
                 layout.height, layout._rv_positions)
+
+    def ours(layout, data):
+        assert layout._lay_rows(data, [{}]), "rows alike: laid out in one pass"
+
+    def kivys(layout, data):
+        RecycleBoxLayout.compute_layout(layout, data, [{}])
 
     for padding, spacing in (((0, 0, 0, 0), 0), ((3, 4, 5, 6), 2.5)):
         layout = Alone(orientation="vertical", default_size=(None, 29), spacing=spacing,
@@ -270,10 +276,8 @@ def test_the_log_rows_are_laid_where_kivys_box_layout_puts_them(ui):
             data = [{"text": f"line {i}"} for i in range(n)]
             layout.compute_sizes_from_data(data, [{}])
             opts = copy.deepcopy(layout.view_opts)
-            ours = laid(layout, lambda d: layout._lay_rows(d, [{}]) or 1 / 0, data, opts)
-            kivys = laid(layout, lambda d: RecycleBoxLayout.compute_layout(layout, d, [{}]),
-                         data, opts)
-            assert ours == kivys, (padding, spacing, n)
+            assert laid(layout, ours, data, opts) == laid(layout, kivys, data, opts), (
+                padding, spacing, n)
     rows_unlike = [{"text": "a"}, {"text": "b", "height": 40}]
     layout.compute_sizes_from_data(rows_unlike, [{}])
     assert not layout._lay_rows(rows_unlike, [{}]), "rows of their own size: Kivy's layout"
