@@ -240,6 +240,90 @@ def test_the_log_rows_follow_the_log_line_by_line(ui):
             rows_read_as_the_log()
 
 
+def test_the_log_rows_are_laid_where_kivys_box_layout_puts_them(ui):
+    """``TimeLogLayout`` lays out rows that are alike in one pass of its own: each row's
+    place and size, the layout's ``minimum_size`` and the positions it finds a row at
+    are what Kivy's ``RecycleBoxLayout`` gives, for any number of rows, padding and
+    spacing."""
+    import copy
+
+    from kivy.uix.recycleboxlayout import RecycleBoxLayout
+
+    from companion.ui.screens.time_stories import TimeLogLayout
+
+    class Alone(TimeLogLayout):  # no RecycleView: no views to take out
+        def clear_layout(self):
+            self.view_indices = {}
+
+    def laid(layout, lay, data, opts) -> tuple:
+        layout.view_opts, layout.minimum_size, layout.height = copy.deepcopy(opts), (0, 0), 3
+        lay(layout, data)
+        return ([(o["pos"], o["size"]) for o in layout.view_opts], layout.minimum_size,
+                layout.height, layout._rv_positions)
+
+    def ours(layout, data):
+        assert layout._lay_rows(data, [{}]), "rows alike: laid out in one pass"
+
+    def kivys(layout, data):
+        RecycleBoxLayout.compute_layout(layout, data, [{}])
+
+    for padding, spacing in (((0, 0, 0, 0), 0), ((3, 4, 5, 6), 2.5)):
+        layout = Alone(orientation="vertical", default_size=(None, 29), spacing=spacing,
+                       default_size_hint=(1, None), size_hint_y=None, padding=padding,
+                       pos=(10, 20), width=517)
+        layout.bind(minimum_height=layout.setter("height"))
+        for n in (1, 2, 7, 60):
+            data = [{"text": f"line {i}"} for i in range(n)]
+            layout.compute_sizes_from_data(data, [{}])
+            opts = copy.deepcopy(layout.view_opts)
+            assert laid(layout, ours, data, opts) == laid(layout, kivys, data, opts), (
+                padding, spacing, n)
+    rows_unlike = [{"text": "a"}, {"text": "b", "height": 40}]
+    layout.compute_sizes_from_data(rows_unlike, [{}])
+    assert not layout._lay_rows(rows_unlike, [{}]), "rows of their own size: Kivy's layout"
+
+
+def test_the_mission_and_the_kept_panels_come_and_go_without_a_layout(ui, monkeypatch):
+    """Opening a kept panel, Apply (the mission back), the characters and back: each is
+    a page of the body's ``PageStack`` that stays where it was laid out, so showing
+    another lays out no box and moves no widget (the body once took one tree out and
+    put the other in: Kivy laid both out again, ~0.5 ms a change here)."""
+    import functools
+
+    from kivy.uix.boxlayout import BoxLayout
+
+    screen = start(ui)
+    stack = screen.ids.stack.__self__
+
+    def visit():
+        ui.tap(ui.find("Correct TU"))
+        ui.tap(ui.find("-1"))
+        ui.tap(ui.find("Apply"))
+        assert screen.panel is None
+        ui.tap(ui.find("Characters"))
+        ui.tap(ui.find("Mission"))
+        assert screen.panel is None
+
+    visit()  # each panel made and laid out once
+    ui.pump(2)
+    laid = []
+    original = BoxLayout.do_layout
+
+    @functools.wraps(original)
+    def counting(self, *args):
+        laid.append(type(self).__name__)
+        return original(self, *args)
+
+    monkeypatch.setattr(BoxLayout, "do_layout", counting)
+    parents = {w: w.parent for w in screen.walk(restrict=True)}
+    parents.update({w: w.parent for page in stack.children for w in page.walk()})
+    visit()
+    ui.pump(2)
+    assert laid == []
+    assert all(w.parent is parent for w, parent in parents.items())
+    assert screen.mission.parent is stack and stack.shown is screen.mission
+
+
 def test_a_log_row_shows_the_line_kivy_would_cut_it_to(ui):
     """A time log row (``LogLine``) reads as Kivy's own ``shorten`` would draw it: whole
     when it fits, else its beginning and "..." (``text`` keeps the whole line)."""
@@ -372,6 +456,32 @@ def test_the_die_and_its_caption_come_back_from_kept_textures(ui, label_renders)
         renders.clear()
         roll(2)
         roll(3)
+        assert renders == []
+    finally:
+        kept_text.forget_all()
+
+
+def test_the_red_lettered_toggle_shows_its_two_texts_from_kept_textures(ui, label_renders):
+    """The red-lettered toggle says "no" or "+2" again at every tap on it and after each
+    red departure: from the texture drawn the first time (``RedToggle``: KeptText)."""
+    from companion.ui import kept_text
+    from companion.ui.screens.time_stories import RedToggle
+
+    screen = start(ui)
+    toggle = next(w for w in screen.walk() if isinstance(w, RedToggle))
+    renders = label_renders(toggle)
+    try:
+        for _ in range(2):  # each text shown once
+            ui.tap(ui.find("Red-lettered: no"))
+            ui.tap(ui.find("Red-lettered: +2"))
+        renders.clear()
+        ui.tap(ui.find("Red-lettered: no"))
+        assert screen.red and toggle.text == "Red-lettered: +2"
+        screen.rng = Faces(2)
+        ui.tap(ui.find("Roll die"))
+        settle(ui, screen)  # a red departure: the toggle goes back to "no"
+        assert not screen.red and toggle.text == "Red-lettered: no"
+        assert ui.app.session.actions[-1] == {"type": "travel", "die": 2, "red": True}
         assert renders == []
     finally:
         kept_text.forget_all()

@@ -41,7 +41,9 @@ from kivy.properties import (
 )
 from kivy.uix.label import Label
 from kivy.uix.recycleboxlayout import RecycleBoxLayout
+from kivy.uix.recyclelayout import RecycleLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.widget import Widget
 
 from companion import dice
@@ -56,6 +58,7 @@ from companion.ui.screens import time_stories_items as items
 from companion.ui.screens import time_stories_panels as panels
 from companion.ui.screens import time_stories_setup as setup_panel
 from companion.ui.screens.captain_die import FacePicker
+from companion.ui.screens.times_panels import Page, PageStack  # noqa: F401  (kv: the body)
 from companion.ui.widgets import KeptFitLabel, TapButton
 
 load_kv(__file__)
@@ -218,6 +221,14 @@ class DieCaption(KeptFitLabel):
     keep_first_showing = True
 
 
+class RedToggle(KeptText, ToggleButton):
+    """The red-lettered toggle: "Red-lettered: no" and "Red-lettered: +2" come back at
+    every tap on it and every red departure, each drawn once and then shown from its
+    kept texture (``kept_text.KeptText``, kept from its first showing)."""
+
+    keep_first_showing = True
+
+
 class TimeLogLayout(RecycleBoxLayout):
     """The time log's rows, newest first, where each row view keeps its row when the
     rows move.
@@ -232,6 +243,62 @@ class TimeLogLayout(RecycleBoxLayout):
     """
 
     _moved = False
+    _laying = False  # inside ``compute_layout``
+
+    def compute_layout(self, data, flags) -> None:
+        self._laying = True
+        try:
+            if not self._lay_rows(data, flags):
+                super().compute_layout(data, flags)
+        finally:
+            self._laying = False
+
+    def _lay_rows(self, data, flags) -> bool:
+        """Every row laid out afresh (the data changed: no view is placed yet) when the
+        rows are alike, as the log's are (each its default size, its width from the
+        box, no hints of their own): the places ``RecycleBoxLayout.compute_layout``
+        gives them (``minimum_size``, each row's ``pos`` and ``size``, the positions it
+        finds a row at), worked out in one pass, not through Kivy's general box layout
+        (sizes listed, hints weighed, a generator per row: ~0.1 ms for 60 rows here, at
+        every new line). False, nothing done, for rows that differ or views still placed
+        (Kivy's own layout then). ``tests/ui/test_time_stories_screen.py`` checks the
+        places against Kivy's."""
+        opts = self.view_opts
+        if self.orientation != "vertical" or not opts or self.view_indices or all(flags):
+            return False
+        first = opts[0]
+        h = first["size"][1]
+        hint, low, high = first["size_hint"], first["size_hint_min"], first["size_hint_max"]
+        if (h is None or not hint[0] or hint[1] is not None or first["pos_hint"]
+                or low != [None, None] or high != [None, None]):
+            return False
+        for opt in opts:
+            if (opt["size"][1] != h or opt["size_hint"] != hint or opt["pos_hint"]
+                    or opt["size_hint_min"] != low or opt["size_hint_max"] != high):
+                return False
+        RecycleLayout.compute_layout(self, data, flags)  # its bookkeeping: no view placed
+        self.clear_layout()
+        n, spacing = len(opts), self.spacing
+        left, top, right, bottom = self.padding
+        self.minimum_size = left + right, top + bottom + n * h + spacing * (n - 1)
+        x, y, step = self.x + left, self.y + bottom, h + spacing
+        size = [max(0, hint[0] * (self.width - left - right)), h]
+        for i, opt in enumerate(opts):
+            opt["pos"] = x, y + (n - 1 - i) * step
+            opt["size"] = list(size)
+        highest = self.y + self.height - top - h - spacing / 2.
+        self._rv_positions = [highest - (n - 1 - i) * step for i in range(n)]
+        return True
+
+    def _catch_layout_trigger(self, instance=None, value=None) -> None:
+        """A change of this layout's own size while it lays its rows out is the
+        ``minimum_size`` that layout just gave it (a line more: one row taller), and the
+        layout read the new height before placing any row (Kivy's ``_iterate_layout``
+        sets ``minimum_size`` first): no second pass over every row for it. (Kivy asks
+        for one, and the log laid all its rows out twice per new line.)"""
+        if self._laying and instance is self:
+            return
+        super()._catch_layout_trigger(instance, value)
 
     def moved(self, by: int, count: int) -> None:
         """The rows moved ``by`` indices (the data now holds ``count`` rows)."""
@@ -295,8 +362,13 @@ class TimeStoriesScreen(Screen):
         self.panel = None
         self.kept: dict[str, panels.Panel] = {}  # panels built once (``Panel.KEPT``)
         self.picker: FacePicker | None = None  # made on the first tap on the die
-        # strong references: ids are weak, and the mission body leaves the tree
+        self._drawn: dict | None = None  # the snapshot the mission shows (``refresh``)
+        # strong references: ids are weak
         self.mission, self.undo_button = self.ids.mission.__self__, self.ids.undo.__self__
+        self.ids.stack.shown = self.mission  # the body's first page (``_body``)
+        self.pages: dict[panels.Panel, Page] = {}  # a page per paged panel (``_body``)
+        self.spare = Page()  # the page of the panels that have none of their own
+        self.ids.stack.add_page(self.spare)
 
     # -- showing -------------------------------------------------------------------
 
@@ -332,16 +404,35 @@ class TimeStoriesScreen(Screen):
 
     def refresh(self) -> None:
         """The screen from the engine's state, after every action: one snapshot, and
-        only what changed is set (an equal text costs nothing, a new one a texture)."""
+        only what changed is set (an equal text costs nothing, a new one a texture).
+        The mission's part is drawn once per snapshot (one per state): a panel closed
+        after its action (the correction's Apply) shows the mission drawn by the
+        action's own refresh, its view not made a second time."""
         snap = self.snapshot()
         app = App.get_running_app()
         self.undo_button.disabled = not (app.session and app.session.can_undo)
         if snap is None:
+            self._drawn = None
             self.heading, self.tu_text, self.run_line, self.log_text = "No game", "", "", ""
             self._show_log([])
             return
+        self.heading = f"T.I.M.E Stories: {snap['mission']}"  # (the setup panel's own)
+        if snap is not self._drawn:
+            self._draw_mission(snap)
+        if self.anim is None:  # the die as the log says: an undone roll leaves it
+            self.die_text, self.die_caption = p.captain_shown(self.last_action()[1])
+        if not snap["running"] and not isinstance(self.panel, RUN_OVER_AWARE):
+            # the run is over (time, deaths, "Mission won"): say so at once
+            self.show_panel(self.kept_panel("next"), snap)
+        elif self.panel is not None:
+            self.panel.refresh(snap)
+        elif self.needs_setup(snap):
+            self.show_panel(self.kept_panel("setup"), snap)
+
+    def _draw_mission(self, snap: dict) -> None:
+        """The TU, the run line, the time log and the chart of ``snap``."""
+        self._drawn = snap
         v = p.mission_view(snap, lines=LOG_ROWS)
-        self.heading = f"T.I.M.E Stories: {v.mission}"
         self.tu_text = str(v.tu)
         self.run_line = v.run_line
         self.log_text = "\n".join(v.log_lines[-p.LOG_LINES:])
@@ -349,15 +440,6 @@ class TimeStoriesScreen(Screen):
         self.running = v.running
         self.starting_tu = v.starting_tu
         self.chart = p.chart_points(snap["burndown"], v.starting_tu)
-        if self.anim is None:  # the die as the log says: an undone roll leaves it
-            self.die_text, self.die_caption = p.captain_shown(self.last_action()[1])
-        if not v.running and not isinstance(self.panel, RUN_OVER_AWARE):
-            # the run is over (time, deaths, "Mission won"): say so at once
-            self.show_panel(self.kept_panel("next"), snap)
-        elif self.panel is not None:
-            self.panel.refresh(snap)
-        elif self.needs_setup(snap):
-            self.show_panel(self.kept_panel("setup"), snap)
 
     def _show_log(self, rows: list[str]) -> None:
         """The time log's rows, newest first, into its RecycleView: one line more (or
@@ -379,11 +461,28 @@ class TimeStoriesScreen(Screen):
         self.log_rows = rows
 
     def _body(self, widget) -> None:
-        """``widget`` alone in the body (left where it is when it is there already)."""
-        stack = self.ids.stack
-        if stack.children != [widget]:
-            stack.clear_widgets()
-            stack.add_widget(widget)
+        """``widget`` (the mission or a panel) shown in the body.
+
+        The body is a ``PageStack``: the mission and each kept panel that is
+        ``PAGED`` are pages of it for good, so showing one moves no widget (a box
+        given a new parent lays out itself and all it holds again: ~0.3 ms here
+        when the mission came back after each Apply). Any other panel is put alone in
+        the spare page, and taken out of it (out of the window's tree, as before)
+        when another page shows."""
+        stack, spare = self.ids.stack, self.spare
+        page = widget if widget is self.mission else self.pages.get(widget)
+        if page is None and widget.KEPT and widget.PAGED:
+            page = self.pages[widget] = Page()
+            page.add_widget(widget)
+            stack.add_page(page)
+        if page is None:
+            page = spare
+            if spare.children != [widget]:
+                spare.clear_widgets()
+                spare.add_widget(widget)
+        elif spare.children:
+            spare.clear_widgets()
+        stack.show(page)
 
     def show_panel(self, panel, snap: dict | None = None) -> None:
         """Put a panel (characters, dice test, correction, next run) in the body;

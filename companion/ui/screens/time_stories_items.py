@@ -64,6 +64,7 @@ class ItemsPanel(Panel):
     so a refresh only sets texts and states."""
 
     KEPT = True
+    PAGED = False  # its name field: out of the tree when the panel is not shown
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)

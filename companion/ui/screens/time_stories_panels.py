@@ -152,10 +152,15 @@ class Panel(TouchInside, BoxLayout):
 
     A panel with ``KEPT = True`` builds its widgets once and is kept by the screen
     (``screen.open``): opening it again calls ``reset()`` (back to its first choices)
-    and ``refresh(snap)`` only sets the properties that changed."""
+    and ``refresh(snap)`` only sets the properties that changed; it stays a page of the
+    screen's body (``PAGED``)."""
 
     screen = ObjectProperty(None)
     KEPT = False
+    #: a kept panel is a page of the screen's body of its own (``screen._body``), off
+    #: the window while another shows; False for one holding a text field (an unseen
+    #: field still focused would take the keys): it leaves the body's tree instead
+    PAGED = True
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
