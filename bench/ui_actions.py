@@ -215,16 +215,22 @@ class Recorder:
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         self.presses.append(self._timed(touch.touch_down))
+        return self.profiled(touch.touch_up)
+
+    def profiled(self, step) -> Sample:
+        """``_timed(step)``, profiled when a profile is asked for: into ``--profile``'s,
+        or (``--profile-kinds``) into a profile of its own that ``add`` files under the
+        action's kind (a frame that is not added is not counted)."""
         profile = self.profile
         if self.kind_profiles is not None:
             import cProfile
 
             profile = self._pending = cProfile.Profile()
         if profile is None:
-            return self._timed(touch.touch_up)
+            return self._timed(step)
         profile.enable()
         try:
-            return self._timed(touch.touch_up)
+            return self._timed(step)
         finally:
             profile.disable()
 
@@ -655,7 +661,7 @@ class Tapper:
         handles the press is timed."""
         table = self.app.table
         table.key_down(key)
-        sample = self.rec._timed(lambda: None)
+        sample = self.rec.profiled(lambda: None)
         table.key_up(key)
         frames(1)
         self.rec.add(self.screen, kind, sample)
@@ -666,11 +672,15 @@ class Tapper:
         the table's real clock): the frame in which it happens is timed as ``kind``,
         the waiting frames before are not."""
         end = time.monotonic() + limit_s
+        # each frame profiled on its own (--profile-kinds), kept when it is the one;
+        # --profile's single profile leaves these frames out (the waiting ones with them)
+        frame = self.rec.profiled if self.rec.kind_profiles is not None else self.rec._timed
         while time.monotonic() < end:
-            sample = self.rec._timed(lambda: None)
+            sample = frame(lambda: None)
             if done():
                 self.rec.add(self.screen, kind, sample)
                 return
+            self.rec._pending = None  # a waiting frame: not this kind's
             time.sleep(0.005)
         raise RuntimeError(f"{self.screen}: {kind!r} never came")
 
