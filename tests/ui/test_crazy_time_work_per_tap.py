@@ -79,9 +79,11 @@ def test_the_board_and_the_questions_take_turns_without_being_laid_out_again(ui,
     monkeypatch.setattr(BoxLayout, "do_layout", counted)
     for _ in range(2):
         ui.tap(screen.buttons["accuse"])
-        assert screen.panel is screen._choices and screen.board_w.parent is None
+        assert screen.panel is screen._choices and screen.board_w.get_root_window() is None
+        assert screen._choices.get_root_window() is not None
         ui.tap(screen._choices.ids.buttons.children[0])
-        assert screen.panel is None and screen.board_w.parent is screen.ids.stage.__self__
+        assert screen.panel is None and screen.board_w.get_root_window() is not None
+        assert screen._choices.get_root_window() is None
     assert not [w for w in laid if w is screen.board_w or isinstance(w, (ChoicePanel,
                                                                          SeatOption))]
     ui.app.end_game("abandoned", ask=False)

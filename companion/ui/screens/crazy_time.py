@@ -43,9 +43,10 @@ from companion.ui.screens.crazy_time_panels import (
     MetronomePanel,
     MistakesPanel,
     NewLawPanel,
-    StaysLaidOut,
 )
 from companion.ui.screens.slap import SlapScreen
+from companion.ui.screens.slap_widgets import hold
+from companion.ui.screens.times_panels import Page, PageStack  # noqa: F401 (the kv's)
 from companion.ui.widgets import BigButton, TouchInside, undo_words
 
 load_kv(__file__)
@@ -63,7 +64,7 @@ class LineRow(BoxLayout):
     wrap = BooleanProperty(False)  # the newest line wraps on two lines; older ones shorten
 
 
-class CrazyBoard(StaysLaidOut, TouchInside, BoxLayout):
+class CrazyBoard(TouchInside, BoxLayout):
     facts = StringProperty("")
     dealer_line = StringProperty("")  # "Dealer: Ann"
     deal_line = StringProperty("")  # "15 cards each"
@@ -141,6 +142,15 @@ class CrazyTimeScreen(Screen):
         super().__init__(**kwargs)
         self.board_w = CrazyBoard()
         self.panel = None
+        # the stage's pages, kept for good: the board, the one question panel (made on
+        # the first question) and the page of the panel made for its flow (the
+        # mistakes, the metronome, the laws, the new law, the end). Showing another
+        # moves no widget (taken out and put back at every question, the board and the
+        # panel walked their whole trees for it, and the stage was laid out again).
+        self._board_page, self._choices_page, self._other_page = Page(), Page(), Page()
+        self._board_page.add_widget(self.board_w)
+        for page in (self._board_page, self._choices_page, self._other_page):
+            self.ids.stage.add_page(page)
         self._choices: ChoicePanel | None = None  # made on the first question, then kept
         self._pickups_shown: tuple | None = None  # what the pick-up list's data is for
         # the shared view and board of one game state (states are new objects after
@@ -212,14 +222,24 @@ class CrazyTimeScreen(Screen):
 
     def _open(self, flow: str, panel) -> None:
         self.flow, self.panel = flow, panel
-        if panel.parent is not self.ids.stage:
-            self.ids.stage.clear_widgets()
-            self.ids.stage.add_widget(panel)
+        if panel is self._choices:
+            self._let_go()
+            self.ids.stage.show(self._choices_page)
+            return
+        hold(self._other_page, [panel])
+        self.ids.stage.show(self._other_page)
+
+    def _let_go(self) -> None:
+        """A panel made for its flow leaves the window with it (as it did before the
+        pages: its text fields give up the keyboard), its page left empty."""
+        if self._other_page.children:
+            self._other_page.clear_widgets()
 
     def _ask(self, flow: str, title: str, options, on_pick, hint: str = "", cols: int = 3,
              cancel: bool = True, extra=()) -> None:
         if self._choices is None:
             self._choices = ChoicePanel()
+            self._choices_page.add_widget(self._choices)
         # the one panel asks each question: answers are given to its kept buttons
         self._choices.ask(title, options, on_pick, self.close if cancel else None,
                           hint=hint, cols=cols, extra=extra)
@@ -248,7 +268,7 @@ class CrazyTimeScreen(Screen):
         v = self._v()
         if v is None:
             self.heading = "Crazy Time: no game in progress"
-            self.ids.stage.clear_widgets()
+            self.ids.stage.show(None)
             return
         b = self._seen_state(App.get_running_app().session.state)[1]
         self.heading = b.title
@@ -286,9 +306,8 @@ class CrazyTimeScreen(Screen):
         self.buttons["undo"].disabled = not (app.session and app.session.can_undo)
         self._undo_full = app.undo_label()
         self._fit_undo()
-        if w.parent is None or w.parent.__self__ is not self.ids.stage.__self__:
-            self.ids.stage.clear_widgets()
-            self.ids.stage.add_widget(w)
+        self._let_go()
+        self.ids.stage.show(self._board_page)
 
     @staticmethod
     def _list_height(box, rows: list[dict]) -> None:

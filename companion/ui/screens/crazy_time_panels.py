@@ -37,9 +37,10 @@ from companion.ui.widgets import BigButton, TouchInside
 load_kv(__file__)
 
 class StaysLaidOut:
-    """Mix in before a ``BoxLayout`` that is taken out of its parent and put back (the
-    board and the question panel take turns under the top bar; a question's seat
-    buttons leave the grid for the next question's answers and come back). Kivy's box
+    """Mix in before a ``BoxLayout`` that is taken out of its parent and put back (a
+    question's seat buttons leave the grid for the next question's answers and come
+    back; the board and the question panel are pages of the screen's ``PageStack``
+    and keep their parent). Kivy's box
     lays itself out again at every change of parent, though nothing it places changed;
     with this mixin it is laid out when its size, place, children, padding or spacing
     change, as before, and not for the parent alone (a box put back where it was lays
@@ -65,7 +66,7 @@ class SeatOption(StaysLaidOut, OneTap, ButtonBehavior, BoxLayout):
     selected = BooleanProperty(False)
 
 
-class ChoicePanel(StaysLaidOut, TouchInside, BoxLayout):
+class ChoicePanel(TouchInside, BoxLayout):
     """A question and one button per answer; seats may also answer with their button.
 
     Made once by the screen and asked each question with ``ask``. The answer buttons
