@@ -33,6 +33,7 @@ from companion.events import CAPTAIN_SEAT
 from companion.palette import rgba, text_rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
+from companion.ui.kept_text import KeptLabel
 from companion.ui.presenters import crazy_time as cp
 from companion.ui.presenters.crazy_time_view import view
 from companion.ui.screens.crazy_time_panels import (
@@ -62,6 +63,17 @@ class LineRow(BoxLayout):
     text = StringProperty("")
     font_size = NumericProperty(28)
     wrap = BooleanProperty(False)  # the newest line wraps on two lines; older ones shorten
+
+
+class PickupLine(KeptLabel):
+    """A pick-up's words in the list ("Dan: temporal flaw (Wrong hour)": the newest at
+    28 px on two lines, then at 24 px on one). The same sentences come back all game
+    (a few players times a few causes), each in those two looks: kept from their first
+    showing, in a store of their own (``KeptText``) that the other screens' labels do
+    not push them out of."""
+
+    kept_looks = 96
+    keep_first_showing = True
 
 
 class CrazyBoard(TouchInside, BoxLayout):
