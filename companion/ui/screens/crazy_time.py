@@ -24,6 +24,9 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.recycleview import views as recycled_views
+from kivy.uix.recycleview.views import RecycleDataAdapter
+from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
@@ -55,14 +58,47 @@ load_kv(__file__)
 GREY = theme.FADED_TEXT
 
 
-class LineRow(BoxLayout):
-    """A list line about one seat: its badge and the text."""
+class LineRow(RelativeLayout):
+    """A list line about one seat: its badge and the text. A ``RelativeLayout``: moved
+    in the list (it grows at every pick-up, and rows are placed from its top), or taken
+    out of it and put back, it lays nothing out again (only its translation changes)."""
 
     seat = NumericProperty(0)
     colour = ColorProperty(GREY)
     text = StringProperty("")
     font_size = NumericProperty(28)
     wrap = BooleanProperty(False)  # the newest line wraps on two lines; older ones shorten
+
+
+class SamePlaces(RecycleDataAdapter):
+    """The pick-up list's rows each given back the place it held. New data makes Kivy
+    take every row back and deal them out again to the lines in sight, from the end of
+    its cache (``invalidate``, then ``get_view`` per line): a row then went to another
+    place, the newest row's large size to a small row and back, so each row was sized,
+    laid out and given another line's words, size and wrap. Here the row of a place
+    keeps it and takes the line now there: after a pick-up each row shows another
+    sentence, at the size it already had."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._places: dict = {}  # row -> the index it showed before ``invalidate``
+
+    def invalidate(self) -> None:
+        places = {view: index for index, view in self.views.items()}
+        for dirty in self.dirty_views.values():
+            places.update({view: index for index, view in dirty.items()})
+        if places:  # (Kivy invalidates twice per new data: the second time, none left)
+            self._places = places
+        super().invalidate()
+
+    def get_view(self, index, data_item, viewclass):
+        spare = recycled_views._cached_views[viewclass]  # Kivy's get_view pops its end
+        places = self._places
+        mine = next((i for i in range(len(spare) - 1, -1, -1)
+                     if places.get(spare[i]) == index), None)
+        if mine is not None:
+            spare.append(spare.pop(mine))
+        return super().get_view(index, data_item, viewclass)
 
 
 class PickupLine(KeptLabel):
@@ -103,6 +139,7 @@ class CrazyBoard(TouchInside, BoxLayout):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._fits: dict[tuple, float] = {}  # news and room -> the scale found for them
+        self.ids.pickups.view_adapter = SamePlaces()
         self._refit = Clock.create_trigger(self._fit_news, -1)
         for name in ("notice", "notice_more", "won", "laws", "lead_name", "lead_seat"):
             self.fbind(name, self._refit)
