@@ -79,9 +79,11 @@ def test_the_board_and_the_questions_take_turns_without_being_laid_out_again(ui,
     monkeypatch.setattr(BoxLayout, "do_layout", counted)
     for _ in range(2):
         ui.tap(screen.buttons["accuse"])
-        assert screen.panel is screen._choices and screen.board_w.parent is None
+        assert screen.panel is screen._choices and screen.board_w.get_root_window() is None
+        assert screen._choices.get_root_window() is not None
         ui.tap(screen._choices.ids.buttons.children[0])
-        assert screen.panel is None and screen.board_w.parent is screen.ids.stage.__self__
+        assert screen.panel is None and screen.board_w.get_root_window() is not None
+        assert screen._choices.get_root_window() is None
     assert not [w for w in laid if w is screen.board_w or isinstance(w, (ChoicePanel,
                                                                          SeatOption))]
     ui.app.end_game("abandoned", ask=False)
@@ -117,4 +119,51 @@ def test_a_pick_up_lays_the_list_out_once_at_its_height(ui, monkeypatch):
     ui.tap(screen.buttons["undo"])
     ui.pump(2)
     assert box.height == box.minimum_height == 84 + 46 * 2
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_a_pick_up_lays_no_row_of_the_list_out_again(ui, monkeypatch):
+    """Every row of the pick-up list keeps its place (the newest row stays the large
+    one) and takes the line now there: a pick-up lays no row out again (Kivy dealt the
+    rows out anew, the large row's size to a small one and back, each row laid out
+    twice), and every row in sight shows the line of its place, at its size."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.relativelayout import RelativeLayout
+
+    from companion.ui.screens.crazy_time import LineRow
+
+    ui.goto_home()
+    assert ui.app.start_game("crazy_time", {"players": FOUR})
+    screen = ui.app.sm.current_screen
+    ui.pump(3)
+    rv = screen.board_w.ids.pickups
+    flaw(ui, screen, 1, 2)
+    ui.pump(2)
+    laid: list = []
+
+    def counting(cls):
+        layout = cls.do_layout
+
+        def counted(box, *args, **kwargs):
+            if isinstance(box, LineRow) or isinstance(box.parent, LineRow):
+                laid.append(box)
+            return layout(box, *args, **kwargs)
+
+        counted.__name__ = "do_layout"  # Kivy's layout triggers call it by this name
+        monkeypatch.setattr(cls, "do_layout", counted)
+
+    counting(BoxLayout)
+    counting(RelativeLayout)
+    for n, (accuser, accused) in enumerate(((3, 4), (2, 1), (4, 3), (1, 3)), start=2):
+        laid.clear()
+        flaw(ui, screen, accuser, accused)
+        ui.pump(2)
+        assert not laid, f"pick-up {n}: {len(laid)} layouts of the list's rows"
+        views = rv.view_adapter.views
+        assert len(views) >= 2
+        for i, view in views.items():
+            row = rv.data[i]
+            assert (view.text, view.font_size, view.wrap) == \
+                (row["text"], row["font_size"], row["wrap"]), i
+            assert view.height == row["row_size"][1], i
     ui.app.end_game("abandoned", ask=False)

@@ -329,3 +329,60 @@ def test_a_candidate_chosen_then_recorded_leaves_the_next_round_to_its_own_slaps
             assert screen.verdict.picker == order[-1]
             ui.tap(screen._round_buttons()[2])
     ui.goto_home()
+
+
+def test_arming_a_verdict_and_recording_lay_out_no_box_they_do_not_change(ui, monkeypatch):
+    """The stage (face or timeline), the action row (seat discs or the round's buttons)
+    and the side ("Who picks up?", the last rounds) show pages built once: arming lays
+    nothing out, a verdict whose candidates take other cells of the grid lays none of
+    their buttons out, and recording lays out only the headline's row (its badge goes)
+    and the rounds' page (a new row on top). Before, each of them was taken out of its
+    box and put back: eight boxes laid out per record, five per arm."""
+    from kivy.uix.anchorlayout import AnchorLayout
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.gridlayout import GridLayout
+
+    screen = ui.open_slap_tool((1, 2, 3, 4))
+
+    def record(order) -> None:
+        ui.slap_round(screen, order)
+        if screen.shown.candidates:
+            screen.choose(screen.shown.candidates[-1])
+        ui.tap(screen._round_buttons()[2])  # Record
+        ui.pump(2)
+
+    for _ in range(3):  # every row of the last rounds shown once
+        record((1, 2))  # seats 3 and 4 never slapped: the table picks
+        record((1, 4))  # seats 2 and 3: seat 3's button in the other cell
+    laid: list = []
+
+    def counting(cls) -> None:
+        layout = cls.do_layout
+
+        def counted(box, *args, **kwargs):
+            laid.append(box)
+            return layout(box, *args, **kwargs)
+
+        counted.__name__ = "do_layout"  # Kivy's layout triggers call it by this name
+        monkeypatch.setattr(cls, "do_layout", counted)
+
+    for cls in (BoxLayout, GridLayout, AnchorLayout):
+        counting(cls)
+    ui.tap(screen.face)
+    ui.pump(2)
+    assert screen.phase == "armed" and not laid, laid
+    ui.slap_round(screen, (1, 2))  # its verdict: seats 3 and 4 in their first cells
+    ui.pump(2)
+    assert [chip.seat for chip in screen._grid.children[::-1]] == [3, 4]
+    assert set(laid) == {screen._grid}, laid  # the grid places them; they lay out none
+    screen.choose(4)
+    ui.pump(2)
+    laid.clear()
+    ui.tap(screen._round_buttons()[2])  # Record
+    ui.pump(2)
+    rows_page = screen._side_pages[1]
+    assert screen.ids.side.shown is rows_page
+    assert set(laid) <= {screen.ids.headline.parent, rows_page}, laid
+    newest = rows_page.children[-1]  # the top row: the round just recorded
+    assert newest.head == f"{screen.view.rounds[0].label}: table's call"
+    assert ui.find(newest.head) is not None

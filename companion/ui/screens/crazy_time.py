@@ -24,6 +24,9 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.recycleview import views as recycled_views
+from kivy.uix.recycleview.views import RecycleDataAdapter
+from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
@@ -33,6 +36,7 @@ from companion.events import CAPTAIN_SEAT
 from companion.palette import rgba, text_rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
+from companion.ui.kept_text import KeptLabel
 from companion.ui.presenters import crazy_time as cp
 from companion.ui.presenters.crazy_time_view import view
 from companion.ui.screens.crazy_time_panels import (
@@ -43,9 +47,10 @@ from companion.ui.screens.crazy_time_panels import (
     MetronomePanel,
     MistakesPanel,
     NewLawPanel,
-    StaysLaidOut,
 )
 from companion.ui.screens.slap import SlapScreen
+from companion.ui.screens.slap_widgets import hold
+from companion.ui.screens.times_panels import Page, PageStack  # noqa: F401 (the kv's)
 from companion.ui.widgets import BigButton, TouchInside, undo_words
 
 load_kv(__file__)
@@ -53,8 +58,10 @@ load_kv(__file__)
 GREY = theme.FADED_TEXT
 
 
-class LineRow(BoxLayout):
-    """A list line about one seat: its badge and the text."""
+class LineRow(RelativeLayout):
+    """A list line about one seat: its badge and the text. A ``RelativeLayout``: moved
+    in the list (it grows at every pick-up, and rows are placed from its top), or taken
+    out of it and put back, it lays nothing out again (only its translation changes)."""
 
     seat = NumericProperty(0)
     colour = ColorProperty(GREY)
@@ -63,7 +70,49 @@ class LineRow(BoxLayout):
     wrap = BooleanProperty(False)  # the newest line wraps on two lines; older ones shorten
 
 
-class CrazyBoard(StaysLaidOut, TouchInside, BoxLayout):
+class SamePlaces(RecycleDataAdapter):
+    """The pick-up list's rows each given back the place it held. New data makes Kivy
+    take every row back and deal them out again to the lines in sight, from the end of
+    its cache (``invalidate``, then ``get_view`` per line): a row then went to another
+    place, the newest row's large size to a small row and back, so each row was sized,
+    laid out and given another line's words, size and wrap. Here the row of a place
+    keeps it and takes the line now there: after a pick-up each row shows another
+    sentence, at the size it already had."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._places: dict = {}  # row -> the index it showed before ``invalidate``
+
+    def invalidate(self) -> None:
+        places = {view: index for index, view in self.views.items()}
+        for dirty in self.dirty_views.values():
+            places.update({view: index for index, view in dirty.items()})
+        if places:  # (Kivy invalidates twice per new data: the second time, none left)
+            self._places = places
+        super().invalidate()
+
+    def get_view(self, index, data_item, viewclass):
+        spare = recycled_views._cached_views[viewclass]  # Kivy's get_view pops its end
+        places = self._places
+        mine = next((i for i in range(len(spare) - 1, -1, -1)
+                     if places.get(spare[i]) == index), None)
+        if mine is not None:
+            spare.append(spare.pop(mine))
+        return super().get_view(index, data_item, viewclass)
+
+
+class PickupLine(KeptLabel):
+    """A pick-up's words in the list ("Dan: temporal flaw (Wrong hour)": the newest at
+    28 px on two lines, then at 24 px on one). The same sentences come back all game
+    (a few players times a few causes), each in those two looks: kept from their first
+    showing, in a store of their own (``KeptText``) that the other screens' labels do
+    not push them out of."""
+
+    kept_looks = 96
+    keep_first_showing = True
+
+
+class CrazyBoard(TouchInside, BoxLayout):
     facts = StringProperty("")
     dealer_line = StringProperty("")  # "Dealer: Ann"
     deal_line = StringProperty("")  # "15 cards each"
@@ -90,6 +139,7 @@ class CrazyBoard(StaysLaidOut, TouchInside, BoxLayout):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._fits: dict[tuple, float] = {}  # news and room -> the scale found for them
+        self.ids.pickups.view_adapter = SamePlaces()
         self._refit = Clock.create_trigger(self._fit_news, -1)
         for name in ("notice", "notice_more", "won", "laws", "lead_name", "lead_seat"):
             self.fbind(name, self._refit)
@@ -141,6 +191,15 @@ class CrazyTimeScreen(Screen):
         super().__init__(**kwargs)
         self.board_w = CrazyBoard()
         self.panel = None
+        # the stage's pages, kept for good: the board, the one question panel (made on
+        # the first question) and the page of the panel made for its flow (the
+        # mistakes, the metronome, the laws, the new law, the end). Showing another
+        # moves no widget (taken out and put back at every question, the board and the
+        # panel walked their whole trees for it, and the stage was laid out again).
+        self._board_page, self._choices_page, self._other_page = Page(), Page(), Page()
+        self._board_page.add_widget(self.board_w)
+        for page in (self._board_page, self._choices_page, self._other_page):
+            self.ids.stage.add_page(page)
         self._choices: ChoicePanel | None = None  # made on the first question, then kept
         self._pickups_shown: tuple | None = None  # what the pick-up list's data is for
         # the shared view and board of one game state (states are new objects after
@@ -212,14 +271,24 @@ class CrazyTimeScreen(Screen):
 
     def _open(self, flow: str, panel) -> None:
         self.flow, self.panel = flow, panel
-        if panel.parent is not self.ids.stage:
-            self.ids.stage.clear_widgets()
-            self.ids.stage.add_widget(panel)
+        if panel is self._choices:
+            self._let_go()
+            self.ids.stage.show(self._choices_page)
+            return
+        hold(self._other_page, [panel])
+        self.ids.stage.show(self._other_page)
+
+    def _let_go(self) -> None:
+        """A panel made for its flow leaves the window with it (as it did before the
+        pages: its text fields give up the keyboard), its page left empty."""
+        if self._other_page.children:
+            self._other_page.clear_widgets()
 
     def _ask(self, flow: str, title: str, options, on_pick, hint: str = "", cols: int = 3,
              cancel: bool = True, extra=()) -> None:
         if self._choices is None:
             self._choices = ChoicePanel()
+            self._choices_page.add_widget(self._choices)
         # the one panel asks each question: answers are given to its kept buttons
         self._choices.ask(title, options, on_pick, self.close if cancel else None,
                           hint=hint, cols=cols, extra=extra)
@@ -248,7 +317,7 @@ class CrazyTimeScreen(Screen):
         v = self._v()
         if v is None:
             self.heading = "Crazy Time: no game in progress"
-            self.ids.stage.clear_widgets()
+            self.ids.stage.show(None)
             return
         b = self._seen_state(App.get_running_app().session.state)[1]
         self.heading = b.title
@@ -286,9 +355,8 @@ class CrazyTimeScreen(Screen):
         self.buttons["undo"].disabled = not (app.session and app.session.can_undo)
         self._undo_full = app.undo_label()
         self._fit_undo()
-        if w.parent is None or w.parent.__self__ is not self.ids.stage.__self__:
-            self.ids.stage.clear_widgets()
-            self.ids.stage.add_widget(w)
+        self._let_go()
+        self.ids.stage.show(self._board_page)
 
     @staticmethod
     def _list_height(box, rows: list[dict]) -> None:

@@ -25,6 +25,7 @@ from kivy.properties import (
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
@@ -36,28 +37,15 @@ from companion.ui.widgets import BigButton, TouchInside
 
 load_kv(__file__)
 
-class StaysLaidOut:
-    """Mix in before a ``BoxLayout`` that is taken out of its parent and put back (the
-    board and the question panel take turns under the top bar; a question's seat
-    buttons leave the grid for the next question's answers and come back). Kivy's box
-    lays itself out again at every change of parent, though nothing it places changed;
-    with this mixin it is laid out when its size, place, children, padding or spacing
-    change, as before, and not for the parent alone (a box put back where it was lays
-    nothing out). Wiring: ``class Panel(StaysLaidOut, BoxLayout)``. Not for a box whose
-    children's sizes follow its layout as it moves (the pick-up list's rows: their text
-    would be drawn at the size they had, then again)."""
-
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.funbind("parent", self._trigger_layout)
-
-
 #: (text, value, seat or 0, rgba): one button of a ChoicePanel.
 Option = tuple[str, object, int, tuple]
 
 
-class SeatOption(StaysLaidOut, OneTap, ButtonBehavior, BoxLayout):
-    """A seat's badge and name, as one big button (``selected`` rings it)."""
+class SeatOption(OneTap, ButtonBehavior, RelativeLayout):
+    """A seat's badge and name, as one big button (``selected`` rings it). A
+    ``RelativeLayout``: a question's seat buttons leave the grid for the next
+    question's answers and come back, often to other cells; moved, or taken out and put
+    back, it lays nothing out again (only its translation changes)."""
 
     seat = NumericProperty(0)
     colour = ColorProperty(theme.WHITE)
@@ -65,7 +53,7 @@ class SeatOption(StaysLaidOut, OneTap, ButtonBehavior, BoxLayout):
     selected = BooleanProperty(False)
 
 
-class ChoicePanel(StaysLaidOut, TouchInside, BoxLayout):
+class ChoicePanel(TouchInside, BoxLayout):
     """A question and one button per answer; seats may also answer with their button.
 
     Made once by the screen and asked each question with ``ask``. The answer buttons

@@ -31,7 +31,6 @@ from kivy.metrics import dp
 from kivy.metrics import sp as text_px  # (sp is the slap presenter here)
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.anchorlayout import AnchorLayout
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -54,8 +53,9 @@ from companion.ui.screens.slap_widgets import (  # noqa: F401  (kv rules use the
     TimelinePicture,
     hold,
 )
+from companion.ui.screens.times_panels import Page, PageStack  # noqa: F401  (slap.kv)
 from companion.ui.slap_sessions import ToolSessions
-from companion.ui.widgets import BigButton, KeptButton, OneBox, OneGrid
+from companion.ui.widgets import BigButton, KeptButton, OneGrid
 
 load_kv(__file__)
 
@@ -107,7 +107,7 @@ class SlapScreen(Screen):
         # the side list's lines, each kept with what it shows (a new round moves the
         # rows down rather than giving each row its neighbour's words)
         self._round_rows: dict[tuple, RoundRow] = {}
-        self._side_kids: list | None = None  # what the side box holds now
+        self._side_pages: tuple | None = None  # built with the other pages (``_pages``)
         self._rounds_key = self._rounds_lines = None  # the recorded rounds, read once a change
 
     # -- entering and leaving ------------------------------------------------------------
@@ -497,9 +497,58 @@ class SlapScreen(Screen):
         self._actions(view, colours)
         self._side(view, colours, app, names)
 
+    def _pages(self) -> None:
+        """The stage's, the action row's and the side's pages, built once (on the first
+        showing) and kept in their ``PageStack`` for good: a change of phase shows
+        another page and moves no widget (a box given a new parent lays itself out
+        again, and the box it leaves too: arming and recording did both, three times).
+        The stage: the face or the timeline; the action row: the idle tool's seat
+        discs or the round's buttons; the side: "Who picks up?" (a grid of the
+        candidates, a touch going to the one button under it), the last rounds (their
+        rows stacked from the top) or "None yet"."""
+        if self._side_pages is not None:
+            return
+        stage, actions, side = self.ids.stage, self.ids.actions, self.ids.side
+        self._face_page, self._picture_page = Page(), Page()
+        self._face_page.add_widget(self.face_holder)
+        self._picture_page.add_widget(self.picture)
+        stage.add_page(self._face_page)
+        stage.add_page(self._picture_page)
+        self._buttons = [
+            BigButton(text="False alarm", on_release=lambda *_: self.call_false_alarm()),
+            KeptButton(text="Cancel round", size_hint_x=0.8,
+                       on_release=lambda *_: self.cancel()),
+            BigButton(text="Record", tint=theme.MAIN,
+                      on_release=lambda *_: self.record())]
+        self._round_row, self._chip_row = Page(spacing=6), Page(spacing=2)
+        hold(self._round_row, self._buttons)
+        actions.add_page(self._round_row)
+        actions.add_page(self._chip_row)
+        grid = OneGrid(cols=3, spacing=8, size_hint_y=None, padding=(4, 4))
+        grid.bind(minimum_height=grid.setter("height"))
+        none_yet = Label(text="None yet", font_size=text_px(theme.SMALL),
+                         size_hint_y=None, height=dp(theme.STATUS_H),
+                         halign="left", valign="middle",
+                         text_size=(dp(theme.SIDE_W) - dp(10), dp(theme.STATUS_H)))
+        choices = Page(orientation="vertical")
+        hold(choices, [grid, Widget()])
+        rounds = Page(orientation="vertical", spacing=dp(2))
+        nothing = Page(orientation="vertical")
+        hold(nothing, [none_yet, Widget()])
+        for page in (choices, rounds, nothing):
+            side.add_page(page)
+        self._grid, self._side_pages = grid, (choices, rounds, nothing)
+        # the list's rows and every seat's "Who picks up?" button, built with the side:
+        # a verdict or a record never makes one
+        for i in range(sp.LAST_ROUNDS):
+            self._round_rows[("unused", i)] = RoundRow()
+        for seat in App.get_running_app().cfg.seats:
+            self._named_chip(seat.seat)
+
     def _stage(self, view: sp.SlapView) -> None:
+        self._pages()
         if view.phase == sp.IDLE:
-            hold(self.ids.stage, [self.face_holder])
+            self.ids.stage.show(self._face_page)
             return
         picture = self.picture
         marks = list(view.marks)
@@ -508,22 +557,14 @@ class SlapScreen(Screen):
         # equal values change nothing; any change redraws it once, before the frame
         picture.marks, picture.colours, picture.ticks = marks, colours, ticks
         picture.empty = "Waiting for the first slap..."
-        hold(self.ids.stage, [picture])
+        self.ids.stage.show(self._picture_page)
 
     def _round_buttons(self) -> list:
-        """False alarm | Cancel / Discard | Record: built once, always in these places
-        while a round is on (a button that does not apply is disabled, not removed), in
-        a row of their own (``_round_row``). "Cancel round" and "Discard" come back at
+        """False alarm | Cancel / Discard | Record: built once (``_pages``), always in
+        these places while a round is on (a button that does not apply is disabled, not
+        removed), in a page of their own. "Cancel round" and "Discard" come back at
         every round: kept textures (``KeptButton``)."""
-        if not hasattr(self, "_buttons"):
-            self._buttons = [
-                BigButton(text="False alarm", on_release=lambda *_: self.call_false_alarm()),
-                KeptButton(text="Cancel round", size_hint_x=0.8,
-                           on_release=lambda *_: self.cancel()),
-                BigButton(text="Record", tint=theme.MAIN,
-                          on_release=lambda *_: self.record())]
-            self._round_row = OneBox(spacing=6)
-            hold(self._round_row, self._buttons)
+        self._pages()
         return self._buttons
 
     def _seat_chip(self, seat: int) -> SeatChip:
@@ -536,53 +577,28 @@ class SlapScreen(Screen):
         return chip
 
     def _actions(self, view: sp.SlapView, colours) -> None:
-        """The action row shows one of two rows, each built once and kept whole: the
-        idle tool's seat discs, or the round's buttons (arming or recording swaps one
-        row for the other, not every button)."""
-        row = self.ids.actions
-        false_alarm, cancel, record = self._round_buttons()  # (built with the screen)
+        """The action row shows one of two pages, each built once and kept whole: the
+        idle tool's seat discs, or the round's buttons (arming or recording shows the
+        other page, it moves no button)."""
+        false_alarm, cancel, record = self._round_buttons()
         if view.phase == sp.IDLE and self.mode == "tool":
             chips = [self._seat_chip(s) for s in sorted(colours)]
             for chip in chips:
                 chip.colour = rgba(colours[chip.seat])
                 chip.lit = chip.seat in self.seats
-            if not hasattr(self, "_chip_row"):
-                self._chip_row = OneBox(spacing=2)
             hold(self._chip_row, chips)
-            hold(row, [self._chip_row])
+            self.ids.actions.show(self._chip_row)
             return
-        hold(row, [self._round_row])
+        self.ids.actions.show(self._round_row)
         verdict = view.phase == sp.VERDICT
         false_alarm.disabled = not (verdict and view.can_false_alarm)
         cancel.text = "Discard" if verdict else "Cancel round"
         cancel.disabled = view.phase == sp.IDLE
         record.disabled = not (verdict and view.can_record)
 
-    def _side_parts(self) -> tuple:
-        """The side box's fixed parts, built once: the candidates' grid (a touch goes to
-        the one button under it), the "None yet" line, the spacer under them, and the
-        box of the last rounds' rows (shown whole or not at all: a verdict's candidates
-        and the rounds swap one box, not each row; its rows stack from its top)."""
-        if self._side_kids is None:
-            grid = OneGrid(cols=3, spacing=8, size_hint_y=None, padding=(4, 4))
-            grid.bind(minimum_height=grid.setter("height"))
-            none_yet = Label(text="None yet", font_size=text_px(theme.SMALL),
-                             size_hint_y=None, height=dp(theme.STATUS_H),
-                             halign="left", valign="middle",
-                             text_size=(dp(theme.SIDE_W) - dp(10), dp(theme.STATUS_H)))
-            rounds = BoxLayout(orientation="vertical", spacing=dp(2))
-            self._side_kids = [grid, none_yet, Widget(), rounds]
-            # the list's rows and every seat's "Who picks up?" button, built with the
-            # side box: a verdict or a record never makes one
-            for i in range(sp.LAST_ROUNDS):
-                self._round_rows[("unused", i)] = RoundRow()
-            for seat in App.get_running_app().cfg.seats:
-                self._named_chip(seat.seat)
-        return tuple(self._side_kids)
-
     def _named_chip(self, seat: int) -> NamedChip:
-        """The "Who picks up?" button of ``seat``, built once (with the side box, for
-        every configured seat)."""
+        """The "Who picks up?" button of ``seat``, built once (with the side's pages,
+        for every configured seat)."""
         chip = self._named_chips.get(seat)
         if chip is None:
             chip = NamedChip(seat=seat)
@@ -591,8 +607,8 @@ class SlapScreen(Screen):
         return chip
 
     def _side(self, view: sp.SlapView, colours, app, names) -> None:
-        box = self.ids.side
-        grid, none_yet, spacer, rounds = self._side_parts()
+        self._pages()
+        choices, rounds, nothing = self._side_pages
         session = app.session
         self.ids.undo.disabled = not (session is not None and session.can_undo
                                       and (self.mode == "crazy"  # its board's game
@@ -603,8 +619,8 @@ class SlapScreen(Screen):
             for chip, c in zip(chips, view.choices, strict=True):
                 chip.colour, chip.name = rgba(c.colour), c.name
                 chip.lit = self.chosen in (None, c.seat)
-            hold(grid, chips)
-            hold(box, [grid, spacer])
+            hold(self._grid, chips)
+            self.ids.side.show(choices)
             return
         self.side_title = "Last rounds"
         lines = []
@@ -616,9 +632,9 @@ class SlapScreen(Screen):
         rows = self._rows_for(lines)
         if rows:
             hold(rounds, rows)
-            hold(box, [rounds])
+            self.ids.side.show(rounds)
         else:
-            hold(box, [none_yet, spacer])
+            self.ids.side.show(nothing)
 
     def _rows_for(self, lines: list[tuple]) -> list[RoundRow]:
         """A row per ``(seat, colour, head, who)``: the row that shows it already, else one

@@ -16,7 +16,6 @@ from kivy.properties import (
     StringProperty,
 )
 from kivy.uix.behaviors import ButtonBehavior
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
 
@@ -77,8 +76,10 @@ class SeatChip(OneTap, ButtonBehavior, SeatBadge):
     """A tappable 64 px seat disc with its number (a candidate, or a seat in/out)."""
 
 
-class NamedChip(OneTap, ButtonBehavior, BoxLayout):
-    """A tappable seat disc with the player's name under its number ("Who picks up?")."""
+class NamedChip(OneTap, ButtonBehavior, RelativeLayout):
+    """A tappable seat disc with the player's name under its number ("Who picks up?").
+    A ``RelativeLayout``: moved to another cell of the grid, or out of it and back, it
+    lays nothing out again (only its translation changes)."""
 
     seat = NumericProperty(0)
     colour = ColorProperty(WHITE)
