@@ -386,3 +386,17 @@ def test_arming_a_verdict_and_recording_lay_out_no_box_they_do_not_change(ui, mo
     newest = rows_page.children[-1]  # the top row: the round just recorded
     assert newest.head == f"{screen.view.rounds[0].label}: table's call"
     assert ui.find(newest.head) is not None
+
+
+def test_the_stop_time_words_sit_in_the_middle_of_the_face(ui):
+    """The face's words are centred on it, whatever size they took after it was placed
+    (they were placed once by the face's centre before their size was known: 12 px off)."""
+    from companion.ui.screens.slap_widgets import StopFace
+
+    screen = ui.open_slap_tool((1, 2, 3, 4))
+    ui.pump(3)
+    face = next(w for w in screen.walk(restrict=True) if isinstance(w, StopFace))
+    words = face.children[0]
+    assert words.text == "STOP\nTIME" and words.width > 10
+    assert abs(words.center_x - face.center_x) <= 1
+    assert abs(words.center_y - face.center_y) <= 1
