@@ -82,6 +82,8 @@ def test_a_tap_where_a_hidden_page_has_a_button_reaches_only_the_shown_page(ui, 
 
 
 def test_a_lane_shown_again_with_the_same_data_changes_nothing(ui, screen, monkeypatch):
+    from dataclasses import replace
+
     from companion.ui.presenters import times as view
     from companion.ui.screens.times_panels import MarkerBar
 
@@ -101,10 +103,17 @@ def test_a_lane_shown_again_with_the_same_data_changes_nothing(ui, screen, monke
     changed[laid] = view.Lane(**{**lanes[laid].__dict__, "enabled": (lanes[laid].spaces[0][0],)})
     assert changed[laid] != lanes[laid]
     screen.time_table.show(tuple(changed), colours, screen.tap_space)
-    assert placed, "a lane whose data changed must be shown anew"
     buttons = screen.time_table.lanes[laid].buttons
-    assert not buttons[0].disabled and all(b.disabled for b in buttons[1:])
-    assert not any(isinstance(a[0], MarkerBar) for a in placed), "its bars did not change"
+    assert not buttons[0].disabled and all(b.disabled for b in buttons[1:]), \
+        "a lane whose data changed must be shown anew"
+    assert placed == [], "only which spaces take a tap changed: nothing is placed again"
+    bar = lanes[laid].bars[0]
+    moved = list(changed)
+    moved[laid] = view.Lane(**{**lanes[laid].__dict__, "bars": (
+        replace(bar, start=bar.start + 1, end=bar.end + 1),)})
+    screen.time_table.show(tuple(moved), colours, screen.tap_space)
+    assert placed and all(isinstance(a[0], MarkerBar) for a in placed), \
+        "its bars changed, its spaces did not"
 
 
 def test_the_headline_is_kept_from_its_first_showing(ui, screen):

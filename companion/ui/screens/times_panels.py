@@ -414,10 +414,19 @@ class TimeLane(TouchInside, BoxLayout):
         self._drawn = drawn
         self.column, self.title, self.rgba, self.active = (
             lane.column, lane.title, lane.rgba, lane.active)
-        if (lane.spaces, lane.enabled) != before[3:5]:
+        if lane.spaces != before[3]:
             self._show_spaces(lane)
+        elif lane.enabled != before[4]:  # the same spaces (all game): their states only
+            self._enable(lane)
         if bars != before[5]:
             self._show_bars(lane, colours)
+
+    def _enable(self, lane: Lane) -> None:
+        enabled = set(lane.enabled)
+        for space, button in zip(self._spaces, self.buttons, strict=False):
+            off = space not in enabled
+            if button.disabled != off:  # an alias property: its setter walks children
+                button.disabled = off
 
     def _show_spaces(self, lane: Lane) -> None:
         n = len(lane.spaces)
