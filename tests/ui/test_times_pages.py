@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.ui.times_steps import lay_and_doubt, lay_first_space, play_cards
+
 pytestmark = pytest.mark.window
 
 FOUR = [{"name": n, "seat": i + 1} for i, n in enumerate(["Ann", "Bob", "Cara", "Dan"])]
-CARDS = {1: "pink5", 2: "blue3", 3: "yellow1", 4: "blue1"}
 
 
 @pytest.fixture
@@ -21,15 +22,6 @@ def screen(ui):
     yield ui.app.sm.get_screen("times")
     ui.app.end_game("abandoned", ask=False)
     ui.pump(2)
-
-
-def play_cards(ui, screen) -> None:
-    for seat, card in CARDS.items():
-        screen.select(seat)
-        screen.choose(card)
-    screen.play_cards()
-    ui.pump(2)
-    assert screen._shown == "turns", ui.app.status
 
 
 def test_every_phase_has_its_panel_before_a_game_and_the_time_table_its_numbers(ui):
@@ -62,13 +54,7 @@ def test_a_change_of_phase_moves_no_widget_and_takes_the_other_pages_off_the_win
 def test_a_tap_where_a_hidden_page_has_a_button_reaches_only_the_shown_page(ui, screen):
     """The year's action row is empty: a tap where "Next event" (hidden) lies is lost."""
     play_cards(ui, screen)
-    lane = next(lane for lane in screen.time_table.lanes if lane.active)
-    ui.tap(next(b for b in lane.buttons if not b.disabled))  # Ann lays her pink 5
-    screen.doubt()  # Bob doubts Ann, the two others join his doubt
-    screen.join_doubt()
-    screen.join_doubt()
-    ui.pump(2)
-    assert screen._shown == "reveal", ui.app.status
+    lay_and_doubt(ui, screen)
     assert not screen._panels["reveal"].actions
     pressed = []
     for kind, panel in screen._panels.items():
@@ -88,8 +74,7 @@ def test_a_lane_shown_again_with_the_same_data_changes_nothing(ui, screen, monke
     from companion.ui.screens.times_panels import MarkerBar
 
     play_cards(ui, screen)
-    lane = next(lane for lane in screen.time_table.lanes if lane.active)
-    ui.tap(next(b for b in lane.buttons if not b.disabled))  # Ann lays her pink 5
+    lay_first_space(ui, screen)  # Ann lays her pink 5
     state = ui.app.session.state
     lanes = view.lanes(state, [])
     colours = screen.colours(state)
