@@ -136,3 +136,18 @@ def test_the_widest_period_is_whole_in_its_box_and_kept(ui, screen):
     ui.pump(2)
     assert period.texture_size[0] <= period.width
     assert period.texture_size[1] <= period.height + 4
+
+
+def test_a_turn_passing_on_tells_only_the_two_lamps_that_change(ui, screen, monkeypatch):
+    """Ann lays her pink 5: her lamp goes off and Bob's on; no other seat is told (a
+    lamp told again is mirrored to the pad again)."""
+    play_cards(ui, screen)
+    lamps = ui.app.table.lamps
+    told = []
+    monkeypatch.setattr(lamps, "on", lambda seat, f=lamps.on: (told.append(("on", seat)),
+                                                                 f(seat)))
+    monkeypatch.setattr(lamps, "off", lambda seat, f=lamps.off: (told.append(("off", seat)),
+                                                                   f(seat)))
+    lay_first_space(ui, screen)  # Ann lays her pink 5: Bob's turn
+    assert sorted(told) == [("off", 1), ("on", 2)]
+    assert [s for s in ui.app.table.seats if lamps.state(s)] == [2]

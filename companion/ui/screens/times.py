@@ -231,14 +231,18 @@ class TimesScreen(Screen):
 
     def _lamps(self, state: times.State) -> None:
         """The seat lamps: those still choosing a card, else the player to lay; sent
-        only when that set changes (and again on each entry)."""
+        only when that set changes, and then only to the seats whose lamp changes (to
+        every seat on each entry)."""
         turn = times.whose_turn(state)
         lit = frozenset(self.choices) if state.phase == times.PLAY else frozenset({turn})
-        if lit == self._lit:
+        before = self._lit
+        if lit == before:
             return
-        self._lit, lamps = lit, self._app().table.lamps
-        for seat in self._app().table.seats:
-            (lamps.on if seat in lit else lamps.off)(seat)
+        self._lit, table = lit, self._app().table
+        lamps = table.lamps
+        for seat in table.seats:
+            if before is None or (seat in lit) != (seat in before):
+                (lamps.on if seat in lit else lamps.off)(seat)
 
     # -- play: the cards -----------------------------------------------------------------
 
