@@ -151,3 +151,18 @@ def test_a_turn_passing_on_tells_only_the_two_lamps_that_change(ui, screen, monk
     lay_first_space(ui, screen)  # Ann lays her pink 5: Bob's turn
     assert sorted(told) == [("off", 1), ("on", 2)]
     assert [s for s in ui.app.table.seats if lamps.state(s)] == [2]
+
+
+def test_the_doubt_words_are_kept_from_their_first_showing(ui, screen):
+    """"Doubt Dan" comes back every round: drawn once, then shown from its texture."""
+    play_cards(ui, screen)
+    doubt = screen._doubt
+    doubt.text = "Doubt Zoe Quentin"  # a name no earlier test showed
+    ui.pump(2)
+    first = doubt.texture
+    doubt.text = "Doubt"
+    ui.pump(2)
+    assert doubt.texture is not first
+    doubt.text = "Doubt Zoe Quentin"
+    ui.pump(2)
+    assert doubt.texture is first, "words that came back were drawn again"
