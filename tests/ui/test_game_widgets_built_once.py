@@ -127,6 +127,8 @@ def test_score_pad_scores_and_undo(ui, made):
 
 
 def test_times_marker_taps_and_undo(ui, made):
+    from tests.ui.times_steps import lay_first_space
+
     ui.goto_home()
     assert ui.app.start_game("times", {"players": FOUR, "target": 15})
     screen = ui.app.sm.current_screen
@@ -134,8 +136,7 @@ def test_times_marker_taps_and_undo(ui, made):
     screen.play_cards()
     ui.pump(3)
     made.reset()
-    lane = next(lane for lane in screen.time_table.lanes if lane.active)
-    ui.tap(next(b for b in lane.buttons if not b.disabled))
+    lay_first_space(ui, screen)
     ui.app.undo()
     ui.pump(2)
     assert made.n == 0
@@ -146,24 +147,16 @@ def test_times_a_whole_event_once_every_panel_was_shown(ui, made):
     """Cards, turns, the year, the outcomes and the next event's cards: once each phase's
     panel has been shown (built on its first showing), a second event makes no widget
     (the panels change places, their widgets are kept)."""
+    from tests.ui.times_steps import lay_and_doubt, play_cards
+
     ui.goto_home()
     assert ui.app.start_game("times", {"players": FOUR, "target": 15})
     screen = ui.app.sm.current_screen
     ui.pump(3)
 
     def event(year_digits: str) -> None:
-        for seat, card in ((1, "pink5"), (2, "blue3"), (3, "yellow1"), (4, "blue1")):
-            screen.select(seat)
-            screen.choose(card)
-        screen.play_cards()
-        ui.pump(1)
-        lane = next(lane for lane in screen.time_table.lanes if lane.active)
-        ui.tap(next(b for b in lane.buttons if not b.disabled))  # Ann lays her pink 5
-        screen.doubt()  # Bob doubts Ann, the two others join his doubt
-        screen.join_doubt()
-        screen.join_doubt()
-        ui.pump(1)
-        assert screen._shown == "reveal", ui.app.status
+        play_cards(ui, screen)
+        lay_and_doubt(ui, screen)
         for d in year_digits:
             screen.digit(int(d))
         screen.reveal_year()

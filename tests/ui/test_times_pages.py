@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.ui.times_steps import lay_and_doubt, lay_first_space, play_cards
+
 pytestmark = pytest.mark.window
 
 FOUR = [{"name": n, "seat": i + 1} for i, n in enumerate(["Ann", "Bob", "Cara", "Dan"])]
-CARDS = {1: "pink5", 2: "blue3", 3: "yellow1", 4: "blue1"}
 
 
 @pytest.fixture
@@ -21,15 +22,6 @@ def screen(ui):
     yield ui.app.sm.get_screen("times")
     ui.app.end_game("abandoned", ask=False)
     ui.pump(2)
-
-
-def play_cards(ui, screen) -> None:
-    for seat, card in CARDS.items():
-        screen.select(seat)
-        screen.choose(card)
-    screen.play_cards()
-    ui.pump(2)
-    assert screen._shown == "turns", ui.app.status
 
 
 def test_every_phase_has_its_panel_before_a_game_and_the_time_table_its_numbers(ui):
@@ -62,13 +54,7 @@ def test_a_change_of_phase_moves_no_widget_and_takes_the_other_pages_off_the_win
 def test_a_tap_where_a_hidden_page_has_a_button_reaches_only_the_shown_page(ui, screen):
     """The year's action row is empty: a tap where "Next event" (hidden) lies is lost."""
     play_cards(ui, screen)
-    lane = next(lane for lane in screen.time_table.lanes if lane.active)
-    ui.tap(next(b for b in lane.buttons if not b.disabled))  # Ann lays her pink 5
-    screen.doubt()  # Bob doubts Ann, the two others join his doubt
-    screen.join_doubt()
-    screen.join_doubt()
-    ui.pump(2)
-    assert screen._shown == "reveal", ui.app.status
+    lay_and_doubt(ui, screen)
     assert not screen._panels["reveal"].actions
     pressed = []
     for kind, panel in screen._panels.items():
@@ -82,12 +68,13 @@ def test_a_tap_where_a_hidden_page_has_a_button_reaches_only_the_shown_page(ui, 
 
 
 def test_a_lane_shown_again_with_the_same_data_changes_nothing(ui, screen, monkeypatch):
+    from dataclasses import replace
+
     from companion.ui.presenters import times as view
     from companion.ui.screens.times_panels import MarkerBar
 
     play_cards(ui, screen)
-    lane = next(lane for lane in screen.time_table.lanes if lane.active)
-    ui.tap(next(b for b in lane.buttons if not b.disabled))  # Ann lays her pink 5
+    lay_first_space(ui, screen)  # Ann lays her pink 5
     state = ui.app.session.state
     lanes = view.lanes(state, [])
     colours = screen.colours(state)
@@ -101,10 +88,17 @@ def test_a_lane_shown_again_with_the_same_data_changes_nothing(ui, screen, monke
     changed[laid] = view.Lane(**{**lanes[laid].__dict__, "enabled": (lanes[laid].spaces[0][0],)})
     assert changed[laid] != lanes[laid]
     screen.time_table.show(tuple(changed), colours, screen.tap_space)
-    assert placed, "a lane whose data changed must be shown anew"
     buttons = screen.time_table.lanes[laid].buttons
-    assert not buttons[0].disabled and all(b.disabled for b in buttons[1:])
-    assert not any(isinstance(a[0], MarkerBar) for a in placed), "its bars did not change"
+    assert not buttons[0].disabled and all(b.disabled for b in buttons[1:]), \
+        "a lane whose data changed must be shown anew"
+    assert placed == [], "only which spaces take a tap changed: nothing is placed again"
+    bar = lanes[laid].bars[0]
+    moved = list(changed)
+    moved[laid] = view.Lane(**{**lanes[laid].__dict__, "bars": (
+        replace(bar, start=bar.start + 1, end=bar.end + 1),)})
+    screen.time_table.show(tuple(moved), colours, screen.tap_space)
+    assert placed and all(isinstance(a[0], MarkerBar) for a in placed), \
+        "its bars changed, its spaces did not"
 
 
 def test_the_headline_is_kept_from_its_first_showing(ui, screen):
@@ -142,3 +136,33 @@ def test_the_widest_period_is_whole_in_its_box_and_kept(ui, screen):
     ui.pump(2)
     assert period.texture_size[0] <= period.width
     assert period.texture_size[1] <= period.height + 4
+
+
+def test_a_turn_passing_on_tells_only_the_two_lamps_that_change(ui, screen, monkeypatch):
+    """Ann lays her pink 5: her lamp goes off and Bob's on; no other seat is told (a
+    lamp told again is mirrored to the pad again)."""
+    play_cards(ui, screen)
+    lamps = ui.app.table.lamps
+    told = []
+    monkeypatch.setattr(lamps, "on", lambda seat, f=lamps.on: (told.append(("on", seat)),
+                                                                 f(seat)))
+    monkeypatch.setattr(lamps, "off", lambda seat, f=lamps.off: (told.append(("off", seat)),
+                                                                   f(seat)))
+    lay_first_space(ui, screen)  # Ann lays her pink 5: Bob's turn
+    assert sorted(told) == [("off", 1), ("on", 2)]
+    assert [s for s in ui.app.table.seats if lamps.state(s)] == [2]
+
+
+def test_the_doubt_words_are_kept_from_their_first_showing(ui, screen):
+    """"Doubt Dan" comes back every round: drawn once, then shown from its texture."""
+    play_cards(ui, screen)
+    doubt = screen._doubt
+    doubt.text = "Doubt Zoe Quentin"  # a name no earlier test showed
+    ui.pump(2)
+    first = doubt.texture
+    doubt.text = "Doubt"
+    ui.pump(2)
+    assert doubt.texture is not first
+    doubt.text = "Doubt Zoe Quentin"
+    ui.pump(2)
+    assert doubt.texture is first, "words that came back were drawn again"

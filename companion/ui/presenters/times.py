@@ -155,6 +155,22 @@ class Step:
 
 
 def placement_steps(state: times.State, seat: int) -> tuple[Step, ...]:
+    """The markers ``seat`` lays in this turn, in order (asked by ``turn_view``,
+    ``place_action`` and ``lanes`` of one state: worked out once per state and seat)."""
+    kept = _STEPS_OF
+    if kept[0] is state and kept[1] == seat:
+        return kept[2]
+    steps = _placement_steps(state, seat)
+    kept[:] = state, seat, steps
+    return steps
+
+
+#: ``placement_steps``' last answer: (state, seat, steps); a state is immutable, so the
+#: same object asked again has the same answer (the object is held: never a reused id)
+_STEPS_OF: list = [None, None, ()]
+
+
+def _placement_steps(state: times.State, seat: int) -> tuple[Step, ...]:
     code = next((c for s, c in state.played if s == seat), None)
     if code is None:
         return ()
@@ -182,7 +198,25 @@ class TurnView:
 
 
 def turn_view(state: times.State, pending: Sequence[Mapping]) -> TurnView | None:
-    """What the player to act may do, given the markers they have tapped so far."""
+    """What the player to act may do, given the markers they have tapped so far.
+
+    A pure function of the (immutable) state and the markers: the last answer is kept,
+    so a marker tap (``lay``) and the refresh after it, which ask for the same state
+    and markers, work the turn out once."""
+    key = tuple(tuple(m.items()) for m in pending)
+    kept = _TURN_OF
+    if kept[0] is state and kept[1] == key:
+        return kept[2]
+    view = _turn_view(state, pending)
+    kept[:] = state, key, view
+    return view
+
+
+#: ``turn_view``'s last answer: (state, the markers as tuples, view)
+_TURN_OF: list = [None, None, None]
+
+
+def _turn_view(state: times.State, pending: Sequence[Mapping]) -> TurnView | None:
     seat = times.whose_turn(state)
     if seat is None:
         return None

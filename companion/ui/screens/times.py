@@ -53,13 +53,14 @@ from companion.ui.screens.times_panels import (
     OverrideDialog,
     Page,
     PlayerPick,
+    TimesButton,
     TimesFitLabel,
     TimesLabel,
     TimeTable,
     TrackPicture,
     YearPad,
 )
-from companion.ui.widgets import KeptButton, OneBox, OneGrid, SeatBadge
+from companion.ui.widgets import OneBox, OneGrid, SeatBadge
 
 load_kv(__file__)
 
@@ -68,10 +69,10 @@ _PHASES = (times.PLAY, times.TURNS, times.REVEAL, times.EVALUATED, "track")  # t
 _rgba = cache(rgba)  # a palette name's RGBA, worked out once (asked at every refresh)
 
 
-def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> KeptButton:
+def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> TimesButton:
     """An action-row button: bound once, its text and state changed later by ``_set``
     (its words kept once drawn: "Doubt Dan" comes back every round)."""
-    b = KeptButton(halign="center", valign="middle", max_lines=2)
+    b = TimesButton(halign="center", valign="middle", max_lines=2)
     b.bind(size=lambda w, size: setattr(w, "text_size", (size[0] - 8, size[1] - 4)))
     if main:
         b.tint = theme.MAIN
@@ -80,7 +81,7 @@ def _button(text: str, on_tap, enabled: bool = True, main: bool = False) -> Kept
     return b
 
 
-def _set(button: KeptButton, text: str, enabled: bool = True) -> None:
+def _set(button: TimesButton, text: str, enabled: bool = True) -> None:
     """A button's words and whether it takes a tap; long words a size smaller."""
     button.text, button.disabled = text, not enabled
     button.font_size = sp(theme.TEXT if len(text) <= 14 else theme.MEDIUM if len(text) <= 22
@@ -231,14 +232,18 @@ class TimesScreen(Screen):
 
     def _lamps(self, state: times.State) -> None:
         """The seat lamps: those still choosing a card, else the player to lay; sent
-        only when that set changes (and again on each entry)."""
+        only when that set changes, and then only to the seats whose lamp changes (to
+        every seat on each entry)."""
         turn = times.whose_turn(state)
         lit = frozenset(self.choices) if state.phase == times.PLAY else frozenset({turn})
-        if lit == self._lit:
+        before = self._lit
+        if lit == before:
             return
-        self._lit, lamps = lit, self._app().table.lamps
-        for seat in self._app().table.seats:
-            (lamps.on if seat in lit else lamps.off)(seat)
+        self._lit, table = lit, self._app().table
+        lamps = table.lamps
+        for seat in table.seats:
+            if before is None or (seat in lit) != (seat in before):
+                (lamps.on if seat in lit else lamps.off)(seat)
 
     # -- play: the cards -----------------------------------------------------------------
 

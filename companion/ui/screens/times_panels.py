@@ -6,8 +6,8 @@ look is in ``times_panels.kv``. Used by ``companion/ui/screens/times.py``:
 
 * ``PageStack`` / ``Page``: the body's and the action row's pages, one per phase, one
   shown;
-* ``TimesLabel`` / ``TimesFitLabel``: labels whose texts that come back are kept (in
-  stores of their own);
+* ``TimesLabel`` / ``TimesFitLabel`` / ``TimesButton``: labels and action-row buttons
+  whose texts that come back are kept (in stores of their own);
 * ``HandChip``: a seat badge and a card showing that player's hand count (header);
 * ``PlayerPick`` / ``CardKey``: who is being entered, and the nine coloured cards;
 * ``TimeTable``: the three columns as lanes of ten spaces, laid markers as coloured
@@ -71,6 +71,7 @@ from companion.ui.presenters.times import (
 from companion.ui.taps import OneTap
 from companion.ui.widgets import (
     BigButton,
+    KeptButton,
     KeptFitLabel,
     NumberPad,
     OneBox,
@@ -98,6 +99,16 @@ class TimesFitLabel(KeptFitLabel):
     showing: every one of them comes back within a round or two."""
 
     kept_looks = 192
+    keep_first_showing = True
+
+
+class TimesButton(KeptButton):
+    """The Times action row's buttons ("Doubt Dan", "Join doubt on Ann", "Lay again",
+    "Next event"): kept (``KeptText``) in a store of their own, from their first
+    showing: the table's names times the two doubts and a dozen fixed words, all of
+    which come back every round."""
+
+    kept_looks = 48
     keep_first_showing = True
 
 
@@ -414,10 +425,19 @@ class TimeLane(TouchInside, BoxLayout):
         self._drawn = drawn
         self.column, self.title, self.rgba, self.active = (
             lane.column, lane.title, lane.rgba, lane.active)
-        if (lane.spaces, lane.enabled) != before[3:5]:
+        if lane.spaces != before[3]:
             self._show_spaces(lane)
+        elif lane.enabled != before[4]:  # the same spaces (all game): their states only
+            self._enable(lane)
         if bars != before[5]:
             self._show_bars(lane, colours)
+
+    def _enable(self, lane: Lane) -> None:
+        enabled = set(lane.enabled)
+        for space, button in zip(self._spaces, self.buttons, strict=False):
+            off = space not in enabled
+            if button.disabled != off:  # an alias property: its setter walks children
+                button.disabled = off
 
     def _show_spaces(self, lane: Lane) -> None:
         n = len(lane.spaces)
