@@ -101,8 +101,10 @@ def look(core) -> tuple:
               for k, v in core.options.items() if k not in _NOT_OPTIONS])
 
 
-#: Options ``look`` takes from the core label itself instead.
-_NOT_OPTIONS = frozenset(("text", "text_size"))
+#: Options ``look`` takes from the core label itself instead, and the font's file, which
+#: the core label works out from the font's name, weight and slant (all in the look) at
+#: each drawing: until then it may still name the file of the look drawn before.
+_NOT_OPTIONS = frozenset(("text", "text_size", "font_name_r"))
 
 
 def _stores(cls: type) -> tuple[OrderedDict, OrderedDict]:

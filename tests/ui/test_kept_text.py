@@ -116,3 +116,19 @@ def test_a_class_whose_texts_come_back_keeps_them_from_the_first_showing(labels)
     renders.clear()
     assert show(label, "Undo: score (Ann)") is first
     assert renders == []
+
+
+def test_a_look_is_known_whatever_font_file_the_label_drew_before(labels):
+    """The font's file is worked out from its name, weight and slant at each drawing: a
+    label that drew bold, then plain, holds the bold file until it draws again, and
+    its plain look is the same look as any other label's plain one."""
+    make, _ = labels
+    first, _ = make(bold=True)
+    show(first, "6")
+    first.bold = False
+    show(first, "6")  # its first plain showing
+    second, _ = make()
+    show(second, "6")  # the second: drawn and kept
+    third, renders = make()
+    show(third, "6")
+    assert renders == []
