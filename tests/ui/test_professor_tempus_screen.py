@@ -94,7 +94,8 @@ def count_row(screen, seat):
     from companion.ui.screens.professor_tempus import PtCountRow
 
     return next(w for w in screen.ids.panel.walk()
-                if isinstance(w, PtCountRow) and w.r.get("seat") == seat)
+                if isinstance(w, PtCountRow) and w.r.get("seat") == seat
+                and w.get_root_window() is not None)
 
 
 def test_fast_taps_on_the_hourglass_plus_all_count(ui):
@@ -143,9 +144,12 @@ FIVE = {"players": [{"name": nm, "seat": i + 1} for i, nm in enumerate(
 
 
 def panel_buttons(screen, text):
+    """The buttons showing ``text`` on the panel's page shown (the others are off the
+    window)."""
     from kivy.uix.button import Button
 
-    return [w for w in screen.ids.panel.walk() if isinstance(w, Button) and w.text == text]
+    return [w for w in screen.ids.panel.walk() if isinstance(w, Button) and w.text == text
+            and w.get_root_window() is not None]
 
 
 def strip_cell(screen, index):
@@ -158,8 +162,11 @@ def test_holder_and_strip_text_sizes(ui):
     screen = start(ui)
     assert enter(screen, "open-", 0, "red", 5)
     ui.pump()
-    holder = ui.find("down 5 red")
-    assert holder.font_size >= 28 and "[size=22]next: red" in holder.text
+    held = ui.find("down 5 red")  # on the holder's key, over what may come next
+    then = ui.find("next: red")
+    assert held.font_size >= 28 and then.font_size == 22
+    holder = held.parent
+    assert then.parent is holder and then.top <= held.y
     assert holder.height >= 64 and screen.ids.players.height >= 64
     detail = ui.find("5 cards · 0 points")
     assert detail.font_size == 22  # the secondary line
