@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from kivy.app import App
 from kivy.core.text import Label as CoreLabel
+from kivy.graphics import BorderImage, Color
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ColorProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -77,6 +78,40 @@ class PtDetail(KeptFitLabel):
 class PtButton(SteadyText, TapButton):
     """A key of the screen: dimmed as a whole when it takes no tap, its text not drawn
     again for that."""
+
+
+class PtValueKey(PtButton):
+    """A value key (1-25): a ``PtButton`` whose face (its card colour, the pressed look)
+    is drawn from Python, not by the Button's kv rule. The turn that brings the colour
+    back to red recolours all 25 keys, and the joker dims 12 of them: ``shade`` sets one
+    colour instruction per key (no property converted and compared, no kv rule run),
+    and a key enabled or disabled changes no image."""
+
+    def __init__(self, **kwargs) -> None:
+        shade = kwargs.pop("background_color", IDLE)
+        super().__init__(**kwargs)
+        with self.canvas.before:
+            self._shade = Color(rgba=shade)
+            self._face = BorderImage(border=self.border, source=self.background_normal)
+        self.fbind("pos", self._place)
+        self.fbind("size", self._place)
+        self.fbind("state", self._look)
+        self._place()
+
+    def shade(self, rgba) -> None:
+        """The key's colour (as ``background_color`` is a Button's)."""
+        self._shade.rgba = rgba
+
+    def _place(self, *_args) -> None:
+        self._face.pos, self._face.size = self.pos, self.size
+
+    def _look(self, *_args) -> None:
+        """The pressed look, as a Button shows it."""
+        if self.state == "normal":
+            source = self.background_disabled_normal if self.disabled else self.background_normal
+        else:
+            source = self.background_disabled_down if self.disabled else self.background_down
+        self._face.source = source
 
 
 class PtHolderKey(PtButton):
@@ -366,7 +401,8 @@ class ProfessorTempusScreen(Screen):
         grid = OneGrid(cols=12, spacing=2, size_hint_y=2 / 3)
         panel.values = []
         for v in view.VALUES:
-            panel.values.append(_button(str(v), lambda v=v: self.enter_value(v)))
+            panel.values.append(_button(str(v), lambda v=v: self.enter_value(v),
+                                        kind=PtValueKey))
         for key in panel.values[:24]:
             grid.add_widget(key)
         panel.add_widget(grid)
@@ -396,9 +432,10 @@ class ProfessorTempusScreen(Screen):
                 CHOSEN if self.move.colour == colour else CARD[colour]))
         if panel.shape != self.move.colour:  # the values follow the colour alone
             panel.shape = self.move.colour
+            shade = CARD[self.move.colour]
             for v, button in zip(view.VALUES, panel.values, strict=True):
-                set_changed(button, disabled=self.move.colour == "joker" and v % 2 == 0,
-                            background_color=CARD[self.move.colour])
+                set_changed(button, disabled=self.move.colour == "joker" and v % 2 == 0)
+                button.shade(shade)
 
     def _count_panel(self, kind: str, rows: list[dict], bump, end: list) -> Page:
         """The count (or a correction): a row per player in two columns, then ``end``
