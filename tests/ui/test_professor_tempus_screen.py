@@ -360,3 +360,43 @@ def test_a_detail_line_shown_before_is_not_drawn_again(ui, label_renders):
         assert renders == []
     finally:
         kept_text.forget_all()
+
+
+def test_a_round_end_shown_again_draws_no_count_words(ui, label_renders):
+    """The count's rows are kept labels on a page that stays in the panel's stack: the
+    card that ends a round, undone and played again, shows the same page again, and a
+    row's words shown before ("Louisa: 0" after "Louisa: 1") come from their kept
+    texture, drawn once (was: one markup label per row, drawn anew at every change, and
+    the count panel put back in the screen at every round's end)."""
+    from companion.ui import kept_text
+    from companion.ui.screens.professor_tempus import PtCountRow
+
+    screen = start(ui)
+    play_a_round(screen)  # the last card ends the round: the count shows
+    ui.pump(2)
+    page = screen._panels["score"]
+    rows = [w for w in page.walk() if isinstance(w, PtCountRow)]
+    louisa = count_row(screen, LOUISA)
+    assert louisa.label.ids.name.text == "Louisa: 0"
+    words = [label for row in rows for label in (row.label.ids.name, row.label.ids.detail)]
+    renders = label_renders(*words)
+    try:
+        last = ui.app.session.actions[-1]
+        ui.app.undo()
+        ui.pump(2)
+        assert ui.find("Open +") and page.get_root_window() is None
+        assert ui.app.act(last)
+        ui.pump(2)
+        assert ui.app.session.state.phase == "scoring"
+        assert page.get_root_window() is not None and page.parent is screen.ids.panel.__self__
+        assert count_row(screen, LOUISA) is louisa  # the same rows, in place
+        screen.bump(LOUISA, 1)
+        ui.pump(2)
+        assert louisa.label.ids.name.text == "Louisa: 1"
+        renders.clear()
+        screen.bump(LOUISA, -1)
+        ui.pump(2)
+        assert louisa.label.ids.name.text == "Louisa: 0"
+        assert renders == []
+    finally:
+        kept_text.forget_all()
