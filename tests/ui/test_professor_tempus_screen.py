@@ -94,7 +94,8 @@ def count_row(screen, seat):
     from companion.ui.screens.professor_tempus import PtCountRow
 
     return next(w for w in screen.ids.panel.walk()
-                if isinstance(w, PtCountRow) and w.r.get("seat") == seat)
+                if isinstance(w, PtCountRow) and w.r.get("seat") == seat
+                and w.get_root_window() is not None)
 
 
 def test_fast_taps_on_the_hourglass_plus_all_count(ui):
@@ -143,9 +144,12 @@ FIVE = {"players": [{"name": nm, "seat": i + 1} for i, nm in enumerate(
 
 
 def panel_buttons(screen, text):
+    """The buttons showing ``text`` on the panel's page shown (the others are off the
+    window)."""
     from kivy.uix.button import Button
 
-    return [w for w in screen.ids.panel.walk() if isinstance(w, Button) and w.text == text]
+    return [w for w in screen.ids.panel.walk() if isinstance(w, Button) and w.text == text
+            and w.get_root_window() is not None]
 
 
 def strip_cell(screen, index):
@@ -158,8 +162,11 @@ def test_holder_and_strip_text_sizes(ui):
     screen = start(ui)
     assert enter(screen, "open-", 0, "red", 5)
     ui.pump()
-    holder = ui.find("down 5 red")
-    assert holder.font_size >= 28 and "[size=22]next: red" in holder.text
+    held = ui.find("down 5 red")  # on the holder's key, over what may come next
+    then = ui.find("next: red")
+    assert held.font_size >= 28 and then.font_size == 22
+    holder = held.parent
+    assert then.parent is holder and then.top <= held.y
     assert holder.height >= 64 and screen.ids.players.height >= 64
     detail = ui.find("5 cards · 0 points")
     assert detail.font_size == 22  # the secondary line
@@ -350,6 +357,46 @@ def test_a_detail_line_shown_before_is_not_drawn_again(ui, label_renders):
         ui.pump(2)
         assert details[1].text == details[0].text
         assert details[1].texture is details[0].texture
+        assert renders == []
+    finally:
+        kept_text.forget_all()
+
+
+def test_a_round_end_shown_again_draws_no_count_words(ui, label_renders):
+    """The count's rows are kept labels on a page that stays in the panel's stack: the
+    card that ends a round, undone and played again, shows the same page again, and a
+    row's words shown before ("Louisa: 0" after "Louisa: 1") come from their kept
+    texture, drawn once (was: one markup label per row, drawn anew at every change, and
+    the count panel put back in the screen at every round's end)."""
+    from companion.ui import kept_text
+    from companion.ui.screens.professor_tempus import PtCountRow
+
+    screen = start(ui)
+    play_a_round(screen)  # the last card ends the round: the count shows
+    ui.pump(2)
+    page = screen._panels["score"]
+    rows = [w for w in page.walk() if isinstance(w, PtCountRow)]
+    louisa = count_row(screen, LOUISA)
+    assert louisa.label.ids.name.text == "Louisa: 0"
+    words = [label for row in rows for label in (row.label.ids.name, row.label.ids.detail)]
+    renders = label_renders(*words)
+    try:
+        last = ui.app.session.actions[-1]
+        ui.app.undo()
+        ui.pump(2)
+        assert ui.find("Open +") and page.get_root_window() is None
+        assert ui.app.act(last)
+        ui.pump(2)
+        assert ui.app.session.state.phase == "scoring"
+        assert page.get_root_window() is not None and page.parent is screen.ids.panel.__self__
+        assert count_row(screen, LOUISA) is louisa  # the same rows, in place
+        screen.bump(LOUISA, 1)
+        ui.pump(2)
+        assert louisa.label.ids.name.text == "Louisa: 1"
+        renders.clear()
+        screen.bump(LOUISA, -1)
+        ui.pump(2)
+        assert louisa.label.ids.name.text == "Louisa: 0"
         assert renders == []
     finally:
         kept_text.forget_all()

@@ -14,7 +14,11 @@ turn lights their cell in the strip and says it is them; any other press does no
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from kivy.app import App
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import BorderImage, Color
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ColorProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -22,25 +26,27 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
-from kivy.utils import escape_markup
 
 from companion.games import professor_tempus as pt
 from companion.palette import rgba, text_rgba
 from companion.ui import theme
 from companion.ui.app import load_kv
+from companion.ui.kept_text import KeptLabel
 from companion.ui.presenters import professor_tempus as view
 from companion.ui.screens.set_changed import set_changed
+from companion.ui.screens.times_panels import Page, PageStack  # noqa: F401 (kv)
 from companion.ui.taps import OneTap
 from companion.ui.widgets import (
     BigButton,
     KeptFitLabel,
     NumberPad,
+    OneBox,
+    OneGrid,
     SeatBadge,
     SteadyText,
     TapButton,
     TouchBox,
-    TouchGrid,
-    TouchInside,
+    TouchOne,
     fitting_font,
 )
 
@@ -74,9 +80,93 @@ class PtButton(SteadyText, TapButton):
     again for that."""
 
 
-def _button(text, on_release, selected=False, enabled=True, colour=None, **kw):
-    b = PtButton(text=text, disabled=not enabled,
-                         background_color=CHOSEN if selected else colour or IDLE, **kw)
+class PtValueKey(PtButton):
+    """A value key (1-25): a ``PtButton`` whose face (its card colour, the pressed look)
+    is drawn from Python, not by the Button's kv rule. The turn that brings the colour
+    back to red recolours all 25 keys, and the joker dims 12 of them: ``shade`` sets one
+    colour instruction per key (no property converted and compared, no kv rule run),
+    and a key enabled or disabled changes no image."""
+
+    def __init__(self, **kwargs) -> None:
+        shade = kwargs.pop("background_color", IDLE)
+        super().__init__(**kwargs)
+        with self.canvas.before:
+            self._shade = Color(rgba=shade)
+            self._face = BorderImage(border=self.border, source=self.background_normal)
+        self.fbind("pos", self._place)
+        self.fbind("size", self._place)
+        self.fbind("state", self._look)
+        self._place()
+
+    def shade(self, rgba) -> None:
+        """The key's colour (as ``background_color`` is a Button's)."""
+        self._shade.rgba = rgba
+
+    def _place(self, *_args) -> None:
+        self._face.pos, self._face.size = self.pos, self.size
+
+    def _look(self, *_args) -> None:
+        """The pressed look, as a Button shows it."""
+        if self.state == "normal":
+            source = self.background_disabled_normal if self.disabled else self.background_normal
+        else:
+            source = self.background_disabled_down if self.disabled else self.background_down
+        self._face.source = source
+
+
+class PtHolderKey(PtButton):
+    """A holder's key: what lies on it ("up 5 red") over what may come next ("next:
+    red", 22 px), each a kept label (``ids.held``, ``ids.then``; kv), so a card played
+    on a holder draws its words once and words seen before not at all."""
+
+
+class PtHolderText(SteadyText, KeptLabel):
+    """A line of a holder's key (``KeptText``: "free", "next: red" come back at every
+    turn, a holder's card now and then)."""
+
+    kept_looks = 96
+
+
+class PtCountText(TapButton):
+    """A count row's words, tapped to type the count: "Name: n" (``ids.name``) over the
+    detail line ("max 6: 2 cards", ``ids.detail``), each a kept label (kv): at a
+    round's end every row shows words it showed before ("Ann: 0"), drawn from kept
+    textures."""
+
+
+class PtCountName(SteadyText, KeptLabel):
+    """A count row's "Name: n": every one comes back (each round's count starts at 0,
+    "+" walks the same values): kept from its first showing."""
+
+    keep_first_showing = True
+    kept_looks = 96
+
+
+class PtCountDetail(SteadyText, KeptLabel):
+    """A count row's detail line ("max 6: 2 cards"): kept from its first showing."""
+
+    keep_first_showing = True
+
+
+@lru_cache(maxsize=32)
+def _line_height(px: float) -> float:
+    """The height of a line of text at ``px``."""
+    return CoreLabel(text="Ag", font_size=px).render()[1]
+
+
+@lru_cache(maxsize=32)
+def under(base: float, px: float) -> tuple:
+    """The padding of a line of ``px`` under a line of ``base`` that puts its words where
+    one markup label drawing both put them: in a line as tall as a ``base`` line, the
+    words (its height less theirs) / 1.25 from its top."""
+    spare = max(0.0, _line_height(base) - _line_height(px))
+    return (0, spare / 1.25, 0, spare - spare / 1.25)
+
+
+def _button(text, on_release, selected=False, enabled=True, colour=None, kind=None,
+            **kw):
+    b = (kind or PtButton)(text=text, disabled=not enabled,
+                           background_color=CHOSEN if selected else colour or IDLE, **kw)
     b.bind(on_release=lambda _w: on_release())
     return b
 
@@ -91,7 +181,7 @@ class PtStripCell(OneTap, ButtonBehavior, BoxLayout):
     chosen = BooleanProperty(False)
 
 
-class PtCountRow(TouchInside, BoxLayout):
+class PtCountRow(TouchOne, BoxLayout):
     """A player's count: badge, "Name: n" over "max 6: 2 cards", − and +. Built once per
     seat and updated by ``show``; the buttons act on the data last shown, so taps that
     come faster than frames all count (the "+" under the finger is never replaced). At
@@ -102,9 +192,7 @@ class PtCountRow(TouchInside, BoxLayout):
         super().__init__(spacing=4, **kwargs)
         self.screen, self.r, self.bump = screen, {}, None
         self.badge = SeatBadge(pos_hint={"center_y": 0.5})
-        self.label = TapButton(font_size=sp(theme.TEXT), markup=True, halign="left",
-                               valign="middle",
-                               background_normal="", background_color=theme.ROW)
+        self.label = PtCountText()
         self.label.bind(size=self._resized)
         # a tap on the count types it on a number pad (a big count is many "+" taps)
         self.label.bind(on_release=lambda _w: self.screen.type_count(self.r, self.bump))
@@ -114,21 +202,21 @@ class PtCountRow(TouchInside, BoxLayout):
         for widget in (self.badge, self.label, self.minus, self.plus):
             self.add_widget(widget)
 
-    def _resized(self, label, size) -> None:
-        label.text_size = (size[0] - 8, None)  # every line kept: the font fits them
+    def _resized(self, _label, _size) -> None:
         if self.r:
             self._text()
 
     def _text(self) -> None:
         """"Name: n" on one line or two, as large as the row lets it be (a 20-letter
-        name whole), over the detail line (22)."""
-        r = self.r
-        room = self.label.height - (36 if r.get("detail") else 4)
-        size = fitting_font(r["text"], max(1, self.label.width - 8), room,
+        name whole), over the detail line (22); each set only when it changed."""
+        r, label = self.r, self.label
+        room = label.height - (36 if r.get("detail") else 4)
+        size = fitting_font(r["text"], max(1, label.width - 8), room,
                             [28, 24, 22, 20, 18], 2, False)
-        self.label.text = f"[size={size}]{escape_markup(r['text'])}[/size]" + (
-            f"\n[size=22][color=d9d9d9]{r['detail']}[/color][/size]" if r.get("detail")
-            else "")
+        base = label.font_size
+        set_changed(label.ids.name, text=r["text"], font_size=size, padding=under(base, size))
+        set_changed(label.ids.detail, text=r.get("detail") or "",
+                    padding=under(base, theme.SMALL))
 
     def _plus(self) -> None:
         if self.r["can_plus"]:
@@ -138,16 +226,18 @@ class PtCountRow(TouchInside, BoxLayout):
 
     def show(self, r: dict, bump) -> None:
         self.r, self.bump = r, bump
-        self.badge.seat, self.badge.colour = r["seat"], self.screen._colour(r["seat"])
+        set_changed(self.badge, seat=r["seat"], colour=self.screen._colour(r["seat"]))
         self._text()
-        self.minus.disabled = not r["can_minus"]
-        self.plus.color = theme.TEXT_COLOUR if r["can_plus"] else theme.KEY_TEXT_OFF
-        self.plus.background_color = IDLE if r["can_plus"] else theme.KEY_AT_LIMIT
+        set_changed(self.minus, disabled=not r["can_minus"])
+        set_changed(self.plus,
+                    color=theme.TEXT_COLOUR if r["can_plus"] else theme.KEY_TEXT_OFF,
+                    background_color=IDLE if r["can_plus"] else theme.KEY_AT_LIMIT)
 
 
 class ProfessorTempusScreen(Screen):
-    """The screen; its strip, holders and panels are built once (a panel on its first
-    showing, a row per seat when the table changes) and updated in place by ``refresh``.
+    """The screen; its strip, holders and panels are built once (the panels as pages of
+    one ``PageStack`` with the screen, their rows per seat when the table changes) and
+    updated in place by ``refresh``.
     """
 
     turn = StringProperty("")
@@ -163,8 +253,19 @@ class ProfessorTempusScreen(Screen):
         self.fixing: int | None = None  # the round being corrected
         self.fix_entries: dict[int, int] = {}
         self.confirmed: int | None = None  # the seat on turn that pressed its button
-        self._panels: dict[str, BoxLayout] = {}
+        # the panels: pages of the stack under the players, made here, laid out once
+        # and kept (showing one moves no widget); the move entry's page is in kv
+        move = self.ids.move_page.__self__  # (ids holds weak proxies) kept here
+        self.remove_widget(move)
+        self._panels: dict[str, Page] = {"move": move}
+        for kind in ("score", "correct", "scores", "end"):
+            self._panels[kind] = Page(orientation="vertical")
+        for page in self._panels.values():
+            page.shape = None  # what its rows were built for
+            self.ids.panel.add_page(page)
         self._shown: str | None = None
+        self._build_move(move)
+        self._build_end(self._panels["end"])
 
     def on_pre_enter(self, *_args) -> None:
         self._turn_key = None
@@ -220,11 +321,6 @@ class ProfessorTempusScreen(Screen):
         self._build_count(self._panel("score"), seats, score_end)  # once per table
         self._build_count(self._panel("correct"), seats, fix_end)
         self._build_scores(state)
-        # the holders only matter while cards are played: the count and the scores
-        # take their row (five count rows of a 20-letter name each need it)
-        moving = state.phase == "play" and self.fixing is None and not self.scores_open
-        set_changed(self.ids.holders, height=64 if moving else 0, opacity=1 if moving else 0,
-                    disabled=not moving)
         if self.fixing is not None:
             self._correct_panel(state)
         elif self.scores_open:
@@ -246,7 +342,7 @@ class ProfessorTempusScreen(Screen):
             box.clear_widgets()
             small = 48 if len(strip) > 3 else 56  # five cells share 800 px: room for names
             for p in strip:
-                row = TouchBox(spacing=2, padding=(2, 0))
+                row = OneBox(spacing=2, padding=(2, 0))
                 row.seat = p["seat"]
                 row.add_widget(SeatBadge(seat=p["seat"], lit=True, pos_hint={"center_y": 0.5},
                                          size=(small, small)))
@@ -267,10 +363,12 @@ class ProfessorTempusScreen(Screen):
         if len(box.children) != len(data):
             box.clear_widgets()
             for h in data:
-                row = TouchBox(spacing=2)
+                row = OneBox(spacing=2)
                 row.add_widget(SeatBadge(pos_hint={"center_y": 0.5}))
-                row.add_widget(_button("", lambda i=h["holder"]: self.choose_holder(i),
-                                       font_size=sp(theme.TEXT), markup=True))
+                key = _button("", lambda i=h["holder"]: self.choose_holder(i),
+                              kind=PtHolderKey)
+                key.ids.then.padding = under(key.font_size, theme.SMALL)
+                row.add_widget(key)
                 box.add_widget(row)
         for row, h in zip(reversed(box.children), data, strict=True):
             badge, button = row.children[1], row.children[0]
@@ -279,60 +377,54 @@ class ProfessorTempusScreen(Screen):
             if owned:
                 set_changed(badge, seat=h["owner"], colour=self._colour(h["owner"]))
             set_changed(button, disabled=not h["enabled"],
-                        text=h["text"] + (f"\n[size=22]{h['next']}[/size]" if h["next"] else ""),
                         background_color=CHOSEN if h["selected"] else IDLE)
+            set_changed(button.ids.held, text=h["text"])
+            set_changed(button.ids.then, text=h["next"])
 
-    def _panel(self, kind: str) -> BoxLayout:
-        """The panel of ``kind`` (made the first time it is asked for, not shown)."""
-        panel = self._panels.get(kind)
-        if panel is None:
-            panel = self._panels[kind] = TouchBox(orientation="vertical")
-            panel.shape = None  # what its rows were built for
-        return panel
+    def _panel(self, kind: str) -> Page:
+        """The page of ``kind`` (made with the screen; not shown)."""
+        return self._panels[kind]
 
-    def _show_panel(self, kind: str | None):
-        """The panel of ``kind`` under the holders (built on its first showing)."""
-        if kind is None:
-            self.ids.panel.clear_widgets()
-            self._shown = None
-            return None
-        panel = self._panel(kind)
+    def _show_panel(self, kind: str | None) -> Page | None:
+        """Show the page of ``kind`` under the players (None: none)."""
+        page = None if kind is None else self._panels[kind]
         if self._shown != kind:
-            self.ids.panel.clear_widgets()
-            self.ids.panel.add_widget(panel)
+            self.ids.panel.show(page)
             self._shown = kind
-        return panel
+        return page
+
+    def _build_move(self, panel: Page) -> None:
+        """The move entry's keys, under the holders (made once, with the screen)."""
+        # 25 values: 1-12 and 13-24 in a grid, then 25 opening the row of choices
+        # (the kinds of move and the colours), so three rows share the height left
+        # under the holders: keys of 64 px and more at 800x480
+        grid = OneGrid(cols=12, spacing=2, size_hint_y=2 / 3)
+        panel.values = []
+        for v in view.VALUES:
+            panel.values.append(_button(str(v), lambda v=v: self.enter_value(v),
+                                        kind=PtValueKey))
+        for key in panel.values[:24]:
+            grid.add_widget(key)
+        panel.add_widget(grid)
+        row = OneBox(spacing=2, size_hint_y=1 / 3, padding=(0, dp(2), 0, 0))
+        last = panel.values[24]
+        last.size_hint_x = None
+        grid.bind(width=lambda g, w: setattr(last, "width", (w - 11 * 2) / 12))
+        row.add_widget(last)
+        panel.modes = {}
+        for mode, text in view.MODES:
+            panel.modes[mode] = _button(text, lambda m=mode: self.choose_mode(m),
+                                        font_size=sp(theme.SUBHEADING))
+            row.add_widget(panel.modes[mode])
+        panel.colours = {}
+        for colour, text in view.COLOURS:
+            panel.colours[colour] = _button(text, lambda c=colour: self.choose_colour(c),
+                                            colour=CARD[colour], font_size=sp(theme.SUBHEADING))
+            row.add_widget(panel.colours[colour])
+        panel.add_widget(row)
 
     def _move_panel(self) -> None:
         panel = self._show_panel("move")
-        if panel.shape is None:
-            panel.shape = "built"
-            # 25 values: 1-12 and 13-24 in a grid, then 25 opening the row of choices
-            # (the kinds of move and the colours), so three rows share the height left
-            # under the holders: keys of 64 px and more at 800x480
-            grid = TouchGrid(cols=12, spacing=2, size_hint_y=2 / 3)
-            panel.values = []
-            for v in view.VALUES:
-                panel.values.append(_button(str(v), lambda v=v: self.enter_value(v)))
-            for key in panel.values[:24]:
-                grid.add_widget(key)
-            panel.add_widget(grid)
-            row = TouchBox(spacing=2, size_hint_y=1 / 3, padding=(0, dp(2), 0, 0))
-            last = panel.values[24]
-            last.size_hint_x = None
-            grid.bind(width=lambda g, w: setattr(last, "width", (w - 11 * 2) / 12))
-            row.add_widget(last)
-            panel.modes = {}
-            for mode, text in view.MODES:
-                panel.modes[mode] = _button(text, lambda m=mode: self.choose_mode(m),
-                                            font_size=sp(theme.SUBHEADING))
-                row.add_widget(panel.modes[mode])
-            panel.colours = {}
-            for colour, text in view.COLOURS:
-                panel.colours[colour] = _button(text, lambda c=colour: self.choose_colour(c),
-                                                colour=CARD[colour], font_size=sp(theme.SUBHEADING))
-                row.add_widget(panel.colours[colour])
-            panel.add_widget(row)
         for mode, button in panel.modes.items():
             set_changed(button, background_color=CHOSEN if self.move.mode == mode else IDLE)
         for colour, button in panel.colours.items():
@@ -340,11 +432,12 @@ class ProfessorTempusScreen(Screen):
                 CHOSEN if self.move.colour == colour else CARD[colour]))
         if panel.shape != self.move.colour:  # the values follow the colour alone
             panel.shape = self.move.colour
+            shade = CARD[self.move.colour]
             for v, button in zip(view.VALUES, panel.values, strict=True):
-                set_changed(button, disabled=self.move.colour == "joker" and v % 2 == 0,
-                            background_color=CARD[self.move.colour])
+                set_changed(button, disabled=self.move.colour == "joker" and v % 2 == 0)
+                button.shade(shade)
 
-    def _count_panel(self, kind: str, rows: list[dict], bump, end: list) -> BoxLayout:
+    def _count_panel(self, kind: str, rows: list[dict], bump, end: list) -> Page:
         """The count (or a correction): a row per player in two columns, then ``end``
         (the buttons after the rows, made once)."""
         panel = self._show_panel(kind)
@@ -353,14 +446,14 @@ class ProfessorTempusScreen(Screen):
             row.show(r, bump)
         return panel
 
-    def _build_count(self, panel: BoxLayout, seats: tuple, end: list) -> None:
+    def _build_count(self, panel: Page, seats: tuple, end: list) -> None:
         """A count panel's rows for ``seats`` (made when the table changes: at the
         screen's first update for a game, not at the tap that ends a round)."""
         if panel.shape == seats:
             return
         panel.shape = seats
         panel.clear_widgets()
-        grid = TouchGrid(cols=2, spacing=4)
+        grid = OneGrid(cols=2, spacing=4)
         panel.rows = [PtCountRow(self) for _ in seats]
         for row in panel.rows:
             grid.add_widget(row)
@@ -374,7 +467,7 @@ class ProfessorTempusScreen(Screen):
         """What follows the rows: "Score round"; Cancel and "Save round N" (made once)."""
         if not hasattr(self, "_score_button"):
             self._score_button = _button("Score round", self.score_round, colour=GO)
-            self._fix_buttons = TouchBox(spacing=4)
+            self._fix_buttons = OneBox(spacing=4)
             self._fix_buttons.add_widget(_button("Cancel", self.cancel_correction))
             self._save_fix = _button("Save round", self.save_correction, colour=GO)
             self._fix_buttons.add_widget(self._save_fix)
@@ -415,7 +508,7 @@ class ProfessorTempusScreen(Screen):
         if panel.shape != shape:
             panel.shape = shape
             panel.clear_widgets()
-            table = TouchGrid(cols=1 + len(state.players), spacing=2, padding=(4, 2))
+            table = OneGrid(cols=1 + len(state.players), spacing=2, padding=(4, 2))
             table.add_widget(Label(text="", size_hint_x=None, width=150))
             for p in state.players:
                 cell = BoxLayout()
@@ -473,21 +566,22 @@ class ProfessorTempusScreen(Screen):
             if not on:
                 key.width = 0
 
+    def _build_end(self, panel: Page) -> None:
+        """The winners and the way to the scores and out (made once, with the screen)."""
+        panel.winners = Label(font_size=sp(theme.RESULT_TEXT), bold=True, color=theme.TOTAL)
+        panel.add_widget(panel.winners)
+        row = OneBox(size_hint_y=None, height=72, spacing=4)
+        scores = BigButton(text="Scores / correct")
+        scores.bind(on_release=lambda _w: self.toggle_scores())
+        row.add_widget(scores)
+        end = BigButton(text="End game")
+        end.bind(on_release=lambda _w: App.get_running_app().end_game())
+        row.add_widget(end)
+        panel.add_widget(row)
+
     def _end_panel(self, state) -> None:
         panel = self._show_panel("end")
-        if panel.shape is None:
-            panel.shape = "built"
-            panel.winners = Label(font_size=sp(theme.RESULT_TEXT), bold=True, color=theme.TOTAL)
-            panel.add_widget(panel.winners)
-            row = TouchBox(size_hint_y=None, height=72, spacing=4)
-            scores = BigButton(text="Scores / correct")
-            scores.bind(on_release=lambda _w: self.toggle_scores())
-            row.add_widget(scores)
-            end = BigButton(text="End game")
-            end.bind(on_release=lambda _w: App.get_running_app().end_game())
-            row.add_widget(end)
-            panel.add_widget(row)
-        panel.winners.text = view.winners_text(state)
+        set_changed(panel.winners, text=view.winners_text(state))
 
     # -- handlers ----------------------------------------------------------------------
 
