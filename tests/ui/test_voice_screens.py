@@ -40,7 +40,10 @@ def test_the_slap_verdict_is_said_once_with_the_names_typed(ui, said):
     SlapScreen.open_armed(ui.app)
     ui.pump()
     slap = ui.app.sm.current_screen
-    t0 = ui.app.table.now_ns() - 20_000 * MS
+    # on the table's clock, after the rounds other tests played on this arbiter (a
+    # recorded round takes late slaps for 30 s): slaps stamped "now less 20 s" fell
+    # into them when the tests before ran fast
+    t0 = ui.app.table.now_ns() + 40_000 * MS
     slap.arm(t0)
     slaps(slap, t0, {1: 0, 2: 35, 3: 80, 4: 210})
     slap.on_frame(t0 + 5_000 * MS)
@@ -53,7 +56,10 @@ def test_the_slap_verdict_is_said_once_with_the_names_typed(ui, said):
 
     SlapScreen.open_armed(ui.app)
     ui.pump()
-    t1 = ui.app.table.now_ns() - 20_000 * MS
+    # the second round well after the first one closed on the table's clock (not "now
+    # less 20 s" again: run fast, its first slap fell 0.15 s after the first round's
+    # close and was taken as a late slap of that round)
+    t1 = t0 + 8_000 * MS
     slap.arm(t1)
     slaps(slap, t1, {2: 0, 1: 120})
     slap.on_frame(t1 + 5_000 * MS)
