@@ -532,7 +532,9 @@ class SlapScreen(Screen):
                          text_size=(dp(theme.SIDE_W) - dp(10), dp(theme.STATUS_H)))
         choices = Page(orientation="vertical")
         hold(choices, [grid, Widget()])
-        rounds = Page(orientation="vertical", spacing=dp(2))
+        # no spacing: five rounds of two lines fit the side at 800x480 (with
+        # 2 px between them the first spilt 4 px over the title)
+        rounds = Page(orientation="vertical")
         nothing = Page(orientation="vertical")
         hold(nothing, [none_yet, Widget()])
         for page in (choices, rounds, nothing):
