@@ -50,8 +50,7 @@ from companion.ui.screens.crazy_time_panels import (
 )
 from companion.ui.screens.slap import SlapScreen
 from companion.ui.screens.slap_widgets import hold
-from companion.ui.screens.times_panels import Page, PageStack  # noqa: F401 (the kv's)
-from companion.ui.widgets import BigButton, TouchInside, undo_words
+from companion.ui.widgets import BigButton, Page, TouchInside, undo_words
 
 load_kv(__file__)
 

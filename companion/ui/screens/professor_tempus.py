@@ -34,7 +34,6 @@ from companion.ui.app import load_kv
 from companion.ui.kept_text import KeptLabel
 from companion.ui.presenters import professor_tempus as view
 from companion.ui.screens.set_changed import set_changed
-from companion.ui.screens.times_panels import Page, PageStack  # noqa: F401 (kv)
 from companion.ui.taps import OneTap
 from companion.ui.widgets import (
     BigButton,
@@ -42,6 +41,7 @@ from companion.ui.widgets import (
     NumberPad,
     OneBox,
     OneGrid,
+    Page,
     SeatBadge,
     SteadyText,
     TapButton,

@@ -53,9 +53,8 @@ from companion.ui.screens.slap_widgets import (  # noqa: F401  (kv rules use the
     TimelinePicture,
     hold,
 )
-from companion.ui.screens.times_panels import Page, PageStack  # noqa: F401  (slap.kv)
 from companion.ui.slap_sessions import ToolSessions
-from companion.ui.widgets import BigButton, KeptButton, OneGrid
+from companion.ui.widgets import BigButton, KeptButton, OneGrid, Page
 
 load_kv(__file__)
 

@@ -58,8 +58,7 @@ from companion.ui.screens import time_stories_items as items
 from companion.ui.screens import time_stories_panels as panels
 from companion.ui.screens import time_stories_setup as setup_panel
 from companion.ui.screens.captain_die import FacePicker
-from companion.ui.screens.times_panels import Page, PageStack  # noqa: F401  (kv: the body)
-from companion.ui.widgets import KeptFitLabel, TapButton
+from companion.ui.widgets import KeptFitLabel, Page, TapButton
 
 load_kv(__file__)
 

@@ -51,7 +51,6 @@ from companion.ui.screens.times_panels import (
     MenuDialog,
     OutcomeRow,
     OverrideDialog,
-    Page,
     PlayerPick,
     TimesButton,
     TimesFitLabel,
@@ -60,7 +59,7 @@ from companion.ui.screens.times_panels import (
     TrackPicture,
     YearPad,
 )
-from companion.ui.widgets import OneBox, OneGrid, SeatBadge
+from companion.ui.widgets import OneBox, OneGrid, Page, SeatBadge
 
 load_kv(__file__)
 

@@ -74,7 +74,6 @@ from companion.ui.widgets import (
     KeptButton,
     KeptFitLabel,
     NumberPad,
-    OneBox,
     TouchInside,
     TouchOne,
 )
@@ -110,66 +109,6 @@ class TimesButton(KeptButton):
 
     kept_looks = 48
     keep_first_showing = True
-
-
-class Page(OneBox):
-    """A page of a ``PageStack``: a box of widgets that is on the window only while its
-    stack shows it (``get_root_window`` is None otherwise, for it and everything in it,
-    as for a widget taken off the window)."""
-
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.on_window = True  # False while its stack shows another page
-
-    def get_root_window(self):
-        return super().get_root_window() if self.on_window else None
-
-
-class PageStack(TouchOne, Widget):
-    """Pages that share one box, one of them shown (``show``): the screen's body holds one
-    page per phase, the action row one row of buttons per phase.
-
-    Every page (a ``Page``) stays a child for good, laid out once in the stack's box;
-    the others are off the window: not drawn (their canvas is out of the stack's),
-    see-through (opacity 0), no root window, and they take no touch. Showing another
-    page moves no widget: a Box or Grid layout given a new parent lays itself out
-    again, and so did its parents, at every change of phase when pages were swapped
-    by ``clear_widgets``/``add_widget``."""
-
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.shown: Page | None = None
-        self.fbind("pos", self._arrange)
-        self.fbind("size", self._arrange)
-
-    def add_page(self, page: Page) -> None:
-        """A page more, off the window until shown."""
-        self.add_widget(page)
-        self._off(page)
-        page.pos, page.size = self.pos, self.size
-
-    def show(self, page: Page | None) -> None:
-        """Show ``page`` (one of the stack's; None: none) in place of the page shown."""
-        old = self.shown
-        if page is old:
-            return
-        if old is not None:
-            self._off(old)
-        self.shown = page
-        if page is not None:
-            self.canvas.add(page.canvas)
-            page.on_window, page.opacity = True, 1
-
-    def _off(self, page: Page) -> None:
-        self.canvas.remove(page.canvas)
-        page.on_window, page.opacity = False, 0
-
-    def _arrange(self, *_args) -> None:
-        for page in self.children:
-            page.pos, page.size = self.pos, self.size
-
-    def child_under(self, _x: float, _y: float) -> Page | None:
-        return self.shown  # (TouchOne: the shown page takes every touch inside the stack)
 
 
 class HandChip(BoxLayout):
