@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, wraps
 
 from companion.games import times
 from companion.games.times.cards import CARD_CODES, COLOUR_COLUMN, card_label, parse_card
@@ -154,23 +154,33 @@ class Step:
     forced: bool
 
 
+def keeps_last(key):
+    """Decorate ``fn(state, arg)``, a pure function of an immutable state: its last
+    answer is given again while it is asked about the same state object (``is``: the
+    object is held, so never a reused id) and an equal ``key(arg)``. A tap and the
+    refresh after it ask for the same state: the work is done once."""
+
+    def wrap(fn):
+        last: list = [None, None, None]  # (state, key, answer)
+
+        @wraps(fn)
+        def kept(state, arg):
+            k = key(arg)
+            if last[0] is state and last[1] == k:
+                return last[2]
+            answer = fn(state, arg)
+            last[:] = state, k, answer
+            return answer
+
+        return kept
+
+    return wrap
+
+
+@keeps_last(lambda seat: seat)
 def placement_steps(state: times.State, seat: int) -> tuple[Step, ...]:
     """The markers ``seat`` lays in this turn, in order (asked by ``turn_view``,
     ``place_action`` and ``lanes`` of one state: worked out once per state and seat)."""
-    kept = _STEPS_OF
-    if kept[0] is state and kept[1] == seat:
-        return kept[2]
-    steps = _placement_steps(state, seat)
-    kept[:] = state, seat, steps
-    return steps
-
-
-#: ``placement_steps``' last answer: (state, seat, steps); a state is immutable, so the
-#: same object asked again has the same answer (the object is held: never a reused id)
-_STEPS_OF: list = [None, None, ()]
-
-
-def _placement_steps(state: times.State, seat: int) -> tuple[Step, ...]:
     code = next((c for s, c in state.played if s == seat), None)
     if code is None:
         return ()
@@ -197,26 +207,10 @@ class TurnView:
     doubt_target: str  # the name doubted by "Doubt" / "Join doubt"
 
 
+@keeps_last(lambda pending: tuple(tuple(m.items()) for m in pending))
 def turn_view(state: times.State, pending: Sequence[Mapping]) -> TurnView | None:
-    """What the player to act may do, given the markers they have tapped so far.
-
-    A pure function of the (immutable) state and the markers: the last answer is kept,
-    so a marker tap (``lay``) and the refresh after it, which ask for the same state
-    and markers, work the turn out once."""
-    key = tuple(tuple(m.items()) for m in pending)
-    kept = _TURN_OF
-    if kept[0] is state and kept[1] == key:
-        return kept[2]
-    view = _turn_view(state, pending)
-    kept[:] = state, key, view
-    return view
-
-
-#: ``turn_view``'s last answer: (state, the markers as tuples, view)
-_TURN_OF: list = [None, None, None]
-
-
-def _turn_view(state: times.State, pending: Sequence[Mapping]) -> TurnView | None:
+    """What the player to act may do, given the markers they have tapped so far (a
+    marker tap, ``lay``, and the refresh after it work the turn out once)."""
     seat = times.whose_turn(state)
     if seat is None:
         return None
