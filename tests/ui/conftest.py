@@ -258,7 +258,20 @@ def _window_at_the_box_size(request):
         ui = request.getfixturevalue("ui")
         if tuple(Window.size) != (800, 480) or tuple(ui.app.root.size) != (800, 480):
             ui.resize((800, 480))
+        _fresh_slap_arbiter(ui.app)
     yield
+
+
+def _fresh_slap_arbiter(app) -> None:
+    """Every window test starts with no slap round behind it. The tests stamp their
+    slaps from the table's clock ("now less 20 s"), and the slap pad keeps its arbiter
+    while the seats stay the same: a round recorded by the test before takes late slaps
+    for 30 s, and a test's slaps that fell into it were judged as that round's (which
+    test failed depended on the order they ran in). The slap pad makes a new arbiter
+    the next time it opens."""
+    slap = next((s for s in app.sm.screens if s.name == "slap"), None)  # built only
+    if slap is not None and app.sm.current_screen is not slap:
+        slap.arbiter = None
 
 
 @pytest.fixture
