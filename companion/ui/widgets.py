@@ -219,7 +219,12 @@ class UndoButton(KeptText, BigButton):
     ``app.undo_text``): in two lines at most and never cut mid-word; when the whole does
     not fit even at 18 px, the words without the name ("Undo: pickup"), then "Undo".
     Its words come back at every turn ("… (Ann)", "… (Bob)", "… (Ann)"): each is kept
-    in its texture from its first showing (``KeptText``)."""
+    in its texture from its first showing (``KeptText``).
+
+    Every game screen has one; only the shown screen's follows ``app.undo_text`` at
+    each action (bound while its screen shows, from ``on_pre_enter`` to ``on_leave``),
+    and a screen about to show takes the words of the moment. A button on no screen
+    follows them always."""
 
     words = StringProperty("Undo")
     keep_first_showing = True
@@ -227,38 +232,44 @@ class UndoButton(KeptText, BigButton):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self._screen = None  # the screen it sits on, once looked up
-        self._stale = False  # words changed while that screen was not shown
+        self._app = None  # the app whose words it follows, while it follows them
         self.fbind("words", self._fit)
         self.fbind("size", self._fit)
+        self.fbind("parent", self._placed)
+
+    def _placed(self, *_args) -> None:
+        """Put on a screen (or anywhere else): follow the words as that place says."""
+        from kivy.app import App
+        from kivy.uix.screenmanager import Screen
+
+        if self.parent is None:
+            return
+        self.funbind("parent", self._placed)  # placed once: kv builds a screen whole
+        w = self.parent
+        while w is not None and not isinstance(w, Screen):
+            w = w.parent
+        app = App.get_running_app()
+        if w is None:
+            self._follow(app)
+            return
+        w.fbind("on_pre_enter", lambda *_: self._follow(App.get_running_app()))
+        w.fbind("on_leave", lambda *_: self._follow(None))
+        if w.manager is not None and w.manager.current_screen is w:
+            self._follow(app)
+
+    def _follow(self, app) -> None:
+        if self._app is not None:
+            self._app.funbind("undo_text", self._take)
+        self._app = app
+        if app is not None:
+            app.fbind("undo_text", self._take)
+            self.words = app.undo_text
+
+    def _take(self, _app, text: str) -> None:
+        self.words = text
 
     def _fit(self, *_args) -> None:
-        # Every screen's Undo follows app.undo_text: only the shown one is fitted and
-        # drawn at each action, the others when their screen shows.
-        if self.get_root_window() is None and self._on_a_screen():
-            self._stale = True
-            return
-        self._stale = False
         self.text, self.font_size = undo_words(self.words, self.width - 8, self.height - 4)
-
-    def _on_a_screen(self) -> bool:
-        """Whether it sits on a screen (then fitted as that screen is about to show)."""
-        if self._screen is None:
-            from kivy.uix.screenmanager import Screen
-
-            w = self.parent
-            while w is not None and not isinstance(w, Screen):
-                w = w.parent
-            if w is None:
-                return False
-            self._screen = w
-            w.fbind("on_pre_enter", self._shown)
-        return True
-
-    def _shown(self, *_args) -> None:
-        if self._stale:
-            self._fit()
-
 
 
 def undo_words(full: str, width: float, height: float) -> tuple[str, float]:

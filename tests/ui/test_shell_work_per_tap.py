@@ -34,6 +34,36 @@ def test_the_undo_label_is_worded_once_per_state(ui, monkeypatch):
     assert ui.app.undo_text == "Undo"
 
 
+def test_only_the_shown_screen_s_undo_follows_each_action(ui):
+    """Every game screen has an Undo button; an action words only the shown one's, and
+    a screen that shows later says the words of the moment."""
+    from companion.ui.widgets import UndoButton
+
+    ui.app.sm.build_all()
+    ui.goto_home()
+    assert ui.app.start_game("scorepad", {"players": TWO})
+    ui.pump(2)
+    buttons = [w for s in ui.app.sm.screens for w in s.walk(restrict=True)
+               if isinstance(w, UndoButton)]
+    shown = [b for b in buttons if b.get_root_window() is not None]
+    assert len(buttons) >= 5 and len(shown) == 1
+    worded = []
+    for b in buttons:
+        b.fbind("words", lambda w, _v: worded.append(w))
+    assert ui.app.act({"type": "score", "seat": 2, "points": 3})
+    ui.pump(2)
+    assert worded == shown and shown[0].text == "Undo: score (Bob)"
+    ui.app.navigate("timer")  # a screen without one: the score pad's is hidden
+    ui.pump(2)
+    assert ui.app.act({"type": "score", "seat": 1, "points": 1})
+    ui.pump(2)
+    assert ui.app.undo_text == "Undo: score (Ann)" and shown[0].words == "Undo: score (Bob)"
+    ui.app.back()  # shown again: the words of the moment
+    ui.pump(2)
+    assert shown[0].text == "Undo: score (Ann)"
+    ui.app.end_game("abandoned", ask=False)
+
+
 def test_the_lamp_dots_follow_the_lamps(ui):
     from companion.palette import seat_rgba
     from companion.ui import theme
