@@ -183,6 +183,39 @@ class PageStack(TouchOne, Widget):
         return self.shown  # (TouchOne: the shown page takes every touch inside the stack)
 
 
+def hold(box, kids: list) -> None:
+    """Make ``box`` hold ``kids`` (top to bottom), touching it only when they differ (an
+    unchanged box is not laid out again). The most kids it holds already in the wanted
+    order stay where they are; the others are taken out and put in at their places: a
+    new round at the top of the side list moves the bottom row to the top (one out, one
+    in), not every row."""
+    now = box.children[::-1]
+    if now == kids:
+        return
+    staying = _in_order(now, kids)
+    if not staying:
+        box.clear_widgets()
+    else:
+        for kid in now:
+            if kid not in staying:
+                box.remove_widget(kid)
+    for i, kid in enumerate(kids):
+        if kid not in staying:
+            box.add_widget(kid, index=len(box.children) - i)
+
+
+def _in_order(now: list, kids: list) -> list:
+    """The most of ``now`` that are in ``kids`` and already in its order (a longest
+    increasing run of their places in ``kids``; a box holds a few kids)."""
+    place = {id(kid): i for i, kid in enumerate(kids)}
+    seq = [kid for kid in now if id(kid) in place]
+    best: list[list] = []  # best[j]: the longest run ending with seq[j]
+    for j, kid in enumerate(seq):
+        before = [best[k] for k in range(j) if place[id(seq[k])] < place[id(kid)]]
+        best.append(max(before, key=len, default=[]) + [kid])
+    return max(best, key=len, default=[])
+
+
 class SteadyText:
     """Mix in before a Label or Button class whose text is not drawn again when it is
     enabled or disabled.

@@ -75,7 +75,7 @@ def test_a_new_round_at_the_top_of_the_list_moves_one_row_not_every_row():
     other rows stay in the box."""
     from kivy.uix.widget import Widget
 
-    from companion.ui.screens.slap_widgets import hold
+    from companion.ui.widgets import hold
 
     box = CountingBox()
     rows = [Widget() for _ in range(5)]
@@ -96,7 +96,7 @@ def test_hold_gives_any_order_asked_for_with_the_fewest_moves():
 
     from kivy.uix.widget import Widget
 
-    from companion.ui.screens.slap_widgets import hold
+    from companion.ui.widgets import hold
 
     kids = [Widget() for _ in range(4)]
     for before, after in itertools.product(itertools.permutations(kids, 3), repeat=2):

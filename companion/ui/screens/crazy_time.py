@@ -49,8 +49,7 @@ from companion.ui.screens.crazy_time_panels import (
     NewLawPanel,
 )
 from companion.ui.screens.slap import SlapScreen
-from companion.ui.screens.slap_widgets import hold
-from companion.ui.widgets import BigButton, Page, TouchInside, undo_words
+from companion.ui.widgets import BigButton, Page, TouchInside, hold, undo_words
 
 load_kv(__file__)
 

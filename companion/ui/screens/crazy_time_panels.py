@@ -31,9 +31,8 @@ from kivy.utils import escape_markup
 
 from companion.ui import theme
 from companion.ui.app import load_kv
-from companion.ui.screens.slap_widgets import hold
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton, TouchInside
+from companion.ui.widgets import BigButton, TouchInside, hold
 
 load_kv(__file__)
 

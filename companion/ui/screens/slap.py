@@ -51,10 +51,9 @@ from companion.ui.screens.slap_widgets import (  # noqa: F401  (kv rules use the
     SeatChip,
     StopFace,
     TimelinePicture,
-    hold,
 )
 from companion.ui.slap_sessions import ToolSessions
-from companion.ui.widgets import BigButton, KeptButton, OneGrid, Page
+from companion.ui.widgets import BigButton, KeptButton, OneGrid, Page, hold
 
 load_kv(__file__)
 

@@ -70,7 +70,7 @@ from companion.ui.presenters.timer import (
     running_note,
 )
 from companion.ui.taps import OneTap
-from companion.ui.widgets import BigButton, BodyLabel, OneBox, share_row
+from companion.ui.widgets import BigButton, BodyLabel, OneBox, hold, share_row
 
 log = logging.getLogger(__name__)
 SETTING = "timer"
@@ -369,7 +369,7 @@ class TimerScreen(Screen):
             b.control = c.key
         if changed:
             _share(bar)
-        _lay(self.ids.controls, [bar])
+        hold(self.ids.controls, [bar])
 
     def _build_body(self) -> None:
         """The mode's panel (built once per mode, then shown again) with the seats'
@@ -383,7 +383,7 @@ class TimerScreen(Screen):
             else:
                 panel = ClockPanel(screen=self)
             self._panels[mode] = panel
-        _lay(body, [panel])
+        hold(body, [panel])
         self._lit = None
         if mode == COUNTDOWN:
             self._lamps = {}
@@ -394,7 +394,7 @@ class TimerScreen(Screen):
                     lamp.bind(on_release=lambda w: self.tap_seat(w.seat))
                 lamp.colour, lamp.name = self._colour(seat), self._name(seat)
                 self._lamps[seat] = lamp
-            _lay(panel.ids.lamps, list(self._lamps.values()))
+            hold(panel.ids.lamps, list(self._lamps.values()))
             self._lamp_widths(panel, panel.width)
         else:
             view = clock_view(self.board, self.clock())
@@ -407,7 +407,7 @@ class TimerScreen(Screen):
                     cell.bind(on_release=lambda w: self.tap_seat(w.seat))
                 cell.colour = self._colour(bank.seat)
                 self._banks[bank.seat] = cell
-            _lay(panel.ids.grid, list(self._banks.values()))
+            hold(panel.ids.grid, list(self._banks.values()))
 
     def _lamp_widths(self, panel, width) -> None:
         """The lamps share the row (up to 190 dp each): names get the room there is."""
@@ -450,15 +450,6 @@ class TimerScreen(Screen):
             lamps = self._app().table.lamps
             for seat in self._app().table.seats:
                 (lamps.on if seat in lit else lamps.off)(seat)
-
-
-def _lay(box, children: list) -> None:
-    """Make ``children`` (built already) the children of ``box``, in order; nothing is
-    touched when they are so already."""
-    if list(reversed(box.children)) != children:
-        box.clear_widgets()
-        for child in children:
-            box.add_widget(child)
 
 
 def _share(bar, *_args) -> None:
