@@ -30,10 +30,14 @@ entries, T.I.M.E Stories after 60 log lines) and their ratio (goal: 1.5 at most,
 action does not get slower as the game grows).
 
 A tap is a touch at a widget's centre (finger down, a frame, finger up, a frame); the
-frame after "up" carries the action. Two parts of the wall time are kept apart, as
-neither depends on what a screen shows: the game log's commit (an fsync on a shared
-disk) and the buffer swap in which Xvfb's software GL paints the window (on the Pi the
-GPU does that). The collector's pauses are timed through ``gc.callbacks``.
+frame after "up" carries the action. Its cost is the main thread's CPU time in that
+frame (``time.thread_time``): the budget is CPU, and time the process spends waiting (for
+the log's fsync, or for a core another program or the host holds) is not work a Pi would
+do. The window's drawing (its own column) and the buffer swap, in which Xvfb's software
+GL paints the window (on the Pi the GPU does that), are kept apart. The wall time of the
+same frames, less the swap, the drawing and the log's fsync, is printed beside it
+("wall", "wall p90"): on a busy machine it reads higher. The collector's pauses are timed
+through ``gc.callbacks``.
 """
 
 from __future__ import annotations
@@ -108,9 +112,15 @@ class Clock:
 
 @dataclass
 class Sample:
-    ms: float  # the update: input, action, screen update, layout (less the log's commit)
-    gc_ms: float  # of which the collector's pauses
+    #: the update's CPU: input, action, log, screen update, layout (the main thread's CPU
+    #: time in the frame, less the window's drawing and the buffer swap)
+    ms: float
+    gc_ms: float  # of which the collector's pauses (wall time)
     draw_ms: float = 0.0  # the window's drawing: canvas walk and GL calls (less the swap)
+    #: the same frame's wall time, less the swap, the drawing and the log's waits: what
+    #: ``ms`` would read if nothing else ran on the machine (another program, or a host
+    #: that takes the core away, stretches it; the budget is judged on ``ms``)
+    wall_ms: float = 0.0
 
 
 @dataclass
@@ -120,7 +130,9 @@ class Recorder:
     samples: dict[str, dict[str, list[Sample]]] = field(default_factory=dict)
     presses: list[Sample] = field(default_factory=list)
     _apart_ms: float = 0.0
+    _apart_cpu: float = 0.0
     _draw_ms: float = 0.0
+    _draw_cpu: float = 0.0
     _gc_ms: float = 0.0
     _gc_t0: float = 0.0
     clock: Clock = field(default_factory=Clock)
@@ -157,28 +169,30 @@ class Recorder:
         on_draw = Window.on_draw
 
         def timed_draw(*args):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             try:
                 return on_draw(*args)
             finally:
                 self._draw_ms += (time.perf_counter() - t0) * 1000
+                self._draw_cpu += (time.thread_time() - c0) * 1000
 
         Window.on_draw = timed_draw
 
     def _apart(self, func):
         def timed(*args, **kwargs):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             try:
                 return func(*args, **kwargs)
             finally:
                 self._apart_ms += (time.perf_counter() - t0) * 1000
+                self._apart_cpu += (time.thread_time() - c0) * 1000
 
         return timed
 
     def _waited(self, func):
-        """The log's writes: the time spent waiting (its fsync: the process sleeps) is
-        kept apart, the CPU they spend (JSON, SQLite's statements, the commit's own
-        work) counts."""
+        """The log's writes, for the wall figure: the time spent waiting (its fsync: the
+        process sleeps) is kept apart, the CPU they spend (JSON, SQLite's statements, the
+        commit's own work) counts, as it does in the CPU figure."""
 
         def timed(*args, **kwargs):
             t0, c0 = time.perf_counter(), time.thread_time()
@@ -197,13 +211,15 @@ class Recorder:
             self._gc_ms += (time.perf_counter() - self._gc_t0) * 1000
 
     def _timed(self, step) -> Sample:
-        self._apart_ms = self._gc_ms = self._draw_ms = 0.0
-        t0 = time.perf_counter()
+        self._apart_ms = self._apart_cpu = self._gc_ms = self._draw_ms = self._draw_cpu = 0.0
+        t0, c0 = time.perf_counter(), time.thread_time()
         step()
         frames(1)
+        cpu = (time.thread_time() - c0) * 1000
         wall = (time.perf_counter() - t0) * 1000
         draw = self._draw_ms
-        return Sample(wall - self._apart_ms - draw, self._gc_ms, draw)
+        return Sample(cpu - self._apart_cpu - self._draw_cpu, self._gc_ms, draw,
+                      wall - self._apart_ms - draw)
 
     def tap(self, widget) -> Sample:
         """Finger down on the widget's centre, a frame, finger up, a frame: the second
@@ -291,23 +307,28 @@ def figures(samples: list[Sample]) -> dict[str, float]:
     p90 = ms[min(len(ms) - 1, int(0.9 * len(ms)))]
     return {"n": len(ms), "median": statistics.median(ms), "p90": p90, "max": ms[-1],
             "over_budget": sum(m > BUDGET_MS for m in ms),
-            "over_frame": sum(s.ms + s.draw_ms > FRAME_MS for s in samples),
-            "over_frame_gc": sum(s.ms + s.draw_ms > FRAME_MS >= s.ms + s.draw_ms - s.gc_ms
-                                 for s in samples),
+            "over_frame": sum(s.wall_ms + s.draw_ms > FRAME_MS for s in samples),
+            "over_frame_gc": sum(s.wall_ms + s.draw_ms > FRAME_MS
+                                 >= s.wall_ms + s.draw_ms - s.gc_ms for s in samples),
             "gc_max": max(s.gc_ms for s in samples),
             "draw": statistics.median(s.draw_ms for s in samples),
             "draw_max": max(s.draw_ms for s in samples),
-            "gc_total": sum(s.gc_ms for s in samples)}
+            "gc_total": sum(s.gc_ms for s in samples),
+            "wall": statistics.median(s.wall_ms for s in samples),
+            "wall_p90": sorted(s.wall_ms for s in samples)[min(len(ms) - 1,
+                                                                int(0.9 * len(ms)))]}
 
 
 HEADER = (f"{'screen / action':34} {'n':>4} {'median':>7} {'p90':>7} {'max':>7} "
-          f"{'>3ms':>5} {'>frame':>6} {'gc>fr':>5} {'gc max':>7} {'draw':>6} {'draw max':>8}")
+          f"{'>3ms':>5} {'>frame':>6} {'gc>fr':>5} {'gc max':>7} {'draw':>6} {'draw max':>8} "
+          f"{'wall':>6} {'wall p90':>8}")
 
 
 def line(name: str, f: dict[str, float]) -> str:
     return (f"{name:34} {f['n']:4d} {f['median']:7.2f} {f['p90']:7.2f} {f['max']:7.2f} "
             f"{f['over_budget']:5d} {f['over_frame']:6d} {f['over_frame_gc']:5d} "
-            f"{f['gc_max']:7.2f} {f['draw']:6.2f} {f['draw_max']:8.2f}")
+            f"{f['gc_max']:7.2f} {f['draw']:6.2f} {f['draw_max']:8.2f} "
+            f"{f['wall']:6.2f} {f['wall_p90']:8.2f}")
 
 
 def median_of(app, rec: Recorder, actions) -> float:
