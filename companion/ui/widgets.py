@@ -341,7 +341,7 @@ def fits(text: str, width: float, height: float, px: float, lines: int = 1,
     the same names, prompts and Undo words come back at every turn."""
     from kivy.core.text import Label as CoreLabel
 
-    if width < 1 or height < 1:
+    if width < 1 or height < 1 or too_wide(text, width, px, lines, bold):
         return False
     core = CoreLabel(text=text, font_size=px, bold=bold, text_size=(width, None))
     w, h = core.render()
@@ -349,6 +349,29 @@ def fits(text: str, width: float, height: float, px: float, lines: int = 1,
     # a line's box is a little taller than its letters: 4 px of it may stand out
     room = max(1, int((height + 4) // (h / n)))
     return w <= width + 1 and n <= min(lines, room)
+
+
+def too_wide(text: str, width: float, px: float, lines: int = 1, bold: bool = False) -> bool:
+    """True when ``text``'s words alone, side by side at ``px``, are wider than ``lines``
+    lines of ``width``: it cannot be whole there, and ``fits`` says so without laying
+    it out. Each word is measured on its own (a font's measure of one word, a few
+    microseconds; a layout of the whole text costs ten times more). The sum is a floor
+    of what the wrapped lines take: a label lays out whole words, with spaces between
+    them, on each line; 2 px per word allow for rounding. Most texts tried at a size too
+    large for them (the Undo words, a long prompt, a 20-letter name) stop here."""
+    words = text.split()
+    measure = _measurer(px, bold)
+    return sum(measure(w)[0] for w in words) > lines * (width + 1) + 2 * len(words)
+
+
+@lru_cache(maxsize=32)
+def _measurer(px: float, bold: bool):
+    """The font's measure of one word at ``px`` (``get_extents``), kept per size."""
+    from kivy.core.text import Label as CoreLabel
+
+    core = CoreLabel(font_size=px, bold=bold)
+    core.resolve_font_name()
+    return core.get_extents
 
 
 def fitting_font(text: str, width: float, height: float, sizes, lines: int = 1,
