@@ -292,6 +292,9 @@ class ProfessorTempusScreen(Screen):
             self._show_panel(None)
             return
         app = App.get_running_app()
+        # the session's snapshot of the state (kept for the last two states): the spoken
+        # line of a count compares the two, an undo shows the one before again
+        view.keep(state, app.session.snapshot_of(state, None))
         key = (state.round, state.turn, state.phase, sum(state.hands))
         if key != self._turn_key:  # a new turn (or an undo): start the entry afresh
             self._turn_key = key
