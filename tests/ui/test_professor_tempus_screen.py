@@ -171,8 +171,9 @@ def test_holder_and_strip_text_sizes(ui):
     detail = ui.find("5 cards · 0 points")
     assert detail.font_size == 22  # the secondary line
     cell = detail.parent
-    assert cell.name == "Arthur" and cell.children[1].font_size >= 28
-    assert cell.children[1].text == "Arthur" and cell.height >= 64
+    name = cell.ids.plain  # Arthur has played: his name plain, the bold one hidden
+    assert cell.name == "Arthur" and name.font_size >= 28 and name.opacity == 1
+    assert name.text == "Arthur" and cell.height >= 64 and cell.ids.bold.opacity == 0
 
 
 def test_five_player_variant_to_the_winners_then_a_correction(ui):
@@ -321,10 +322,12 @@ def test_a_long_name_fitted_on_turn_is_whole_off_turn(ui):
     seat was on turn in the last one showed "Dominik M...")."""
     from layout_check import FOUR
 
+    from companion.ui.widgets import fitting
+
     five = FOUR + [{"name": "Evangelina Rosenthal", "seat": 5}]
     screen = start_with(ui, {"players": five})
     cell = strip_cell(screen, 3)
-    line = cell.children[-1]  # the name line
+    line = cell.ids.plain  # the name line off turn
     cell.active = True
     cell.name = "Dominik Maximilianus Dominik"  # too long in bold: cut
     ui.pump()
@@ -332,7 +335,31 @@ def test_a_long_name_fitted_on_turn_is_whole_off_turn(ui):
     ui.pump()
     cell.active = False
     ui.pump()
-    assert not line.shorten and line.text == "Dominik Maximilianus"
+    assert not line.shorten and line.text == "Dominik Maximilianus" and line.opacity == 1
+    bold = cell.ids.bold  # on turn: fitted in bold, in the same box
+    assert bold.bold and bold.text == "Dominik Maximilianus" and bold.size == line.size
+    assert (bold.font_size, not bold.shorten) == fitting(
+        bold.text, bold.width - bold.padding[0] - bold.padding[2],
+        bold.height - bold.padding[1] - bold.padding[3], bold.sizes, 2, True)
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_the_turn_passing_on_draws_no_name(ui, label_renders):
+    """A strip cell holds its name plain and bold (on turn), each drawn once: the turn
+    passing on shows the other one, no name is fitted or drawn again (was: one label
+    made bold and plain again at every turn, fitted and drawn anew)."""
+    screen = start(ui)
+    cells = [strip_cell(screen, i) for i in range(3)]
+    names = [w for c in cells for w in (c.ids.plain, c.ids.bold)]
+    renders = label_renders(*names)
+    for i, (mode, value) in enumerate((("open-", 5), ("play_on", 3), ("play_on", 2))):
+        assert enter(screen, mode, 0, "red", value)
+        ui.pump(2)
+        on = (i + 1) % 3
+        for k, c in enumerate(cells):
+            assert c.active == (k == on)
+            assert (c.ids.bold.opacity, c.ids.plain.opacity) == ((1, 0) if k == on else (0, 1))
+    assert renders == []
     ui.app.end_game("abandoned", ask=False)
 
 

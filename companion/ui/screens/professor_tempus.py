@@ -171,6 +171,12 @@ def _button(text, on_release, selected=False, enabled=True, colour=None, kind=No
     return b
 
 
+class PtStripNames(Widget):
+    """A strip cell's name line: the name plain and in bold (on turn), one over the
+    other in its box (kv: ``ids.plain``, ``ids.bold``), the one not shown
+    see-through."""
+
+
 class PtStripCell(OneTap, ButtonBehavior, BoxLayout):
     """A player in the strip: the name (28 px) over the detail line (22 px, secondary);
     tapping it opens the scores."""
