@@ -427,3 +427,25 @@ def test_a_round_end_shown_again_draws_no_count_words(ui, label_renders):
         assert renders == []
     finally:
         kept_text.forget_all()
+
+
+def test_a_holder_taken_moves_its_key_alone(ui):
+    """A holder's row places its badge and key as a box with a gap of 2 did (the badge,
+    none on a free holder, then the key to the row's end): a holder taken moves its
+    key's left edge and nothing else, the badge shown where it waited (was: the badge
+    made 56 px wide again and the row laid out twice)."""
+    screen = start(ui)
+    rows = list(reversed(screen.ids.holders.children))
+    badge0 = tuple(rows[0].badge.pos)
+    for row in rows:  # all free: the keys take their whole rows, no badge shown
+        assert row.badge.opacity == 0
+        assert (row.key.x, row.key.right) == (row.x + 2, row.right)
+        assert (row.key.y, row.key.height) == (row.y, row.height)
+    assert enter(screen, "open-", 0, "red", 5)
+    ui.pump(2)
+    taken, free = rows[0], rows[1]
+    assert taken.badge.opacity == 1 and tuple(taken.badge.pos) == badge0
+    assert taken.badge.x == taken.x and taken.badge.center_y == taken.center_y
+    assert (taken.key.x, taken.key.right) == (taken.x + taken.badge.width + 2, taken.right)
+    assert free.badge.opacity == 0 and (free.key.x, free.key.right) == (free.x + 2, free.right)
+    ui.app.end_game("abandoned", ask=False)

@@ -120,6 +120,38 @@ class PtHolderKey(PtButton):
     on a holder draws its words once and words seen before not at all."""
 
 
+class PtHolderRow(TouchOne, Widget):
+    """A holder's row: the owner's badge (see-through on a free holder) and the key,
+    placed here as a box with a gap of 2 put them, the badge ``theme.SEAT_BADGE`` wide
+    or, on a free holder, nothing: the key then starts 2 px in. A holder taken or freed
+    (``own``) moves the key's left edge and nothing else, no box laid out again (the
+    badge kept its place)."""
+
+    def __init__(self, badge, key, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.badge, self.key, self.owned = badge, key, False
+        self.add_widget(badge)
+        self.add_widget(key)  # over the badge: the key takes the touches
+        self.fbind("pos", self._place)
+        self.fbind("size", self._place)
+
+    def own(self, owned: bool) -> None:
+        """Show the holder taken (the key beside the badge) or free (the whole row)."""
+        if owned != self.owned:
+            self.owned = owned
+            self._place_key()
+
+    def _place(self, *_args) -> None:
+        badge = self.badge
+        badge.pos = (self.x, self.center_y - badge.height / 2)
+        self._place_key()
+
+    def _place_key(self) -> None:
+        left = (self.badge.width if self.owned else 0) + 2
+        self.key.pos = (self.x + left, self.y)
+        self.key.size = (self.width - left, self.height)
+
+
 class PtHolderText(SteadyText, KeptLabel):
     """A line of a holder's key (``KeptText``: "free", "next: red" come back at every
     turn, a holder's card now and then)."""
@@ -372,17 +404,15 @@ class ProfessorTempusScreen(Screen):
         if len(box.children) != len(data):
             box.clear_widgets()
             for h in data:
-                row = OneBox(spacing=2)
-                row.add_widget(SeatBadge(pos_hint={"center_y": 0.5}))
                 key = _button("", lambda i=h["holder"]: self.choose_holder(i),
                               kind=PtHolderKey)
                 key.ids.then.padding = under(key.font_size, theme.SMALL)
-                row.add_widget(key)
-                box.add_widget(row)
+                box.add_widget(PtHolderRow(SeatBadge(opacity=0), key))
         for row, h in zip(reversed(box.children), data, strict=True):
-            badge, button = row.children[1], row.children[0]
+            badge, button = row.badge, row.key
             owned = h["owner"] is not None
-            set_changed(badge, opacity=1 if owned else 0, width=56 if owned else 0)
+            set_changed(badge, opacity=1 if owned else 0)
+            row.own(owned)
             if owned:
                 set_changed(badge, seat=h["owner"], colour=self._colour(h["owner"]))
             set_changed(button, disabled=not h["enabled"],
