@@ -449,3 +449,33 @@ def test_a_holder_taken_moves_its_key_alone(ui):
     assert (taken.key.x, taken.key.right) == (taken.x + taken.badge.width + 2, taken.right)
     assert free.badge.opacity == 0 and (free.key.x, free.key.right) == (free.x + 2, free.right)
     ui.app.end_game("abandoned", ask=False)
+
+
+def test_the_turn_passing_on_draws_no_headline(ui, label_renders):
+    """Each player's "… 's turn" is a headline of its own in the seat's colour, made with
+    the table: the turn passing on shows another, drawing nothing; the count and the
+    scores are said by the line for the rest, in the colour the turn gave it."""
+    from companion.palette import text_rgba
+
+    screen = start(ui)
+    lines = list(screen._turns.values())
+    renders = label_renders(*lines, screen.ids.turn_text)
+    names = ["Arthur", "Mickael", "Louisa"]
+    for i, (mode, value) in enumerate((("open-", 5), ("play_on", 3), ("play_on", 2))):
+        assert enter(screen, mode, 0, "red", value)
+        ui.pump(2)
+        on = (i + 1) % 3
+        shown = ui.find(f"{names[on]}'s turn")
+        assert shown is lines[on] and shown.opacity == 1 and shown.font_size >= 28
+        seat = ui.app.session.state.players[on].seat
+        assert list(shown.color) == list(text_rgba(ui.app.cfg.seat(seat).colour))
+        assert [line.opacity for line in lines].count(1) == 1
+        assert screen.ids.turn_text.opacity == 0
+    assert renders == []
+    screen.toggle_scores()
+    ui.pump()
+    rest = ui.find("Scores")
+    assert rest is screen.ids.turn_text.__self__ and all(line.opacity == 0 for line in lines)
+    assert list(rest.color) == list(lines[0].color)  # Arthur's turn again: his colour
+    screen.toggle_scores()
+    ui.app.end_game("abandoned", ask=False)

@@ -77,7 +77,12 @@ def turn_text(state: pt.State) -> str:
         return "Game over"
     if state.phase == "scoring":
         return "Count hourglasses"
-    return f"{state.players[state.turn].name}'s turn"
+    return turn_of(state.players[state.turn].name)
+
+
+def turn_of(name: str) -> str:
+    """The headline while ``name`` plays: "Ann's turn"."""
+    return f"{name}'s turn"
 
 
 def points(state: pt.State, seat: int, per_count: list | None = None) -> str:

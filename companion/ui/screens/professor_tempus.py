@@ -64,6 +64,28 @@ class PtText(KeptFitLabel):
     it is): shown again from its kept texture, not drawn again."""
 
 
+class PtTurnText(PtText):
+    """The top bar's headline (kv: its sizes, bold, left in the middle)."""
+
+
+class PtTurnLine(Widget):
+    """The headline's place in the top bar: its lines lie one over the other in it, one
+    of them shown (``ProfessorTempusScreen._show_turn``)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.fbind("pos", self._place)
+        self.fbind("size", self._place)
+
+    def add_widget(self, widget, *args, **kwargs) -> None:
+        super().add_widget(widget, *args, **kwargs)
+        widget.pos, widget.size = self.pos, self.size
+
+    def _place(self, *_args) -> None:
+        for child in self.children:
+            child.pos, child.size = self.pos, self.size
+
+
 class PtDetail(KeptFitLabel):
     """A player's detail line ("5 cards · 2 points"), its words drawn white and coloured
     by ``tint`` on the canvas (kv), so a colour change draws no text. The lines come
@@ -302,6 +324,8 @@ class ProfessorTempusScreen(Screen):
             page.shape = None  # what its rows were built for
             self.ids.panel.add_page(page)
         self._shown: str | None = None
+        self._turns: dict[int, PtTurnText] = {}  # seat -> its turn's line
+        self._turns_for: tuple | None = None  # the players they were made for
         self._build_move(move)
         self._build_end(self._panels["end"])
 
@@ -325,6 +349,7 @@ class ProfessorTempusScreen(Screen):
         state = self._state()
         if state is None:
             self.turn, self.info = "No game", ""
+            self._show_turn(None, theme.WHITE)
             for box in ("players", "holders"):
                 self.ids[box].clear_widgets()
             self._show_panel(None)
@@ -352,6 +377,10 @@ class ProfessorTempusScreen(Screen):
         seat = view.turn_seat(state)
         self.turn_colour = (text_rgba(App.get_running_app().cfg.seat(seat).colour) if seat
                             else theme.WHITE)
+        self._make_turns(state)
+        line = self._turns.get(seat)
+        self._show_turn(line if line is not None and line.text == turn else None,
+                        self.turn_colour)
         set_changed(self.ids.turn_badge, seat=seat or 0, opacity=1 if seat else 0,
                     colour=tuple(self.turn_colour))
         set_changed(self.ids.undo, disabled=not app.session.can_undo)
@@ -372,6 +401,41 @@ class ProfessorTempusScreen(Screen):
             self._score_panel(state)
         else:
             self._end_panel(state)
+
+    def _make_turns(self, state) -> None:
+        """A headline per player ("Ann's turn", in the seat's colour), made when the
+        table changes: the turn passing on shows another, fitting and drawing nothing
+        (it was one line whose words and colour changed at every turn)."""
+        cfg = App.get_running_app().cfg
+        players = tuple((p.seat, p.name, cfg.seat(p.seat).colour) for p in state.players)
+        if players == self._turns_for:
+            return
+        self._turns_for = players
+        box = self.ids.turn_line
+        for line in self._turns.values():
+            box.remove_widget(line)
+        self._turns = {}
+        for seat, name, colour in players:
+            line = PtTurnText(text=view.turn_of(name), opacity=0, color=text_rgba(colour))
+            box.add_widget(line)
+            self._turns[seat] = line
+        self._turn_shown = None
+
+    def _show_turn(self, line, colour) -> None:
+        """Show a player's headline (``line``), or none and the screen's ``turn`` in
+        the line for the rest."""
+        shown = getattr(self, "_turn_shown", None)
+        if shown is not line:
+            if shown is not None:
+                shown.opacity = 0
+            if line is not None:
+                line.opacity = 1
+            self._turn_shown = line
+        rest = self.ids.turn_text
+        if line is None:
+            set_changed(rest, text=self.turn, color=tuple(colour), opacity=1)
+        else:
+            set_changed(rest, opacity=0)
 
     def _strip(self, state) -> None:
         """The players: a cell per seat, made when the table changes, then updated."""
