@@ -459,7 +459,8 @@ def test_the_turn_passing_on_draws_no_headline(ui, label_renders):
 
     screen = start(ui)
     lines = list(screen._turns.values())
-    renders = label_renders(*lines, screen.ids.turn_text)
+    numbers = [n for b in screen._badges.values() for n in b.children]
+    renders = label_renders(*lines, screen.ids.turn_text, *numbers)
     names = ["Arthur", "Mickael", "Louisa"]
     for i, (mode, value) in enumerate((("open-", 5), ("play_on", 3), ("play_on", 2))):
         assert enter(screen, mode, 0, "red", value)
@@ -471,6 +472,9 @@ def test_the_turn_passing_on_draws_no_headline(ui, label_renders):
         assert list(shown.color) == list(text_rgba(ui.app.cfg.seat(seat).colour))
         assert [line.opacity for line in lines].count(1) == 1
         assert screen.ids.turn_text.opacity == 0
+        badges = screen.ids.turn_badge.children  # the badge on turn, alone shown
+        assert [(b.seat, b.opacity) for b in badges if b.opacity] == [(seat, 1)]
+        assert list(screen._badges[seat].colour) == list(shown.color)
     assert renders == []
     screen.toggle_scores()
     ui.pump()

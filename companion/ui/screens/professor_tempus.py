@@ -325,6 +325,8 @@ class ProfessorTempusScreen(Screen):
             self.ids.panel.add_page(page)
         self._shown: str | None = None
         self._turns: dict[int, PtTurnText] = {}  # seat -> its turn's line
+        self._badges: dict[int, SeatBadge] = {}  # seat -> its badge in the top bar
+        self._badge_shown: SeatBadge | None = None
         self._turns_for: tuple | None = None  # the players they were made for
         self._build_move(move)
         self._build_end(self._panels["end"])
@@ -350,6 +352,8 @@ class ProfessorTempusScreen(Screen):
         if state is None:
             self.turn, self.info = "No game", ""
             self._show_turn(None, theme.WHITE)
+            if self._badge_shown is not None:
+                self._badge_shown.opacity, self._badge_shown = 0, None
             for box in ("players", "holders"):
                 self.ids[box].clear_widgets()
             self._show_panel(None)
@@ -381,8 +385,13 @@ class ProfessorTempusScreen(Screen):
         line = self._turns.get(seat)
         self._show_turn(line if line is not None and line.text == turn else None,
                         self.turn_colour)
-        set_changed(self.ids.turn_badge, seat=seat or 0, opacity=1 if seat else 0,
-                    colour=tuple(self.turn_colour))
+        badge = self._badges.get(seat)
+        if badge is not self._badge_shown:
+            if self._badge_shown is not None:
+                self._badge_shown.opacity = 0
+            if badge is not None:
+                badge.opacity = 1
+            self._badge_shown = badge
         set_changed(self.ids.undo, disabled=not app.session.can_undo)
         self._strip(state)
         self._holders(state)
@@ -403,9 +412,10 @@ class ProfessorTempusScreen(Screen):
             self._end_panel(state)
 
     def _make_turns(self, state) -> None:
-        """A headline per player ("Ann's turn", in the seat's colour), made when the
-        table changes: the turn passing on shows another, fitting and drawing nothing
-        (it was one line whose words and colour changed at every turn)."""
+        """A headline per player ("Ann's turn", in the seat's colour) and a badge,
+        made when the table changes: the turn passing on shows others, fitting and
+        drawing nothing (it was one line and one badge whose words, number and colour
+        changed at every turn)."""
         cfg = App.get_running_app().cfg
         players = tuple((p.seat, p.name, cfg.seat(p.seat).colour) for p in state.players)
         if players == self._turns_for:
@@ -415,10 +425,16 @@ class ProfessorTempusScreen(Screen):
         for line in self._turns.values():
             box.remove_widget(line)
         self._turns = {}
+        for badge in self._badges.values():
+            self.ids.turn_badge.remove_widget(badge)
+        self._badges, self._badge_shown = {}, None
         for seat, name, colour in players:
             line = PtTurnText(text=view.turn_of(name), opacity=0, color=text_rgba(colour))
             box.add_widget(line)
             self._turns[seat] = line
+            # (in the colour of the seat's words, as the headline)
+            self._badges[seat] = SeatBadge(seat=seat, colour=text_rgba(colour), opacity=0)
+            self.ids.turn_badge.add_widget(self._badges[seat])
         self._turn_shown = None
 
     def _show_turn(self, line, colour) -> None:
