@@ -171,8 +171,9 @@ def test_holder_and_strip_text_sizes(ui):
     detail = ui.find("5 cards · 0 points")
     assert detail.font_size == 22  # the secondary line
     cell = detail.parent
-    assert cell.name == "Arthur" and cell.children[1].font_size >= 28
-    assert cell.children[1].text == "Arthur" and cell.height >= 64
+    name = cell.ids.plain  # Arthur has played: his name plain, the bold one hidden
+    assert cell.name == "Arthur" and name.font_size >= 28 and name.opacity == 1
+    assert name.text == "Arthur" and cell.height >= 64 and cell.ids.bold.opacity == 0
 
 
 def test_five_player_variant_to_the_winners_then_a_correction(ui):
@@ -321,10 +322,12 @@ def test_a_long_name_fitted_on_turn_is_whole_off_turn(ui):
     seat was on turn in the last one showed "Dominik M...")."""
     from layout_check import FOUR
 
+    from companion.ui.widgets import fitting
+
     five = FOUR + [{"name": "Evangelina Rosenthal", "seat": 5}]
     screen = start_with(ui, {"players": five})
     cell = strip_cell(screen, 3)
-    line = cell.children[-1]  # the name line
+    line = cell.ids.plain  # the name line off turn
     cell.active = True
     cell.name = "Dominik Maximilianus Dominik"  # too long in bold: cut
     ui.pump()
@@ -332,7 +335,31 @@ def test_a_long_name_fitted_on_turn_is_whole_off_turn(ui):
     ui.pump()
     cell.active = False
     ui.pump()
-    assert not line.shorten and line.text == "Dominik Maximilianus"
+    assert not line.shorten and line.text == "Dominik Maximilianus" and line.opacity == 1
+    bold = cell.ids.bold  # on turn: fitted in bold, in the same box
+    assert bold.bold and bold.text == "Dominik Maximilianus" and bold.size == line.size
+    assert (bold.font_size, not bold.shorten) == fitting(
+        bold.text, bold.width - bold.padding[0] - bold.padding[2],
+        bold.height - bold.padding[1] - bold.padding[3], bold.sizes, 2, True)
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_the_turn_passing_on_draws_no_name(ui, label_renders):
+    """A strip cell holds its name plain and bold (on turn), each drawn once: the turn
+    passing on shows the other one, no name is fitted or drawn again (was: one label
+    made bold and plain again at every turn, fitted and drawn anew)."""
+    screen = start(ui)
+    cells = [strip_cell(screen, i) for i in range(3)]
+    names = [w for c in cells for w in (c.ids.plain, c.ids.bold)]
+    renders = label_renders(*names)
+    for i, (mode, value) in enumerate((("open-", 5), ("play_on", 3), ("play_on", 2))):
+        assert enter(screen, mode, 0, "red", value)
+        ui.pump(2)
+        on = (i + 1) % 3
+        for k, c in enumerate(cells):
+            assert c.active == (k == on)
+            assert (c.ids.bold.opacity, c.ids.plain.opacity) == ((1, 0) if k == on else (0, 1))
+    assert renders == []
     ui.app.end_game("abandoned", ask=False)
 
 
@@ -400,3 +427,59 @@ def test_a_round_end_shown_again_draws_no_count_words(ui, label_renders):
         assert renders == []
     finally:
         kept_text.forget_all()
+
+
+def test_a_holder_taken_moves_its_key_alone(ui):
+    """A holder's row places its badge and key as a box with a gap of 2 did (the badge,
+    none on a free holder, then the key to the row's end): a holder taken moves its
+    key's left edge and nothing else, the badge shown where it waited (was: the badge
+    made 56 px wide again and the row laid out twice)."""
+    screen = start(ui)
+    rows = list(reversed(screen.ids.holders.children))
+    badge0 = tuple(rows[0].badge.pos)
+    for row in rows:  # all free: the keys take their whole rows, no badge shown
+        assert row.badge.opacity == 0
+        assert (row.key.x, row.key.right) == (row.x + 2, row.right)
+        assert (row.key.y, row.key.height) == (row.y, row.height)
+    assert enter(screen, "open-", 0, "red", 5)
+    ui.pump(2)
+    taken, free = rows[0], rows[1]
+    assert taken.badge.opacity == 1 and tuple(taken.badge.pos) == badge0
+    assert taken.badge.x == taken.x and taken.badge.center_y == taken.center_y
+    assert (taken.key.x, taken.key.right) == (taken.x + taken.badge.width + 2, taken.right)
+    assert free.badge.opacity == 0 and (free.key.x, free.key.right) == (free.x + 2, free.right)
+    ui.app.end_game("abandoned", ask=False)
+
+
+def test_the_turn_passing_on_draws_no_headline(ui, label_renders):
+    """Each player's "… 's turn" is a headline of its own in the seat's colour, made with
+    the table: the turn passing on shows another, drawing nothing; the count and the
+    scores are said by the line for the rest, in the colour the turn gave it."""
+    from companion.palette import text_rgba
+
+    screen = start(ui)
+    lines = list(screen._turns.values())
+    numbers = [n for b in screen._badges.values() for n in b.children]
+    renders = label_renders(*lines, screen.ids.turn_text, *numbers)
+    names = ["Arthur", "Mickael", "Louisa"]
+    for i, (mode, value) in enumerate((("open-", 5), ("play_on", 3), ("play_on", 2))):
+        assert enter(screen, mode, 0, "red", value)
+        ui.pump(2)
+        on = (i + 1) % 3
+        shown = ui.find(f"{names[on]}'s turn")
+        assert shown is lines[on] and shown.opacity == 1 and shown.font_size >= 28
+        seat = ui.app.session.state.players[on].seat
+        assert list(shown.color) == list(text_rgba(ui.app.cfg.seat(seat).colour))
+        assert [line.opacity for line in lines].count(1) == 1
+        assert screen.ids.turn_text.opacity == 0
+        badges = screen.ids.turn_badge.children  # the badge on turn, alone shown
+        assert [(b.seat, b.opacity) for b in badges if b.opacity] == [(seat, 1)]
+        assert list(screen._badges[seat].colour) == list(shown.color)
+    assert renders == []
+    screen.toggle_scores()
+    ui.pump()
+    rest = ui.find("Scores")
+    assert rest is screen.ids.turn_text.__self__ and all(line.opacity == 0 for line in lines)
+    assert list(rest.color) == list(lines[0].color)  # Arthur's turn again: his colour
+    screen.toggle_scores()
+    ui.app.end_game("abandoned", ask=False)

@@ -56,6 +56,13 @@ def snapshot(state: pt.State) -> dict:
     return _last[1]
 
 
+def keep(state: pt.State, snap: dict) -> None:
+    """Take ``snap`` (the engine's ``snapshot(state)``, made by someone else: the
+    session keeps the last two it made) as ``state``'s: the screen hands in the
+    session's, so the spoken line of a count and an undo make none again."""
+    _last[0], _last[1] = state, snap
+
+
 def header(state: pt.State) -> str:
     snap = snapshot(state)
     count = f" (count {state.count})" if state.two_counts else ""
@@ -70,13 +77,20 @@ def turn_text(state: pt.State) -> str:
         return "Game over"
     if state.phase == "scoring":
         return "Count hourglasses"
-    return f"{state.players[state.turn].name}'s turn"
+    return turn_of(state.players[state.turn].name)
 
 
-def points(state: pt.State, seat: int) -> str:
+def turn_of(name: str) -> str:
+    """The headline while ``name`` plays: "Ann's turn"."""
+    return f"{name}'s turn"
+
+
+def points(state: pt.State, seat: int, per_count: list | None = None) -> str:
     """A seat's score for the strip: "7 points", or "3+4 points" once the variant's
-    count 2 has begun (count 1 + count 2)."""
-    per_count = pt.counts(state)
+    count 2 has begun (count 1 + count 2). ``per_count``: ``pt.counts(state)`` if
+    already at hand (the snapshot's ``counts``)."""
+    if per_count is None:
+        per_count = pt.counts(state)
     key = str(seat)
     if state.two_counts and len(per_count) == 2:
         return f"{per_count[0][key]}+{per_count[1][key]} points"
@@ -89,12 +103,13 @@ def players(state: pt.State) -> list[dict]:
     the two lines to show (``name``; ``detail``, the secondary line in words: with four
     or five players a cell is too narrow for both, so it holds the score alone and the
     cards are in the scores panel)."""
-    totals = snapshot(state)["totals"]
+    snap = snapshot(state)
+    totals, per_count = snap["totals"], snap["counts"]
     on = turn_seat(state)
     width = len(state.players)  # the narrower the cell, the shorter the detail line
     out = []
     for p, n in zip(state.players, state.hands, strict=True):
-        pts = points(state, p.seat)
+        pts = points(state, p.seat, per_count)
         cards = f"{n} card{'s' if n != 1 else ''}"
         detail = pts if width >= 4 else f"{cards} · {pts}"
         out.append({"seat": p.seat, "name": p.name, "hand": n, "total": totals[str(p.seat)],
@@ -106,7 +121,7 @@ def players(state: pt.State) -> list[dict]:
 def score_table(state: pt.State) -> list[dict]:
     """The totals for the scores panel: one line per count in the variant (count 1,
     count 2) and the total; ``values`` maps seat -> hourglasses."""
-    per_count = pt.counts(state)
+    per_count = snapshot(state)["counts"]
     seats = [p.seat for p in state.players]
     lines = []
     if state.two_counts:
@@ -247,7 +262,7 @@ def score_action(state: pt.State, entries: dict[int, int]) -> dict:
 
 
 def winners_text(state: pt.State) -> str:
-    snap = pt.snapshot(state)
+    snap = snapshot(state)
     if not snap["over"]:
         return ""
     names = [name_of(state, s) for s in snap["winners"]]

@@ -64,6 +64,28 @@ class PtText(KeptFitLabel):
     it is): shown again from its kept texture, not drawn again."""
 
 
+class PtTurnText(PtText):
+    """The top bar's headline (kv: its sizes, bold, left in the middle)."""
+
+
+class PtTurnLine(Widget):
+    """The headline's place in the top bar: its lines lie one over the other in it, one
+    of them shown (``ProfessorTempusScreen._show_turn``)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.fbind("pos", self._place)
+        self.fbind("size", self._place)
+
+    def add_widget(self, widget, *args, **kwargs) -> None:
+        super().add_widget(widget, *args, **kwargs)
+        widget.pos, widget.size = self.pos, self.size
+
+    def _place(self, *_args) -> None:
+        for child in self.children:
+            child.pos, child.size = self.pos, self.size
+
+
 class PtDetail(KeptFitLabel):
     """A player's detail line ("5 cards · 2 points"), its words drawn white and coloured
     by ``tint`` on the canvas (kv), so a colour change draws no text. The lines come
@@ -120,6 +142,38 @@ class PtHolderKey(PtButton):
     on a holder draws its words once and words seen before not at all."""
 
 
+class PtHolderRow(TouchOne, Widget):
+    """A holder's row: the owner's badge (see-through on a free holder) and the key,
+    placed here as a box with a gap of 2 put them, the badge ``theme.SEAT_BADGE`` wide
+    or, on a free holder, nothing: the key then starts 2 px in. A holder taken or freed
+    (``own``) moves the key's left edge and nothing else, no box laid out again (the
+    badge kept its place)."""
+
+    def __init__(self, badge, key, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.badge, self.key, self.owned = badge, key, False
+        self.add_widget(badge)
+        self.add_widget(key)  # over the badge: the key takes the touches
+        self.fbind("pos", self._place)
+        self.fbind("size", self._place)
+
+    def own(self, owned: bool) -> None:
+        """Show the holder taken (the key beside the badge) or free (the whole row)."""
+        if owned != self.owned:
+            self.owned = owned
+            self._place_key()
+
+    def _place(self, *_args) -> None:
+        badge = self.badge
+        badge.pos = (self.x, self.center_y - badge.height / 2)
+        self._place_key()
+
+    def _place_key(self) -> None:
+        left = (self.badge.width if self.owned else 0) + 2
+        self.key.pos = (self.x + left, self.y)
+        self.key.size = (self.width - left, self.height)
+
+
 class PtHolderText(SteadyText, KeptLabel):
     """A line of a holder's key (``KeptText``: "free", "next: red" come back at every
     turn, a holder's card now and then)."""
@@ -169,6 +223,12 @@ def _button(text, on_release, selected=False, enabled=True, colour=None, kind=No
                            background_color=CHOSEN if selected else colour or IDLE, **kw)
     b.bind(on_release=lambda _w: on_release())
     return b
+
+
+class PtStripNames(Widget):
+    """A strip cell's name line: the name plain and in bold (on turn), one over the
+    other in its box (kv: ``ids.plain``, ``ids.bold``), the one not shown
+    see-through."""
 
 
 class PtStripCell(OneTap, ButtonBehavior, BoxLayout):
@@ -264,6 +324,10 @@ class ProfessorTempusScreen(Screen):
             page.shape = None  # what its rows were built for
             self.ids.panel.add_page(page)
         self._shown: str | None = None
+        self._turns: dict[int, PtTurnText] = {}  # seat -> its turn's line
+        self._badges: dict[int, SeatBadge] = {}  # seat -> its badge in the top bar
+        self._badge_shown: SeatBadge | None = None
+        self._turns_for: tuple | None = None  # the players they were made for
         self._build_move(move)
         self._build_end(self._panels["end"])
 
@@ -287,11 +351,17 @@ class ProfessorTempusScreen(Screen):
         state = self._state()
         if state is None:
             self.turn, self.info = "No game", ""
+            self._show_turn(None, theme.WHITE)
+            if self._badge_shown is not None:
+                self._badge_shown.opacity, self._badge_shown = 0, None
             for box in ("players", "holders"):
                 self.ids[box].clear_widgets()
             self._show_panel(None)
             return
         app = App.get_running_app()
+        # the session's snapshot of the state (kept for the last two states): the spoken
+        # line of a count compares the two, an undo shows the one before again
+        view.keep(state, app.session.snapshot_of(state, None))
         key = (state.round, state.turn, state.phase, sum(state.hands))
         if key != self._turn_key:  # a new turn (or an undo): start the entry afresh
             self._turn_key = key
@@ -311,8 +381,17 @@ class ProfessorTempusScreen(Screen):
         seat = view.turn_seat(state)
         self.turn_colour = (text_rgba(App.get_running_app().cfg.seat(seat).colour) if seat
                             else theme.WHITE)
-        set_changed(self.ids.turn_badge, seat=seat or 0, opacity=1 if seat else 0,
-                    colour=tuple(self.turn_colour))
+        self._make_turns(state)
+        line = self._turns.get(seat)
+        self._show_turn(line if line is not None and line.text == turn else None,
+                        self.turn_colour)
+        badge = self._badges.get(seat)
+        if badge is not self._badge_shown:
+            if self._badge_shown is not None:
+                self._badge_shown.opacity = 0
+            if badge is not None:
+                badge.opacity = 1
+            self._badge_shown = badge
         set_changed(self.ids.undo, disabled=not app.session.can_undo)
         self._strip(state)
         self._holders(state)
@@ -331,6 +410,48 @@ class ProfessorTempusScreen(Screen):
             self._score_panel(state)
         else:
             self._end_panel(state)
+
+    def _make_turns(self, state) -> None:
+        """A headline per player ("Ann's turn", in the seat's colour) and a badge,
+        made when the table changes: the turn passing on shows others, fitting and
+        drawing nothing (it was one line and one badge whose words, number and colour
+        changed at every turn)."""
+        cfg = App.get_running_app().cfg
+        players = tuple((p.seat, p.name, cfg.seat(p.seat).colour) for p in state.players)
+        if players == self._turns_for:
+            return
+        self._turns_for = players
+        box = self.ids.turn_line
+        for line in self._turns.values():
+            box.remove_widget(line)
+        self._turns = {}
+        for badge in self._badges.values():
+            self.ids.turn_badge.remove_widget(badge)
+        self._badges, self._badge_shown = {}, None
+        for seat, name, colour in players:
+            line = PtTurnText(text=view.turn_of(name), opacity=0, color=text_rgba(colour))
+            box.add_widget(line)
+            self._turns[seat] = line
+            # (in the colour of the seat's words, as the headline)
+            self._badges[seat] = SeatBadge(seat=seat, colour=text_rgba(colour), opacity=0)
+            self.ids.turn_badge.add_widget(self._badges[seat])
+        self._turn_shown = None
+
+    def _show_turn(self, line, colour) -> None:
+        """Show a player's headline (``line``), or none and the screen's ``turn`` in
+        the line for the rest."""
+        shown = getattr(self, "_turn_shown", None)
+        if shown is not line:
+            if shown is not None:
+                shown.opacity = 0
+            if line is not None:
+                line.opacity = 1
+            self._turn_shown = line
+        rest = self.ids.turn_text
+        if line is None:
+            set_changed(rest, text=self.turn, color=tuple(colour), opacity=1)
+        else:
+            set_changed(rest, opacity=0)
 
     def _strip(self, state) -> None:
         """The players: a cell per seat, made when the table changes, then updated."""
@@ -363,17 +484,15 @@ class ProfessorTempusScreen(Screen):
         if len(box.children) != len(data):
             box.clear_widgets()
             for h in data:
-                row = OneBox(spacing=2)
-                row.add_widget(SeatBadge(pos_hint={"center_y": 0.5}))
                 key = _button("", lambda i=h["holder"]: self.choose_holder(i),
                               kind=PtHolderKey)
                 key.ids.then.padding = under(key.font_size, theme.SMALL)
-                row.add_widget(key)
-                box.add_widget(row)
+                box.add_widget(PtHolderRow(SeatBadge(opacity=0), key))
         for row, h in zip(reversed(box.children), data, strict=True):
-            badge, button = row.children[1], row.children[0]
+            badge, button = row.badge, row.key
             owned = h["owner"] is not None
-            set_changed(badge, opacity=1 if owned else 0, width=56 if owned else 0)
+            set_changed(badge, opacity=1 if owned else 0)
+            row.own(owned)
             if owned:
                 set_changed(badge, seat=h["owner"], colour=self._colour(h["owner"]))
             set_changed(button, disabled=not h["enabled"],
