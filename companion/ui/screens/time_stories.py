@@ -367,7 +367,6 @@ class TimeStoriesScreen(Screen):
     red = BooleanProperty(False)
     rolling = BooleanProperty(False)
     running = BooleanProperty(True)
-    chart = ListProperty([])
     starting_tu = NumericProperty(25)
 
     def __init__(self, **kwargs) -> None:
@@ -383,6 +382,8 @@ class TimeStoriesScreen(Screen):
         # plain list, as nothing is bound to it (a ListProperty copied and
         # compared its 60 rows at every line)
         self.log_rows: list[str] = []
+        self.chart = self.ids.chart.__self__  # the burn-down (strong: ids are weak)
+        self._charted = None  # the burn-down and starting TU it shows (``_draw_mission``)
         # strong references: ids are weak
         self.mission, self.undo_button = self.ids.mission.__self__, self.ids.undo.__self__
         self.ids.stack.shown = self.mission  # the body's first page (``_body``)
@@ -459,7 +460,10 @@ class TimeStoriesScreen(Screen):
         self._show_log(v.log_lines[::-1])
         self.running = v.running
         self.starting_tu = v.starting_tu
-        self.chart = p.chart_points(snap["burndown"], v.starting_tu)
+        charted = snap["burndown"], v.starting_tu
+        if charted != self._charted:  # a life, an item, a test: the same burn-down
+            self._charted = charted
+            self.chart.points = p.chart_points(*charted)
 
     def _show_log(self, rows: list[str]) -> None:
         """The time log's rows, newest first, into its RecycleView: one line more (or
