@@ -219,6 +219,12 @@ def test_the_log_rows_follow_the_log_line_by_line(ui):
             assert view.parent is layout
             # each at its row's place: newest at the top, rows of the same height
             assert abs(view.top - (layout.top - i * view.height)) < 1, (i, view.top)
+            # its text drawn where Kivy's Label puts a middle line, at its box's left,
+            # after every move (``LogLine._place``)
+            rect, (tw, th), h = view._rect, view.texture_size, view.height
+            assert rect.texture is view.texture and tuple(rect.size) == (tw, th)
+            assert tuple(rect.pos) == (int(view.x + view.padding[0]), int(
+                view.center_y - h / 2.) + h - int((h - th) / 2) - th), (i, rect.pos)
 
     for i in range(LOG_ROWS + 5):
         assert ui.app.act({"type": "adjust_tu", "delta": 1 if i % 2 else -1,

@@ -16,6 +16,7 @@ time_stories*.py`` and ``captain_die.py`` read the engine's snapshot
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from companion.dice import captain_cost
 from companion.ui import theme
@@ -158,8 +159,13 @@ def mission_view(snap: dict, lines: int = LOG_LINES) -> MissionView:
     )
 
 
+@lru_cache(maxsize=1024)
 def short_log(text: str) -> str:
-    """A log line without its "run N, " prefix (the run is on screen already)."""
+    """A log line without its "run N, " prefix (the run is on screen already).
+
+    Kept per line (a pure function of the text): a new state's log is the last one's
+    and a line more, so each line is cut once, and the screen's rows compare as the
+    same strings from one state to the next."""
     head, sep, rest = text.partition(", ")
     return rest if sep and head.startswith("run ") else text
 

@@ -115,11 +115,29 @@ class LogLine(Label):
     (``text_size`` stays None), so a line that fits is measured once and drawn, and a
     longer one measured a few times more. (Kivy's own wrapping and ``shorten`` measure a
     row word by word, and letter by letter to cut it: 24-35 text measures a row.)
-    ``shorten`` stays True: the row is cut, never wrapped (the layout checks read it)."""
+    ``shorten`` stays True: the row is cut, never wrapped (the layout checks read it).
+
+    Its text's rectangle is placed in Python, once per move (``_place``): a row moves
+    one place at each new line, and the kv rule it had re-read its place two or three
+    times per move (``x``, then ``center_y``, each a kv expression)."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
+        with self.canvas:
+            Color(*theme.WHITE)
+            self._rect = Rectangle()
         self.fbind("width", self._trigger_texture)
+        for name in ("pos", "size", "texture", "texture_size", "padding"):
+            self.fbind(name, self._place)
+        self._place()
+
+    def _place(self, *_args) -> None:
+        """Where Kivy puts a line in the middle of the row's own box, to the pixel."""
+        rect, (tw, th), h = self._rect, self.texture_size, self.height
+        rect.texture = self.texture
+        rect.size = tw, th
+        rect.pos = (int(self.x + self.padding[0]),
+                    int(self.center_y - h / 2.) + h - int((h - th) / 2) - th)
 
     def texture_update(self, *largs) -> None:
         core = self._label
@@ -344,13 +362,11 @@ class TimeStoriesScreen(Screen):
     tu_text = StringProperty("")
     run_line = StringProperty("")
     log_text = StringProperty("")
-    log_rows = ListProperty([])  # the time log, newest first (a RecycleView's rows)
     die_text = StringProperty("-")
     die_caption = StringProperty("")
     red = BooleanProperty(False)
     rolling = BooleanProperty(False)
     running = BooleanProperty(True)
-    chart = ListProperty([])
     starting_tu = NumericProperty(25)
 
     def __init__(self, **kwargs) -> None:
@@ -362,6 +378,12 @@ class TimeStoriesScreen(Screen):
         self.kept: dict[str, panels.Panel] = {}  # panels built once (``Panel.KEPT``)
         self.picker: FacePicker | None = None  # made on the first tap on the die
         self._drawn: dict | None = None  # the snapshot the mission shows (``refresh``)
+        # the time log, newest first, as its RecycleView holds it (``_show_log``): a
+        # plain list, as nothing is bound to it (a ListProperty copied and
+        # compared its 60 rows at every line)
+        self.log_rows: list[str] = []
+        self.chart = self.ids.chart.__self__  # the burn-down (strong: ids are weak)
+        self._charted = None  # the burn-down and starting TU it shows (``_draw_mission``)
         # strong references: ids are weak
         self.mission, self.undo_button = self.ids.mission.__self__, self.ids.undo.__self__
         self.ids.stack.shown = self.mission  # the body's first page (``_body``)
@@ -438,7 +460,10 @@ class TimeStoriesScreen(Screen):
         self._show_log(v.log_lines[::-1])
         self.running = v.running
         self.starting_tu = v.starting_tu
-        self.chart = p.chart_points(snap["burndown"], v.starting_tu)
+        charted = snap["burndown"], v.starting_tu
+        if charted != self._charted:  # a life, an item, a test: the same burn-down
+            self._charted = charted
+            self.chart.points = p.chart_points(*charted)
 
     def _show_log(self, rows: list[str]) -> None:
         """The time log's rows, newest first, into its RecycleView: one line more (or
