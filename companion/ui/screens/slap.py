@@ -107,6 +107,8 @@ class SlapScreen(Screen):
         self._round_rows: dict[tuple, RoundRow] = {}
         self._side_pages: tuple | None = None  # built with the other pages (``_pages``)
         self._rounds_key = self._rounds_lines = None  # the recorded rounds, read once a change
+        self._chips_key = None  # (colours, seats) the idle row's discs show
+        self._side_key = self._side_list = None  # (rounds, colours, names) the list shows
 
     # -- entering and leaving ------------------------------------------------------------
 
@@ -582,11 +584,15 @@ class SlapScreen(Screen):
         other page, it moves no button)."""
         false_alarm, cancel, record = self._round_buttons()
         if view.phase == sp.IDLE and self.mode == "tool":
-            chips = [self._seat_chip(s) for s in sorted(colours)]
-            for chip in chips:
-                chip.colour = rgba(colours[chip.seat])
-                chip.lit = chip.seat in self.seats
-            hold(self._chip_row, chips)
+            # the discs as they were last set (a record shows the same seats again)
+            key = (tuple(colours.items()), self.seats)
+            if key != self._chips_key:
+                chips = [self._seat_chip(s) for s in sorted(colours)]
+                for chip in chips:
+                    chip.colour = rgba(colours[chip.seat])
+                    chip.lit = chip.seat in self.seats
+                hold(self._chip_row, chips)
+                self._chips_key = key
             self.ids.actions.show(self._chip_row)
             return
         self.ids.actions.show(self._round_row)
@@ -623,18 +629,20 @@ class SlapScreen(Screen):
             self.ids.side.show(choices)
             return
         self.side_title = "Last rounds"
-        lines = []
-        for line in view.rounds:
-            who = names.get(line.picker, "") if line.picker else ""
-            lines.append((line.picker or 0,
-                          rgba(colours[line.picker]) if line.picker in colours else WHITE,
-                          f"{line.label}: {line.how or 'nobody'}", who))
-        rows = self._rows_for(lines)
-        if rows:
-            hold(rounds, rows)
-            self.ids.side.show(rounds)
-        else:
-            self.ids.side.show(nothing)
+        # the list as it was last set (arming, a slap, a verdict list the same rounds)
+        key = (view.rounds, tuple(colours.items()), tuple(names.items()))
+        if key != self._side_key:
+            lines = []
+            for line in view.rounds:
+                who = names.get(line.picker, "") if line.picker else ""
+                lines.append((line.picker or 0,
+                              rgba(colours[line.picker]) if line.picker in colours else WHITE,
+                              f"{line.label}: {line.how or 'nobody'}", who))
+            rows = self._rows_for(lines)
+            if rows:
+                hold(rounds, rows)
+            self._side_key, self._side_list = key, rounds if rows else nothing
+        self.ids.side.show(self._side_list)
 
     def _rows_for(self, lines: list[tuple]) -> list[RoundRow]:
         """A row per ``(seat, colour, head, who)``: the row that shows it already, else one
