@@ -13,8 +13,9 @@ contradict itself. ``check_picker`` then refuses a picker the verdict does not a
 in the table's words (see below). A state keeps a round's facts as compact JSON text
 (``facts_text``: a long night's rounds take a fraction of the memory of parsed data or
 of the derived ``Verdict``s) and derives the verdict again when asked
-(``verdict_of``: the verdicts of the last ``KEPT_VERDICTS`` texts asked for are kept, so
-a screen that lists the newest rounds after every record derives only the new one).
+(``verdict_of``: the verdicts of the last ``KEPT_VERDICTS`` texts made or asked for are
+kept, so a screen that lists the newest rounds after every record derives none again:
+the new round's verdict is kept as its text is made).
 
 Who may pick up:
 
@@ -30,8 +31,8 @@ Not an engine: it declares no ``GAME``.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
-from functools import lru_cache
 from typing import Any
 
 from companion.errors import CompanionError, MalformedAction, RuleError
@@ -74,22 +75,47 @@ def read_round(data: Any, seats: Collection[int], kind: str) -> Verdict:
 
 
 def facts_text(verdict: Verdict) -> str:
-    """The facts of ``verdict`` as compact JSON text: what a state keeps of a round."""
+    """The facts of ``verdict`` as compact JSON text: what a state keeps of a round.
+    ``verdict`` is kept as the text's (``verdict_of``): the facts derive it again
+    exactly (tests/slap/test_verdict.py holds the round trip), so the round just
+    recorded, listed at once, is not derived a second time."""
     facts = verdict.to_facts()
     if _orjson is not None:
-        return _orjson.dumps(facts).decode()
-    return json.dumps(facts, separators=(",", ":"))
+        text = _orjson.dumps(facts).decode()
+    else:
+        text = json.dumps(facts, separators=(",", ":"))
+    _keep(text, verdict)
+    return text
 
 
-@lru_cache(maxsize=KEPT_VERDICTS)
 def verdict_of(text: str) -> Verdict:
     """The verdict of facts kept by ``facts_text`` (checked when they were recorded).
 
     Kept per text (a ``Verdict`` is immutable, the text too): the same facts give the
     same verdict, so a round's verdict asked for again (the slap screen's last rounds
     after each record, every snapshot) is not derived again."""
+    kept = _KEPT.get(text)
+    if kept is not None:
+        _KEPT.move_to_end(text)
+        return kept
     data = _orjson.loads(text) if _orjson is not None else json.loads(text)
-    return facts_from_json(data).decide()
+    return _keep(text, facts_from_json(data).decide())
+
+
+def _keep(text: str, verdict: Verdict) -> Verdict:
+    _KEPT[text] = verdict
+    _KEPT.move_to_end(text)
+    if len(_KEPT) > KEPT_VERDICTS:
+        _KEPT.popitem(last=False)
+    return verdict
+
+
+def forget_verdicts() -> None:
+    """Forget every kept verdict (a test that counts derivations starts from none)."""
+    _KEPT.clear()
+
+
+_KEPT: OrderedDict[str, Verdict] = OrderedDict()
 
 
 def check_picker(verdict: Verdict, picker: int | None,

@@ -170,10 +170,10 @@ def test_apply_never_changes_the_state_it_was_given():
         st.apply(state, {"type": "pickup", "seat": 1})
 
 
-def test_the_newest_rounds_listed_after_each_record_derive_only_the_new_verdict(monkeypatch):
+def test_the_newest_rounds_listed_after_each_record_derive_no_verdict_again(monkeypatch):
     """The slap screen lists the newest rounds after every record (``snapshot(recent=5)``):
-    a round's verdict is derived from its facts once, not again at every listing; what
-    is listed is what deriving every verdict afresh lists."""
+    a round's verdict is derived from its facts once, as it is recorded, not again at
+    any listing; what is listed is what deriving every verdict afresh lists."""
     from companion.games import slap_verdicts
 
     derived = []
@@ -183,20 +183,20 @@ def test_the_newest_rounds_listed_after_each_record_derive_only_the_new_verdict(
         derived.append(data)
         return facts_from_json(data)
 
-    slap_verdicts.verdict_of.cache_clear()
+    slap_verdicts.forget_verdicts()
     monkeypatch.setattr(slap_verdicts, "facts_from_json", counted)
     rounds = [verdict({1: 0, 2: 10 * k, 3: 95, 4: 180 + k}) for k in range(1, 9)]
     state = play(*(rnd(v, v.picker) for v in rounds[:7]))
     first = st.snapshot(state, recent=5)
-    assert len(derived) == 7 + 5  # each round checked as recorded; five listed
+    assert len(derived) == 7  # each round checked as recorded; none again to list them
     state = st.apply(state, rnd(rounds[7], rounds[7].picker))
     del derived[:]
     listed = st.snapshot(state, recent=5)
-    assert len(derived) == 1  # the new round only: the four before it are kept
+    assert len(derived) == 0  # the new round's verdict was kept as it was recorded
     assert [r["n"] for r in listed["rounds"]] == [4, 5, 6, 7, 8]
     assert listed["rounds"][:4] == first["rounds"][1:]
     assert listed["rounds"][0] is first["rounds"][1]  # a listed round is made once
-    slap_verdicts.verdict_of.cache_clear()
+    slap_verdicts.forget_verdicts()
     st._round_json.cache_clear()
     assert st.snapshot(state, recent=5) == listed  # derived afresh: the same
 
