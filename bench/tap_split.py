@@ -117,20 +117,9 @@ def main() -> int:
     rec.install(app)
     ua.TAPPED[screen](app, rec, taps)
     split.report()
-    app.stop()
-    app.table.close()
-    app.log.close()
+    ua.close(app)
     return 0
 
 
 if __name__ == "__main__":
-    from box_python import as_the_box
-
-    as_the_box()
-    try:
-        sys.exit(main())
-    except Exception:  # Kivy's logger holds sys.stderr: say why on the real one
-        import traceback
-
-        traceback.print_exc(file=sys.__stderr__)
-        sys.exit(1)
+    ua.run(main)

@@ -1075,20 +1075,30 @@ def main() -> int:
         rec.write_kind_profiles(Path(args.profile_kinds))
         rec.kind_profiles = None
     growth(app, rec, args.repeats)
-    app.stop()
-    app.table.close()
-    app.log.close()
+    close(app)
     return 0
 
 
-if __name__ == "__main__":
+def close(app) -> None:
+    """Stop the app and close its table and its log."""
+    app.stop()
+    app.table.close()
+    app.log.close()
+
+
+def run(main_function) -> None:
+    """Run a bench's ``main`` with Python as the box runs it; exit with its status."""
     from box_python import as_the_box
 
     as_the_box()
     try:
-        sys.exit(main())
+        sys.exit(main_function())
     except Exception:  # Kivy's logger holds sys.stderr: say why on the real one
         import traceback
 
         traceback.print_exc(file=sys.__stderr__)
         sys.exit(1)
+
+
+if __name__ == "__main__":
+    run(main)
