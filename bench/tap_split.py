@@ -122,4 +122,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    from box_python import as_the_box
+
+    as_the_box()
     ua.run(main)

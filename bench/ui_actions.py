@@ -1087,10 +1087,8 @@ def close(app) -> None:
 
 
 def run(main_function) -> None:
-    """Run a bench's ``main`` with Python as the box runs it; exit with its status."""
-    from box_python import as_the_box
-
-    as_the_box()
+    """Run a bench's ``main`` (after ``as_the_box()``) and exit with its status; a
+    failure's reason goes to the real stderr."""
     try:
         sys.exit(main_function())
     except Exception:  # Kivy's logger holds sys.stderr: say why on the real one
@@ -1101,4 +1099,7 @@ def run(main_function) -> None:
 
 
 if __name__ == "__main__":
+    from box_python import as_the_box
+
+    as_the_box()
     run(main)
