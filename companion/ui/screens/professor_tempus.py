@@ -327,6 +327,7 @@ class ProfessorTempusScreen(Screen):
         self._turns: dict[int, PtTurnText] = {}  # seat -> its turn's line
         self._badges: dict[int, SeatBadge] = {}  # seat -> its badge in the top bar
         self._badge_shown: SeatBadge | None = None
+        self._turn_shown: PtTurnText | None = None  # the player's headline shown
         self._turns_for: tuple | None = None  # the players they were made for
         self._build_move(move)
         self._build_end(self._panels["end"])
@@ -440,7 +441,7 @@ class ProfessorTempusScreen(Screen):
     def _show_turn(self, line, colour) -> None:
         """Show a player's headline (``line``), or none and the screen's ``turn`` in
         the line for the rest."""
-        shown = getattr(self, "_turn_shown", None)
+        shown = self._turn_shown
         if shown is not line:
             if shown is not None:
                 shown.opacity = 0
