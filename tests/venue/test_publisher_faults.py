@@ -4,10 +4,11 @@ every game stays in the outbox, and all of it arrives once the broker is right."
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
-from localbroker import LocalBroker, free_port
+from localbroker import LocalBroker
 from simtable import SimTable
 from venue_helpers import Venue, make_certificates, needs_mosquitto, wait_notice
 
@@ -82,7 +83,12 @@ def test_tls_with_the_right_certificate_delivers(tmp_path, changes):
 
 def test_a_broker_away_for_an_hour_loses_nothing_and_is_not_hammered(tmp_path, changes):
     now = [50_000.0]  # a monotonic clock does not start at 0
-    port = free_port()  # nothing listens there yet
+    # The port is held, bound but not listening, for the hour: every try is refused, and
+    # nothing else on the machine can listen there or take it as a connection's own port
+    # meanwhile (a port only looked up free could be, and the problem told would change).
+    held = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    held.bind(("127.0.0.1", 0))
+    port = held.getsockname()[1]
     cfg = VenueConfig("127.0.0.1", port, "Chronos Café", "Table 1")
     table = SimTable(tmp_path / "t", cfg, "2e2e2e2e", clock=lambda: now[0])
     pub = table.publisher  # stepped by hand with the injected clock: no thread
@@ -100,11 +106,12 @@ def test_a_broker_away_for_an_hour_loses_nothing_and_is_not_hammered(tmp_path, c
         assert texts[0].endswith(": is the broker running? Games are kept and sent later.")
         reminders = [t for t in texts if "no broker for" in t]
         assert [r.split("no broker for ")[1].split(" (")[0] for r in reminders] == [
-            "15 min", "30 min", "45 min", "1 h 0 min"]
+            "15 min", "30 min", "45 min", "1 h 0 min"], texts
         assert "messages wait in the log, nothing is lost" in reminders[-1]
         assert 55 <= pub.conn.attempts <= 75  # back-off up to a minute, not a busy loop
         assert Outbox(table.path).counts() == (6 * 4, 6)  # start, 2 actions, result
 
+        held.close()  # the broker comes back on the same port
         with LocalBroker(tmp_path / "b", port=port) as _broker:
             venue = Venue(tmp_path / "v.sqlite3", port, changes)
             try:
@@ -123,6 +130,7 @@ def test_a_broker_away_for_an_hour_loses_nothing_and_is_not_hammered(tmp_path, c
             finally:
                 venue.close()
     finally:
+        held.close()
         table.stop()
 
 
