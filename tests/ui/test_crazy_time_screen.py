@@ -114,6 +114,14 @@ def test_a_game_of_crazy_time(ui, cues):
     ui.tap(seat_option(ui, 1))
     ui.tap(seat_option(ui, 3))
     ui.tap(ui.find("Synchronisation"))
+    # the three answers of "Did Cara break Synchronisation?" all in sight at 800x480,
+    # none under the touch target's 64 px: nothing to scroll to
+    ui.pump()
+    grid = screen.panel.ids.options
+    assert len(grid.children) == 3
+    assert grid.height <= grid.parent.height, (grid.height, grid.parent.height)
+    assert all(b.height >= 64 for b in grid.children)
+    ui.screenshot("crazy_verdict_question")
     ui.tap(ui.find("Yes, but others have played since"))
     assert "Who played last" in screen.panel.title
     ui.tap(seat_option(ui, 4))

@@ -64,6 +64,8 @@ class ChoicePanel(TouchInside, BoxLayout):
 
     title = StringProperty("")
     hint = StringProperty("")
+    #: the rows of answers of the question asked (they share the panel's room)
+    rows_asked = NumericProperty(1)
 
     #: the text buttons kept by their words (causes, verdicts, guesses of a game)
     TEXTS = 40
@@ -111,7 +113,8 @@ class ChoicePanel(TouchInside, BoxLayout):
             if spare is not None:
                 w = kept.pop(spare)
             else:
-                w = BigButton(halign="center", valign="middle")
+                # as tall as its row (``rows_asked``) or its bar, not a button's own
+                w = BigButton(halign="center", valign="middle", size_hint_y=1)
                 w.bind(size=lambda b, s: setattr(b, "text_size", (s[0] - 12, None)),
                        on_release=on_release)
             w.text = text
@@ -135,6 +138,7 @@ class ChoicePanel(TouchInside, BoxLayout):
             self._values[w] = value
             kids.append(w)
         self.ids.options.cols = cols
+        self.rows_asked = max(1, -(-len(kids) // cols))
         hold(self.ids.options, kids)
         ends = [*extra, *((("Cancel", on_cancel),) if on_cancel is not None else ())]
         self._ends = {}
