@@ -108,11 +108,13 @@ def main() -> int:
         print(f"screens: {', '.join(ua.TAPPED)}")
         return 2
     screen, taps, targets = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    home = Path(tempfile.mkdtemp(prefix="companion-split-"))
+    ua.prepare_kivy(home)  # before a named function's module imports Kivy
     split = Split()
     for target in targets:  # before the app is built: a Clock trigger made then (a
         split.wrap(target)  # label's texture, a layout) holds the function it was given
     split.install()
-    app = ua.build_app(Path(tempfile.mkdtemp(prefix="companion-split-")))
+    app = ua.build_app(home)
     rec = ua.Recorder()
     rec.install(app)
     ua.TAPPED[screen](app, rec, taps)

@@ -60,13 +60,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's 
 GOAL_RATIO = 1.5
 
 
-def build_app(home: Path):
+def prepare_kivy(home: Path) -> None:
+    """Kivy's settings for a bench window (silent, its files under ``home``), before
+    anything imports Kivy: ``build_app`` and the minimal app call it, and so does a
+    bench that wraps Kivy's functions before the app is built (``tap_split.py``)."""
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ["KIVY_NO_FILELOG"] = "1"
     os.environ["KIVY_NO_CONSOLELOG"] = "1"
     from companion.ui.kivy_env import prepare
 
     prepare(home / "kivy")
+
+
+def build_app(home: Path):
+    prepare_kivy(home)  # (again: the same settings, when a bench did it first)
     from kivy.config import Config
 
     Config.set("graphics", "maxfps", "0")  # a frame is drawn at once, never waited for
@@ -432,12 +439,7 @@ def minimal(taps: int) -> int:
     """A minimal Kivy app: one label and one button whose tap changes the label; its
     taps measured like the screens' (run in a child process: one window per process)."""
     home = Path(tempfile.mkdtemp(prefix="companion-bench-min-"))
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    os.environ["KIVY_NO_FILELOG"] = "1"
-    os.environ["KIVY_NO_CONSOLELOG"] = "1"
-    from companion.ui.kivy_env import prepare
-
-    prepare(home / "kivy")
+    prepare_kivy(home)
     from kivy.app import App
     from kivy.config import Config
     from kivy.uix.boxlayout import BoxLayout
