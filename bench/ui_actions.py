@@ -12,7 +12,9 @@ carries the action, how many are over the budget (3 ms here: about one 60 Hz fra
 Pi 4, which runs this Python about six times slower), how many frames are over 16.7 ms
 here at all and how many only because of the garbage collector, and the collector's
 longest pause. The same figures for a minimal Kivy app (one button whose tap changes one
-label), measured in a child process of the same run, are the floor.
+label), measured in a child process of the same run before the screens and again
+after them, are the floor; the last lines say how far that floor moved during the run
+(a machine busier or slower at the end than at the start moves every screen with it).
 
 ``--gc plain`` measures without ``companion.ui.collector`` (no ``gc.freeze``), to see
 the collector's pauses it removes. ``--backstop N`` sets the number of waiting objects
@@ -988,11 +990,14 @@ TAPPED = {"times": times_taps, "professor_tempus": professor_tempus_taps,
           "players": players_taps, "history": history_taps}
 
 
-def summary(floor: dict, rec: Recorder, screens: list[str]) -> None:
-    """One line per screen (every action kind together), under the minimal app's."""
+def summary(floor: dict, rec: Recorder, screens: list[str], after: dict) -> None:
+    """One line per screen (every action kind together), under the minimal app's
+    (measured before the screens and again after them: how far the machine moved
+    during the run)."""
     print(f"\nsummary (CPU ms per action, budget {BUDGET_MS} ms)")
     print(HEADER)
     print(line("minimal Kivy app: tap", floor))
+    print(line("minimal Kivy app: tap, after", after))
     for screen in screens:
         every = [s for samples in rec.samples.get(screen, {}).values() for s in samples]
         if every:
@@ -1004,6 +1009,9 @@ def summary(floor: dict, rec: Recorder, screens: list[str]) -> None:
         print(f"collections while the table is quiet (one pause every {QUIET_EVERY} "
               f"taps): {len(q)}, median {statistics.median(q):.1f} ms, "
               f"max {q[-1]:.1f} ms (between taps, in no tap's frame)")
+    moved = after["median"] / floor["median"] - 1 if floor["median"] else 0.0
+    print(f"the minimal app before and after the screens: median {floor['median']:.2f} -> "
+          f"{after['median']:.2f} ms ({moved:+.0%}): the machine's own drift during the run")
 
 
 def growth(app, rec: Recorder, repeats: int) -> None:
@@ -1069,7 +1077,8 @@ def main() -> int:
         for kind, samples in sorted(kinds.items()):
             print(line(f"  {kind}", figures(samples)))
     print(line("every screen: finger down", figures(rec.presses)))
-    summary(floor["taps"], rec, chosen)
+    after = minimal_figures(args.taps)  # the same floor again: did the machine move?
+    summary(floor["taps"], rec, chosen, after["taps"])
     if rec.profile is not None:
         rec.profile.dump_stats(args.profile)
         rec.profile = None
