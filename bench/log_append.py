@@ -68,19 +68,25 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="companion-append-"))
     scratch = bytearray(FLUSH_BYTES)
     print("GameLog.append, CPU ms of the recording thread (synchronous=FULL unless said)")
-    log = GameLog(folder / "full.sqlite3")
-    game = log.new_game("time_stories", {"players": [{"name": "Ann", "seat": 1}]})
-    appends(log, game, 20, None)  # the log's pages and statements made once
+    log, game = opened(folder / "full.sqlite3")
     print(line("back to back", appends(log, game, n, None)))
     print(line("after other work (16 MB written)", appends(log, game, n, scratch)))
     log.close()
-    log = GameLog(folder / "normal.sqlite3")
-    log.db.execute("PRAGMA synchronous = NORMAL")  # the comparison only
-    game = log.new_game("time_stories", {"players": [{"name": "Ann", "seat": 1}]})
-    appends(log, game, 20, None)
+    log, game = opened(folder / "normal.sqlite3", synchronous="NORMAL")  # comparison only
     print(line("after other work, commit not synced (NORMAL)", appends(log, game, n, scratch)))
     log.close()
     return 0
+
+
+def opened(path: Path, synchronous: str | None = None) -> tuple[GameLog, int]:
+    """A new log at ``path`` holding one game, its pages and statements made once (20
+    appends); ``synchronous`` replaces the log's own setting."""
+    log = GameLog(path)
+    if synchronous is not None:
+        log.db.execute(f"PRAGMA synchronous = {synchronous}")
+    game = log.new_game("time_stories", {"players": [{"name": "Ann", "seat": 1}]})
+    appends(log, game, 20, None)
+    return log, game
 
 
 if __name__ == "__main__":
