@@ -900,7 +900,7 @@ def slap_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
     """The slap pad tool: the face armed, slaps from the seats' buttons (through the
     table's inputs), the verdict when the round closes, a candidate picked, Record,
     Undo."""
-    from companion.ui.presenters import slap as sp
+    from companion.slap import view as sp
 
     rng = random.Random(seed)
     screen, tap = open_tool(app, rec, "slap")

@@ -37,7 +37,7 @@ CHECKED_PY = sorted([
     "screens/home.py", "screens/history.py", "screens/players.py", "screens/settings.py",
     "screens/slap.py", "screens/slap_widgets.py", "screens/voice_panel.py",
     "presenters/home.py", "presenters/history.py", "presenters/players.py",
-    "presenters/settings.py", "presenters/slap.py", "presenters/voice_settings.py",
+    "presenters/settings.py", "presenters/voice_settings.py",
     "screens/captain_die.py", "screens/crazy_time.py", "screens/crazy_time_panels.py",
     "screens/game.py", "screens/professor_tempus.py", "screens/time_after_time.py",
     "screens/time_stories.py", "screens/time_stories_items.py",

@@ -37,12 +37,12 @@ from kivy.uix.widget import Widget
 
 from companion.events import CAPTAIN_SEAT
 from companion.palette import rgba, text_rgba
+from companion.slap import view as sp
 from companion.slap.arbiter import SlapArbiter
 from companion.slap.verdict import CASE_FALSE_ALARM, false_alarm
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.kept_text import KeptLabel  # noqa: F401  (slap.kv uses it)
-from companion.ui.presenters import slap as sp
 from companion.ui.presenters.spoken import slap_line, spoken_names
 from companion.ui.screens.slap_widgets import (  # noqa: F401  (kv rules use them)
     WHITE,

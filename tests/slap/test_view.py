@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from companion.games import stop_time as st
+from companion.slap import view as sp
 from companion.slap.arbiter import Notice
 from companion.slap.verdict import decide, false_alarm
-from companion.ui.presenters import slap as sp
 
 MS = 1_000_000
 SEATS = (1, 2, 3, 4)
@@ -183,7 +183,7 @@ def test_arbiter_config_from_milliseconds_and_phase_check():
 
 def test_a_measured_pad_resolution_only_widens_the_bound():
     from companion.slap.arbiter import DEFAULT_RESOLUTION_NS
-    from companion.ui.presenters.slap import arbiter_config
+    from companion.slap.view import arbiter_config
 
     assert arbiter_config(20, 2500, 1500).bound_for("pad") == DEFAULT_RESOLUTION_NS["pad"]
     assert arbiter_config(20, 2500, 1500, 50_000).bound_for("pad") == DEFAULT_RESOLUTION_NS["pad"]
@@ -191,7 +191,7 @@ def test_a_measured_pad_resolution_only_widens_the_bound():
 
 
 def test_timeline_labels_never_overlap_even_when_crowded():
-    from companion.ui.presenters.slap import MARK_DISC, MARK_LABEL, timeline
+    from companion.slap.view import MARK_DISC, MARK_LABEL, timeline
 
     slaps = [(seat, k * 20_000_000) for k, seat in enumerate([3, 1, 8, 2, 6, 4, 7, 5])]
     marks, _ = timeline(slaps, {})

@@ -12,9 +12,9 @@ the candidate buttons, which buttons are live, and the last rounds as sentences.
 ``notice_lines`` picks the arbiter notices worth the status line; ``rounds_from_*`` read
 the recorded rounds back from a ``stop_time`` or ``crazy_time`` snapshot.
 
-Wiring: ``companion/ui/screens/slap.py`` owns the ``SlapArbiter`` and calls these each
-time something changes; ``arbiter_config`` builds the arbiter's tuning from the
-``[slap]`` config (milliseconds) so the screen holds no arithmetic.
+Wiring: ``companion.slap.round.SlapRound.view`` calls ``slap_view`` for the slap screen;
+``arbiter_config`` builds the arbiter's tuning from the ``[slap]`` config (milliseconds)
+so the screen holds no arithmetic.
 """
 
 from __future__ import annotations
@@ -217,10 +217,11 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
               live: Iterable[tuple[int, int]] = (), verdict: Verdict | None = None,
               chosen: int | None = None, rounds: Sequence[RoundLine] = (),
               bound_ms: float | None = None, choose_seats: bool = False,
-              names: Mapping[int, str] | None = None) -> SlapView:
+              names: Mapping[int, str] | None = None, note: str = "") -> SlapView:
     """The whole screen's data; see the module docstring. ``choose_seats``: the idle
     screen offers the seats in play (the standalone tool). ``names``: players' names by
-    seat, so the verdict names a person ("Ann picks up"), not only a seat."""
+    seat, so the verdict names a person ("Ann picks up"), not only a seat. ``note``: why
+    the round was armed again (a voided round), shown until the first slap."""
     names = names or {}
     if phase not in PHASES:
         raise ValueError(f"unknown slap screen phase {phase!r}")
@@ -236,8 +237,9 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
     if phase in (ARMED, OPEN) or verdict is None:
         marks, span = timeline(list(live), colours)
         if not marks:
-            return SlapView(**{**base, "phase": phase, "headline": "Armed: slap!",
-                               "detail": "The first slap opens the round."})
+            return SlapView(**{**base, "phase": phase,
+                               "headline": "Slap again!" if note else "Armed: slap!",
+                               "detail": note or "The first slap opens the round."})
         return SlapView(**{**base, "phase": OPEN, "marks": marks, "span_ms": span,
                            "ticks": ticks(span),
                            "headline": f"{len(marks)} of {len(seats)} slapped",
