@@ -204,7 +204,7 @@ class Harness:
         app.navigate("slap")
         self.frames(seconds=0.1)
         self.screen = screen
-        assert screen.seats == tuple(range(1, 9)), screen.seats
+        assert screen.round.seats == tuple(range(1, 9)), screen.round.seats
         self.voided = False
         self.hands = Hands()
         self.hands.start()
@@ -215,7 +215,7 @@ class Harness:
         real_void = screen.void_round
 
         def void(why=""):
-            if screen.phase in ("armed", "open"):
+            if screen.round.phase in ("armed", "open"):
                 self.voided = True
             real_void(why)
         screen.void_round = void
@@ -262,7 +262,7 @@ class Harness:
         self.pad.step()
         self.gate.pump()
         EventLoop.idle()
-        verdict = self.screen.verdict if self.screen is not None else None
+        verdict = self.screen.round.verdict if self.screen is not None else None
         if verdict is not None and (not self.shown or self.shown[-1] is not verdict):
             self.shown.append(verdict)
         self.pad.wait(0.001)
@@ -411,9 +411,9 @@ class Scenario:
         def settled():
             return (time.monotonic_ns() > end and not h.actions and h.hands.idle
                     and not h.gate.held
-                    and not h.pad.firmware.pad.queue and screen.arbiter is not None
-                    and not getattr(screen.arbiter, "unsettled", False)
-                    and (h.voided or (screen.verdict is not None
+                    and not h.pad.firmware.pad.queue and screen.round.arbiter is not None
+                    and not getattr(screen.round.arbiter, "unsettled", False)
+                    and (h.voided or (screen.round.verdict is not None
                                       and time.monotonic_ns() > end + 400 * MS)))
         h.frames(until=settled, seconds=12)
         h.frames(seconds=0.2)  # anything still on its way shows now
@@ -450,7 +450,7 @@ class Scenario:
                     for a, b in zip(order, order[1:], strict=False)]
             print(f"    {self.name}: truth {order} gaps ms {gaps} picker {picker}; shown: "
                   + " | ".join(v.summary() for v in shown))
-            arb = self.h.screen.arbiter
+            arb = self.h.screen.round.arbiter
             for seat, why in final.excluded:
                 st = arb._st[seat]
                 print(f"      seat {seat} {why}: before {st.before and st.before[:2]} edges "

@@ -53,7 +53,7 @@ class Probe:
         self.verdict_ns: int | None = None
         self.shown_ns: int | None = None
         self.frames: list[int] = []  # the frame loop's ticks after the verdict
-        poll = screen.arbiter.poll
+        poll = screen.round.arbiter.poll
 
         def stamped_poll(now_ns):
             verdict = poll(now_ns)
@@ -69,14 +69,14 @@ class Probe:
             if self.verdict_ns is not None:
                 self.frames.append(time.perf_counter_ns())
 
-        screen.arbiter.poll = stamped_poll
+        screen.round.arbiter.poll = stamped_poll
         window.bind(on_flip=flip)
         event = clock.schedule_interval(tick, 0)
 
         def undo():
             window.unbind(on_flip=flip)
             event.cancel()
-            del screen.arbiter.poll
+            del screen.round.arbiter.poll
 
         self.close = undo
 

@@ -909,7 +909,7 @@ def slap_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
             w for w in shown_buttons(screen) if type(w).__name__ == "StopFace"))
         for seat in rng.sample(range(1, 5), rng.randint(2, 4)):
             tap.press("slap (seat button)", seat_key(app, seat))
-        tap.until("verdict shown", lambda: screen.phase == sp.VERDICT)
+        tap.until("verdict shown", lambda: screen.round.phase == sp.VERDICT)
         record = find(screen, "Record", start=True)
         if record is None:
             chips = [w for w in shown_buttons(screen) if type(w).__name__ == "NamedChip"]

@@ -60,6 +60,8 @@ MS = 1_000_000
 #: How far before its opener a round opened by a slap starts: hands slapping within this
 #: of the first one slapped at the same moment, whichever press reached the box first.
 OPENER_SLACK_NS = 50 * MS
+#: The game log's setting that keeps the round on across a crash (``SlapRound.journal``).
+KEPT_ROUND = "slap_round"
 #: The pad sources the round waits for when a pad is plugged in (see ``pad_state``).
 PAD_SOURCES = ("pad", "pad-pio")
 
@@ -173,13 +175,14 @@ class SlapRound:
         self._notices(self.arbiter.arm(now_ns))
         self._keep()
 
-    def press(self, event: PressEvent) -> None:
-        """A seat's edge, whatever the screen shows. While nothing is armed a press of a
-        seat in play opens the round and counts in it, unless it is a late slap of the
+    def press(self, event: PressEvent, opens: bool = True) -> None:
+        """A seat's edge. While nothing is armed a press of a seat in play opens the
+        round and counts in it (``opens``: the slap screen shows; a press while another
+        screen shows only keeps the buttons' levels), unless it is a late slap of the
         round just judged (stamped before that verdict): that one may redo it."""
         if event.seat == CAPTAIN_SEAT:
             return
-        if (self.phase == IDLE and event.pressed and event.seat in self.seats
+        if (opens and self.phase == IDLE and event.pressed and event.seat in self.seats
                 and not getattr(event, "untimed", False)
                 and (self._verdict_ns is None or event.t_ns > self._verdict_ns)):
             self.arm(opener_arm_ns(event), by="slap")

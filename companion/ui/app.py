@@ -202,9 +202,21 @@ class CompanionApp(App):
         Window.bind(on_flip=self._first_frame)
         if self.log.recovered:
             self.say(self.log.recovered, seconds=30)
+        self._tell_interrupted_round()
         if getattr(self.log, "unchecked", False):  # too large to check whole at start
             integrity.check_in_background(self.log.path, mainthread(self.log_checked))
         return root
+
+    def _tell_interrupted_round(self) -> None:
+        """A slap round was on when the box last stopped (the slap screen keeps it,
+        ``SlapRound.journal``): the table hears that it was not recorded."""
+        from companion.slap.round import KEPT_ROUND, interrupted_text
+
+        kept = self.log.get_setting(KEPT_ROUND)
+        if isinstance(kept, dict):
+            self.tell(interrupted_text(kept), cause="slap round")
+        if kept is not None:
+            self.log.set_setting(KEPT_ROUND, None)
 
     def _first_frame(self, *_args) -> None:
         """The first frame is being swapped onto the display: tell systemd (through the
@@ -568,10 +580,9 @@ class CompanionApp(App):
         slap round; a lost or failed link stays in the banner until the pad is back."""
         text = getattr(notice, "text", str(notice))
         if getattr(notice, "voids_round", False):  # the pad restarted, its clock jumped...
-            self.say(text, error=True, cause="pad")
-            void = getattr(screen, "void_round", None)
-            if void is not None:
-                void(text)
+            void = getattr(screen, "pad_event", None)
+            if void is None or not void(notice):  # a round it voided tells the table itself
+                self.say(text, error=True, cause="pad")
         elif getattr(notice, "state", "") in ("lost", "failed"):
             self.fixed("pad")
             self.tell(text, cause="pad")

@@ -107,3 +107,48 @@ def last_names(app) -> dict[int, str]:
             return named
     return {}
 
+
+
+def record_round(app, rnd, for_game: bool, tools: ToolSessions) -> bool:
+    """Log the decided ``rnd`` (a ``SlapRound``) through the session: a Crazy Time
+    pick-up (``for_game``) or a round of the slap pad's own log. A correction of the
+    recorded round first undoes that round, if it is still the latest action. What
+    cannot be recorded yet, or is refused, is said; returns whether it was logged."""
+    action = rnd.action(for_game=for_game)
+    if isinstance(action, str):
+        app.say(action, error=True)
+        return False
+    if rnd.correction is not None:
+        session = app.session
+        if session is None or (session.game_id, session.n_actions) != rnd.last.key:
+            app.say("Other actions were recorded after that round: undo back to it first, "
+                    "then record it again.", error=True)
+            return False
+        if not app.undo():
+            return False
+    if not for_game and tools.session_for(app, rnd.seats) is None:
+        return False
+    if not app.act(action):
+        return False
+    rnd.names = players_named(app)  # (a new log of the slap pad's names tonight's players)
+    rnd.recorded((app.session.game_id, app.session.n_actions))
+    return True
+
+
+def recorded_rounds(app, for_game: bool, tools: ToolSessions) -> tuple:
+    """The recorded rounds the slap screen lists (``RoundLine``s, newest first): the
+    Crazy Time game's slap pick-ups (``for_game``), or the slap pad's own log's rounds."""
+    from companion.slap import view as sv
+
+    session = app.session if for_game else tools.session
+    if session is None:
+        return ()
+    if for_game:  # its slap rounds are numbered among the pick-ups
+        return tuple(sv.rounds_from_crazy_time(session.snapshot()))
+    return tuple(sv.rounds_from_stop_time(session.snapshot(recent=sv.LAST_ROUNDS)))
+
+
+def players_named(app) -> dict[int, str]:
+    """The game in progress's players' names by seat (a seat nobody named: none)."""
+    players = getattr(app.session.state, "players", ()) if app.session else ()
+    return {p.seat: p.name for p in players if p.name != f"Seat {p.seat}"}

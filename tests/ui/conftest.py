@@ -182,8 +182,8 @@ class UiDriver:
             self._slap_edges_until = t + 80 * ms
         screen.on_frame(max(t0 + 5_000 * ms, self.app.table.now_ns()))
         self.pump(1)
-        assert screen.phase == "verdict"
-        assert [e.seat for e in screen.verdict.ranking] == list(order)
+        assert screen.round.phase == "verdict"
+        assert [e.seat for e in screen.round.verdict.ranking] == list(order)
 
     def open_slap_tool(self, seats):
         """The slap pad as a standalone tool with exactly ``seats`` in play."""
@@ -197,7 +197,7 @@ class UiDriver:
                         if getattr(c, "seat", None) == seat)
             if (seat in seats) != chip.lit:
                 self.tap(chip)
-        assert screen.seats == tuple(seats)
+        assert screen.round.seats == tuple(seats)
         return screen
 
 
@@ -271,7 +271,7 @@ def _fresh_slap_arbiter(app) -> None:
     the next time it opens."""
     slap = next((s for s in app.sm.screens if s.name == "slap"), None)  # built only
     if slap is not None and app.sm.current_screen is not slap:
-        slap.arbiter = None
+        slap.round = None
 
 
 @pytest.fixture

@@ -62,8 +62,8 @@ def test_a_game_of_crazy_time(ui, cues):
     # "Stop Time!": the slap pad opens armed; Dan is last.
     ui.tap(ui.find("Stop Time!"))
     slap = ui.app.sm.current_screen
-    assert slap.name == "slap" and slap.mode == "crazy" and slap.phase == "armed"
-    assert slap.seats == (1, 2, 3, 4)
+    assert slap.name == "slap" and slap.mode == "crazy" and slap.round.phase == "armed"
+    assert slap.round.seats == (1, 2, 3, 4)
     t0 = ui.app.table.now_ns() - 20_000 * MS
     slap.arm(t0)
     slaps(slap, t0, {1: 0, 2: 35, 3: 80, 4: 210})
@@ -81,8 +81,8 @@ def test_a_game_of_crazy_time(ui, cues):
     # A seat button on the board is a slap: Bob's press opens the round; only Ann follows,
     # and the table says nobody should have slapped: Ann, the last of them, picks up.
     ui.press_seat("2")
-    assert ui.app.sm.current == "slap" and set(slap.live) == {2}
-    first = slap.live[2]
+    assert ui.app.sm.current == "slap" and set(slap.round.live) == {2}
+    first = slap.round.live[2]
     slaps(slap, first, {1: 120})
     slap.on_frame(first + 5_000 * MS)
     ui.pump()
@@ -94,7 +94,7 @@ def test_a_game_of_crazy_time(ui, cues):
     assert (pickups(ui)[-1]["seat"], pickups(ui)[-1]["reason"]) == (1, "false_slap")
     # That round was judged with a frame time 5 s ahead of the clock; the seat presses
     # below come within its real 2.5 s, and would reopen it as late slaps. End it.
-    slap.arbiter.disarm()
+    slap.round.arbiter.disarm()
 
     # A wrong accusation: Bob accuses Cara (Cara answers with her own button).
     ui.tap(ui.find("Temporal flaw"))

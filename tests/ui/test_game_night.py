@@ -240,7 +240,7 @@ def test_slap_pad_tile_beside_a_game_between_rounds_records_in_its_own_log(ui):
     assert slap.name == "slap" and slap.mode == "tool", ui.app.status
     t0 = ui.app.table.now_ns() + 1_000 * MS  # after every press an earlier test made
     slap.arm(t0)
-    for seat in slap.seats:
+    for seat in slap.round.seats:
         slap.on_press_event(PressEvent(seat, t0 + seat * 40 * MS, "mock", True))
         slap.on_press_event(PressEvent(seat, t0 + (seat * 40 + 90) * MS, "mock", False))
     slap.on_frame(t0 + 5_000 * MS)

@@ -476,40 +476,6 @@ def test_crazy_time_flaws_asked_recorded_and_undone(ui, made):
     ui.app.end_game("abandoned", ask=False)
 
 
-def test_slap_pad_tool_rounds_recorded_and_undone(ui, made, monkeypatch):
-    """The slap pad tool: rounds armed, slapped, their verdicts shown (with the "Who
-    picks up?" buttons when two never slapped) and recorded, then Undo; the timeline,
-    the round buttons, every seat's candidate button and the last rounds' rows are
-    made with the screen: from its first round on, nothing is made."""
-    from companion.ui import slap_sessions
-
-    # seats by number, as the slap pad tests log them (no names from the games before)
-    monkeypatch.setattr(slap_sessions, "last_names", lambda app: {})
-
-    screen = ui.open_slap_tool((1, 2, 3, 4))
-    made.reset()
-
-    def slap_round(order, pick=None) -> None:
-        ui.slap_round(screen, order)
-        if pick is not None:  # the table's call: the candidate's button
-            assert set(screen.shown.candidates) == {1, 2, 3, 4} - set(order)
-            ui.tap(screen._named_chips[pick])
-        ui.tap(screen._round_buttons()[2])  # Record
-
-    for _ in range(6):  # the five rows of the side list filled, then moved
-        slap_round((1, 2, 3, 4))
-    slap_round((4, 1, 2, 3))
-    slap_round((1, 2), pick=4)
-    slap_round((3, 4), pick=1)
-    ui.tap(screen.ids.undo)
-    ui.pump(2)
-    assert made.n == 0
-    ui.goto_home()
-    for game in ui.app.log.games("stop_time"):  # the next tests' pad names its players
-        if game.status == "open":
-            ui.app.log.finish(game.id, "abandoned")
-
-
 def test_the_count_sees_a_widget_made(made):
     """The counter itself: a widget made is counted."""
     from kivy.uix.label import Label

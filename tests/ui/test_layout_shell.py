@@ -127,9 +127,9 @@ def test_the_slap_pad_tool_with_named_rounds(ui, size, monkeypatch, request):
     screen = ui.open_slap_tool((1, 2, 3, 4))
     for _ in range(5):
         ui.slap_round(screen, (4, 1, 2, 3))
-        if screen.shown.candidates:  # a verdict the pad cannot be sure of: the table's call
-            screen.choose(screen.shown.candidates[0])
-        ui.tap(screen._round_buttons()[2])  # Record
+        if screen.round.shown.candidates:  # a verdict the pad cannot be sure of: the table's call
+            screen.choose(screen.round.shown.candidates[0])
+        ui.tap(screen.buttons[2])  # Record
     from companion.ui.screens.slap_widgets import RoundRow
 
     rows = [w for w in screen.ids.side.walk() if isinstance(w, RoundRow)]

@@ -55,11 +55,11 @@ def test_pad_slaps_reach_a_verdict_in_the_pad_clock(ui, tmp_path):
 
         def judged():
             mark = bridge.watermark_ns
-            return (screen.verdict is not None and not pad.firmware.pad.queue
-                    and not screen.arbiter.unsettled and bridge.map is not None
+            return (screen.round.verdict is not None and not pad.firmware.pad.queue
+                    and not screen.round.arbiter.unsettled and bridge.map is not None
                     and mark is not None and mark >= bridge.map.to_host(last))
         assert drive(judged, timeout=30), ui.app.status
-        verdict = screen.verdict
+        verdict = screen.round.verdict
         assert verdict.source == "pad" and verdict.certain and verdict.picker == order[-1]
         assert [r.seat for r in verdict.ranking] == order
         # the delays are the pad's own: the bridge only shifted every stamp by one offset

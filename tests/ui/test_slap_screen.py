@@ -62,15 +62,15 @@ def test_keyboard_round_names_the_last_slapper_and_is_logged(ui, cues):
     screen = open_tool(ui, (1, 2))
     ui.screenshot("slap_idle")
     ui.tap(screen.face)
-    assert screen.phase == "armed" and ui.find("Armed: slap!")
+    assert screen.round.phase == "armed" and ui.find("Armed: slap!")
     ui.press_seat("1")
-    assert screen.phase == "open" and ui.app.table.lamps.state(1)
+    assert screen.round.phase == "open" and ui.app.table.lamps.state(1)
     assert screen.headline == "1 of 2 slapped"
     ui.screenshot("slap_open")
-    first = min(screen.live.values())
+    first = min(screen.round.live.values())
     pump_until(ui, lambda: ui.app.table.now_ns() - first > 45 * MS)
     ui.press_seat("2")
-    pump_until(ui, lambda: screen.phase == "verdict")
+    pump_until(ui, lambda: screen.round.phase == "verdict")
     assert screen.headline == "Seat 2 picks up", screen.headline
     assert cues.count("slap") == 2 and cues[-1] == "verdict"
     ui.screenshot("slap_verdict_keyboard")
@@ -81,7 +81,7 @@ def test_keyboard_round_names_the_last_slapper_and_is_logged(ui, cues):
     (rnd,) = session.snapshot()["rounds"]
     assert (rnd["picker"], rnd["decision"]) == (2, "verdict")
     assert rnd["ranking"][1]["delay_ms"] > 40
-    assert screen.phase == "idle" and "ms" in ui.find("Round 1: ").text  # (a name, if known)
+    assert screen.round.phase == "idle" and "ms" in ui.find("Round 1: ").text  # (a name, if known)
 
 
 def test_false_alarm_too_close_captain_and_undo(ui, monkeypatch, cues):
@@ -109,7 +109,7 @@ def test_false_alarm_too_close_captain_and_undo(ui, monkeypatch, cues):
 
     # The captain arms the next round; the last two slap 0.4 ms apart (bound 1 ms).
     ui.press_seat("spacebar")
-    assert screen.phase == "armed"
+    assert screen.round.phase == "armed"
     t1 = ui.app.table.now_ns() - 10_000 * MS
     screen.arm(t1)
     slap_stream(screen, t1, {4: 0, 1: 55, 3: 130.0, 2: 130.4})
@@ -134,31 +134,44 @@ def test_false_alarm_too_close_captain_and_undo(ui, monkeypatch, cues):
     assert "Undone" in ui.app.status
 
 
-def test_false_slaps_and_held_buttons_are_told_in_the_status_line(ui):
+def test_a_slap_with_nothing_armed_opens_the_round_and_a_held_button_is_told(ui):
     screen = open_tool(ui, (1, 2, 3))
-    ui.press_seat("3")  # nothing armed
-    assert "Seat 3: false slap" in ui.app.status
-    assert screen.phase == "idle"
-    ui.app.table.key_down("2")  # held down while the round is armed
+    ui.press_seat("3")  # nothing armed: the slap opens the round and counts in it
+    assert screen.round.phase == "open" and set(screen.round.live) == {3}
+    assert ui.app.table.lamps.state(3) and screen.headline == "1 of 3 slapped"
+    ui.tap(ui.find("Cancel"))
+    assert screen.round.phase == "idle"
+    ui.app.table.key_down("2")  # a slap that opens a round, and stays down
     ui.pump(2)
-    ui.tap(screen.face)
+    assert screen.round.phase == "open"
+    ui.tap(ui.find("Cancel"))
+    ui.tap(screen.face)  # armed again while seat 2 is still held down
     assert "Seat 2: button held down" in ui.app.status
     ui.app.table.key_up("2")
     ui.pump(2)
-    ui.tap(ui.find("Cancel round"))
-    assert screen.phase == "idle"
+    ui.tap(ui.find("Cancel"))
+    assert screen.round.phase == "idle"
 
 
-def test_a_pad_restart_voids_the_open_round(ui):
+def test_a_pad_restart_mid_round_is_told_and_the_round_armed_again(ui):
+    from companion.pad.link import PadRebooted
+
     screen = open_tool(ui, (1, 2))
     t0 = ui.app.table.now_ns() - 10_000 * MS
     screen.arm(t0)
     slap_stream(screen, t0, {1: 0}, source="pad")
     screen.on_frame(t0 + 100 * MS)  # the frame that brought the slap
-    assert screen.phase == "open"
-    screen.void_round("The slap pad restarted")
+    assert screen.round.phase == "open"
+    ui.app._pad_notice(screen, PadRebooted("Slap pad ready on /dev/pad, firmware 2.0.0"))
+    ui.pump(2)
+    assert ui.app.banner_text.startswith("The slap pad restarted: this round does not "
+                                         "count. Slap again.")
+    assert screen.round.phase == "armed" and screen.headline == "Slap again!"
+    ui.screenshot("slap_pad_restarted")
     screen.on_frame(t0 + 5_000 * MS)  # the voided round never gives a verdict
-    assert screen.phase == "idle" and screen.verdict is None and not screen.arbiter.armed
+    assert screen.round.verdict is None
+    ui.tap(ui.find("Cancel"))
+    ui.app.clear_banner()
 
 
 def test_a_frame_s_presses_are_fed_as_one_batch_in_that_frame(ui, monkeypatch):
@@ -166,41 +179,39 @@ def test_a_frame_s_presses_are_fed_as_one_batch_in_that_frame(ui, monkeypatch):
     t0 = ui.app.table.now_ns() - 10_000 * MS
     screen.arm(t0)
     calls = []
-    arbiter = screen.arbiter
+    arbiter = screen.round.arbiter
     feed_many, feed = arbiter.feed_many, arbiter.feed
     monkeypatch.setattr(arbiter, "feed_many", lambda evs: calls.append(list(evs)) or
                         feed_many(evs))
     monkeypatch.setattr(arbiter, "feed", lambda ev: calls.append(ev) or feed(ev))
 
     slap_stream(screen, t0, {1: 100, 2: 160})
-    assert calls == [] and screen.phase == "armed" and screen.frames_wanted()
+    assert calls == [] and screen.round.phase == "armed" and screen.frames_wanted()
     screen.on_frame(t0 + 300 * MS)  # the same frame: lamps and timeline at once
     assert len(calls) == 1 and len(calls[0]) == 4
-    assert screen.phase == "open" and set(screen.live) == {1, 2}
+    assert screen.round.phase == "open" and set(screen.round.live) == {1, 2}
     assert ui.app.table.lamps.state(1) and ui.app.table.lamps.state(2)
     assert not ui.app.table.lamps.state(3)
 
     slap_stream(screen, t0, {3: 400})
     screen.on_frame(t0 + 5_000 * MS)  # the last slap and the verdict in one frame
-    assert len(calls) == 2 and screen.phase == "verdict"
-    assert screen.verdict.picker == 3 and screen.verdict.slappers == (1, 2, 3)
-    assert not screen.presses and not screen.frames_wanted()
+    assert len(calls) == 2 and screen.round.phase == "verdict"
+    assert screen.round.verdict.picker == 3 and screen.round.verdict.slappers == (1, 2, 3)
+    assert not screen.round.waiting and not screen.frames_wanted()
     screen.cancel()  # discard: leave the shared window idle
 
 
-def test_the_captain_button_acts_at_once_after_the_presses_before_it(ui):
+def test_the_captain_button_arms_and_records_the_verdict(ui):
     screen = open_tool(ui, (1, 2))
-    now = ui.app.table.now_ns()
-    screen.on_press_event(PressEvent(2, now - 80 * MS, "mock", True))
-    screen.on_press_event(PressEvent(2, now - 20 * MS, "mock", False))
-    assert screen.frames_wanted()  # idle, but presses wait to be fed
+    now = ui.app.table.now_ns() - 10_000 * MS
     screen.on_press_event(PressEvent(0, now, "mock", True))  # the captain arms
-    assert screen.phase == "armed" and screen.arbiter.armed and not screen.presses
-    assert "Seat 2: false slap" in ui.app.status  # fed before the round was armed
-    screen.on_press_event(PressEvent(1, now + 30 * MS, "mock", True))
-    screen.on_frame(now + 40 * MS)
-    assert screen.phase == "open" and set(screen.live) == {1}
-    screen.cancel()
+    assert screen.round.phase == "armed" and screen.round.opened_by == "captain"
+    slap_stream(screen, now, {1: 30, 2: 90})
+    screen.on_frame(now + 5_000 * MS)
+    assert screen.round.phase == "verdict" and screen.round.decided == (2, "verdict")
+    screen.on_press_event(PressEvent(0, now + 5_100 * MS, "mock", True))  # and records
+    assert screen.round.phase == "idle" and screen.round.last.picker == 2
+    assert ui.app.session.snapshot()["rounds"][-1]["picker"] == 2
 
 
 def test_a_release_while_another_screen_shows_reaches_the_arbiter(ui):
@@ -220,7 +231,7 @@ def test_a_release_while_another_screen_shows_reaches_the_arbiter(ui):
     assert "held" not in ui.app.status
     slap_stream(screen, t0, {2: 100, 1: 180})
     screen.on_frame(t0 + 5_000 * MS)
-    assert screen.verdict.certain and screen.verdict.picker == 1
+    assert screen.round.verdict.certain and screen.round.verdict.picker == 1
     screen.cancel()
 
 
@@ -233,7 +244,7 @@ def test_a_slap_of_a_recorded_round_that_arrives_late_is_told_and_corrected(ui):
     slap_stream(screen, t0, {1: 100, 2: 160})
     screen.on_frame(t0 + 3_000 * MS)
     ui.pump()
-    assert screen.verdict.picker == 3 and screen.headline == "Seat 3 picks up"
+    assert screen.round.verdict.picker == 3 and screen.headline == "Seat 3 picks up"
     ui.tap(ui.find("Record"))
     before = len(ui.app.session.snapshot()["rounds"])
     # Seat 3's pad press, stamped inside the round (at +120 ms), arrives now.
@@ -241,8 +252,8 @@ def test_a_slap_of_a_recorded_round_that_arrives_late_is_told_and_corrected(ui):
     screen.on_press_event(PadPress(3, t0 + 190 * MS, "pad", False, 100_000, 0, ("pad", 1, 1)))
     screen.on_frame(t0 + 3_100 * MS)
     ui.pump()
-    assert "may be wrong" in ui.app.banner_text and "seat 3" in ui.app.banner_text
-    assert screen.phase == "verdict" and screen.headline == "Seat 2 picks up"
+    assert "may be wrong" in ui.app.banner_text and "(Seat 3)" in ui.app.banner_text
+    assert screen.round.phase == "verdict" and screen.headline == "Seat 2 picks up"
     ui.tap(ui.find("Record"))  # the correction: the recorded round is undone, recorded anew
     rounds = ui.app.session.snapshot()["rounds"]
     assert len(rounds) == before and rounds[-1]["picker"] == 2
@@ -265,9 +276,9 @@ def test_a_quiet_pad_leaves_the_table_to_decide_and_its_late_slap_redoes_the_ver
         slap_stream(screen, t0, {1: 100, 2: 160})
         pad.watermark_ns = t0 + 50 * MS  # the pad's last word, then silence
         screen.on_frame(t0 + 100 * MS + 2_500 * MS + 120 * MS)
-        assert screen.verdict is None  # waiting for the pad, within the bounded wait
+        assert screen.round.verdict is None  # waiting for the pad, within the bounded wait
         screen.on_frame(t0 + 100 * MS + 2_500 * MS + 120 * MS + 1_000 * MS)
-        verdict = screen.verdict
+        verdict = screen.round.verdict
         assert not verdict.certain and dict(verdict.excluded) == {3: "quiet"}
         assert "The slap pad went quiet during the round: the table decides" in ui.app.status
         assert "could not be timed" in screen.headline
@@ -277,7 +288,7 @@ def test_a_quiet_pad_leaves_the_table_to_decide_and_its_late_slap_redoes_the_ver
                                            ("pad", 1, 1)))
         pad.watermark_ns = t0 + 4_000 * MS
         screen.on_frame(t0 + 4_000 * MS)
-        assert screen.verdict.certain and screen.verdict.picker == 2
+        assert screen.round.verdict.certain and screen.round.verdict.picker == 2
         assert "changed the verdict" in ui.app.status
         assert screen.headline == "Seat 2 picks up"
     finally:
@@ -301,11 +312,11 @@ def test_armed_it_wants_no_frames_until_a_slap_comes(ui):
     screen = open_tool(ui, (1, 2))
     now = ui.app.table.now_ns()
     screen.arm(now)
-    assert screen.phase == "armed" and not screen.frames_wanted()  # the app idles
+    assert screen.round.phase == "armed" and not screen.frames_wanted()  # the app idles
     screen.on_press_event(PressEvent(1, now + 30 * MS, "mock", True))
     assert screen.frames_wanted()  # fed on the next frame
     screen.on_frame(now + 40 * MS)
-    assert screen.phase == "open" and screen.frames_wanted()  # the round runs to its verdict
+    assert screen.round.phase == "open" and screen.frames_wanted()  # the round runs to its verdict
     screen.cancel()
 
 
@@ -320,72 +331,15 @@ def test_a_candidate_chosen_then_recorded_leaves_the_next_round_to_its_own_slaps
     monkeypatch.setattr(ui.app.table, "clock", lambda: still)
     for _ in range(4):
         ui.slap_round(screen, (1, 2, 3), gap_ms=0.3)  # within the 1 ms bound: too close
-        assert screen.verdict.too_close and screen.view.choices
-        screen.choose(screen.shown.candidates[0])
-        ui.tap(screen._round_buttons()[2])  # Record
-        assert screen.phase == "idle"
+        assert screen.round.verdict.too_close and screen.view.choices
+        screen.choose(screen.round.shown.candidates[0])
+        ui.tap(screen.buttons[2])  # Record
+        assert screen.round.phase == "idle"
         for order in ((3, 1, 2), (2, 3, 1)):
             ui.slap_round(screen, order)  # asserts its verdict ranks exactly ``order``
-            assert screen.verdict.picker == order[-1]
-            ui.tap(screen._round_buttons()[2])
+            assert screen.round.verdict.picker == order[-1]
+            ui.tap(screen.buttons[2])
     ui.goto_home()
-
-
-def test_arming_a_verdict_and_recording_lay_out_no_box_they_do_not_change(ui, monkeypatch):
-    """The stage (face or timeline), the action row (seat discs or the round's buttons)
-    and the side ("Who picks up?", the last rounds) show pages built once: arming lays
-    nothing out, a verdict whose candidates take other cells of the grid lays none of
-    their buttons out, and recording lays out only the headline's row (its badge goes)
-    and the rounds' page (a new row on top). Before, each of them was taken out of its
-    box and put back: eight boxes laid out per record, five per arm."""
-    from kivy.uix.anchorlayout import AnchorLayout
-    from kivy.uix.boxlayout import BoxLayout
-    from kivy.uix.gridlayout import GridLayout
-
-    screen = ui.open_slap_tool((1, 2, 3, 4))
-
-    def record(order) -> None:
-        ui.slap_round(screen, order)
-        if screen.shown.candidates:
-            screen.choose(screen.shown.candidates[-1])
-        ui.tap(screen._round_buttons()[2])  # Record
-        ui.pump(2)
-
-    for _ in range(3):  # every row of the last rounds shown once
-        record((1, 2))  # seats 3 and 4 never slapped: the table picks
-        record((1, 4))  # seats 2 and 3: seat 3's button in the other cell
-    laid: list = []
-
-    def counting(cls) -> None:
-        layout = cls.do_layout
-
-        def counted(box, *args, **kwargs):
-            laid.append(box)
-            return layout(box, *args, **kwargs)
-
-        counted.__name__ = "do_layout"  # Kivy's layout triggers call it by this name
-        monkeypatch.setattr(cls, "do_layout", counted)
-
-    for cls in (BoxLayout, GridLayout, AnchorLayout):
-        counting(cls)
-    ui.tap(screen.face)
-    ui.pump(2)
-    assert screen.phase == "armed" and not laid, laid
-    ui.slap_round(screen, (1, 2))  # its verdict: seats 3 and 4 in their first cells
-    ui.pump(2)
-    assert [chip.seat for chip in screen._grid.children[::-1]] == [3, 4]
-    assert set(laid) == {screen._grid}, laid  # the grid places them; they lay out none
-    screen.choose(4)
-    ui.pump(2)
-    laid.clear()
-    ui.tap(screen._round_buttons()[2])  # Record
-    ui.pump(2)
-    rows_page = screen._side_pages[1]
-    assert screen.ids.side.shown is rows_page
-    assert set(laid) <= {screen.ids.headline.parent, rows_page}, laid
-    newest = rows_page.children[-1]  # the top row: the round just recorded
-    assert newest.head == f"{screen.view.rounds[0].label}: table's call"
-    assert ui.find(newest.head) is not None
 
 
 def test_the_stop_time_words_sit_in_the_middle_of_the_face(ui):

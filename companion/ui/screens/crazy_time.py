@@ -389,10 +389,12 @@ class CrazyTimeScreen(Screen):
         v = self._v()
         if v is None or v["phase"] != "playing" or not app.has_screen("slap"):
             return
-        # On the board a seat button is a slap: it opens the round it belongs to.
-        SlapScreen.open_armed(app, None if event.seat == CAPTAIN_SEAT else event.t_ns)
-        if event.seat != CAPTAIN_SEAT:
-            app.sm.get_screen("slap").on_press_event(event)
+        # On the board a seat button is a slap: it opens the round it belongs to, and
+        # counts in it; the captain button arms one.
+        if event.seat == CAPTAIN_SEAT:
+            SlapScreen.open_armed(app, by="captain")
+        else:
+            SlapScreen.open_armed(app, event)
 
     def stop_time(self) -> None:
         app = App.get_running_app()

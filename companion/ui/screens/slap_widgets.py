@@ -8,6 +8,7 @@ from functools import lru_cache
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
@@ -16,9 +17,12 @@ from kivy.properties import (
     StringProperty,
 )
 from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
 
+from companion.palette import rgba
 from companion.ui import theme
 from companion.ui.taps import OneTap
 from companion.ui.widgets import SeatBadge
@@ -125,3 +129,37 @@ class RoundRow(RelativeLayout):
     colour = ColorProperty(WHITE)
     head = StringProperty("")
     who = StringProperty("")
+
+
+def show_only(box, kids: list) -> None:
+    """Make ``kids`` the children of ``box``, top to bottom (nothing moves when they
+    already are)."""
+    if list(reversed(box.children)) == kids:
+        return
+    box.clear_widgets()
+    for kid in kids:
+        box.add_widget(kid)
+
+
+def choice_grid(choices, chosen: int | None, choose) -> GridLayout:
+    """"Who picks up?": a disc with the player's name per candidate (``view.choices``),
+    three a row; a tap calls ``choose(seat)``; once one is chosen the others dim."""
+    grid = GridLayout(cols=3, spacing=dp(8), size_hint_y=None, padding=dp(4))
+    grid.bind(minimum_height=grid.setter("height"))
+    for c in choices:
+        chip = NamedChip(seat=c.seat, colour=rgba(c.colour), name=c.name,
+                         lit=chosen in (None, c.seat))
+        chip.bind(on_release=lambda _w, seat=c.seat: choose(seat))
+        grid.add_widget(chip)
+    return grid
+
+
+def round_rows(rounds, colours, names) -> list:
+    """A ``RoundRow`` per recorded round (``view.rounds``, newest first), or "None yet"."""
+    rows = [RoundRow(seat=line.picker or 0, head=f"{line.label}: {line.how or 'nobody'}",
+                     colour=rgba(colours[line.picker]) if line.picker in colours else WHITE,
+                     who=names.get(line.picker, "") if line.picker else "")
+            for line in rounds]
+    return rows or [Label(text="None yet", font_size=sp(theme.SMALL), size_hint_y=None,
+                          height=dp(theme.STATUS_H), halign="left", valign="middle",
+                          text_size=(dp(theme.SIDE_W) - dp(10), dp(theme.STATUS_H)))]
