@@ -118,10 +118,12 @@ class Firmware:
             for r in self.pad.due(now, RESEND_LIMIT):
                 self.send(proto.PRESS, proto.press(self.nonce, r[0], r[1], now, r[2], r[3],
                                                    r[4]))
-        # The lamps are lit only within SILENCE_US of a valid frame, far inside the
-        # 2**29 µs that ticks_diff tells apart.
-        if self.lamps and hal.ticks_diff(hal.ticks_us(), self.last_host_tick) >= SILENCE_US:
-            self.set_lamps(0)
+        if self.lamps:
+            # ticks_diff tells apart 2**29 µs (9 min) either way: a frame cannot be in
+            # the future, so a negative silence is a loop that stalled for longer
+            quiet = hal.ticks_diff(hal.ticks_us(), self.last_host_tick)
+            if quiet >= SILENCE_US or quiet < 0:
+                self.set_lamps(0)
 
     def handle(self, seq, typ, payload, tick):
         if typ >= 0x80:
