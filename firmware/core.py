@@ -36,6 +36,7 @@ SCAN_NS = 100000  # nominal scan period of the GPIO_IN fallback, advertised in H
 HOLDOFF_NS = 20000000  # per-pin debounce hold-off after an edge
 RESEND_NS = 100000000  # resend unacknowledged reports this often
 SILENCE_NS = 3000000000  # lamps off after this long without a valid host frame
+SILENCE_US = SILENCE_NS // 1000  # the same in ticks_us (a small int on the Pico)
 QUEUE = 32  # unacknowledged reports kept
 RESEND_LIMIT = 8  # reports (re)sent per service pass
 SERVICE_EVERY = 16  # polls between service passes
@@ -56,7 +57,7 @@ class Firmware:
         self.last_tick = hal.ticks_us()
         self.max_gap = 0
         self.count = 0
-        self.last_host_ns = hal.now_us() * 1000
+        self.last_host_tick = hal.ticks_us()
         self.malformed = 0
         if hal.capture == proto.CAPTURE_PIO:
             self.capture_ns = hal.sample_ns
@@ -102,21 +103,32 @@ class Firmware:
             self.service()
 
     def service(self):
+        """Host bytes, reports due, the lamps' silence check. With nothing to read and
+        nothing queued it allocates nothing: the 64-bit time (a long int on the Pico) is
+        read only when a frame or a report needs it, and the silence is timed in
+        ``ticks_us`` (a small int)."""
         hal = self.hal
-        now = hal.now_us() * 1000
         data = hal.read_host()
         if data:
+            tick = hal.ticks_us()
             for seq, typ, payload in self.decoder.feed(data):
-                self.handle(seq, typ, payload, now)
-        for r in self.pad.due(now, RESEND_LIMIT):
-            self.send(proto.PRESS, proto.press(self.nonce, r[0], r[1], now, r[2], r[3], r[4]))
-        if self.lamps and now - self.last_host_ns >= SILENCE_NS:
-            self.set_lamps(0)
+                self.handle(seq, typ, payload, tick)
+        if self.pad.queue:
+            now = hal.now_us() * 1000
+            for r in self.pad.due(now, RESEND_LIMIT):
+                self.send(proto.PRESS, proto.press(self.nonce, r[0], r[1], now, r[2], r[3],
+                                                   r[4]))
+        if self.lamps:
+            # ticks_diff tells apart 2**29 µs (9 min) either way: a frame cannot be in
+            # the future, so a negative silence is a loop that stalled for longer
+            quiet = hal.ticks_diff(hal.ticks_us(), self.last_host_tick)
+            if quiet >= SILENCE_US or quiet < 0:
+                self.set_lamps(0)
 
-    def handle(self, seq, typ, payload, now):
+    def handle(self, seq, typ, payload, tick):
         if typ >= 0x80:
             return  # our own direction: an echo, never an order
-        self.last_host_ns = now
+        self.last_host_tick = tick
         code, value = proto.parse_host(typ, payload)
         if code:
             self.malformed += 1

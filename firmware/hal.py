@@ -152,15 +152,21 @@ class Hal:
         for i in range(self.seats):
             self._lamp_pins[i].value((mask >> i) & 1)
 
+    def _ready(self):
+        """Whether the host's next byte is waiting. ``ipoll`` answers without allocating,
+        where ``poll()`` makes a new list every service pass."""
+        for _ in self._poll.ipoll(0):
+            return True
+        return False
+
     def read_host(self):
-        poll = self._poll
-        if poll is None or not poll.poll(0):
+        if self._poll is None or not self._ready():
             return None
         rx = self._stdin.buffer
         data = bytearray()
         while len(data) < READ_LIMIT:
             data.extend(rx.read(1))
-            if not poll.poll(0):
+            if not self._ready():
                 break
         return data
 

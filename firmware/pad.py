@@ -85,13 +85,17 @@ class Pad:
         return False
 
     def due(self, now_ns, limit):
-        """Reports never sent, or sent ``resend_ns`` ago or more; marks them sent now."""
-        out = []
+        """Reports never sent, or sent ``resend_ns`` ago or more; marks them sent now.
+        With none due it returns an empty tuple, so that a service pass waiting for an
+        ACK allocates nothing."""
+        out = None
         for report in self.queue:
-            if len(out) >= limit:
-                break
             sent = report[REPORT_SENT]
             if sent < 0 or now_ns - sent >= self.resend_ns:
+                if out is None:
+                    out = []
+                if len(out) >= limit:
+                    break
                 report[REPORT_SENT] = now_ns
                 out.append(report)
-        return out
+        return out or ()

@@ -129,6 +129,20 @@ def test_lamps_on_command_and_off_after_host_silence():
     assert rig.hal.lamps == 0
 
 
+@pytest.mark.parametrize("stall_s", [4, 600, 1100])
+def test_lamps_go_dark_after_a_stalled_loop_too(stall_s):
+    """The silence is timed in ticks_us, which wrap every 2**30 µs (17.9 min) and tell
+    differences apart only within 2**29 µs: a loop that stalled for minutes with the
+    lamps lit still darkens them at its next pass."""
+    rig = Rig()
+    rig.send(codec.Lamps(0b0011))
+    rig.run_until(1000)
+    assert rig.hal.lamps == 0b0011
+    rig.hal.set_time(1000 + stall_s * 1_000_000)
+    rig.fw.poll()
+    assert rig.hal.lamps == 0
+
+
 @pytest.mark.parametrize(("typ", "payload", "code"), [
     (0x7E, b"", codec.ERR_UNKNOWN_TYPE),
     (codec.HEARTBEAT, b"\x01", codec.ERR_BAD_LENGTH),

@@ -5,6 +5,7 @@ into seats and time, and the PIO capture it starts (or falls back from)."""
 import importlib.util
 import io
 import os
+import select
 import sys
 import types
 from pathlib import Path
@@ -67,6 +68,20 @@ class StateMachine:
         return self.fifo.pop(0)
 
 
+class IPoll:
+    """MicroPython's poll object as the hal may use it: ``register`` and ``ipoll`` (the
+    allocation-free one), no ``poll()``. Over CPython's own poll."""
+
+    def __init__(self):
+        self._poll = select.poll()
+
+    def register(self, stream, mask):
+        self._poll.register(stream, mask)
+
+    def ipoll(self, timeout):
+        return iter(self._poll.poll(timeout))
+
+
 @pytest.fixture
 def board(monkeypatch):
     Pin.made = []
@@ -94,6 +109,8 @@ def board(monkeypatch):
     monkeypatch.setattr(hal, "os", types.SimpleNamespace(
         uname=lambda: types.SimpleNamespace(machine=uname["machine"]), urandom=os.urandom))
     monkeypatch.setattr(hal.sys, "print_exception", lambda exc: None, raising=False)
+    monkeypatch.setattr(hal, "select", types.SimpleNamespace(poll=IPoll,
+                                                             POLLIN=select.POLLIN))
     r, w = os.pipe()
     stdin = types.SimpleNamespace(fileno=lambda: r, buffer=io.FileIO(r, "rb", closefd=False))
     stdout = types.SimpleNamespace(buffer=io.BytesIO())

@@ -44,11 +44,13 @@ from companion.games.crazy_time.fields import (
     OVER,
     PICKUP_KEEPS,
     PLAYING,
+    bound_after,
     bump,
     check_pile,
     count_field,
     in_play,
     optional,
+    pile_bound,
     put_pair,
     seat_field,
     text_field,
@@ -81,10 +83,11 @@ GAME = GameInfo(
     screen="companion.ui.screens.crazy_time:CrazyTimeScreen",
     players=(4, 7),
     first_player=("first_dealer", "Deals first"),
-    version=4,  # 2: slap pick-ups agree with their verdict, record who chose; 3: pile
+    version=5,  # 2: slap pick-ups agree with their verdict, record who chose; 3: pile
     # counts hold against the five cards a pick-up keeps and a correct guess removes;
     # 4: slap pick-ups store facts, a seat that could not be timed is a candidate; a
-    # counted pile never exceeds the deal + 5 a pick-up - 5 a correct guess this round
+    # counted pile never exceeds the deal + 5 a pick-up - 5 a correct guess this round;
+    # 5: the last count still binds after pick-ups and guesses nobody counted
 )
 NAME = GAME.name
 TITLE = GAME.title
@@ -128,6 +131,9 @@ class State:
     tick_tocks: PVec = EMPTY
     results: tuple[RoundResult, ...] = ()
     piles: tuple[tuple[int, int], ...] = ()  # (seat, cards) as last told this round
+    # (seat, counted, pick-ups since, correct guesses since, most): each seat's last count
+    # this round and the most its pile can hold now (``fields.check_pile``)
+    bounds: tuple[tuple[int, int, int, int, int], ...] = ()
     grand_master: int | None = None
     picked: tuple[tuple[int, ...], ...] = ()
     ticked: tuple[tuple[int, ...], ...] = ()
@@ -273,7 +279,7 @@ def _new_law(state: State, action: Mapping[str, Any]) -> State:
     law = Law(name=name, when=when, what=what, creator=creator, absent=absent, from_round=nxt)
     winners = tuple(sorted({r.seat for r in state.results}))
     started = replace(state, laws=state.laws + (law,), round=nxt, phase=PLAYING, dealer=winner,
-                      lead=winner, reveal_first=winners, piles=())
+                      lead=winner, reveal_first=winners, piles=(), bounds=())
     return replace(started, notice=_round_start_notice(started))
 
 
@@ -317,15 +323,19 @@ def _guess(state: State, action: Mapping[str, Any]) -> State:
                    f"a correct guess removes {GUESS_REMOVES} cards")
     else:
         check_pile(state, seat, pile_after, 0, "a wrong guess removes none")
-    # a pile counted at five or fewer (it can only have shrunk since) is emptied
-    counted = dict(state.piles).get(seat)
-    empties = correct and counted is not None and counted <= GUESS_REMOVES
+    # a pile that holds five or fewer by its last count (it can only have shrunk since,
+    # save for the pick-ups since) is emptied
+    bound = pile_bound(state, seat)
+    most = None if bound is None else bound[3]
+    empties = correct and most is not None and most <= GUESS_REMOVES
     emptied = optional(action, "emptied", bool)
     if emptied is False and empties:
-        raise RuleError("crazy_time.pile_emptied", "{name}'s draw pile was counted at "
-                        "{counted}: a correct guess removes {removes} cards and leaves none, "
-                        "so {name} wins the round.", name=state.name(seat), counted=counted,
-                        removes=GUESS_REMOVES)
+        known = f"was counted at {bound[0]}"
+        if most != bound[0]:
+            known += f" and holds at most {most} since"
+        raise RuleError("crazy_time.pile_emptied", "{name}'s draw pile {known}: a correct "
+                        "guess removes {removes} cards and leaves none, so {name} wins the "
+                        "round.", name=state.name(seat), known=known, removes=GUESS_REMOVES)
     if emptied is None:
         emptied = pile_after == 0 or empties
     if emptied and not correct:
@@ -348,7 +358,9 @@ def _guess(state: State, action: Mapping[str, Any]) -> State:
         notice = (f"{state.name(seat)}'s guess for {law.name!r} is wrong; they may try again "
                   "after the next pick-up because of it.")
     i = state.index(seat)
-    after = replace(state, guesses=state.guesses.append(guess), piles=piles, notice=notice,
+    bounds = bound_after(state, seat, pile_after, -GUESS_REMOVES if correct else 0)
+    after = replace(state, guesses=state.guesses.append(guess), piles=piles, bounds=bounds,
+                    notice=notice,
                     last_guess=put_pair(state.last_guess, (seat, law.name), len(state.pickups)),
                     correct=state.correct + (law.name,) if correct else state.correct,
                     removed=bump((state.removed,), 0, i, guess.removed)[0])

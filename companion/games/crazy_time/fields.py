@@ -59,21 +59,31 @@ def check_pile(state: Any, seat: int, pile: int | None, change: int, why: str) -
     ``change`` is what it does to the pile at most (``PICKUP_KEEPS`` for a pick-up,
     ``-GUESS_REMOVES`` for a correct guess, 0 otherwise), ``why`` says so in words.
 
-    Two bounds hold. Since the last count given this round a pile only shrinks (cards
-    turned up), except by ``change`` (``crazy_time.pile_count``). And whatever was counted
-    before, a pile never holds more than the round's deal, plus what each of the seat's
-    pick-ups this round kept, less what each correct guess removed
+    Two bounds hold. The last count given this round still binds, whatever was left
+    uncounted since: a pile only shrinks (cards turned up), except that each of the
+    seat's pick-ups since added at most ``PICKUP_KEEPS`` and each correct guess took
+    ``GUESS_REMOVES`` away (``state.bounds``, ``crazy_time.pile_count``). And whatever was
+    counted before, a pile never holds more than the round's deal, plus what each of the
+    seat's pick-ups this round kept, less what each correct guess removed
     (``crazy_time.pile_ceiling``)."""
     if pile is None:
         return
-    counted = dict(state.piles).get(seat)
-    if counted is not None:
-        most = max(0, counted + change)
+    bound = pile_bound(state, seat)
+    if bound is not None:
+        counted, ups, right, most = bound
+        most = max(0, most + change)
         if pile > most:
-            raise RuleError("crazy_time.pile_count", "{name}'s draw pile was counted at "
-                            "{counted} and {why}: it holds at most {most}, not {pile}.",
-                            name=state.name(seat), counted=counted, why=why, most=most,
-                            pile=pile)
+            since = [f"counted at {counted}"]
+            if ups:
+                since.append(f"{_count(ups, 'pick-up')} since kept at most "
+                             f"{PICKUP_KEEPS * ups} more")
+            if right:
+                since.append(f"{_count(right, 'correct guess')} since took "
+                             f"{GUESS_REMOVES * right} away")
+            raise RuleError("crazy_time.pile_count", "{name}'s draw pile was {since}, and "
+                            "{why}: it holds at most {most}, not {pile}.",
+                            name=state.name(seat), since=", ".join(since), why=why,
+                            most=most, pile=pile)
     ups = state.picked[state.round - 1][state.index(seat)] + (change == PICKUP_KEEPS)
     right = sum(1 for g in _this_round(state.guesses, state.round)
                 if g.seat == seat and g.correct) + (change == -GUESS_REMOVES)
@@ -88,6 +98,33 @@ def check_pile(state: Any, seat: int, pile: int | None, change: int, why: str) -
         raise RuleError("crazy_time.pile_ceiling", "{name}'s draw pile cannot hold {pile} "
                         "cards: {how}, so it holds {most} at most.", name=state.name(seat),
                         pile=pile, how=", ".join(parts), most=most)
+
+
+def pile_bound(state: Any, seat: int) -> tuple[int, int, int, int] | None:
+    """``(counted, pick-ups since, correct guesses since, most)`` for ``seat``'s draw pile
+    this round, or None before any count: the last count given, what changed it since,
+    and the most cards the pile can hold now."""
+    for s, counted, ups, right, most in state.bounds:
+        if s == seat:
+            return counted, ups, right, most
+    return None
+
+
+def bound_after(state: Any, seat: int, pile: int | None, change: int) -> tuple:
+    """``state.bounds`` after an action that changes ``seat``'s pile by ``change`` at most
+    (as in ``check_pile``) and counts it at ``pile`` (None: not counted)."""
+    if pile is not None:
+        entry = (seat, pile, 0, 0, pile)
+    else:
+        bound = pile_bound(state, seat)
+        if bound is None or change == 0:
+            return state.bounds
+        counted, ups, right, most = bound
+        if change > 0:
+            entry = (seat, counted, ups + 1, right, most + change)
+        else:
+            entry = (seat, counted, ups, right + 1, max(0, most + change))
+    return (*(b for b in state.bounds if b[0] != seat), entry)
 
 
 def _count(n: int, noun: str) -> str:

@@ -28,6 +28,7 @@ from companion.errors import MalformedAction, RuleError
 from companion.games.base import require
 from companion.games.crazy_time.fields import (
     PICKUP_KEEPS,
+    bound_after,
     bump,
     check_pile,
     check_seat,
@@ -136,6 +137,7 @@ def record_pickup(state: Any, action: Mapping[str, Any], seat: int, reason: str,
     if law is not None and reason != "wrong_accusation":  # pickup.opens_guess
         opened = put_pair(opened, law, n)
     return replace(state, pickups=state.pickups.append(pickup), piles=piles, lead=seat,
+                   bounds=bound_after(state, seat, pile, PICKUP_KEEPS),
                    notice=notice, picked=bump(state.picked, state.round - 1,
                                               state.seats.index(seat)), opened=opened)
 

@@ -285,6 +285,95 @@ def test_the_ceiling_is_said_in_the_table_s_words():
         "round kept at most 10, 1 correct guess took 5 away, so it holds 20 at most.")
 
 
+# A count binds every later count of the same pile this round, whatever was left
+# uncounted in between: the last count, plus five for each of the seat's pick-ups since
+# (a pick-up keeps at most five cards), less five for each correct guess since (it takes
+# five out); the pile never grows otherwise. Seat 3 (Cara) was out of the room for
+# "Sevens" in round 2, the round LAW_1 starts.
+# (name, players, actions before, the counted action, refused?)
+SINCE_COUNT = [
+    ("counted 3, an uncounted pick-up, then 13 at a pick-up", 4,
+     [pickup(2, pile=3), pickup(2)], pickup(2, pile=13), False),
+    ("counted 3, an uncounted pick-up, then not 14 at a pick-up (the referee's 16)", 4,
+     [pickup(2, pile=3), pickup(2)], pickup(2, pile=14), True),
+    ("counted 3, two uncounted pick-ups, then 18", 4,
+     [pickup(2, pile=3), pickup(2), pickup(2)], pickup(2, pile=18), False),
+    ("counted 3, two uncounted pick-ups, then not 19", 4,
+     [pickup(2, pile=3), pickup(2), pickup(2)], pickup(2, pile=19), True),
+    ("seven players: counted 2, an uncounted pick-up, then not 13", 7,
+     [pickup(2, pile=2), pickup(2)], pickup(2, pile=13), True),
+    ("another seat's pick-up adds nothing: counted 3, then not 9", 4,
+     [pickup(2, pile=3), pickup(1), pickup(4)], pickup(2, pile=9), True),
+    ("a newer count binds instead: counted 3, a pick-up, 10, then 15", 4,
+     [pickup(2, pile=3), pickup(2), pickup(2, pile=10)], pickup(2, pile=15), False),
+    ("a newer count binds instead: counted 3, a pick-up, 10, then not 16", 4,
+     [pickup(2, pile=3), pickup(2), pickup(2, pile=10)], pickup(2, pile=16), True),
+    ("an uncounted correct guess takes five: counted 9, then 9 at a pick-up", 4,
+     LAW_1 + [pickup(3, law_name="Sevens", pile=9), guess(3, "Sevens", True)],
+     pickup(3, pile=9), False),
+    ("an uncounted correct guess takes five: counted 9, then not 10 at a pick-up", 4,
+     LAW_1 + [pickup(3, law_name="Sevens", pile=9), guess(3, "Sevens", True)],
+     pickup(3, pile=10), True),
+    ("counted 8, an uncounted pick-up, then a correct guess leaves 8", 4,
+     LAW_1 + [pickup(3, law_name="Sevens", pile=8), pickup(3)],
+     guess(3, "Sevens", True, pile_after=8), False),
+    ("counted 8, an uncounted pick-up, then a correct guess leaves not 9", 4,
+     LAW_1 + [pickup(3, law_name="Sevens", pile=8), pickup(3)],
+     guess(3, "Sevens", True, pile_after=9), True),
+    ("an uncounted wrong guess takes nothing and adds nothing: counted 7, then not 8", 4,
+     LAW_1 + [pickup(1, law_name="Sevens"), pickup(3, pile=7), guess(3, "Sevens", False),
+              pickup(2, law_name="Sevens")],
+     guess(3, "Sevens", False, pile_after=8), True),
+    ("an uncounted wrong guess: counted 7, then 7", 4,
+     LAW_1 + [pickup(1, law_name="Sevens"), pickup(3, pile=7), guess(3, "Sevens", False),
+              pickup(2, law_name="Sevens")],
+     guess(3, "Sevens", False, pile_after=7), False),
+    ("a new deal forgets the count: counted 3 in round 1, 20 at round 2's pick-up", 4,
+     [pickup(3, pile=3), pickup(3)] + LAW_1, pickup(3, pile=20), False),
+]
+
+
+@pytest.mark.parametrize(("n", "before", "action", "refuse"), [c[1:] for c in SINCE_COUNT],
+                         ids=[c[0] for c in SINCE_COUNT])
+def test_a_count_binds_later_counts_through_uncounted_pickups(n, before, action, refuse):
+    state = play(before, n)
+    if refuse:
+        refused_unchanged(state, action, "crazy_time.pile_count")
+    else:
+        ct.apply(state, action)
+
+
+def test_the_referees_case_is_refused_with_its_bound_and_why():
+    """Four players: Bob counted 3, picked up uncounted, then says 16 at a pick-up."""
+    state = play([pickup(2, pile=3), pickup(2)])
+    with refused("crazy_time.pile_count") as info:
+        ct.apply(state, pickup(2, pile=16))
+    assert info.value.sentence == (
+        "Bob's draw pile was counted at 3, 1 pick-up since kept at most 5 more, and a "
+        "pick-up keeps at most 5 cards: it holds at most 13, not 16.")
+
+
+def test_a_guess_since_the_count_is_said_too():
+    state = play(LAW_1 + [pickup(3, law_name="Sevens", pile=9), pickup(3),
+                          guess(3, "Sevens", True), pickup(3)])
+    with refused("crazy_time.pile_count") as info:
+        ct.apply(state, pickup(3, pile=20))
+    assert info.value.sentence == (
+        "Cara's draw pile was counted at 9, 2 pick-ups since kept at most 10 more, 1 "
+        "correct guess since took 5 away, and a pick-up keeps at most 5 cards: it holds "
+        "at most 19, not 20.")
+
+
+def test_a_pile_bound_at_five_or_fewer_is_emptied_by_a_correct_guess():
+    """Counted at 4, then a wrong guess nobody counted after: the pile still holds 4 at
+    most, so the next correct guess empties it and wins the round."""
+    state = play(LAW_1 + [pickup(3, law_name="Sevens", pile=4), guess(3, "Sevens", False),
+                          pickup(1, law_name="Sevens")])
+    refused_unchanged(state, guess(3, "Sevens", True, emptied=False), "crazy_time.pile_emptied")
+    state = ct.apply(state, guess(3, "Sevens", True))
+    assert state.phase == ct.NEW_LAW and state.results[-1] == ct.RoundResult(2, 3, 2, "guess")
+
+
 def test_the_round_four_guess_that_empties_the_pile_makes_the_gmt():
     actions = LAW_1 + [won(4), law("Mirror", 4, 1), won(1), law("Hush", 1, 4),
                        pickup(2, law_name="Hush"), guess(4, "Hush", True, emptied=True)]
@@ -345,17 +434,19 @@ def pile_events(draw):
     return events
 
 
-@settings(deadline=None, max_examples=200)
+@settings(deadline=None, max_examples=300)
 @given(pile_events())
 def test_counted_piles_follow_the_five_card_rules(events):
     """Against a model of the rulebook's counts: a pick-up keeps at most five cards, a
     correct guess removes five (and wins the round when nothing is left), a wrong guess
-    removes none; between counts a pile only shrinks; and a pile never holds more than
-    the deal (15 cards each for four players) plus five a pick-up this round, less five a
-    correct guess. Cara was out of the room for "Sevens" and guesses once per pick-up
-    because of it."""
+    removes none; since the last count a pile only shrinks, but for five cards at most
+    per pick-up since and less five per correct guess since, whether or not anything was
+    counted in between; and a pile never holds more than the deal (15 cards each for four
+    players) plus five a pick-up this round, less five a correct guess. Cara was out of
+    the room for "Sevens" and guesses once per pick-up because of it."""
     state = play(LAW_1)
-    counted: dict[int, int] = {}
+    told: dict[int, int] = {}  # the counts the table gave, as the screen shows them
+    most: dict[int, int] = {}  # the most a counted pile can hold by its last count
     ups = dict.fromkeys(range(1, 5), 0)  # this round's pick-ups per seat
     right = 0  # Cara's correct guesses this round
     may_guess = guessed = False
@@ -363,12 +454,12 @@ def test_counted_piles_follow_the_five_card_rules(events):
         ok = True
         if action["type"] == "pickup":
             seat, pile = action["seat"], action.get("pile")
-            ok = pile is None or seat not in counted or pile <= counted[seat] + 5
+            ok = pile is None or seat not in most or pile <= most[seat] + 5
             ceiling = 15 + 5 * (ups[seat] + 1) - 5 * (right if seat == 3 else 0)
             ok = ok and (pile is None or pile <= ceiling)
         else:
             correct, after = action["correct"], action.get("pile_after")
-            known = counted.get(3)
+            known = most.get(3)
             if not may_guess or guessed:
                 ok = False
             elif known is not None and after is not None:
@@ -385,22 +476,77 @@ def test_counted_piles_follow_the_five_card_rules(events):
         assert ok, action
         state = new
         if action["type"] == "pickup":
-            ups[action["seat"]] += 1
-            counted.pop(action["seat"], None)
+            seat = action["seat"]
+            ups[seat] += 1
+            told.pop(seat, None)
             if action.get("pile") is not None:
-                counted[action["seat"]] = action["pile"]
+                told[seat] = most[seat] = action["pile"]
+            elif seat in most:
+                most[seat] += 5
             may_guess = may_guess or action.get("law") == "Sevens"
             continue
         may_guess = False
         guessed = guessed or action["correct"]
         right += action["correct"]
-        known = counted.pop(3, None)
+        known = most.get(3)
+        told.pop(3, None)
         if action.get("pile_after") is not None:
-            counted[3] = action["pile_after"]
+            told[3] = most[3] = action["pile_after"]
+        elif known is not None and action["correct"]:
+            most[3] = max(0, known - 5)
         empties = action.get("pile_after") == 0 or (
             action["correct"] and known is not None and known <= 5)
         assert (state.phase == ct.NEW_LAW) is empties
         if empties:
             assert state.results[-1] == ct.RoundResult(2, 3, 2, "guess")
             break
-        assert dict(state.piles) == counted
+        assert dict(state.piles) == told
+
+
+@st.composite
+def counted_runs(draw):
+    """One seat's round: pick-ups and correct guesses, each counted or not (Bob picks
+    up, Cara was out of the room for "Sevens"; each pick-up is because of it)."""
+    seat = draw(st.sampled_from([2, 3]))
+    events = []
+    for _ in range(draw(st.integers(1, 12))):
+        count = draw(st.one_of(st.none(), st.integers(0, 30)))
+        if seat == 3 and draw(st.booleans()):
+            events.append(pickup(1, law_name="Sevens"))
+            events.append(guess(3, "Sevens", draw(st.booleans()), pile_after=count))
+        else:
+            events.append(pickup(seat, law_name="Sevens", pile=count))
+    return seat, events
+
+
+@settings(deadline=None, max_examples=300)
+@given(counted_runs())
+def test_no_accepted_count_exceeds_the_last_count_and_what_came_since(run):
+    """Whatever goes uncounted in between, every count the engine accepts is at most the
+    last count accepted for that pile, plus five for each of its pick-ups since, less
+    five for each of its correct guesses since (never below none)."""
+    seat, events = run
+    state = play(LAW_1)
+    last = None  # (count, pick-ups since, correct guesses since)
+    for action in events:
+        try:
+            state = ct.apply(state, action)
+        except CompanionError:
+            continue
+        if state.phase != ct.PLAYING:
+            break
+        if action["type"] == "pickup" and action["seat"] != seat:
+            continue
+        count = action.get("pile", action.get("pile_after"))
+        if count is not None:
+            if last is not None:
+                told, up, right = last
+                add = 5 if action["type"] == "pickup" else -5 * action["correct"]
+                assert count <= max(0, told + 5 * up - 5 * right + add), (last, action)
+            last = (count, 0, 0)
+        elif last is not None:
+            told, up, right = last
+            if action["type"] == "pickup":
+                last = (told, up + 1, right)
+            elif action["correct"]:
+                last = (told, up, right + 1)
