@@ -468,9 +468,15 @@ class CompanionApp(App):
         return fits(text, line.width, line.height, line.font_size)
 
     def _banner(self, text: str, kind: str, cause: str = "", until: float = 0.0) -> None:
+        """Show ``text`` in the banner. A line that leaves by itself (``until``: a long
+        informative one) never covers a message that waits for the table (a refusal, a
+        ``tell``) about something else: it stays in the status line."""
         banner = getattr(self, "banner", None)
-        if banner is not None:
-            banner.show(text, kind, cause, until)
+        if banner is None:
+            return
+        if until and banner.text and not banner.until and banner.cause != cause:
+            return
+        banner.show(text, kind, cause, until)
 
     def clear_banner(self) -> None:
         """The banner goes, and with it its words in the status line (never shown
