@@ -34,12 +34,29 @@ Scenarios (each round: all eight seats slap within about 0.4 s, the last two at 
 * ``chattering switch``: a GPIO seat's switch chatters in bursts (closings of 0.3 ms,
   each burst made in one go on the hands' thread) and its player never slaps (the table
   must decide).
+* ``pad opens the round``: nothing armed; the first slap, on the pad, opens the round
+  (it must count in it, never be left out as "too close to the round's start").
+* ``pad reboot mid-round``: two pad seats slap, then the pad restarts: the round is void
+  and the table must be told; once the pad is back every seat slaps again, and that
+  round is judged.
+* ``crash mid-round``: two or three seats slap, then the game log is read as the box
+  reads it after a crash (a second connection to the same file): the round kept there
+  must be told at the restart, naming who had slapped. (tests/slap/test_round_crash.py
+  kills a process with SIGKILL for the same check.)
+* ``keyboard under load``: the seats are keys (the README's "try it without a Pi"), held
+  80-200 ms, handled by the app's own key handler in its frames, with a GIL-bound
+  thread and ``stress --cpu 2`` beside it when ``stress`` is installed.
+* ``fast pad taps``: two pad seats tap for 15 ms, one of them also in the round before.
 
 Printed per scenario: rounds; ``right`` (the final verdict names the true picker);
-``table`` (the final verdict leaves it to the table); ``void`` (the round was voided);
-``wrong certain`` (any verdict shown, first or redone, named someone who is not the true
-picker: must be 0); ``redone`` (rounds whose verdict was redone by a late slap); pad
-presses delivered twice. Exits 1 if any wrong certain verdict was shown.
+``table`` (the final verdict leaves it to the table); ``void told`` (a round voided or
+cut short and the table told why, in words); ``void untold`` (voided or never judged
+without a word); ``wrong certain`` (any verdict shown, first or redone, named someone
+who is not the true picker); ``honest out`` (seats that really slapped but a verdict
+shown left out of its ranking: an opener, a fast tapper, a key held 120 ms); ``redone``
+(rounds whose verdict was redone by a late slap); pad presses delivered twice. Ends with
+the totals ``wrong certain verdicts: N``, ``void untold: N`` and ``honest left out: N``
+(0 wanted in each); exits 1 unless all three are 0.
 """
 
 from __future__ import annotations
@@ -47,7 +64,10 @@ from __future__ import annotations
 import argparse
 import heapq
 import itertools
+import json
 import random
+import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -62,7 +82,10 @@ GPIO_SEATS = (1, 2, 3, 4)
 PAD_SEATS = (5, 6, 7, 8)
 SCENARIOS = ("clean", "replug", "stalled link", "lost frame + double slap",
              "release on another screen", "foreign boot frame", "busy UI + GIL",
-             "held button", "fast taps", "chattering switch")
+             "held button", "fast taps", "chattering switch", "pad opens the round",
+             "pad reboot mid-round", "crash mid-round", "keyboard under load",
+             "fast pad taps")
+KEYS = {seat: str(seat) for seat in range(1, 9)}
 
 
 @dataclass
@@ -70,8 +93,10 @@ class Tally:
     rounds: int = 0
     right: int = 0
     table: int = 0
-    void: int = 0
+    void_told: int = 0
+    void_untold: int = 0
     wrong_certain: int = 0
+    honest_out: int = 0
     redone: int = 0
     doubled: int = 0
     wrong: list = field(default_factory=list)
@@ -212,13 +237,19 @@ class Harness:
         for watcher in app.table.buttons.watchers.values():
             watcher._post = self._stamp(watcher._post)
         self._drop_stamp = None
-        real_void = screen.void_round
+        self.log_path = folder / "games.sqlite3"
+        self.told: list[str] = []  # what the banner was asked to tell this round
+        real_pad_event, real_tell = screen.pad_event, app.tell
 
-        def void(why=""):
-            if screen.round.phase in ("armed", "open"):
-                self.voided = True
-            real_void(why)
-        screen.void_round = void
+        def pad_event(notice):
+            voided = real_pad_event(notice)
+            self.voided = self.voided or voided
+            return voided
+
+        def tell(text, cause=""):
+            self.told.append(text)
+            real_tell(text, cause)
+        screen.pad_event, app.tell = pad_event, tell
         real_send = self.pad._send
 
         def send(frames):  # "lost frame": the first send of one report never arrives
@@ -294,6 +325,14 @@ class Harness:
             self.hands.at(pressed_at + hold_ns, lambda: self.pin(seat).drive_high())
         self.hands.at(at_ns, down)
 
+    def key_tap(self, seat: int, at_ns: int, hold_ns: int, truth: dict) -> None:
+        """A key held ``hold_ns`` from ``at_ns`` (its true time), handled by the app's own
+        key handler when its frame comes, as Kivy hands it the window's key events."""
+        key = KEYS[seat]
+        truth[seat] = at_ns
+        self.at(at_ns, lambda: self.app._on_key_down(None, ord(key), 0, key, []))
+        self.at(at_ns + hold_ns, lambda: self.app._on_key_up(None, ord(key), 0))
+
     def burst(self, seat: int, closings: int) -> None:
         """A worn contact's burst: closings of 0.3 ms, 0.4 ms apart, in one go (the
         contact does not wait for the GIL, so neither does its model)."""
@@ -321,6 +360,7 @@ class Scenario:
     def __init__(self, h: Harness, name: str) -> None:
         self.h, self.name = h, name
         self.tally = Tally()
+        self.reboot_told = False
 
     def plan(self) -> list[tuple[int, int]]:
         """(seat, offset ms) for all eight seats, in slap order; the last two 5 ms or
@@ -363,25 +403,41 @@ class Scenario:
             chatter = GPIO_SEATS[-1]  # the same worn switch all along
             never.add(chatter)
             plan = [p for p in plan if p[0] != chatter]
-        h.shown, h.voided = [], False
-        screen.arm()
+        fast = ()
+        if name == "fast pad taps":
+            fast = tuple(rng.sample(PAD_SEATS, 2))
+            # one of them taps in the round before (the table's last, judged or not)
+            t = time.monotonic_ns() + 20 * MS
+            h.pad_tap(fast[0], t, 15 * MS, {}, first=False)
+            h.frames(until=lambda: time.monotonic_ns() > t + 400 * MS, seconds=2)
+        h.shown, h.voided, h.told = [], False, []
+        if name == "pad opens the round":  # nothing armed: the first slap, a pad seat's
+            opener = rng.choice(PAD_SEATS)
+            rest = [p for p in plan if p[0] != opener]
+            plan = [(opener, plan[0][1])] + [(seat, max(ms, plan[0][1] + 0.5))
+                                             for seat, ms in rest]
+            plan.sort(key=lambda p: p[1])
+        else:
+            screen.arm()
         t0 = time.monotonic_ns() + 150 * MS
-        last_pad = max((p for p in plan if p[0] in PAD_SEATS), key=lambda p: p[1])[0]
-        for seat, ms in plan:
-            at = t0 + round(ms * MS)
-            hold = rng.randint(30, 90) * MS
-            if name == "fast taps" and seat in GPIO_SEATS:
-                hold = rng.randint(8, 15) * MS
-                if rng.random() < 0.5:
-                    h.gpio_tap(seat, at + hold + rng.randint(40, 80) * MS,
-                               rng.randint(8, 15) * MS, truth, first=False)
-            if seat in GPIO_SEATS:
-                h.gpio_tap(seat, at, hold, truth)
-            else:
-                stamp = h.pad_tap(seat, at, hold, truth)
-                if name == "lost frame + double slap" and seat == last_pad:
-                    h._drop_stamp = stamp
-                    h.pad_tap(seat, at + hold + 40 * MS, 30 * MS, truth, first=False)
+        if name == "pad reboot mid-round":
+            voided_truth: dict[int, int] = {}
+            for k, seat in enumerate(rng.sample(PAD_SEATS, 2)):
+                h.pad_tap(seat, t0 + k * 30 * MS, 50 * MS, voided_truth)
+            # both reports sent and acknowledged (the host may still hold them for a
+            # clock fit): the pad restarts well inside the round's 2.5 s
+            h.frames(until=lambda: (time.monotonic_ns() > t0 + 100 * MS
+                                    and not h.pad.firmware.pad.queue), seconds=2)
+            h.pad.reboot()
+            h.frames(until=lambda: (h.bridge.source.status.state == "ready"
+                                    and any("does not count" in t for t in h.told)),
+                     seconds=10)
+            h.frames(seconds=0.3)
+            # told or not, the table slaps again: that round is judged as any other
+            self.reboot_told = h.voided and any("does not count" in t for t in h.told)
+            h.voided, h.told = False, []
+            t0 = time.monotonic_ns() + 150 * MS
+        self.slap(plan, t0, truth)
         first_ns = t0 + round(plan[0][1] * MS)
         if chatter is not None:
             for k in range(3):
@@ -406,6 +462,13 @@ class Scenario:
                 msg = codec.Press(nonce, 1, 0, 0, 1 << (PAD_SEATS[0] - 1), 0, 100_000)
                 h.pad._write(codec.encode_message(77, msg))
             h.at(first_ns + 20 * MS, forge)
+        if name == "crash mid-round":
+            h.frames(until=lambda: len(screen.round.live) >= 2, seconds=5)
+            self.judge_crash(dict(screen.round.live))
+            screen.cancel()
+            h.frames(until=lambda: not h.actions and h.hands.idle, seconds=3)
+            h.frames(seconds=0.15)
+            return
         end = t0 + round(plan[-1][1] * MS) + 300 * MS
 
         def settled():
@@ -419,11 +482,61 @@ class Scenario:
         h.frames(seconds=0.2)  # anything still on its way shows now
         if held is not None:
             h.pin(held).drive_high()
-        self.judge(truth, never, h.shown, h.voided)
+        self.judge(truth, never, h.shown, h.voided, h.told)
         screen.cancel()
         h.frames(seconds=0.15)
 
-    def judge(self, truth: dict[int, int], never: set[int], shown: list, voided: bool) -> None:
+    def slap(self, plan: list[tuple[int, float]], t0: int, truth: dict) -> None:
+        """Every seat of ``plan`` slaps ``ms`` after ``t0``, on its GPIO button, its pad
+        button or (``keyboard under load``) its key."""
+        h, rng, name = self.h, self.h.rng, self.name
+        last_pad = max((p for p in plan if p[0] in PAD_SEATS), key=lambda p: p[1])[0]
+        for seat, ms in plan:
+            at = t0 + round(ms * MS)
+            hold = rng.randint(30, 90) * MS
+            if name == "keyboard under load":
+                h.key_tap(seat, at, rng.randint(80, 200) * MS, truth)
+                continue
+            if name == "fast taps" and seat in GPIO_SEATS:
+                hold = rng.randint(8, 15) * MS
+                if rng.random() < 0.5:
+                    h.gpio_tap(seat, at + hold + rng.randint(40, 80) * MS,
+                               rng.randint(8, 15) * MS, truth, first=False)
+            if name == "fast pad taps" and seat in PAD_SEATS:
+                hold = 15 * MS
+            if seat in GPIO_SEATS:
+                h.gpio_tap(seat, at, hold, truth)
+            else:
+                stamp = h.pad_tap(seat, at, hold, truth)
+                if name == "lost frame + double slap" and seat == last_pad:
+                    h._drop_stamp = stamp
+                    h.pad_tap(seat, at + hold + 40 * MS, 30 * MS, truth, first=False)
+
+    def judge_crash(self, slapped: dict[int, int]) -> None:
+        """The round as a box restarted now would find it in its log, and what it tells."""
+        import sqlite3
+
+        from companion.slap.round import KEPT_ROUND, interrupted_text
+
+        t = self.tally
+        t.rounds += 1
+        db = sqlite3.connect(f"file:{self.h.log_path}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT value FROM settings WHERE key = ?",
+                             (KEPT_ROUND,)).fetchone()
+        finally:
+            db.close()
+        kept = json.loads(row[0]) if row else None
+        text = interrupted_text(kept) if isinstance(kept, dict) else ""
+        names = self.h.screen.round.names
+        told = bool(text) and all((names.get(s) or f"Seat {s}") in text for s in slapped)
+        t.void_told += told
+        t.void_untold += not told
+        if VERBOSE and not told:
+            print(f"    crash: slapped {sorted(slapped)}, kept {kept}, told {text!r}")
+
+    def judge(self, truth: dict[int, int], never: set[int], shown: list, voided: bool,
+              told: list[str]) -> None:
         t = self.tally
         t.rounds += 1
         if never:
@@ -435,33 +548,50 @@ class Scenario:
                 t.wrong_certain += 1
                 t.wrong.append((dict(truth), v.summary()))
                 break
+        honest = set(truth) - never
+        t.honest_out += max((len(honest - {e.seat for e in v.ranking}) for v in shown),
+                            default=0)
         t.redone += len(shown) > 1
-        if voided or not shown:
-            t.void += 1
+        if self.name == "pad reboot mid-round":  # the first try: voided and told?
+            t.void_told += self.reboot_told
+            t.void_untold += not self.reboot_told
+        if voided:  # the table must have been told why
+            said = any("does not count" in text for text in told)
+            t.void_told += said
+            t.void_untold += not said
+        if not shown:
+            t.void_untold += not voided
             return
         final = shown[-1]
         if final.certain and final.picker == picker:
             t.right += 1
         elif not final.certain:
             t.table += 1
-        if VERBOSE and not (final.certain and final.picker == picker):
+        if VERBOSE and (not (final.certain and final.picker == picker)
+                        or any(honest - {e.seat for e in v.ranking} for v in shown)):
             order = sorted(truth, key=truth.get)
             gaps = [round((truth[b] - truth[a]) / 1e6, 3)
                     for a, b in zip(order, order[1:], strict=False)]
             print(f"    {self.name}: truth {order} gaps ms {gaps} picker {picker}; shown: "
                   + " | ".join(v.summary() for v in shown))
-            arb = self.h.screen.round.arbiter
-            for seat, why in final.excluded:
-                st = arb._st[seat]
-                print(f"      seat {seat} {why}: before {st.before and st.before[:2]} edges "
-                      + ", ".join(f"{(e[0] - arb._arm_ns) / 1e6:.3f}{'v' if e[1] else '^'}"
-                                  f"{type(e[2]).__name__[:3]}" for e in st.edges))
 
     def run(self, rounds: int) -> Tally:
         h = self.h
         stop = threading.Event()
         spinner = None
         busy_event = None
+        stress = None
+
+        def spin():  # a thread that wants the GIL all the time
+            while not stop.is_set():
+                sum(range(2000))
+        if self.name == "keyboard under load":
+            spinner = threading.Thread(target=spin, daemon=True)
+            spinner.start()
+            if shutil.which("stress"):
+                stress = subprocess.Popen(["stress", "--cpu", "2", "--timeout", "600"],
+                                          stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL)
         if self.name == "busy UI + GIL":
             from kivy.clock import Clock
 
@@ -470,10 +600,6 @@ class Scenario:
                 while time.perf_counter() < end:
                     pass
             busy_event = Clock.schedule_interval(busy, 0)
-
-            def spin():
-                while not stop.is_set():
-                    sum(range(2000))
             spinner = threading.Thread(target=spin, daemon=True)
             spinner.start()
         before = dict(h.delivered)
@@ -482,6 +608,9 @@ class Scenario:
                 self.one_round()
         finally:
             stop.set()
+            if stress is not None:
+                stress.terminate()
+                stress.wait()
             if spinner is not None:
                 spinner.join()
             if busy_event is not None:
@@ -504,16 +633,20 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         h = Harness(Path(tmp), args.seed)
         try:
-            print(f"{'scenario':28} {'rounds':>6} {'right':>6} {'table':>6} {'void':>5} "
-                  f"{'wrong certain':>13} {'redone':>6} {'doubled':>7}")
-            bad = 0
+            print(f"{'scenario':28} {'rounds':>6} {'right':>6} {'table':>6} "
+                  f"{'void told':>9} {'void untold':>11} {'wrong certain':>13} "
+                  f"{'honest out':>10} {'redone':>6} {'doubled':>7}")
+            wrong = untold = out = 0
             for name in names:
                 t0 = time.monotonic()
                 tally = Scenario(h, name).run(args.rounds)
-                bad += tally.wrong_certain
+                wrong += tally.wrong_certain
+                untold += tally.void_untold
+                out += tally.honest_out
                 print(f"{name:28} {tally.rounds:6} {tally.right:6} {tally.table:6} "
-                      f"{tally.void:5} {tally.wrong_certain:13} {tally.redone:6} "
-                      f"{tally.doubled:7}   ({time.monotonic() - t0:.0f} s)", flush=True)
+                      f"{tally.void_told:9} {tally.void_untold:11} {tally.wrong_certain:13} "
+                      f"{tally.honest_out:10} {tally.redone:6} {tally.doubled:7}   "
+                      f"({time.monotonic() - t0:.0f} s)", flush=True)
                 for truth, said in tally.wrong[:3]:
                     print(f"    wrong: {said} truth {truth}")
         finally:
@@ -522,8 +655,10 @@ def main(argv=None) -> int:
             h.pad.close()
             h.app.table.close()
             h.app.log.close()
-    print("wrong certain verdicts:", bad)
-    return 1 if bad else 0
+    print(f"wrong certain verdicts: {wrong}")
+    print(f"void untold: {untold}")
+    print(f"honest left out: {out}")
+    return 1 if wrong or untold or out else 0
 
 
 if __name__ == "__main__":

@@ -44,7 +44,14 @@ from dataclasses import dataclass
 
 from companion.events import EventQueue, PressEvent
 from companion.pad.clocksync import ClockMap
-from companion.pad.link import PadClock, PadPress, PadRebooted, PadVoid, PadWatermark
+from companion.pad.link import (
+    LinkTiming,
+    PadClock,
+    PadPress,
+    PadRebooted,
+    PadVoid,
+    PadWatermark,
+)
 
 
 @dataclass(slots=True)
@@ -167,3 +174,11 @@ class PadBridge:
     def resolution_ns(self) -> int:
         """The pad's measured capture bound, never below the GPIO_IN scan's 0.1 ms."""
         return max(100_000, int(getattr(self.source, "resolution_ns", 0) or 0))
+
+    @property
+    def longest_hold_ns(self) -> int:
+        """How long the link may hold a press back (a clock fit to wait for) plus a
+        heartbeat: a slap round that waits for the pad waits this long before it leaves
+        the pad's seats to the table (``companion.slap.view.arbiter_config``)."""
+        timing = getattr(getattr(self.source, "link", None), "timing", None) or LinkTiming()
+        return timing.hold_ns + timing.heartbeat_ns

@@ -4,11 +4,12 @@ What it is for: everything a slap round decides at the table, with no Kivy, no c
 and no I/O, so that a plain test can play every edge of it:
 
 * **Armed** by the referee (the STOP TIME face), the captain button, or the first slap
-  from any source while nothing is armed. A round opened by a slap counts that slap: the
-  round starts ``OPENER_SLACK_NS`` (plus the press's own bounds) before it, so a pad
-  press whose clock-sync doubt straddles its own stamp is never "too close to the start"
-  of the round it opened, and a slap stamped a moment before the opener that arrived
-  after it (the pad's latency) is in the round too.
+  from any source while nothing is armed. A round opened by a slap starts a round's
+  length (the arbiter's ``timeout_ns``) before it, though never before the last press of
+  the round before: nobody armed it, so the slaps that came before the opener's (a pad
+  press that arrived after a button's, held back by its link) are that round's first,
+  and a pad press whose clock-sync doubt straddles its own stamp is never "too close to
+  the start" of the round it opened.
 * **Fed** every seat edge (``press``), the Pico pad's state each frame (``pad_state``:
   ready or not, how far its stream is complete) and its notices (``pad_event``): a pad
   restart, clock jump, flood or untimed stretch during a round voids it, says so in
@@ -57,9 +58,6 @@ from companion.slap.view import (
 )
 
 MS = 1_000_000
-#: How far before its opener a round opened by a slap starts: hands slapping within this
-#: of the first one slapped at the same moment, whichever press reached the box first.
-OPENER_SLACK_NS = 50 * MS
 #: The game log's setting that keeps the round on across a crash (``SlapRound.journal``).
 KEPT_ROUND = "slap_round"
 #: The pad sources the round waits for when a pad is plugged in (see ``pad_state``).
@@ -109,12 +107,6 @@ class Recorded:
     verdict: Verdict
 
 
-def opener_arm_ns(event: PressEvent) -> int:
-    """When a round opened by ``event`` starts (see ``OPENER_SLACK_NS``)."""
-    doubt = getattr(event, "uncertainty_ns", 0) + getattr(event, "resolution_ns", 0)
-    return event.t_ns - OPENER_SLACK_NS - max(0, doubt)
-
-
 class SlapRound:
     """The table's Stop Time round; see the module docstring."""
 
@@ -134,6 +126,9 @@ class SlapRound:
         self.last: Recorded | None = None  # the round last recorded
         self.correction: Verdict | None = None  # its redone verdict, when it differs
         self._verdict_ns: int | None = None  # when the round on screen was judged
+        # The latest press stamp that belongs to no round to come (the rounds before, the
+        # presses between them), and the latest of the round on: see ``opened_at``.
+        self._floor_ns = self._round_ns = -(1 << 62)
         self._inbox: list[PressEvent] = []
         self._effects: list[Effect] = []
         self._kept: dict | None = None
@@ -185,8 +180,19 @@ class SlapRound:
         if (opens and self.phase == IDLE and event.pressed and event.seat in self.seats
                 and not getattr(event, "untimed", False)
                 and (self._verdict_ns is None or event.t_ns > self._verdict_ns)):
-            self.arm(opener_arm_ns(event), by="slap")
+            self.arm(self.opened_at(event), by="slap")
+        if event.pressed and self.phase == IDLE:  # a press that is no slap of a round
+            self._floor_ns = max(self._floor_ns, event.t_ns)
+        elif event.pressed:
+            self._round_ns = max(self._round_ns, event.t_ns)
         self._inbox.append(event)
+
+    def opened_at(self, opener: PressEvent) -> int:
+        """When a round opened by the slap ``opener`` starts: a round's length before it,
+        never before the last press of the rounds before (see the module docstring)."""
+        doubt = max(0, getattr(opener, "uncertainty_ns", 0)) + \
+            max(0, getattr(opener, "resolution_ns", 0))
+        return max(opener.t_ns - max(self.config.timeout_ns, doubt + 1), self._floor_ns + 1)
 
     def captain(self, t_ns: int) -> bool:
         """The captain button: arms an idle round; True when it should record the
@@ -346,6 +352,7 @@ class SlapRound:
     def _reset(self, phase: str) -> None:
         self.phase, self.live, self.verdict, self.shown, self.chosen = phase, {}, None, None, None
         self.note = ""
+        self._floor_ns = max(self._floor_ns, self._round_ns)  # the round on is over
 
     # -- a recorded round redone by a late slap ----------------------------------------------
 

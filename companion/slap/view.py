@@ -99,17 +99,23 @@ class SlapView:
 
 
 def arbiter_config(holdoff_ms: float, timeout_ms: float, stuck_ms: float,
-                   pad_resolution_ns: int | None = None) -> ArbiterConfig:
+                   pad_resolution_ns: int | None = None,
+                   pad_hold_ns: int | None = None) -> ArbiterConfig:
     """The arbiter's tuning from the config's ``[slap]`` values in milliseconds.
 
     ``pad_resolution_ns`` is what the Pico pad link measured (its worst recent scan gap):
-    it can only widen the pad's documented bound, never narrow it.
+    it can only widen the pad's documented bound, never narrow it. ``pad_hold_ns``: how
+    long the pad's link may hold a press back (``PadBridge.longest_hold_ns``): a round
+    waits that long for the pad before it leaves the pad's seats to the table, so a slap
+    the link held is never left out of the first verdict.
     """
     resolution = dict(DEFAULT_RESOLUTION_NS)
     if pad_resolution_ns:
         resolution["pad"] = max(resolution["pad"], int(pad_resolution_ns))
+    quiet = max(ArbiterConfig.quiet_ns, int(pad_hold_ns or 0))
     return ArbiterConfig(holdoff_ns=round(holdoff_ms * 1e6), timeout_ns=round(timeout_ms * 1e6),
-                         stuck_ns=round(stuck_ms * 1e6), resolution_ns=resolution)
+                         stuck_ns=round(stuck_ms * 1e6), resolution_ns=resolution,
+                         quiet_ns=quiet)
 
 
 def fmt_ms(ms: float) -> str:

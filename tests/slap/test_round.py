@@ -67,6 +67,9 @@ OPENERS = [
     ("pad slap stamped just before a key opener, arriving after it",
      [(1, 1000, "gpio"), (4, 998, "pad"), (2, 1090, "gpio"), (3, 1150, "gpio"),
       (5, 1300, "pad")], 5),
+    ("two pad slaps 80 ms before a button's, held back by the pad's link",
+     [(1, 1000, "gpio"), (4, 920, "pad"), (5, 920.5, "pad"), (2, 1090, "gpio"),
+      (3, 1150, "gpio")], 3),
 ]
 
 
@@ -78,9 +81,30 @@ def test_a_slap_that_opens_the_round_counts_in_it(case, slaps, picker):
         rnd.tick(round(ms * MS) + MS)
     assert rnd.phase == OPEN and rnd.opened_by == "slap"
     verdict = run_to_verdict(rnd, max(ms for _, ms, _ in slaps))
-    assert verdict.certain and verdict.picker == picker, case
+    assert verdict.certain and verdict.picker == picker, (case, verdict.summary())
     assert not verdict.excluded, verdict.excluded
     assert sorted(e.seat for e in verdict.ranking) == [1, 2, 3, 4, 5]
+
+
+def test_a_round_opened_by_a_slap_takes_nothing_of_the_round_before():
+    """Recorded, then a second round opened by a slap 1 s later: the first round's slaps
+    and mashes (stamped before the record) are not the second round's."""
+    rnd = table((1, 2, 3))
+    rnd.arm(0)
+    for seat, ms in ((1, 100), (2, 200), (3, 300)):
+        tap(rnd, key(seat, ms))
+    tap(rnd, key(3, 400))  # a mash after the slap
+    rnd.tick(530 * MS)  # every seat slapped: judged once the stream has settled
+    assert rnd.phase == VERDICT
+    rnd.recorded(("game", 1))
+    rnd.press(key(2, 520))  # arrived late: a press of the round recorded
+    later = 600  # after the verdict was given, within a round's length of its slaps
+    for seat, ms in ((3, later + 100), (1, later + 200), (2, later + 400)):
+        tap(rnd, key(seat, ms))
+        rnd.tick(round(ms * MS) + MS)
+    assert rnd.opened_by == "slap"
+    verdict = run_to_verdict(rnd, later + 400)
+    assert [e.seat for e in verdict.ranking] == [3, 1, 2] and verdict.picker == 2
 
 
 def test_a_slap_before_anything_is_armed_lights_its_lamp_and_clicks():

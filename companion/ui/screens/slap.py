@@ -104,9 +104,10 @@ class SlapScreen(Screen):
             self.mode, seats = "crazy", tuple(p.seat for p in session.state.players)
         else:
             self.mode, seats = "tool", self.tools.enter(app)
-        slap = app.cfg.slap
+        slap, pad = app.cfg.slap, app.pad
         config = sv.arbiter_config(slap.holdoff_ms, slap.timeout_ms, slap.stuck_ms,
-                                   app.pad.resolution_ns if app.pad is not None else None)
+                                   getattr(pad, "resolution_ns", None),
+                                   getattr(pad, "longest_hold_ns", None))
         if self.round is None or self.round.seats != seats or self.round.config != config:
             self.round = SlapRound(seats, config)
         self.round.names = players_named(app)
@@ -257,8 +258,7 @@ class SlapScreen(Screen):
         self.heading = "Stop Time: Crazy Time" if self.mode == "crazy" else "Slap pad"
         self.headline_badge = bool(view.headline_seat)
         self.headline_seat = view.headline_seat or 0
-        self.headline_colour = text_rgba(view.headline_colour) if view.headline_colour \
-            else WHITE
+        self.headline_colour = text_rgba(view.headline_colour) if view.headline_colour else WHITE
         self.headline, self.detail = view.headline, view.detail
         idle = view.phase == sv.IDLE
         pic = self.picture
