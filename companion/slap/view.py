@@ -32,26 +32,30 @@ PHASES = (IDLE, ARMED, OPEN, VERDICT)
 SHOWN_NOTICES = ("false_slap", "held", "stuck", "mash", "late", "flood", "unknown_seat",
                  "unknown_source", "backwards", "invalid", "chatter", "unsure_start",
                  "quiet", "untimed")
-# Room a mark takes on the axis, in fractions of its length: its disc (either side of its
-# x) and its delay label beside it. Marks whose room overlaps go on another row; when no
-# row has room, the mark keeps its disc and drops its label (the list beside says it).
-MARK_DISC = 0.05
-MARK_LABEL = 0.2
-MARK_ROWS = 3
+#: Pixels between a mark's disc and its label, and between two marks' room on a row.
+MARK_GAP_PX = 4
 LAST_ROUNDS = 5
 
 
 @dataclass(frozen=True)
 class Mark:
-    """One slap on the timeline."""
+    """One slap on the timeline (``pack`` places it on a row, its label beside it)."""
 
     seat: int
     colour: str
     delay_ms: float
     x: float  # 0 (first slap) .. 1 (slowest slap)
-    row: int  # 0.. MARK_ROWS-1, so marks close together stay readable
     label: str  # "+41.0 ms"
-    label_left: bool = False  # the label goes left of the disc (near the axis end)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where ``pack`` puts a mark: its row (0 on the axis, up from there), its label
+    left of the disc (near the axis's end) or right, or no label (no room anywhere)."""
+
+    row: int
+    label_left: bool
+    labelled: bool
 
 
 @dataclass(frozen=True)
@@ -189,20 +193,41 @@ def timeline(verdict_or_slaps: Verdict | Sequence[tuple[int, int]],
     first = pairs[0][1]
     delays = [(seat, (t - first) / 1e6) for seat, t in pairs]
     span = max(ms for _, ms in delays)
-    marks, row_end = [], [-1.0] * MARK_ROWS
-    for seat, ms in delays:
-        x = ms / span if span > 0 else 0.0
-        left = x + MARK_DISC + MARK_LABEL > 1 + MARK_DISC
-        lo = x - MARK_DISC - (MARK_LABEL if left else 0)
-        label = fmt_ms(ms)
-        row = next((r for r in range(MARK_ROWS) if lo > row_end[r]), None)
-        if row is None:  # no room for the label on any row: the disc alone
-            label = ""
-            row = next((r for r in range(MARK_ROWS) if x - MARK_DISC > row_end[r]),
-                       min(range(MARK_ROWS), key=lambda r: row_end[r]))
-        row_end[row] = x + MARK_DISC + (0 if left or not label else MARK_LABEL)
-        marks.append(Mark(seat, colours.get(seat, "grey"), round(ms, 3), x, row, label, left))
-    return tuple(marks), span
+    return tuple(Mark(seat, colours.get(seat, "grey"), round(ms, 3),
+                      ms / span if span > 0 else 0.0, fmt_ms(ms))
+                 for seat, ms in delays), span
+
+
+def pack(marks: Sequence[tuple[float, float]], radius: float, right: float,
+         rows: int) -> list[Place]:
+    """Rows for the timeline's marks so that no disc or label covers another: ``marks``
+    are ``(x, label width)`` in pixels, in x order, on an axis that ends at ``right``;
+    ``rows`` is how many rows of discs the picture has room for. A label goes right of
+    its disc, or left of it when it would run past the axis's end or has no room on any
+    row there; a mark with no room for its label on any row keeps its disc alone (the
+    side list says its delay)."""
+    ends = [float("-inf")] * max(1, rows)  # the right end of what each row holds
+    out = []
+    for x, width in marks:
+        disc = (x - radius, x + radius)
+        right_side = (disc[0], disc[1] + MARK_GAP_PX + width)
+        left_side = (disc[0] - MARK_GAP_PX - width, disc[1])
+        sides = [(True, left_side)] if right_side[1] > right else \
+            [(False, right_side), (True, left_side)]
+        place = None
+        for row in range(len(ends)):
+            for left, (lo, hi) in sides:
+                if lo > ends[row] + MARK_GAP_PX:
+                    place, ends[row] = Place(row, left, True), hi
+                    break
+            if place is not None:
+                break
+        if place is None:  # the disc alone, where it fits best
+            row = next((r for r in range(len(ends)) if disc[0] > ends[r] + MARK_GAP_PX),
+                       min(range(len(ends)), key=ends.__getitem__))
+            place, ends[row] = Place(row, False, False), max(ends[row], disc[1])
+        out.append(place)
+    return out
 
 
 def ticks(span_ms: float, most: int = 5) -> tuple[tuple[float, str], ...]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
 
 from companion.games import stop_time as st
 from companion.slap import view as sp
@@ -56,12 +58,59 @@ def test_timeline_is_scaled_to_the_slowest_slap_with_ticks():
     assert all(0 <= x <= 1 for x, _ in v.ticks)
 
 
-def test_marks_whose_disc_and_label_would_meet_go_on_different_rows():
-    v = view("verdict", verdict=verdict({1: 0, 2: 40, 3: 100, 4: 200}))
-    assert [m.row for m in v.marks] == [0, 1, 0, 1]  # 3 and 4 would touch
-    assert [m.label_left for m in v.marks] == [False, False, False, True]
-    v = view("verdict", verdict=verdict({1: 0, 2: 150, 3: 170, 4: 200}))
-    assert [m.row for m in v.marks] == [0, 0, 1, 2]  # 4's label sits left: a row of its own
+R = 22  # the disc's radius on the 800x480 screen
+LABEL = 100  # "+309.4 ms" at 20 px, about
+
+
+def spans(marks, places):
+    """The room each labelled mark takes on its row, in pixels."""
+    out = {}
+    for (x, w), p in zip(marks, places, strict=True):
+        lo, hi = x - R, x + R
+        if p.labelled:
+            lo, hi = (lo - 4 - w, hi) if p.label_left else (lo, hi + 4 + w)
+        out.setdefault(p.row, []).append((lo, hi))
+    return out
+
+
+PACKS = [
+    # (case, (x, label width) in px, rows, the rows, labelled)
+    ("far apart: one row", [(40, LABEL), (300, LABEL)], 3, [0, 0], [True, True]),
+    ("0, 309 and 632 ms on a 450 px axis: the last label goes left, a row up",
+     [(40, LABEL), (40 + 450 * 309 / 632, LABEL), (490, LABEL)], 3, [0, 0, 1],
+     [True, True, True]),
+    ("two within a disc of each other: the second a row up", [(100, LABEL), (120, LABEL)],
+     3, [0, 1], [True, True]),
+    ("crowded, one row only: the discs that fit, labels dropped where none fit",
+     [(40, LABEL), (60, LABEL), (80, LABEL)], 1, [0, 0, 0], [True, False, False]),
+]
+
+
+@pytest.mark.parametrize("case,marks,rows,want_rows,labelled", PACKS,
+                         ids=[p[0] for p in PACKS])
+def test_pack_keeps_labels_and_discs_apart(case, marks, rows, want_rows, labelled):
+    from companion.slap.view import pack
+
+    places = pack(marks, R, 500, rows)
+    assert [p.row for p in places] == want_rows, case
+    assert [p.labelled for p in places] == labelled, case
+
+
+@given(hs.lists(hs.floats(0, 1), min_size=1, max_size=8),
+       hs.lists(hs.integers(40, 140), min_size=8, max_size=8), hs.integers(1, 3))
+def test_pack_never_lets_a_label_meet_another_labelled_mark(xs, widths, rows):
+    """Labelled marks on a row never meet: neither their discs nor their labels (a
+    mark left without a label, when the picture is too crowded, may)."""
+    from companion.slap.view import pack
+
+    marks = [(34 + x * 430, w) for x, w in zip(sorted(xs), widths, strict=False)]
+    places = pack(marks, R, 500, rows)
+    for row, room in spans(marks, places).items():
+        labelled = sorted(span for span, p in zip(room, [
+            p for p in places if p.row == row], strict=True) if p.labelled)
+        for a, b in zip(labelled, labelled[1:], strict=False):
+            assert a[1] < b[0], (row, labelled)
+        assert all(hi <= 500 for _lo, hi in labelled)
 
 
 def test_too_close_asks_the_table_with_one_button_per_candidate():
@@ -188,19 +237,6 @@ def test_a_measured_pad_resolution_only_widens_the_bound():
     assert arbiter_config(20, 2500, 1500).bound_for("pad") == DEFAULT_RESOLUTION_NS["pad"]
     assert arbiter_config(20, 2500, 1500, 50_000).bound_for("pad") == DEFAULT_RESOLUTION_NS["pad"]
     assert arbiter_config(20, 2500, 1500, 400_000).bound_for("pad") == 400_000
-
-
-def test_timeline_labels_never_overlap_even_when_crowded():
-    from companion.slap.view import MARK_DISC, MARK_LABEL, timeline
-
-    slaps = [(seat, k * 20_000_000) for k, seat in enumerate([3, 1, 8, 2, 6, 4, 7, 5])]
-    marks, _ = timeline(slaps, {})
-    for row in {m.row for m in marks}:
-        spans = sorted((m.x - MARK_DISC - (MARK_LABEL if m.label and m.label_left else 0),
-                        m.x + MARK_DISC + (MARK_LABEL if m.label and not m.label_left else 0))
-                       for m in marks if m.row == row)
-        assert all(a[1] < b[0] for a, b in zip(spans, spans[1:], strict=False)), spans
-    assert marks[0].label == "0 ms"
 
 
 def test_the_verdict_names_the_player_when_names_are_known():

@@ -23,6 +23,7 @@ from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
 
 from companion.palette import rgba
+from companion.slap.view import MARK_GAP_PX, pack
 from companion.ui import theme
 from companion.ui.taps import OneTap
 from companion.ui.widgets import SeatBadge
@@ -97,14 +98,18 @@ class TimelinePicture(Widget):
                 Rectangle(texture=tex, size=tex.size,
                           pos=(min(px - tex.width / 2, self.right - tex.width), self.y + 2))
             radius = 22
-            rows = max(1, max(m.row for m in self.marks))
-            step = max(28, min(50, (self.height - 30 - 34 - radius - 4) / rows))
-            spots = [(left + m.x * (right - left), axis_y + 34 + m.row * step)
-                     for m in self.marks]
+            step = 2 * radius + 6  # rows of discs never touch
+            rows = max(1, int((self.top - (axis_y + 34) - radius) // step) + 1)
+            labels = [_text(m.label, 20) for m in self.marks]
+            xs = [left + m.x * (right - left) for m in self.marks]
+            places = pack([(x, tex.width) for x, tex in zip(xs, labels, strict=True)],
+                          radius, self.right - 2, rows)
+            spots = [(x, axis_y + 34 + p.row * step) for x, p in zip(xs, places, strict=True)]
             for (px, cy), colour in zip(spots, self.colours, strict=False):
                 Color(*colour)
                 Line(points=[px, axis_y, px, cy - radius], width=1.5)
-            for mark, colour, (px, cy) in zip(self.marks, self.colours, spots, strict=False):
+            for mark, colour, (px, cy), place, tex in zip(self.marks, self.colours, spots,
+                                                           places, labels, strict=False):
                 Color(*colour)
                 Ellipse(pos=(px - radius, cy - radius), size=(2 * radius, 2 * radius))
                 Color(*WHITE)
@@ -113,10 +118,11 @@ class TimelinePicture(Widget):
                 Color(*theme.BLACK)
                 Rectangle(texture=num, size=num.size,
                           pos=(px - num.width / 2, cy - num.height / 2))
-                tex = _text(mark.label, 20)
-                tx = px - radius - 4 - tex.width if mark.label_left else px + radius + 4
-                Color(*WHITE)
-                Rectangle(texture=tex, size=tex.size, pos=(tx, cy - tex.height / 2))
+                if place.labelled:
+                    tx = px - radius - MARK_GAP_PX - tex.width if place.label_left \
+                        else px + radius + MARK_GAP_PX
+                    Color(*WHITE)
+                    Rectangle(texture=tex, size=tex.size, pos=(tx, cy - tex.height / 2))
 
 
 class RoundRow(RelativeLayout):
