@@ -90,6 +90,8 @@ class PadLink(Handshake, PressIntake):
         self._overflow = 0
         self._heard = bytearray()  # raw bytes while shaking hands, to quote a stranger
         self._strangers: dict[str, int] = {}  # device -> when it answered as another board
+        self._known: set[str] = set()  # devices (and USB serials) that answered as the pad
+        self._garbled: dict[str, int] = {}  # device -> handshakes in a row of only garbage
         self._unchecked: list[tuple[codec.Press, int]] = []  # (press, received at)
         self._published: ClockMap | None = None
         self._watermark: tuple[object, int] | None = None  # (boot, pad ns) last emitted
