@@ -36,7 +36,7 @@ from typing import cast
 
 from companion.errors import LinkError
 from companion.pad import codec
-from companion.pad.linkevents import PadRebooted
+from companion.pad.linkevents import VOID_WORDS, PadRebooted
 from companion.pad.presscheck import SeenReports
 
 #: After a device answered as another board: its next connections only listen this long
@@ -176,6 +176,7 @@ class Handshake:
             raise LinkError(self.text)
         if hello.nonce != self.nonce:
             self._adopt(hello.nonce)
+        self._reconnected = False
         self._strangers.pop(self.device, None)
         self._garbled.pop(self.device, None)
         self._known.update(self._identities())
@@ -212,10 +213,12 @@ class Handshake:
             self.stats["untimed"] += len(self._unchecked)
             self._unchecked = []  # stamped in the old boot's clock: nothing to map them with
         if old is not None:
+            reason = "replug" if self._reconnected else "reboot"
             self._events.append(PadRebooted(
-                f"The slap pad restarted (boot {old:08x} -> {nonce:08x}), so its clock started "
-                "again: any slap round in progress is void; slap again when it is re-armed.",
-                old, nonce))
+                VOID_WORDS[reason], old, nonce, reason,
+                f"the slap pad restarted (boot {old:08x} -> {nonce:08x}"
+                f"{', seen after a reconnect' if self._reconnected else ''}): its clock and "
+                "report numbers started again"))
 
     def _other_boot(self, nonce: int, now_ns: int) -> None:
         """A report or reply from a boot other than the one we shook hands with.
