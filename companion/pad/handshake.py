@@ -101,6 +101,7 @@ class Handshake:
         Words decide at once; garbage only after ``GARBLED_TRIES`` such tries in a row."""
         if self._known_pad() or self._pad_like():
             self._garbled.pop(self.device, None)
+            self._strangers.pop(self.device, None)  # it sounds like our pad after all
             return False
         if self._spoke_as_other():
             return True

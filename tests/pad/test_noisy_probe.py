@@ -89,6 +89,30 @@ def test_garbage_from_a_port_that_answered_as_the_pad_is_never_a_stranger():
     assert (strangers, told) == (0, 50)
 
 
+def test_the_same_pad_on_another_port_is_known_by_its_usb_serial_number():
+    rng = random.Random(4)
+    link = PadLink(NOISY)
+    link.opened("/dev/ttyACM1", 0, "Board in FS mode, USB 2E8A:0005, serial E661")
+    link.closed(shake(link, 0), "unplugged")
+    now, reason = one_try(link, MS, garbled(rng, 0xC0FFEE))  # ttyACM0, serial E661
+    assert "did not answer the handshake" in reason and "garbled" in reason
+    babble = bytes(rng.randrange(1, 0xA5) for _ in range(200))
+    for _ in range(GARBLED_TRIES):
+        now, reason = one_try(link, now, babble)
+    assert "another board" not in reason
+
+
+def test_a_stranger_that_then_sends_pad_like_bytes_is_no_stranger_any_more():
+    rng = random.Random(5)
+    link = PadLink(NOISY)
+    now, reason = one_try(link, 0, b">>> ")
+    assert "another board" in reason
+    now, reason = one_try(link, now, garbled(rng, 0xBEEF))
+    assert "another board" not in reason
+    link.opened("/dev/ttyACM0", now, "Board in FS mode, USB 2E8A:0005, serial E661")
+    assert link.take_output().startswith(codec.PROBE_START)  # asked again at once
+
+
 def test_a_never_seen_port_is_not_a_stranger_for_frame_shaped_garbage():
     rng = random.Random(2)
     link = PadLink(NOISY)
