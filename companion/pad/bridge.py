@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from companion.events import EventQueue, PressEvent
 from companion.pad.clocksync import ClockMap
 from companion.pad.link import (
+    VOID_WORDS,
     LinkTiming,
     PadClock,
     PadPress,
@@ -108,9 +109,9 @@ class PadBridge:
                     out.append(mapped)
                 else:
                     self.unmapped += 1
-                    out.append(PadVoid("A slap pad press arrived before its clock sync and "
-                                       "was left out: any slap round in progress is void.",
-                                       "untimed"))
+                    out.append(PadVoid(VOID_WORDS["untimed"], "untimed",
+                                       "a slap pad press arrived before its clock sync and "
+                                       "was left out"))
             else:
                 if isinstance(item, PadRebooted):
                     self.map = None
@@ -120,9 +121,10 @@ class PadBridge:
         if self.queue.dropped != self._dropped:
             lost, self._dropped = self.queue.dropped - self._dropped, self.queue.dropped
             self._chain = None
-            out.append(PadVoid(f"{lost} slap pad event(s) were dropped because they came "
-                               "faster than the screen could take them: any slap round in "
-                               "progress is void.", "flood"))
+            out.append(PadVoid("Slap pad presses came faster than the screen could take "
+                               "them: this round does not count. Slap again.", "flood",
+                               f"{lost} slap pad event(s) were dropped because they came "
+                               "faster than the screen could take them"))
         return out
 
     def _mark(self, mark: PadWatermark) -> None:

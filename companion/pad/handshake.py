@@ -13,9 +13,21 @@ The probe: until the pad has answered, HELLO_REQ goes out as printable text
 (``codec.encode_probe``, firmware/PROTOCOL.md "Probe"), never as a binary frame, whose
 bytes 0x01/0x03/0x04 are Ctrl-A/C/D to a MicroPython REPL: another board on the port
 reads it as typed text. A device that answers as something else (it echoes the probe,
-prints a prompt, a banner or a traceback, or many bytes that hold no frame of ours) is
-not asked again on that connection, and only listened to for ``STRANGER_QUIET_NS`` on the
-next ones.
+prints a prompt, a banner or a traceback) is not asked again on that connection, and
+only listened to for ``STRANGER_QUIET_NS`` on the next ones.
+
+Line noise is not another board. Garbled bytes are what the pad's own frames look like
+on a noisy cable, so:
+
+* a port that has answered as the pad in this process's life (by its name with what USB
+  says it is, or by its USB serial number wherever it shows up) is never taken for a
+  stranger: a handshake that hears only garbage times out and is simply tried again;
+* on a port that never answered, nothing counts against it while anything pad-like was
+  heard: a whole frame, or a frame's start (``SYNC``, a possible length, a type the pad
+  sends), which 5 % noise leaves intact in most of the pad's frames and random bytes
+  hold about once in 68,000; the words above are never read inside pad-like bytes;
+* only ``GARBLED_TRIES`` handshakes in a row that each heard at least 64 bytes and
+  nothing pad-like (a board babbling in some other protocol) make it a stranger.
 """
 
 from __future__ import annotations
@@ -24,13 +36,20 @@ from typing import cast
 
 from companion.errors import LinkError
 from companion.pad import codec
-from companion.pad.linkevents import PadRebooted
+from companion.pad.linkevents import VOID_WORDS, PadRebooted
 from companion.pad.presscheck import SeenReports
 
 #: After a device answered as another board: its next connections only listen this long
 STRANGER_QUIET_NS = 60_000_000_000
 #: What another board says that our pad never does (our pad only ever sends frames)
 _STRANGER_WORDS = (codec.PROBE_START, b">>>", b"MicroPython", b"Traceback", b"REPL")
+#: Handshakes in a row that heard only bytes unlike the pad's before a never-seen port is
+#: taken for another board (one noisy window is no verdict)
+GARBLED_TRIES = 3
+#: A handshake that heard at least this much, and nothing pad-like, counts as one of them
+GARBLED_BYTES = 64
+_PAD_TYPES = frozenset((codec.HELLO, codec.PRESS, codec.HB_REPLY, codec.LAMPS_ACK,
+                        codec.ERROR))
 
 
 def _printable(data: bytes, limit: int = 100) -> str:
@@ -43,17 +62,58 @@ def _printable(data: bytes, limit: int = 100) -> str:
 class Handshake:
     """``PadLink``'s handshake and boot tracking (a mixin: see the module docstring)."""
 
-    def _answered_as_other(self) -> bool:
-        """The device said something, and it is not our pad's: no frame of ours, and
-        words or a heap of bytes our pad never sends."""
+    def _identities(self) -> set[str]:
+        """What names this device: its port with what USB says it is, and its USB
+        serial number alone (the same pad on another port)."""
+        names = {self.device}
+        desc = self.device[len(self.port):]
+        if "serial " in desc:
+            names.add(desc[desc.index("serial "):].rstrip(")"))
+        return names
+
+    def _known_pad(self) -> bool:
+        """This device has answered as the slap pad in this process's life."""
+        return not self._known.isdisjoint(self._identities())
+
+    def _pad_like(self) -> bool:
+        """Something heard on this connection is shaped like the pad's frames: a whole
+        frame, or a frame's start (SYNC, a length that fits, a type the pad sends)."""
         if self._decoder.frames:
+            return True
+        heard = self._heard
+        i = heard.find(codec.SYNC)
+        while 0 <= i < len(heard) - 3:
+            if heard[i + 1] <= codec.MAX_PAYLOAD and heard[i + 3] in _PAD_TYPES:
+                return True
+            i = heard.find(codec.SYNC, i + 1)
+        return False
+
+    def _spoke_as_other(self) -> bool:
+        """Words another board prints (a banner, a prompt, our probe echoed), heard from
+        a device that never answered as the pad and sent nothing pad-like."""
+        if self._known_pad() or self._pad_like():
             return False
         heard = bytes(self._heard)
-        return len(heard) >= 64 or any(w in heard for w in _STRANGER_WORDS)
+        return any(w in heard for w in _STRANGER_WORDS)
+
+    def _judge_try(self) -> bool:
+        """At the end of a handshake that got no HELLO: is this device another board?
+        Words decide at once; garbage only after ``GARBLED_TRIES`` such tries in a row."""
+        if self._known_pad() or self._pad_like():
+            self._garbled.pop(self.device, None)
+            self._strangers.pop(self.device, None)  # it sounds like our pad after all
+            return False
+        if self._spoke_as_other():
+            return True
+        if len(self._heard) < GARBLED_BYTES:
+            return False  # silence (or nearly): neither for it nor against it
+        tries = self._garbled.get(self.device, 0) + 1
+        self._garbled[self.device] = tries
+        return tries >= GARBLED_TRIES
 
     def _probe(self, now_ns: int) -> None:
         """Send one HELLO_REQ as probe text, unless this device is another board."""
-        if self._answered_as_other():
+        if self._spoke_as_other():
             self._strangers[self.device] = now_ns
             return
         since = self._strangers.get(self.device)
@@ -65,8 +125,15 @@ class Handshake:
 
     def _silence_text(self) -> str:
         said = _printable(bytes(self._heard))
-        if self._answered_as_other():  # remembered: the next connections only listen
+        if self._judge_try():  # remembered: the next connections only listen
             self._strangers.setdefault(self.device, self._opened_ns)
+        if self._known_pad():
+            text = (f"{self.device} did not answer the handshake within "
+                    f"{self.timing.hello_timeout_ns / 1e9:g} s")
+            if self._heard:
+                text += (f" ({len(self._heard)} bytes came garbled: line noise? check the "
+                         "cable)")
+            return text
         if self.device in self._strangers:
             printed = f" (it printed: {said!r})" if said else ""
             return (f"{self.device} answered as another board, not the slap pad"
@@ -110,7 +177,10 @@ class Handshake:
             raise LinkError(self.text)
         if hello.nonce != self.nonce:
             self._adopt(hello.nonce)
+        self._reconnected = False
         self._strangers.pop(self.device, None)
+        self._garbled.pop(self.device, None)
+        self._known.update(self._identities())
         same_boot = hello.nonce == self._shaken_nonce
         self._shaken_nonce = hello.nonce
         self.hello = hello
@@ -144,10 +214,12 @@ class Handshake:
             self.stats["untimed"] += len(self._unchecked)
             self._unchecked = []  # stamped in the old boot's clock: nothing to map them with
         if old is not None:
+            reason = "replug" if self._reconnected else "reboot"
             self._events.append(PadRebooted(
-                f"The slap pad restarted (boot {old:08x} -> {nonce:08x}), so its clock started "
-                "again: any slap round in progress is void; slap again when it is re-armed.",
-                old, nonce))
+                VOID_WORDS[reason], old, nonce, reason,
+                f"the slap pad restarted (boot {old:08x} -> {nonce:08x}"
+                f"{', seen after a reconnect' if self._reconnected else ''}): its clock and "
+                "report numbers started again"))
 
     def _other_boot(self, nonce: int, now_ns: int) -> None:
         """A report or reply from a boot other than the one we shook hands with.

@@ -45,6 +45,7 @@ from companion.pad import codec
 from companion.pad.clocksync import JUMP, ClockMap, ClockSync
 from companion.pad.handshake import Handshake
 from companion.pad.linkevents import (
+    VOID_WORDS,
     LinkStatus,
     LinkTiming,
     PadClock,
@@ -56,7 +57,8 @@ from companion.pad.linkevents import (
 from companion.pad.presscheck import DEDUP_WINDOW, PressIntake, SeenReports
 
 __all__ = ["DEDUP_WINDOW", "LINK_STATES", "SOURCE_PAD_PIO", "LinkStatus", "LinkTiming",
-           "PadClock", "PadLink", "PadPress", "PadRebooted", "PadVoid", "PadWatermark"]
+           "PadClock", "PadLink", "PadPress", "PadRebooted", "PadVoid", "PadWatermark",
+           "VOID_WORDS"]
 
 LINK_STATES = ("searching", "connecting", "ready", "lost", "failed")
 SOURCE_PAD_PIO = "pad-pio"  # presses captured by the PIO program (sub-microsecond)
@@ -74,6 +76,7 @@ class PadLink(Handshake, PressIntake):
         self.device = ""  # the port and what USB says it is, for messages
         self.nonce: int | None = None  # the boot we know; survives reconnects
         self._shaken_nonce: int | None = None  # the boot of the last completed handshake
+        self._reconnected = False  # the port closed since the last completed handshake
         self._silent_tries = 0  # handshakes in a row that got no HELLO
         self._seen = SeenReports()
         self._phase = "closed"  # closed / connecting / ready
@@ -90,6 +93,8 @@ class PadLink(Handshake, PressIntake):
         self._overflow = 0
         self._heard = bytearray()  # raw bytes while shaking hands, to quote a stranger
         self._strangers: dict[str, int] = {}  # device -> when it answered as another board
+        self._known: set[str] = set()  # devices (and USB serials) that answered as the pad
+        self._garbled: dict[str, int] = {}  # device -> handshakes in a row of only garbage
         self._unchecked: list[tuple[codec.Press, int]] = []  # (press, received at)
         self._published: ClockMap | None = None
         self._watermark: tuple[object, int] | None = None  # (boot, pad ns) last emitted
@@ -127,6 +132,7 @@ class PadLink(Handshake, PressIntake):
         """The transport closed (unplug, silence, handshake failure)."""
         was = self._phase
         self._phase = "closed"
+        self._reconnected = True
         self.reconnect_reason = None
         if self.state == "failed":
             return
@@ -264,8 +270,8 @@ class PadLink(Handshake, PressIntake):
             self.state, self.text = state, text
             self._events.append(LinkStatus(state, text))
 
-    def _void(self, reason: str, text: str) -> None:
-        self._events.append(PadVoid(text, reason))
+    def _void(self, reason: str, detail: str) -> None:
+        self._events.append(PadVoid(VOID_WORDS[reason], reason, detail))
 
     def _count_seq(self, seq: int) -> None:
         if self._pad_seq is not None:
@@ -330,9 +336,10 @@ class PadLink(Handshake, PressIntake):
         if outcome == JUMP:
             self.stats["clock_jumps"] += 1
             self._seen = SeenReports()  # the report numbers may have started again too
-            self._void("clock_jump", "The slap pad's clock jumped (it may have restarted "
-                                     "without saying so): any slap round in progress is "
-                                     "void; slap again when it is re-armed.")
+            self._void("clock_jump", "the pad's clock jumped (a restart the host did not "
+                                     "see, or a counter that wrapped): a heartbeat reply "
+                                     "lay outside the clock fit's bound; the fit starts "
+                                     "again")
         snap = self.clock.snapshot()
         if snap is not None and snap is not self._published:
             self._published = snap

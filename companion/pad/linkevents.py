@@ -22,23 +22,45 @@ class LinkStatus:
     text: str
 
 
+#: Why a round was voided (``reason``) and what the table is told (``text``): words a
+#: player understands, what happened and what to do. The details for a log are ``detail``.
+VOID_WORDS = {
+    "reboot": "The slap pad restarted: this round does not count. Slap again.",
+    "replug": "The slap pad was reconnected and had restarted: this round does not count. "
+              "Slap again.",
+    "clock_jump": "The slap pad's clock skipped: this round does not count. Slap again.",
+    "flood": "The slap pad sent more presses than hands can make (a stuck or shorted "
+             "button?): this round does not count. Check the pad's buttons, then slap again.",
+    "untimed": "The slap pad could not tell when a slap happened: this round does not count. "
+               "Slap again.",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class PadRebooted:
-    """The pad restarted: its clock and report numbers began again. Void the round."""
+    """The pad restarted: its clock and report numbers began again. Void the round.
+
+    ``reason``: ``reboot`` (a new boot answered on the same connection) or ``replug``
+    (the pad came back on a new connection as a new boot: unplugged, or its USB dropped
+    as it restarted). ``text`` is for the table (``VOID_WORDS``), ``detail`` for a log."""
 
     text: str
     old_nonce: int = 0
     new_nonce: int = 0
+    reason: str = "reboot"
+    detail: str = ""
     voids_round: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)
 class PadVoid:
     """The pad's presses cannot be judged honestly for now (``reason``: ``clock_jump``,
-    ``flood``, ``untimed``): void a round in progress, show ``text``."""
+    ``flood``, ``untimed``): void a round in progress, show ``text`` (for the table,
+    ``VOID_WORDS``); ``detail`` says more, for a log."""
 
     text: str
     reason: str
+    detail: str = ""
     voids_round: ClassVar[bool] = True
 
 

@@ -106,9 +106,9 @@ class PressIntake:
         self._unchecked = keep
         if lost:
             self.stats["untimed"] += lost
-            self._void("untimed", f"{lost} slap pad press(es) could not be placed in time "
-                                  "(the pad's clock did not agree with itself), so they were "
-                                  "left out: any slap round in progress is void.")
+            self._void("untimed", f"{lost} slap pad report(s) could not be placed in time "
+                                  "(the pad's clock did not agree with itself): their "
+                                  "levels count, their times do not")
 
     def _deliver(self, msg: codec.Press, untimed: bool = False) -> None:
         """Hand the report's edges out. ``untimed``: it could not be placed in time; its
@@ -139,7 +139,6 @@ class PressIntake:
 
     def _flooded(self, now_ns: int, count: int) -> None:
         self._flooding = True
-        self._void("flood", f"The slap pad sent {count} presses within a second, more than "
+        self._void("flood", f"the slap pad sent {count} reports within a second, more than "
                             "hands can make (a short circuit or a broken switch?): they are "
-                            "ignored until it calms down, and any slap round in progress is "
-                            "void.")
+                            "ignored until it calms down")

@@ -8,8 +8,9 @@ thread that owns them, and handing the UI only immutable events through ``post``
   PIO edge capture); rank them there, or map them into host time with ``PadBridge``;
 * ``PadClock(map)`` whenever the clock fit changes (presses after it map with it);
 * ``LinkStatus(state, text)`` whenever the link state or its sentence changes;
-* ``PadRebooted(text)`` / ``PadVoid(text, reason)`` when a slap round in progress must
-  be voided (the pad restarted, its clock jumped, it flooded).
+* ``PadRebooted`` / ``PadVoid`` when a slap round in progress must be voided: ``text``
+  for the table in a player's words, ``reason`` for the screen (``reboot``, ``replug``,
+  ``clock_jump``, ``flood``, ``untimed``), ``detail`` for a log.
 
 How to wire it (``companion run --pad PATH``)::
 

@@ -22,8 +22,10 @@ clock (back or forward, without a new boot: a fault a real pad should never show
 ``step(now_us)`` runs one firmware scan every ``scan_us`` up to ``now_us``, so a press
 scheduled at ``at_us`` is stamped with the first scan at or after it, as on the Pico
 (``capture="pio"``: with the next ``PIO_SAMPLE_NS`` sample, as ``seat_pio`` would;
-``stamp_ns()`` says which). A test may pass its own ``now_us`` and never look at real
-time, or inject ``clock``.
+``stamp_ns()`` says which). In real time the host's bytes are served at a clock read
+taken after they were read, so a heartbeat reply is never stamped before the host sent
+it, however late this process's thread ran (the Pico has a CPU of its own). A test may
+pass its own ``now_us`` and never look at real time, or inject ``clock``.
 
 Faults (attributes, change them any time): ``corrupt_rate`` (each byte, both
 directions, XORed with a random non-zero value), ``drop_rate`` and ``dup_rate`` (whole
@@ -208,8 +210,26 @@ class VirtualPad:
     # ---- running ------------------------------------------------------------------
     def step(self, now_us: int | None = None) -> None:
         """Run the firmware's scans up to pad time ``now_us`` (default ``clock_us()``),
-        then hand it the host's bytes and send what it wrote."""
-        now = self.clock_us() if now_us is None else now_us
+        then hand it the host's bytes and send what it wrote.
+
+        In real time (no ``now_us``) the host's bytes are served at the pad clock read
+        after they were read, as the Pico serves them at its timer's reading of that
+        moment: the clock read at the top of this step may precede a heartbeat the host
+        wrote while this step was scanning (on a busy host, by milliseconds), and a reply
+        stamped then would claim the pad answered before the host asked."""
+        self._scan_to(self.clock_us() if now_us is None else now_us)
+        data = self._read_host()
+        if data:
+            if now_us is None:
+                served = self.clock_us()
+                self._scan_to(served)
+                self.hal.set_time(max(served, self.hal.now_us()))  # between two scans
+            self.hal.feed_rx(data)
+            self.firmware.service()
+        self._send(self.hal.take_tx())
+
+    def _scan_to(self, now: int) -> None:
+        """One firmware scan every ``scan_us`` up to pad time ``now``."""
         hal, poll, schedule = self.hal, self.firmware.poll, self._schedule
         t = self._next_scan_us
         while t <= now:
@@ -225,11 +245,6 @@ class VirtualPad:
             poll()
             t += self.scan_us
         self._next_scan_us = t
-        data = self._read_host()
-        if data:
-            hal.feed_rx(data)
-            self.firmware.service()
-        self._send(hal.take_tx())
 
     def wait(self, timeout_s: float) -> bool:
         """Block until the host has written something or ``timeout_s`` passed (the sim's

@@ -63,15 +63,8 @@ KEPT_ROUND = "slap_round"
 #: The pad sources the round waits for when a pad is plugged in (see ``pad_state``).
 PAD_SOURCES = ("pad", "pad-pio")
 
-#: What a voided round tells the table, by the pad notice's ``reason``.
-VOID_WORDS = {
-    "reboot": "The slap pad restarted: this round does not count. Slap again.",
-    "clock_jump": "The slap pad's clock jumped: this round does not count. Slap again.",
-    "flood": "The slap pad sent more presses than hands can make: this round does not "
-             "count. Slap again.",
-    "untimed": "The slap pad could not time its presses: this round does not count. "
-               "Slap again.",
-}
+#: What a voided round tells the table when the pad's notice has no words of its own (the
+#: link's are in ``companion.pad.linkevents.VOID_WORDS``).
 VOID_OTHER = "The slap pad had a problem: this round does not count. Slap again."
 
 #: ``Effect.kind``s, and what ``value`` holds for each.
@@ -215,13 +208,13 @@ class SlapRound:
 
     def pad_event(self, notice: object, now_ns: int) -> bool:
         """A notice of the pad link. One that voids rounds (``voids_round``) voids a round
-        on, tells the table why, and arms it again: the next slaps count. True when it
-        voided a round (the screen then shows the round's words, not the link's)."""
+        on, tells the table why (the notice's ``text``, with who had slapped) and arms it
+        again: the next slaps count. True when it voided a round (the app need not say
+        the notice again)."""
         if not getattr(notice, "voids_round", False) or self.phase not in (ARMED, OPEN):
             return False
         self._feed()  # the presses before the notice belong to the voided round
-        reason = getattr(notice, "reason", "reboot")
-        words = VOID_WORDS.get(reason, VOID_OTHER)
+        words = getattr(notice, "text", "") or VOID_OTHER
         slapped = [self._name(s) for s in sorted(self.live, key=self.live.get)]
         by = self.opened_by
         self.arbiter.disarm()

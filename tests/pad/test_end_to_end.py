@@ -86,7 +86,7 @@ def test_replug_that_reboots_voids_the_round_with_a_message(end_to_end):
     assert rig.drive(lambda: len(rig.presses()) == 2)
     [notice] = [e for e in rig.events if isinstance(e, PadRebooted)]
     assert notice.old_nonce == old and notice.new_nonce == rig.pad.nonce
-    assert "round in progress is void" in notice.text
+    assert notice.reason == "replug" and "this round does not count" in notice.text
     assert rig.presses()[-1].t_ns == after[0][1]
 
 
@@ -95,6 +95,8 @@ def test_reboot_without_unplug_is_noticed_from_the_reports(end_to_end):
     assert rig.drive(rig.ready)
     rig.pad.reboot()
     assert rig.drive(lambda: any(isinstance(e, PadRebooted) for e in rig.events))
+    [notice] = [e for e in rig.events if isinstance(e, PadRebooted)]
+    assert notice.reason == "reboot" and notice.text.startswith("The slap pad restarted")
     assert rig.drive(rig.ready)
     after = slap_all(rig, [(4, 20_000)])
     assert rig.drive(lambda: len(rig.presses()) == 1)

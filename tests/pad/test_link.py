@@ -5,7 +5,7 @@ import pytest
 from companion.errors import LinkError
 from companion.events import PressEvent
 from companion.pad import codec
-from companion.pad.link import LinkTiming, PadLink
+from companion.pad.link import VOID_WORDS, LinkTiming, PadLink
 
 
 def test_handshake_reaches_ready(loopback):
@@ -122,7 +122,8 @@ def test_reboot_mid_round_is_announced_once_and_new_reports_flow(loopback):
     rig.run(1000, until=lambda: not rig.fw.pad.queue and rig.link.ready)
     [rebooted] = rig.reboots()
     assert (rebooted.old_nonce, rebooted.new_nonce) == (old, rig.fw.nonce)
-    assert "void" in rebooted.text and f"{old:08x}" in rebooted.text
+    assert rebooted.reason == "reboot" and rebooted.text == VOID_WORDS["reboot"]
+    assert f"{old:08x}" in rebooted.detail and f"{old:08x}" not in rebooted.text
     assert [e.seat for e in rig.presses()] == [1, 3]  # report 1 of the new boot is new
     assert rig.presses()[-1].t_ns == t_new < 5_000_000_000_000
     assert [s.state for s in rig.statuses()][-2:] == ["connecting", "ready"]
@@ -330,3 +331,15 @@ def test_a_lost_report_holds_the_watermark_back_until_it_is_resent(loopback):
     mark_at = next(i for i, e in enumerate(rig.events)
                    if isinstance(e, PadWatermark) and e.pad_ns >= t1)
     assert press_at < mark_at
+
+
+def test_every_void_tells_the_table_in_a_players_words():
+    """What voids a round is said as a player would say it (no boot numbers, no "void",
+    no "nonce"), with what to do, and a reason the screen can act on."""
+    assert set(VOID_WORDS) == {"reboot", "replug", "clock_jump", "flood", "untimed"}
+    for reason, text in VOID_WORDS.items():
+        assert text.startswith("The slap pad") and "this round does not count" in text, reason
+        assert text.rstrip(".").endswith("slap again") or text.endswith("Slap again."), reason
+        for jargon in ("void", "nonce", "boot", "epoch", "heartbeat", "report", "0x"):
+            assert jargon not in text.lower(), (reason, jargon)
+        assert not any(ch.isdigit() for ch in text), reason

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from companion.events import CAPTAIN_SEAT, PressEvent
-from companion.pad.linkevents import PadPress, PadRebooted, PadVoid
+from companion.pad.linkevents import VOID_WORDS, PadPress, PadRebooted, PadVoid
 from companion.slap.arbiter import ArbiterConfig
-from companion.slap.round import VOID_WORDS, SlapRound, interrupted_text
+from companion.slap.round import SlapRound, interrupted_text
 from companion.slap.view import ARMED, IDLE, OPEN, VERDICT
 
 MS = 1_000_000
@@ -136,10 +136,11 @@ def test_a_press_of_the_captain_seat_is_never_a_slap():
 # -- the pad restarting or losing its clock mid-round -------------------------------------------
 
 @pytest.mark.parametrize("notice,reason", [
-    (PadRebooted("Slap pad restarted"), "reboot"),
-    (PadVoid("clock jumped", "clock_jump"), "clock_jump"),
-    (PadVoid("too many reports", "flood"), "flood"),
-    (PadVoid("no time", "untimed"), "untimed"),
+    (PadRebooted(VOID_WORDS["reboot"]), "reboot"),
+    (PadRebooted(VOID_WORDS["replug"], reason="replug"), "replug"),
+    (PadVoid(VOID_WORDS["clock_jump"], "clock_jump"), "clock_jump"),
+    (PadVoid(VOID_WORDS["flood"], "flood"), "flood"),
+    (PadVoid(VOID_WORDS["untimed"], "untimed"), "untimed"),
 ])
 def test_a_pad_problem_mid_round_voids_it_says_so_and_the_next_slaps_count(notice, reason):
     rnd = table((1, 2, 3))

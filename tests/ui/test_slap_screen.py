@@ -154,7 +154,7 @@ def test_a_slap_with_nothing_armed_opens_the_round_and_a_held_button_is_told(ui)
 
 
 def test_a_pad_restart_mid_round_is_told_and_the_round_armed_again(ui):
-    from companion.pad.link import PadRebooted
+    from companion.pad.linkevents import VOID_WORDS, PadRebooted
 
     screen = open_tool(ui, (1, 2))
     t0 = ui.app.table.now_ns() - 10_000 * MS
@@ -162,7 +162,7 @@ def test_a_pad_restart_mid_round_is_told_and_the_round_armed_again(ui):
     slap_stream(screen, t0, {1: 0}, source="pad")
     screen.on_frame(t0 + 100 * MS)  # the frame that brought the slap
     assert screen.round.phase == "open"
-    ui.app._pad_notice(screen, PadRebooted("Slap pad ready on /dev/pad, firmware 2.0.0"))
+    ui.app._pad_notice(screen, PadRebooted(VOID_WORDS["reboot"], detail="boot a -> b"))
     ui.pump(2)
     assert ui.app.banner_text.startswith("The slap pad restarted: this round does not "
                                          "count. Slap again.")
