@@ -60,6 +60,10 @@ from companion.slap.view import (
 MS = 1_000_000
 #: The game log's setting that keeps the round on across a crash (``SlapRound.journal``).
 KEPT_ROUND = "slap_round"
+#: How long after its first slap a round waits for a slap pad that is reconnecting (a
+#: replug, a link that lost its way): the pad keeps the presses it has not delivered.
+PAD_PATIENCE_NS = 10_000 * MS
+PAD_AWAY = "The slap pad is reconnecting: waiting for its slaps..."
 #: The pad sources the round waits for when a pad is plugged in (see ``pad_state``).
 PAD_SOURCES = ("pad", "pad-pio")
 
@@ -122,6 +126,9 @@ class SlapRound:
         # The latest press stamp that belongs to no round to come (the rounds before, the
         # presses between them), and the latest of the round on: see ``opened_at``.
         self._floor_ns = self._round_ns = -(1 << 62)
+        self._pad_ready = False
+        self._pad_back_ns: int | None = None  # the pad came back during the round then
+        self._pad_away = False  # the pad the round waits for is reconnecting
         self._inbox: list[PressEvent] = []
         self._effects: list[Effect] = []
         self._kept: dict | None = None
@@ -158,6 +165,7 @@ class SlapRound:
         self._feed()  # presses before the arm are described as before it
         self._reset(ARMED)
         self.opened_by, self._verdict_ns = by, None
+        self._pad_away, self._pad_back_ns = False, None
         self.last = self.correction = None
         self._do("lamps_off")
         self._notices(self.arbiter.arm(now_ns))
@@ -205,6 +213,28 @@ class SlapRound:
             arbiter.confirm("pad", mark_ns)
         if ready and arbiter.armed and not arbiter.expects("pad"):
             arbiter.expect("pad", PAD_SOURCES, "The slap pad")
+        if arbiter.armed and arbiter.expects("pad") and ready != self._pad_ready:
+            self._pad_away = not ready  # (back: ``tick`` gives it its time again)
+            self._pad_back_ns = -1 if ready else None
+        self._pad_ready = ready
+
+    def _waits_for_pad(self, now_ns: int) -> bool:
+        """The round waits for a pad that is reconnecting, and once it is back until its
+        stream is complete past the round's deadline or for as long as its link may hold
+        a press (the arbiter's ``quiet_ns``); at most ``PAD_PATIENCE_NS`` after the first
+        slap."""
+        arbiter = self.arbiter
+        first = arbiter.first_slap_ns if arbiter.armed else None
+        if first is None or now_ns > first + PAD_PATIENCE_NS:
+            return False
+        if self._pad_back_ns == -1:
+            self._pad_back_ns = now_ns
+        back, mark = self._pad_back_ns, arbiter.watermark("pad")
+        complete = mark is not None and mark >= first + self.config.timeout_ns
+        waits = self._pad_away or (back is not None and now_ns < back + self.config.quiet_ns
+                                   and not complete)
+        self.note = PAD_AWAY if self._pad_away else ""
+        return waits
 
     def pad_event(self, notice: object, now_ns: int) -> bool:
         """A notice of the pad link. One that voids rounds (``voids_round``) voids a round
@@ -231,6 +261,8 @@ class SlapRound:
         redone. ``quiet``: another screen shows (no lines about presses meant for it)."""
         self._feed(quiet)
         arbiter = self.arbiter
+        if self._waits_for_pad(now_ns):
+            return
         verdict = arbiter.poll(now_ns)
         notices = [n for n in arbiter.take_notices() if n.kind != "verdict"]
         if not quiet:

@@ -252,7 +252,8 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
     """The whole screen's data; see the module docstring. ``choose_seats``: the idle
     screen offers the seats in play (the standalone tool). ``names``: players' names by
     seat, so the verdict names a person ("Ann picks up"), not only a seat. ``note``: why
-    the round was armed again (a voided round), shown until the first slap."""
+    the round was armed again (a voided round, until the first slap) or what it waits
+    for (a pad reconnecting)."""
     names = names or {}
     if phase not in PHASES:
         raise ValueError(f"unknown slap screen phase {phase!r}")
@@ -274,7 +275,7 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
         return SlapView(**{**base, "phase": OPEN, "marks": marks, "span_ms": span,
                            "ticks": ticks(span),
                            "headline": f"{len(marks)} of {len(seats)} slapped",
-                           "detail": "Waiting for the others..."})
+                           "detail": note or "Waiting for the others..."})
     marks, span = timeline(verdict, colours)
     base.update(marks=marks, span_ms=span, ticks=ticks(span),
                 non_slappers=tuple(chip.get(s, SeatChip(s, "grey"))
@@ -292,6 +293,12 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
             left = seat_list([s for s, _ in verdict.excluded], "and", names)
             why = "; ".join(f"{names.get(s) or f'Seat {s}'}: {WHY_WORDS[w]}"
                             for s, w in verdict.excluded)
+            out = {s for s, _ in verdict.excluded}
+            tied = [s for s in cands if s not in out]
+            if verdict.too_close and len(tied) > 1:  # and the timed ones were a tie
+                return SlapView(headline=f"{left[:1].upper()}{left[1:]} could not be timed, "
+                                f"{seat_list(tied, 'and', names)} too close to call — tap "
+                                "who picks up", detail=f"{why}.", **base)
             return SlapView(headline=f"{left[:1].upper()}{left[1:]} could not be timed — "
                             "tap who picks up", detail=f"{why}.", **base)
         if verdict.too_close:

@@ -149,6 +149,9 @@ def recorded_rounds(app, for_game: bool, tools: ToolSessions) -> tuple:
 
 
 def players_named(app) -> dict[int, str]:
-    """The game in progress's players' names by seat (a seat nobody named: none)."""
+    """The game in progress's players' names by seat, and for a seat it names by number
+    only (the slap pad's own log, begun before anyone was named) tonight's name
+    (``last_names``); a seat nobody named: none."""
     players = getattr(app.session.state, "players", ()) if app.session else ()
-    return {p.seat: p.name for p in players if p.name != f"Seat {p.seat}"}
+    named = {p.seat: p.name for p in players if p.name != f"Seat {p.seat}"}
+    return {**last_names(app), **named}

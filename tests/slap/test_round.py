@@ -289,3 +289,42 @@ def test_an_armed_round_with_no_slap_is_told_too():
     rnd.arm(0)
     kept = [e.value for e in rnd.take_effects() if e.kind == "keep"][-1]
     assert interrupted_text(kept) == "The box stopped while a slap round was armed: slap again."
+
+
+def test_a_round_waits_for_a_pad_that_is_reconnecting_and_judges_it_whole():
+    """The pad is unplugged just after the first slap and back 4 s later with seat 3's
+    slap it kept: the round waits (and says so) and its first verdict counts everyone."""
+    rnd = table((1, 2, 3))
+    rnd.arm(0)
+    rnd.pad_state(True, 0)
+    tap(rnd, key(1, 100))
+    rnd.tick(110 * MS)
+    rnd.pad_state(False, None)  # unplugged
+    tap(rnd, key(2, 160))
+    for now_ms in (300, 3000, 4000):
+        rnd.tick(now_ms * MS)
+        assert rnd.verdict is None
+    assert rnd.view({}).detail == "The slap pad is reconnecting: waiting for its slaps..."
+    rnd.pad_state(True, None)  # back; its slap comes a moment later
+    rnd.tick(4100 * MS)
+    tap(rnd, pad(3, 130))
+    rnd.pad_state(True, 4200 * MS)  # complete past the round's deadline
+    rnd.tick(4300 * MS)
+    verdict = rnd.verdict
+    assert verdict.certain and verdict.picker == 2 and not verdict.excluded
+
+
+def test_a_pad_that_never_comes_back_leaves_its_seats_to_the_table_in_the_end():
+    from companion.slap.round import PAD_PATIENCE_NS
+
+    rnd = table((1, 2, 3))
+    rnd.arm(0)
+    rnd.pad_state(True, 0)
+    tap(rnd, key(1, 100))
+    tap(rnd, key(2, 160))
+    rnd.tick(170 * MS)
+    rnd.pad_state(False, None)
+    rnd.tick(100 * MS + PAD_PATIENCE_NS - MS)
+    assert rnd.verdict is None
+    rnd.tick(100 * MS + PAD_PATIENCE_NS + MS)
+    assert dict(rnd.verdict.excluded) == {3: "quiet"}

@@ -245,3 +245,14 @@ def test_the_verdict_names_the_player_when_names_are_known():
     assert view("verdict", verdict=verdict(slaps)).headline == f"Seat {last} picks up"
     named = view("verdict", verdict=verdict(slaps), names={last: "Bo"})
     assert named.headline == "Bo picks up"
+
+
+def test_a_seat_not_timed_beside_a_real_tie_says_both():
+    """Seat 4 chattered (left out); seats 2 and 3 were within the bound of each other:
+    the headline names the tie too, not only the seat that could not be timed."""
+    verd = decide({1: 0, 2: 95_000_000, 3: 95_400_000}, (1, 2, 3, 4), 1_000_000, "gpio",
+                  excluded={4: "chatter"})
+    v = view("verdict", verdict=verd)
+    assert set(verd.candidates) == {2, 3, 4} and verd.too_close
+    assert v.headline == ("Seat 4 could not be timed, seat 2 and seat 3 too close to call "
+                          "— tap who picks up")

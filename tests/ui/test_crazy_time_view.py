@@ -175,3 +175,18 @@ def test_no_absent_player_ever_sees_their_law(state):
                 continue
             shown = leaks(data, law.when) or leaks(data, law.what)
             assert shown == (viewer is not None and viewer != law.absent), (viewer, law.name)
+
+
+@pytest.mark.parametrize("pickup,line", [
+    ({"seat": 4, "name": "Dan", "reason": "slap", "decision": "verdict"}, "Dan: last to slap"),
+    ({"seat": 5, "name": "Eve", "reason": "slap", "decision": "table"},
+     "Eve: the table's call after a slap"),
+    ({"seat": 1, "name": "Ann", "reason": "false_slap", "decision": "verdict"},
+     "Ann: false slap"),
+    ({"seat": 2, "name": "Bob", "reason": "wrong_accusation", "cause": "Midnight"},
+     "Bob: wrong accusation (Midnight)"),
+])
+def test_a_pick_up_says_who_decided_it(pickup, line):
+    from companion.ui.presenters.crazy_time import pickup_line
+
+    assert pickup_line(pickup).text == line

@@ -74,9 +74,17 @@ def _who(d: Mapping[str, Any] | None) -> Line | None:
     return None if d is None else Line(d["seat"], d["name"])
 
 
+#: A slap pick-up's words by how it was decided (the snapshot's ``decision``).
+SLAP_DECISIONS = {"table": "the table's call after a slap"}
+
+
 def pickup_line(p: Mapping[str, Any]) -> Line:
-    """"Bob: wrong accusation (Midnight)", "Dan: last to slap"."""
-    text = f"{p['name']}: {REASONS.get(p['reason'], p['reason'].replace('_', ' '))}"
+    """"Bob: wrong accusation (Midnight)", "Dan: last to slap", "Eve: the table's call
+    after a slap" (a round too close to call, or with seats that never slapped)."""
+    why = REASONS.get(p["reason"], p["reason"].replace("_", " "))
+    if p["reason"] == "slap":
+        why = SLAP_DECISIONS.get(p.get("decision"), why)
+    text = f"{p['name']}: {why}"
     if p.get("cause"):
         text += f" ({p['cause']})"
     before = p.get("erred", [])[:-1]
