@@ -18,7 +18,9 @@ def test_a_game_is_stored_once_however_often_it_comes(store, box):
     counts = store.counters()
     assert counts["duplicate"] + counts["stale"] == 2 * len(msgs) == 2 * counts["stored"]
     again = store.receive(*msgs[-1])
-    assert again.outcome == "duplicate" and again.ack == ("table-1", "0a0a0a0a", 1, again.ack[3])
+    assert again.outcome == "duplicate"
+    uid = store.result("0a0a0a0a", 1)["uid"]
+    assert again.ack == ("table-1", "0a0a0a0a", 1, again.ack[3], uid)
     board = store.board()
     assert board["tonight"][0]["winners"] == ["Ann"]
     assert board["tables"][0]["status"] == "finished"
@@ -70,6 +72,7 @@ def test_foreign_topics_and_payloads_never_reach_the_tables(store):
 
 def test_two_boxes_with_one_table_name_are_kept_apart_and_told(store, tmp_path, box):
     other = Box(tmp_path / "box2", "0b0b0b0b", "table 1")  # same topic level
+    other.admit_to(store)
     try:
         box.sim.play_game("scorepad", ["Ann", "Bo"], [score(1, 1), {"type": "finish"}])
         other.sim.play_game("scorepad", ["Cy", "Dee"], [score(2, 1), {"type": "finish"}])
@@ -86,6 +89,7 @@ def test_two_boxes_with_one_table_name_are_kept_apart_and_told(store, tmp_path, 
 
 def test_slap_reaction_times_come_from_the_replayed_rounds(store, tmp_path):
     b = Box(tmp_path / "box3", "3c3c3c3c", "Table 3")
+    b.admit_to(store)
     try:
         b.sim.games = 3  # the third game of a night is slap-pad rounds
         b.sim._night = b.sim._play()
