@@ -98,7 +98,7 @@ KEEP_DEAD = 1000
 KEEP_PROBLEMS = 200
 TONIGHT = timedelta(hours=12)
 #: outcomes decided in memory, before any disk write or signature check
-QUIET = frozenset({"ignored", "waiting", "flood"})
+QUIET = frozenset({"ignored", "waiting", "flood", "unproven"})
 log = logging.getLogger(__name__)
 
 
@@ -116,7 +116,8 @@ class Received:
     """What became of one message: ``stored``, ``duplicate``, ``stale``, ``ignored``
     (our own acks and status), ``waiting`` (its box is not admitted with that key: held
     on the waiting list), ``flood`` (over its table's rate limit), ``unproven`` (an
-    admitted box's key but not its signature), ``rejected`` (with ``reason``) or ``dead``
+    admitted box's key but not its signature); these four are decided in memory and
+    counted there (``quiet``), never written. Then ``rejected`` (with ``reason``) or ``dead``
     (well-formed but could not be stored: set aside in ``dead_letters``). ``ack`` is
     ``(table, box, game, rev, uid)`` when the box should hear that its result is stored."""
 
@@ -271,21 +272,26 @@ class VenueStore:
         with self.lock:
             early, parsed = self._screen(topic, raw)
             if early is not None and early.outcome in QUIET:
-                self.quiet[early.outcome] += 1
+                n = self.quiet[early.outcome] = self.quiet[early.outcome] + 1
+                if early.outcome == "unproven":
+                    self.version += 1
+                    if n & (n - 1) == 0:  # the 1st, 2nd, 4th, 8th...: a flood logs little
+                        log.warning("venue: %d unproven message(s), the latest on %s: %s",
+                                    n, topic[:200], early.reason)
                 return early
             try:
                 self.db.execute("BEGIN IMMEDIATE")
                 got = early if early is not None else self._judge(topic, *parsed)
                 self._count(got.outcome)
-                if got.outcome in ("rejected", "unproven"):
+                if got.outcome == "rejected":
                     self._problem(topic, got.reason)
                 self.db.execute("COMMIT")
             except Exception as exc:  # noqa: BLE001 - whatever it was, set it aside
                 got = self._set_aside(topic, raw, exc)
-            if got.outcome in ("rejected", "dead", "unproven"):
+            if got.outcome in ("rejected", "dead"):
                 log.warning("venue: %s message on %s: %s", got.outcome, topic[:200],
                             got.reason)
-            if got.outcome in ("stored", "rejected", "dead", "unproven"):
+            if got.outcome in ("stored", "rejected", "dead"):
                 self.version += 1
             return got
 
@@ -314,14 +320,13 @@ class VenueStore:
             why = ("is not admitted" if box not in self._admitted
                    else "carries another key than the one admitted")
             return Received("waiting", f"box {box} {why}"), None
+        if not identity.verify(public, topic, wire):
+            return Received("unproven", f"a message naming box {box} is not signed by the "
+                                        "key it was admitted with"), None
         return None, (table, kind, wire)
 
     def _judge(self, topic: str, table: str, kind: str, wire: dict) -> Received:
         try:
-            box = wire["box"]
-            if not identity.verify(self._admitted[box], topic, wire):
-                return Received("unproven", f"a message naming box {box} is not signed "
-                                            "by the key it was admitted with")
             if kind == "live":
                 return self._live(check_live(wire, table))
             return self._result(check_result(expand(wire), table), table)
@@ -468,8 +473,6 @@ class VenueStore:
                 " players, winners, reactions FROM results ORDER BY received_at").fetchall()
             boxes = self.db.execute("SELECT box, table_slug, table_name, last_seen FROM boxes"
                                     " WHERE last_seen >= ?", (since,)).fetchall()
-            unproven = self.db.execute("SELECT n FROM counters WHERE name = 'unproven'"
-                                       ).fetchone()
             problems = self.db.execute("SELECT topic, reason, count, last_at FROM problems"
                                        " ORDER BY last_at DESC LIMIT 20").fetchall()
             waiting = [{"box": w.box, "fingerprint": w.fingerprint, "table": w.table,
@@ -531,7 +534,7 @@ class VenueStore:
                 "fingerprint": f"This venue's fingerprint: {self.key.fingerprint}",
                 "tonight": list(reversed(tonight))[:20], "leaderboards": leaderboards,
                 "reactions": reactions, "warnings": warnings,
-                "unproven": unproven[0] if unproven else 0,
+                "unproven": quiet.get("unproven", 0),
                 "waiting": waiting, "admitted": admitted, "held": quiet.get("waiting", 0),
                 "flood": quiet.get("flood", 0),
                 "problems": [{"topic": t, "reason": r, "count": c, "at": a}

@@ -32,9 +32,11 @@ username = "table3"
 password_file = "{secret}"
 tls = true
 ca_file = "ca.pem"
+fingerprint = "3F2A 91BC 07DE 55A1 C0FE"
 """)).venue
     assert (cfg.host, cfg.port, cfg.venue, cfg.table, cfg.username) == (
         "192.168.1.20", 8883, "Chronos Café", "Table 3", "table3")
+    assert cfg.fingerprint == "3f2a-91bc-07de-55a1-c0fe"  # as the venue's page writes it
     assert cfg.ca_file == ca and cfg.password() == "s3cret"
     assert cfg.page_base() == "http://192.168.1.20:8080"
 
@@ -56,6 +58,8 @@ ca_file = "ca.pem"
     ('host = "h"\ntable = "T1"\ntls = true\nca_file = "nope.pem"', "venue.ca_file = "
                                                                  "'nope.pem': cannot be read"),
     ('host = "h"\ntable = "T1"\npage_url = "venue.local"', "must start with http://"),
+    ('host = "h"\ntable = "T1"\nfingerprint = "3f2a-91bc"', "venue.fingerprint = "
+                                                          "'3f2a-91bc': must be the venue's"),
 ])
 def test_bad_values_name_the_file_and_key(tmp_path, venue, fragment):
     path = write(tmp_path, venue)
