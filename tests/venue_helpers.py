@@ -4,13 +4,16 @@ a fixed sleep)."""
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import shutil
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
+from localbroker import LocalBroker, free_port
 from simtable import SimTable
 
 from companion.venue.identity import Identity
@@ -144,6 +147,39 @@ def make_certificates(folder, server_names: list[str]):
                                            serialization.PrivateFormat.TraditionalOpenSSL,
                                            serialization.NoEncryption()))
     return paths
+
+
+DEPLOY = Path(__file__).resolve().parent.parent / "deploy" / "mosquitto"
+
+
+def shipped_config(folder: Path, port: int) -> str:
+    """deploy/mosquitto/companion-venue.conf with its /etc paths made this test's own (a
+    throwaway CA and broker certificate, the password file ``LocalBroker`` writes, the
+    shipped ACL) and its listener on 127.0.0.1 only: its setting lines."""
+    ca, cert, key = make_certificates(folder / "certs", ["127.0.0.1"])
+    text = (DEPLOY / "companion-venue.conf").read_text()
+    assert "\nlistener 8883\n" in text
+    text = text.replace("\nlistener 8883\n", f"\nlistener {port} 127.0.0.1\n")
+    for etc, mine in {"/etc/mosquitto/certs/venue-ca.pem": ca,
+                      "/etc/mosquitto/certs/broker.pem": cert,
+                      "/etc/mosquitto/certs/broker.key": key,
+                      "/etc/mosquitto/companion/passwd": folder / "broker" / "passwd",
+                      "/etc/mosquitto/companion/acl": DEPLOY / "companion.acl"}.items():
+        assert etc in text, etc
+        text = text.replace(etc, str(mine))
+    settings = [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert not [line for line in settings if "/etc/" in line]  # every path is the test's
+    return "\n".join(settings)
+
+
+@contextlib.contextmanager
+def walled_broker(folder: Path, users: dict[str, str]) -> Iterator[tuple[LocalBroker, Path]]:
+    """A real Mosquitto running the shipped configuration (TLS, accounts, ACL) with these
+    accounts: ``(broker, the CA file clients trust)``."""
+    port = free_port()
+    config = shipped_config(folder, port)
+    with LocalBroker(folder / "broker", users=users, port=port, config=config) as broker:
+        yield broker, folder / "certs" / "ca.pem"
 
 
 class Box:

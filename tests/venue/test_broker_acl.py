@@ -11,33 +11,12 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
-from localbroker import LocalBroker, free_port
 from paho.mqtt.enums import CallbackAPIVersion
-from venue_helpers import make_certificates, needs_mosquitto
+from venue_helpers import needs_mosquitto, walled_broker
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
-DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "mosquitto"
 USERS = {"venue-page": "venue-pw", "table-3": "t3-pw", "table-4": "t4-pw"}
 BASE = "companion/chronos-cafe"
-
-
-def shipped_config(folder: Path, port: int) -> str:
-    """deploy/mosquitto/companion-venue.conf with its /etc paths made this test's own and
-    its listener on this machine only."""
-    ca, cert, key = make_certificates(folder / "certs", ["127.0.0.1"])
-    text = (DEPLOY / "companion-venue.conf").read_text()
-    assert "\nlistener 8883\n" in text
-    text = text.replace("\nlistener 8883\n", f"\nlistener {port} 127.0.0.1\n")
-    for etc, mine in {"/etc/mosquitto/certs/venue-ca.pem": ca,
-                      "/etc/mosquitto/certs/broker.pem": cert,
-                      "/etc/mosquitto/certs/broker.key": key,
-                      "/etc/mosquitto/companion/passwd": folder / "broker" / "passwd",
-                      "/etc/mosquitto/companion/acl": DEPLOY / "companion.acl"}.items():
-        assert etc in text, etc
-        text = text.replace(etc, str(mine))
-    settings = [line for line in text.splitlines() if line and not line.startswith("#")]
-    assert not [line for line in settings if "/etc/" in line]  # every path is the test's
-    return "\n".join(settings)
 
 
 class Client:
@@ -76,10 +55,8 @@ class Client:
 
 @pytest.fixture
 def walled(tmp_path):
-    port = free_port()
-    config = shipped_config(tmp_path, port)
-    with LocalBroker(tmp_path / "broker", users=USERS, port=port, config=config) as broker:
-        yield broker, tmp_path / "certs" / "ca.pem"
+    with walled_broker(tmp_path, USERS) as (broker, ca):
+        yield broker, ca
 
 
 def test_a_box_account_cannot_pose_as_the_venue_or_write_acks(walled):
