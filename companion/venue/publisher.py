@@ -117,6 +117,7 @@ class Publisher(Worker):
         self._told_state: str | None = None
         self._refused: set[str] = set()  # fingerprints already told as refused
         self._confirm: str | None = None  # a fingerprint confirmed on the screen
+        self._told_account = False
         self.published = 0
 
     # -- life ------------------------------------------------------------------------
@@ -219,6 +220,13 @@ class Publisher(Worker):
         self.notices.put((f"Venue: connected to {self.conn.settings.where}{since}"
                           + (f"; sending {unsent} waiting messages." if unsent else "."),
                           False))
+        user, level = self.cfg.username, self.topics.table
+        if user is not None and user != level and not self._told_account:
+            self._told_account = True  # the shipped ACL lets an account write its own level
+            self.notices.put((f"Venue: this box logs in as '{user}' but publishes under "
+                              f"'{level}' (its venue.table); with the venue's broker ACL "
+                              f"its account must be named '{level}', or nothing it sends "
+                              "arrives.", True))
         self._down_since, self._told_problem = None, None
 
     def _on_down(self, why: str) -> None:

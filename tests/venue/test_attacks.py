@@ -280,3 +280,15 @@ def test_a_box_restored_from_an_older_image_delivers_its_new_games(tmp_path, bro
         assert venue.store.result("0a0a0a0a", 2)["setup"]["players"][0]["name"] == "Gus"
     finally:
         restored.stop()
+
+
+def test_a_100_mb_payload_never_reaches_the_venue(broker, venue, changes):
+    topics = Topics("Chronos Café", "Table 1")
+    send(broker.port, [(topics.result(), b"x" * 100_000_000, False),
+                       (topics.live(), b"not json", False)])
+    changes.until(lambda: venue.store.counters().get("rejected", 0) >= 1,
+                  what="the small message")
+    counts = venue.store.counters()  # the big one was refused by the broker itself
+    assert counts == {"rejected": 1}
+    assert [p["reason"] for p in venue.store.board()["problems"]] == [
+        "not JSON (JSONDecodeError)"]
