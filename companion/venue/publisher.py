@@ -316,6 +316,8 @@ class Publisher(Worker):
             self.venue_key = key
             self._resend_all = True
         self.venue_online = obj.get("online") is True
+        if not self.venue_online:
+            return  # its last will, made when it connected: the admissions in it may be old
         admitted = obj.get("admitted")
         theirs = admitted.get(self.box) if isinstance(admitted, dict) else None
         self.admitted = theirs == self.me.fingerprint

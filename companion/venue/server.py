@@ -7,6 +7,10 @@ machine only: the page shows every name and box id, so opening it to the venue's
 is a choice, ``--host 0.0.0.0``). Stops on Ctrl-C / SIGTERM, or
 by itself after ``--for SECONDS``.
 
+At start it prints the page's address, the venue's key fingerprint (each box's
+``venue.fingerprint``) and the operator page's address, where boxes waiting to be
+admitted are admitted by their fingerprints (docs/venue.md, "Who is believed").
+
     companion venue --broker 192.168.1.20 --venue "Chronos Café"
     companion venue --broker mqtt.local --port 8883 --tls --ca-file ca.pem \\
         --username venue --password-file /etc/companion/venue-password

@@ -108,4 +108,13 @@ def test_doctor_says_whether_venue_mode_is_on_and_what_the_outbox_holds(tmp_path
     out = capsys.readouterr().out
     assert "venue:         Dice Bar, table 'Table 4': broker 10.0.0.2:1883" in out
     assert "venue outbox:  2 message(s) waiting to be sent" in out
+    assert "venue key:     none yet (made when venue mode first starts)" in out
     assert log_path().read_bytes() == before, "the doctor changes nothing it looks at"
+    from companion.venue.outbox import Outbox
+
+    outbox = Outbox(log_path())  # the publisher makes the box's key when it first opens
+    fingerprint = outbox.box_identity().fingerprint
+    outbox.close()
+    assert main(["doctor", "--config", str(config)]) == 0
+    assert f"venue key:     fingerprint {fingerprint} (the venue's operator admits this box" \
+        in capsys.readouterr().out
