@@ -93,6 +93,10 @@ class VenueBox:
         """Where this box stands with the venue, in a few words (for Settings)."""
         return self.publisher.venue_status
 
+    def settings_line(self) -> str:
+        """The Settings screen's line: where the box stands and its own fingerprint."""
+        return f"Venue: {self.status}  ·  This box's fingerprint: {self.fingerprint}"
+
     def confirm_venue(self, fingerprint: str) -> None:
         """A person confirmed on this box's screen that the venue announcing
         ``fingerprint`` is the venue's own page (see ``Publisher.confirm_venue``)."""
@@ -103,6 +107,7 @@ class VenueBox:
         from kivy.clock import Clock
 
         self.app = app
+        app.venue = self  # Settings shows ``settings_line()``
         Clock.schedule_interval(lambda _dt: self.tick(), 0.5)
 
     def game_url(self, game_id: int) -> str:

@@ -69,6 +69,24 @@ def test_an_abandoned_game_shows_no_code_and_notices_reach_the_status_bar(ui, ve
     assert "nothing answers" in ui.app.status
 
 
+def test_settings_shows_the_box_fingerprint_and_where_it_stands(ui, venue_box):
+    ui.app.navigate("settings")
+    ui.pump()
+    with pytest.raises(LookupError):  # not attached: no venue line
+        ui.find(venue_box.fingerprint)
+    ui.goto_home()
+    ui.app.venue = venue_box  # what VenueBox.attach does
+    try:
+        ui.app.navigate("settings")
+        ui.pump()
+        line = ui.find(venue_box.fingerprint)
+        assert "Venue: no venue heard yet" in line.text
+        ui.screenshot("settings-venue")
+    finally:
+        ui.app.venue = None
+        ui.goto_home()
+
+
 def test_the_qr_matrix_is_a_square_code_with_a_quiet_zone():
     m = qr_matrix("http://192.0.2.10:8080/game/0a1b2c3d/12")
     assert len(m) == len(m[0]) >= 21 + 8

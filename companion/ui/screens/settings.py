@@ -1,5 +1,6 @@
 """Settings: sound and its volume, screen brightness, full screen, switching off, and
-the voice (``voice_panel.py``).
+the voice (``voice_panel.py``); in venue mode, where the box stands with the venue and
+its key fingerprint (``VenueBox.settings_line``), which the venue's operator admits.
 
 Remembered in the game log's settings table (``muted``, ``volume``, ``fullscreen``).
 The box-side work (backlight, poweroff) is in ``companion.ui.presenters.settings``.
@@ -24,6 +25,7 @@ class SettingsScreen(Screen):
     volume = NumericProperty(100)
     brightness = NumericProperty(-1)  # -1: no adjustable backlight
     brightness_note = StringProperty("")
+    venue_note = StringProperty("")  # empty without venue mode
 
     def on_pre_enter(self, *_args) -> None:
         app = App.get_running_app()
@@ -34,6 +36,8 @@ class SettingsScreen(Screen):
         else:
             self.brightness, self.brightness_note = self.light.percent(), ""
         self.ids.voice.refresh()  # e.g. the voice found no audio output since last time
+        venue = getattr(app, "venue", None)
+        self.venue_note = venue.settings_line() if venue is not None else ""
 
     def change_volume(self, delta: int) -> None:
         app = App.get_running_app()
