@@ -97,6 +97,17 @@ class VenueBox:
         """The Settings screen's line: where the box stands and its own fingerprint."""
         return f"Venue: {self.status}  ·  This box's fingerprint: {self.fingerprint}"
 
+    @property
+    def candidate(self) -> str | None:
+        """The fingerprint of a venue asking to be believed, when this box believes none
+        yet (no ``venue.fingerprint``): what Settings offers to confirm."""
+        asking = self.publisher.candidate
+        if asking is None or self.publisher.venue_key is not None:
+            return None
+        from companion.venue.identity import fingerprint
+
+        return fingerprint(asking[0])
+
     def confirm_venue(self, fingerprint: str) -> None:
         """A person confirmed on this box's screen that the venue announcing
         ``fingerprint`` is the venue's own page (see ``Publisher.confirm_venue``)."""

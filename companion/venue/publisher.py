@@ -293,9 +293,9 @@ class Publisher(Worker):
             if self.venue_key is None:
                 self._tell_state(f"confirm {fp}", (
                     f"Venue: a venue page with fingerprint {fp} is listening, but this box "
-                    "believes no venue yet. If that page shows the same fingerprint, write "
-                    "it as venue.fingerprint in the config; until then nothing is sent."),
-                    True)
+                    "believes no venue yet. If that page shows the same fingerprint, "
+                    "confirm it in Settings (or write it as venue.fingerprint in the "
+                    "config); until then nothing is sent."), True)
             return
         if not believed:
             if fp not in self._refused:

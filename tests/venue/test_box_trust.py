@@ -40,7 +40,7 @@ def test_a_venue_confirmed_once_on_the_screen_is_kept_and_no_other_believed(tmp_
         assert notices(pub) == [] and pub.candidate is None
         pub._on_message(*announcement(venue))
         ((text, error),) = notices(pub)
-        assert venue.fingerprint in text and "write it as venue.fingerprint" in text and error
+        assert venue.fingerprint in text and "confirm it in Settings" in text and error
         assert pub.venue_key is None  # nothing is sent to it yet
         pub.confirm_venue(stranger.fingerprint)  # not the one asking: nothing confirmed
         pub.step(0.0)
