@@ -1,4 +1,4 @@
-"""The venue page as HTML: read-only, big enough for a TV across the room, one column on
+"""The venue page as HTML: big enough for a TV across the room, one column on
 a phone. Pure functions from ``VenueStore.board()`` data to markup; every text a table
 sent goes through ``html.escape`` here and nowhere else.
 

@@ -2,7 +2,7 @@
 
 Runs on any machine with Python next to the café's TV (or on one of the Pis): subscribes
 to the venue's topics on the broker, keeps every table's games in its own SQLite file,
-and serves the read-only page on ``--host``:``--http-port`` (default 127.0.0.1:8080, this
+and serves the page on ``--host``:``--http-port`` (default 127.0.0.1:8080, this
 machine only: the page shows every name and box id, so opening it to the venue's network
 is a choice, ``--host 0.0.0.0``). Stops on Ctrl-C / SIGTERM, or
 by itself after ``--for SECONDS``.

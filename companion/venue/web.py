@@ -1,4 +1,4 @@
-"""The venue's read-only web page: Starlette routes served by uvicorn.
+"""The venue's web page (read-only) and its operator page: Starlette served by uvicorn.
 
 Routes (all GET but one; nothing on the public page can change anything):
 
