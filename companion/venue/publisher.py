@@ -322,8 +322,9 @@ class Publisher(Worker):
         admitted = obj.get("admitted")
         theirs = admitted.get(self.box) if isinstance(admitted, dict) else None
         self.admitted = theirs == self.me.fingerprint
-        if self.venue_online:  # it came (back), maybe after the broker lost everything,
-            self._resend_all = True  # or it just admitted us: what is unacked goes again
+        # it came (back), maybe after the broker lost everything, or it just admitted us:
+        # what is unacknowledged goes again
+        self._resend_all = True
         if self.admitted:
             self._tell_state("admitted", "Venue: admitted by the venue; games are "
                              "delivered.", False)
