@@ -21,7 +21,8 @@ def test_a_signature_fits_only_its_topic_its_message_and_its_key():
     assert not verify(me.public, TOPIC.replace("table-1", "table-2"), signed)
     assert not verify(me.public, TOPIC, signed | {"game": 4})
     assert not verify(me.public, TOPIC, {k: v for k, v in signed.items() if k != "sig"})
-    assert not verify(me.public, TOPIC, signed | {"sig": signed["sig"][:-2] + "00"})
+    flipped = format(int(signed["sig"][:2], 16) ^ 1, "02x") + signed["sig"][2:]
+    assert not verify(me.public, TOPIC, signed | {"sig": flipped})
     assert not verify("zz" * 32, TOPIC, signed)
 
 
