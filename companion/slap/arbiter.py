@@ -58,7 +58,7 @@ from companion.slap.config import (
     verdict_notice,
 )
 from companion.slap.seatlog import Edge, SeatLog, scan
-from companion.slap.sortin import BACKWARDS, SortIn
+from companion.slap.sortin import BACKWARDS, BOUNCE, SortIn
 from companion.slap.stream import Stream
 from companion.slap.verdict import Verdict, decide
 
@@ -268,12 +268,13 @@ class SlapArbiter(SortIn):
             reader = None
         if reader is not None:  # in time order: the scan goes on, one step (``scan``)
             found, st.slap, st.tail_blip = reader.send((edge,))
-            if found is not None:
+            # (a bounce already told this round is all most edges hold: nothing to say)
+            if found is not None and (found[0] or found[2] or not st.noted & BOUNCE):
                 self._describe(seat, st, found, None, out)
         else:
             found = scan(st, self._arm_ns, self._holdoff, self._blip_ns, self._fine)
             if found is not None:
-                self._describe(seat, st, found, None if len(edges) == 1 else {id(edge)}, out)
+                self._describe(seat, st, found, set(map(id, edges[:-1])), out)
         return out
 
     def feed_many(self, events: Iterable[PressEvent]) -> list[Notice]:

@@ -82,14 +82,15 @@ class SeatLog:
             self.state = None
 
     def merge(self) -> list[Edge]:
-        """Sort the pending edges in; returns them (sorted), for describing."""
+        """Sort the pending edges in; returns them, for describing. If they are all newer
+        than the edges kept, ``state`` stays: ``scan`` reads on with them (sorted)."""
         pending, self.pending = self.pending, []
-        pending.sort(key=by_time)
         edges = self.edges
-        if not edges:
+        if not edges:  # (a ``state`` with no edges has read none: it reads on)
+            pending.sort(key=by_time)
             self.edges = pending[:]
-            self.state = None
-        elif self.state is not None and pending[0][0] > edges[-1][0]:
+        elif self.state is not None and min(pending, key=by_time)[0] > edges[-1][0]:
+            pending.sort(key=by_time)
             edges += pending  # all newer than what was read: the scan goes on from there
         else:
             edges += pending

@@ -46,12 +46,12 @@ class SortIn:
             st.latest_t, st.latest_pressed = t, pressed
         elif t < latest - self._holdoff and not st.noted & BACKWARDS:
             self._backwards(st, seat, t, latest, out)
-        edge = (t, pressed, event)
-        st.pending.append(edge)
+        told = set(map(id, st.edges))
+        st.pending.append((t, pressed, event))
         new = st.merge()
         found = self._scan(st, new)
         if found is not None:
-            self._describe(seat, st, found, {id(edge)}, out)
+            self._describe(seat, st, found, told, out)
         horizon = st.latest_t - self._lookback
         if len(st.edges) > self._max_edges:
             horizon = max(horizon, st.edges[-self._max_edges][0])
@@ -86,6 +86,7 @@ class SortIn:
         for seat, st in self._st.items():
             if st.pending:
                 latest = st.latest_t
+                told = set(map(id, st.edges)) if st.edges else None  # described already
                 new = st.merge()
                 edges = st.edges
                 if edges[0][0] < window:
@@ -95,44 +96,44 @@ class SortIn:
                 if len(edges) > max_edges:
                     self._flood(st, seat, None, out)
                 if st.state is not None:  # all newer than the edges read: read on
-                    found, fresh = self._scan(st, new), None
+                    found, told = self._scan(st, new), None
                 else:
                     found = self._scan(st)
-                    fresh = None if len(new) == len(edges) else set(map(id, new))
-                merged.append((seat, st, latest, new, found, fresh))
+                merged.append((seat, st, latest, new, found, told))
             elif st.state is None and st.edges:  # its ``before`` changed: read it again
                 self._scan(st)
             slap = st.slap
             if slap is not None and (first is None or slap[0] < first):
                 first = slap[0]
         self._first = first
-        for seat, st, latest, new, found, fresh in merged:
-            if latest is not None and not st.noted & BACKWARDS and new[0][0] < (
-                    latest - self._holdoff):
-                self._backwards(st, seat, new[0][0], latest, out)
+        for seat, st, latest, new, found, told in merged:
+            if latest is not None and not st.noted & BACKWARDS:
+                old = min(new, key=by_time)[0]
+                if old < latest - self._holdoff:
+                    self._backwards(st, seat, old, latest, out)
             if found is not None:
-                self._describe(seat, st, found, fresh, out)
+                self._describe(seat, st, found, told, out)
 
-    def _describe(self, seat: int, st: SeatLog, found: Found, fresh: set[int] | None,
+    def _describe(self, seat: int, st: SeatLog, found: Found, told: set[int] | None,
                   out: list[Notice]) -> None:
-        """Notices for what ``scan`` found among the edges just read that are new
-        (``fresh``: their ids; ``None``: all of them): bounce and orphan releases once a
-        round, and what each press means: a false slap (before the arm, or nothing
-        armed), the seat's slap, a late slap (after the round's timeout) or mashing."""
+        """Notices for what ``scan`` found among the edges just read, but those described
+        before (``told``: their ids): bounce and orphan releases once a round, and what
+        each press means: a false slap (before the arm, or nothing armed), the seat's
+        slap, a late slap (after the round's timeout) or mashing."""
         presses, bounce, orphan = found
         if orphan is not None and not st.noted & ORPHAN and (
-                fresh is None or id(orphan) in fresh):
+                not told or id(orphan) not in told):
             self._seat_note(st, ORPHAN, "orphan_release", seat, orphan[0],
                             "release without a press, ignored", out)
         if bounce is not None and not st.noted & BOUNCE and (
-                fresh is None or id(bounce) in fresh):
+                not told or id(bounce) not in told):
             st.noted |= BOUNCE
             out.append(notice("bounce", seat, bounce[0], self._bounce_text[seat]))
         if not presses:
             return
         slap, arm = st.slap, self._arm_ns
         for edge in presses:
-            if fresh is not None and id(edge) not in fresh:
+            if told and id(edge) in told:
                 continue
             t = edge[0]
             if not self._armed:
