@@ -81,22 +81,24 @@ class SeatLog:
             del self.edges[:keep]
             self.state = None
 
-    def merge(self) -> list[Edge]:
-        """Sort the pending edges in; returns them, for describing. If they are all newer
-        than the edges kept, ``state`` stays: ``scan`` reads on with them (sorted)."""
+    def merge(self) -> tuple[list[Edge], int]:
+        """Sort the pending edges in; returns them (for describing) and the oldest one's
+        stamp. If they are all newer than the edges kept, ``state`` stays: ``scan`` reads
+        on with them (sorted)."""
         pending, self.pending = self.pending, []
+        oldest = min(pending, key=by_time)[0]
         edges = self.edges
         if not edges:  # (a ``state`` with no edges has read none: it reads on)
             pending.sort(key=by_time)
             self.edges = pending[:]
-        elif self.state is not None and min(pending, key=by_time)[0] > edges[-1][0]:
+        elif self.state is not None and oldest > edges[-1][0]:
             pending.sort(key=by_time)
             edges += pending  # all newer than what was read: the scan goes on from there
         else:
             edges += pending
             edges.sort(key=by_time)
             self.state = None
-        return pending
+        return pending, oldest
 
     def blips(self, since_ns: int, until_ns: int) -> int:
         """How many blips (as the last ``scan`` found them, the last episode as it stands

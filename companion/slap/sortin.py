@@ -48,7 +48,7 @@ class SortIn:
             self._backwards(st, seat, t, latest, out)
         told = set(map(id, st.edges))
         st.pending.append((t, pressed, event))
-        new = st.merge()
+        new, _ = st.merge()
         found = self._scan(st, new)
         if found is not None:
             self._describe(seat, st, found, told, out)
@@ -87,7 +87,7 @@ class SortIn:
             if st.pending:
                 latest = st.latest_t
                 told = set(map(id, st.edges)) if st.edges else None  # described already
-                new = st.merge()
+                new, oldest = st.merge()
                 edges = st.edges
                 if edges[0][0] < window:
                     st.drop_older(window)
@@ -99,18 +99,17 @@ class SortIn:
                     found, told = self._scan(st, new), None
                 else:
                     found = self._scan(st)
-                merged.append((seat, st, latest, new, found, told))
+                merged.append((seat, st, latest, oldest, found, told))
             elif st.state is None and st.edges:  # its ``before`` changed: read it again
                 self._scan(st)
             slap = st.slap
             if slap is not None and (first is None or slap[0] < first):
                 first = slap[0]
         self._first = first
-        for seat, st, latest, new, found, told in merged:
-            if latest is not None and not st.noted & BACKWARDS:
-                old = min(new, key=by_time)[0]
-                if old < latest - self._holdoff:
-                    self._backwards(st, seat, old, latest, out)
+        for seat, st, latest, oldest, found, told in merged:
+            if latest is not None and oldest < latest - self._holdoff and (
+                    not st.noted & BACKWARDS):
+                self._backwards(st, seat, oldest, latest, out)
             if found is not None:
                 self._describe(seat, st, found, told, out)
 
