@@ -252,3 +252,13 @@ def test_the_order_edges_arrive_in_never_changes_the_verdict(rnd, rng):
                 arb.feed(e)
         got.append(arb.poll(10**10))
     assert got[0] is not None and got[0] == got[1] == got[2]
+
+
+def test_a_pad_slap_too_close_to_the_arm_is_told_once():
+    """The pad's clock sync cannot tell whether seat 5 slapped before the arm: it is left
+    out, and the table hears it once, though the close runs again every frame."""
+    hands = Hand().gpio(1, 300, 80)
+    hands.edges.append((MS, PadPress(5, MS, "pad-pio", True, 112, uncertainty_ns=2 * MS)))
+    first, last, notes = table((1, 5), hands)
+    assert dict(first.excluded) == dict(last.excluded) == {5: "untimed"}
+    assert told(notes, "unsure_start") == [5]
