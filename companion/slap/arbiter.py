@@ -58,7 +58,7 @@ from companion.slap.config import (
     verdict_notice,
 )
 from companion.slap.seatlog import Edge, SeatLog, scan
-from companion.slap.sortin import BACKWARDS, BOUNCE, SortIn
+from companion.slap.sortin import BOUNCE, SortIn
 from companion.slap.stream import Stream
 from companion.slap.verdict import Verdict, decide
 
@@ -237,25 +237,20 @@ class SlapArbiter(SortIn):
         pressed = event.pressed
         if pressed.__class__ is not bool:
             pressed = bool(pressed)
-        latest = st.latest_t
         if not self._armed:
             return self._feed_disarmed(st, seat, t, pressed, event, out)
-        if latest is None or t > latest:
-            st.latest_t, st.latest_pressed = t, pressed
-        else:
-            if t < latest - self._holdoff and not st.noted & BACKWARDS:
-                self._backwards(st, seat, t, latest, out)
-            if t >= self._window:
-                st.pending.append((t, pressed, event))  # described when sorted in
-                self._pending = True
-                return out
+        latest = st.latest_t
         if t < self._window:  # long before the round: only the bounce rule needs it
+            if latest is None or t > latest:
+                st.latest_t, st.latest_pressed = t, pressed
             st.push_before((t, pressed, event))
             self._pending = True  # the seat is read again from its new ``before``
             return out
-        if st.pending:  # wait for the earlier ones: described when sorted in
-            st.pending.append((t, pressed, event))
+        if st.pending or (latest is not None and t <= latest):
+            st.pending.append((t, pressed, event))  # described when sorted in (``_merge``)
+            self._pending = True
             return out
+        st.latest_t, st.latest_pressed = t, pressed
         edges = st.edges
         edge = (t, pressed, event)
         edges.append(edge)
@@ -377,6 +372,8 @@ class SlapArbiter(SortIn):
         """An edge its source could not place in time: its level counts (the seat is
         held only if its button is down now), its time does not; a press while a round
         is on leaves the seat out of it as ``untimed``."""
+        if self._pending:
+            self._merge()  # the timed edges that came before it, sorted in
         st.level = bool(event.pressed)
         st.level_after = st.latest_t
         if event.pressed and self._armed:

@@ -44,7 +44,7 @@ class SortIn:
         latest = st.latest_t
         if latest is None or t > latest:
             st.latest_t, st.latest_pressed = t, pressed
-        elif t < latest - self._holdoff and not st.noted & BACKWARDS:
+        else:
             self._backwards(st, seat, t, latest, out)
         told = set(map(id, st.edges))
         st.pending.append((t, pressed, event))
@@ -60,9 +60,12 @@ class SortIn:
 
     def _backwards(self, st: SeatLog, seat: int, t: int, latest: int,
                    out: list[Notice]) -> None:
-        self._seat_note(st, BACKWARDS, "backwards", seat, t, f"event stamped "
-                        f"{(latest - t) / 1e6:.3f} ms before an earlier one; ranked by its "
-                        "stamp", out)
+        """An edge (the oldest of a batch) that arrived stamped more than the hold-off
+        before the seat's latest one sorted in: said once a round; ranked by its stamp."""
+        if t < latest - self._holdoff and not st.noted & BACKWARDS:
+            self._seat_note(st, BACKWARDS, "backwards", seat, t, f"event stamped "
+                            f"{(latest - t) / 1e6:.3f} ms before an earlier one; ranked by "
+                            "its stamp", out)
 
     def _early(self, seat: int, t: int, why: str = "before the round was armed") -> Notice:
         """A press before the round: a false slap, or a slap of the previous round that
@@ -107,8 +110,7 @@ class SortIn:
                 first = slap[0]
         self._first = first
         for seat, st, latest, oldest, found, told in merged:
-            if latest is not None and oldest < latest - self._holdoff and (
-                    not st.noted & BACKWARDS):
+            if latest is not None:
                 self._backwards(st, seat, oldest, latest, out)
             if found is not None:
                 self._describe(seat, st, found, told, out)
