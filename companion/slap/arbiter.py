@@ -343,6 +343,12 @@ class SlapArbiter(SortIn):
             if n + sum(1 for s in excluded if self._st[s].slap is None
                        or self._st[s].slap[0] > deadline) == len(self.seats):
                 target = last
+        for seat, _ in counted:
+            st = self._st[seat]
+            if st.tail_blip is not None:  # a burst so far: wait until it is over
+                over = st.edges[-1][0] + self._holdoff + 1
+                if over > target:
+                    target = over
         if now_ns - self._settle < target:
             return None
         quiet = []
@@ -437,7 +443,9 @@ class SlapArbiter(SortIn):
         for stream in quiet:
             self._quiet(stream, counted, left_out)
         arm, need, told = self._arm_ns, cfg.chatter_blips, self._told
-        deadline = (self._first if self._first is not None else arm) + self._timeout
+        # A seat's last episode is over once its stream is complete a hold-off past its
+        # last edge (only the host's own sources make blips: complete to the settle).
+        settled = now_ns - self._settle - self._holdoff
         order = []  # (t_ns, seat) of the slaps counted
         source = None  # the slaps' one source, unless ``mixed``
         plain, mixed = True, False
@@ -446,25 +454,23 @@ class SlapArbiter(SortIn):
             if seat in left_out or not (st.blip_at or st.tail_blip is not None):
                 continue
             # Blips within the round only (presses after it, e.g. on another screen, and
-            # before its arm do not count), read by ``scan`` with the rest.
-            count = st.blips(arm, now_ns)
-            slap = st.slap
+            # before its arm do not count), read by ``scan`` with the rest. One is enough
+            # to leave the seat out: no hand makes it, and a worn contact's burst stamped
+            # a little late can pass for a short tap, so its "slap" cannot be trusted.
+            count = st.blips(arm, now_ns, settled)
+            if not count:
+                continue
+            left_out[seat] = "chatter"
+            if ("chatter", seat) in told:
+                continue
+            told.add(("chatter", seat))
             if count >= need:
-                left_out[seat] = "chatter"
-                if ("chatter", seat) not in told:
-                    told.add(("chatter", seat))
-                    notes.append(Notice("chatter", seat, None, f"Seat {seat}'s button is "
-                                        "chattering (it closes by itself in short bursts): "
-                                        "left out of this round; check its switch and wiring"))
-            elif count and slap is not None and slap[0] <= deadline and st.is_blip(slap[0]):
-                # Its "slap" closed the switch for under ``blip_ns`` at a stretch, seen
-                # edge by edge at the host: no hand does that (docs/slap-timing.md).
-                left_out[seat] = "chatter"
-                if ("chatter", seat) not in told:
-                    told.add(("chatter", seat))
-                    notes.append(Notice("chatter", seat, slap[0], f"Seat {seat}'s button "
-                                        f"closed for under {cfg.blip_ns / 1e6:g} ms, which no "
-                                        "hand does: left out of this round; check its switch"))
+                text = (f"Seat {seat}'s button is chattering (it closes by itself in short "
+                        "bursts): left out of this round; check its switch and wiring")
+            else:
+                text = (f"Seat {seat}'s button closed for under {cfg.blip_ns / 1e6:g} ms, "
+                        "which no hand does: left out of this round; check its switch")
+            notes.append(Notice("chatter", seat, None, text))
         for seat, edge in counted:
             event = edge[2]
             if event.source is not source and event.source != source:

@@ -10,11 +10,13 @@ The rule (``companion.slap.seatlog.scan`` finds the blips, in the same pass that
 bounce and the slap): a press *episode* whose longest continuous closing is under
 ``blip_ns`` (3 ms) is a *blip*, judged only where the source sees every edge finely
 enough to measure a closing that short (``closing_sources``: the Pi's GPIO with kernel
-stamps, and the mock pins of tests). A seat with ``chatter_blips`` (2) blips within the
-round (from its arm to its close), or whose slap itself is a blip, is chattering: it is
-left out of the verdict (``chatter``), a candidate, and told once a round. A keyboard
-key, a userspace GPIO callback or the pad never make a blip: their stamps cannot see a
-3 ms closing (a frame, 10 ms, the pad's 20 ms hold-off), and a quick tap there is a hand.
+stamps, and the mock pins of tests). A seat with a blip within the round (from its arm
+to its close; the last episode once it is over) cannot be timed: a worn contact's burst
+stamped a little late passes for a short tap, so its "slap" cannot be trusted. It is
+left out of the verdict (``chatter``), a candidate, and told once a round (as a
+chattering switch from ``chatter_blips`` blips on). A keyboard key, a userspace GPIO
+callback or the pad never make a blip: their stamps cannot see a 3 ms closing (a frame,
+10 ms, the pad's 20 ms hold-off), and a quick tap there is a hand.
 """
 
 from __future__ import annotations

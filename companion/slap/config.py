@@ -118,9 +118,10 @@ class ArbiterConfig:
     untimed if no slap was found among them).
     ``blip_ns``: a press episode whose longest continuous closing is shorter than this
     is no hand (a blip); only sources whose bound is under it can see one
-    (``companion.slap.chatter``). ``chatter_blips`` blips of one seat within the round
-    (arm to close) mean its switch chatters: the seat is left out (``chatter``), a
-    candidate. The thresholds and where they come from: ``docs/slap-timing.md``.
+    (``companion.slap.chatter``). One blip of a seat within the round (arm to close)
+    leaves it out (``chatter``), a candidate; its notice calls the switch chattering from
+    ``chatter_blips`` blips on. The thresholds and where they come from:
+    ``docs/slap-timing.md``.
     ``resolution_ns``: press source name -> honest ordering bound.
     """
 

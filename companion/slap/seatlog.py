@@ -100,19 +100,19 @@ class SeatLog:
             self.state = None
         return pending, oldest
 
-    def blips(self, since_ns: int, until_ns: int) -> int:
-        """How many blips (as the last ``scan`` found them, the last episode as it stands
-        so far) have their press within ``[since_ns, until_ns]``."""
+    def blips(self, since_ns: int, until_ns: int, settled_ns: int | None = None) -> int:
+        """How many blips (as the last ``scan`` found them) have their press within
+        ``[since_ns, until_ns]``. The last episode counts once it is over: its last edge
+        before ``settled_ns`` (an edge still on its way could make it longer)."""
         n = 0
         for t in self.blip_at:
             if since_ns <= t <= until_ns:
                 n += 1
         tail = self.tail_blip
-        return n + (tail is not None and since_ns <= tail <= until_ns)
-
-    def is_blip(self, t: int) -> bool:
-        """Is the episode whose press is at ``t`` a blip (see ``blips``)?"""
-        return t == self.tail_blip or t in self.blip_at
+        if tail is not None and since_ns <= tail <= until_ns and (
+                settled_ns is None or self.edges[-1][0] < settled_ns):
+            n += 1
+        return n
 
     def held_at(self, t: int) -> bool:
         """Was the button down at ``t`` (its latest edge before it a press, or the level
