@@ -78,6 +78,14 @@ class WaitingRoom:
                     del self._levels[level]
                 return
 
+    def find(self, box: str, fingerprint_text: str) -> Waiting | None:
+        """The waiting entry of ``box`` with that fingerprint, left in place."""
+        for entries in self._levels.values():
+            for (b, _key), entry in entries.items():
+                if b == box and entry.fingerprint == fingerprint_text:
+                    return entry
+        return None
+
     def take(self, box: str, fingerprint_text: str) -> Waiting | None:
         """The waiting entry of ``box`` with that fingerprint, removed (None: no such)."""
         for level, entries in self._levels.items():

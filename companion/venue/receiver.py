@@ -221,6 +221,13 @@ class VenueStore:
         self._admitted_changed()
         return None
 
+    def waiting_level(self, box: str, fingerprint: str) -> str | None:
+        """The topic level (its broker account, behind the shipped ACL) the waiting
+        ``box`` with ``fingerprint`` speaks from; None when it is not waiting."""
+        with self.lock:
+            entry = self.waiting.find(box, fingerprint)
+            return None if entry is None else entry.level
+
     def admit_key(self, box: str, public: str, table: str = "?") -> None:
         """Admit ``box`` with the key ``public`` directly (a fingerprint confirmed some
         other way, e.g. read off the box; tests)."""

@@ -26,6 +26,7 @@ import threading
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.venue.accounts import BrokerAccounts
 from companion.venue.mqtt import BrokerSettings
 from companion.venue.receiver import VenueStore
 from companion.venue.subscriber import Subscriber
@@ -48,6 +49,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--ca-file")
     p.add_argument("--cert-file")
     p.add_argument("--key-file")
+    p.add_argument("--broker-passwd", help="Mosquitto's password file: admitting a box "
+                   "makes its account there (companion/venue/accounts.py)")
+    p.add_argument("--broker-reload", help="a command that makes the broker read its "
+                   "password file again, e.g. 'systemctl reload mosquitto'")
     p.add_argument("--for", dest="seconds", type=float, help="stop after this many seconds")
     return p
 
@@ -81,6 +86,10 @@ def run(args: argparse.Namespace) -> int:
         raise CompanionError("--password-file needs --username")
     if (args.ca_file or args.cert_file) and not args.tls:
         raise CompanionError("--ca-file and --cert-file need --tls")
+    if args.broker_reload and not args.broker_passwd:
+        raise CompanionError("--broker-reload needs --broker-passwd")
+    accounts = BrokerAccounts(args.broker_passwd, args.broker_reload) \
+        if args.broker_passwd else None
     if args.db:
         db = Path(args.db)
     else:
@@ -98,8 +107,8 @@ def run(args: argparse.Namespace) -> int:
     hub = Hub()
     sub = Subscriber(store, settings, on_change=hub.poke)
     try:
-        web = WebServer(create_app(store, hub, status=lambda: sub.status), args.listen,
-                        args.http_port, hub)
+        web = WebServer(create_app(store, hub, status=lambda: sub.status,
+                                   accounts=accounts), args.listen, args.http_port, hub)
     except CompanionError:
         store.close()
         raise

@@ -48,6 +48,7 @@ from starlette.routing import Route
 from companion.errors import CompanionError
 from companion.export.sheet import render_result
 from companion.venue import page
+from companion.venue.accounts import BrokerAccounts
 from companion.venue.receiver import VenueStore
 
 MAX_FORM = 4096  # the admit form is two short fields
@@ -86,7 +87,9 @@ class Hub:
 
 
 def create_app(store: VenueStore, hub: Hub, *, status: Callable[[], str] = lambda: "",
-               min_interval: float = 0.1) -> Starlette:
+               min_interval: float = 0.1, accounts: BrokerAccounts | None = None) -> Starlette:
+    """The page's routes. ``accounts``: admitting a box also makes its broker account,
+    whose password the answer shows once (``companion.venue.accounts``)."""
     cache: dict[str, object] = {"key": None, "text": ""}
 
     def update_text() -> str:
@@ -135,9 +138,19 @@ def create_app(store: VenueStore, hub: Hub, *, status: Callable[[], str] = lambd
         form = parse_qs(body.decode("utf-8", "replace"))
         box = form.get("box", [""])[0]
         fingerprint = form.get("fingerprint", [""])[0]
+        level = store.waiting_level(box, fingerprint)
         why = store.admit(box, fingerprint)
         hub.poke()
         told = why or f"Box {box} admitted (fingerprint {fingerprint})."
+        if why is None and accounts is not None and level is not None:
+            try:  # shown once, in this answer only: never in an address or a log
+                password = accounts.make(level)
+            except CompanionError as exc:
+                told += f" Its broker account was not made: {exc}"
+            else:
+                told += (f" Its broker account {level} has the password {password} : "
+                         "write it into the box's venue.password_file (shown only now).")
+            return HTMLResponse(page.page(store.board(), status(), operator=True, told=told))
         return RedirectResponse(f"/operator/{store.operator_token}?told={quote(told)}",
                                 status_code=303)
 
