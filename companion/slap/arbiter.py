@@ -345,8 +345,8 @@ class SlapArbiter(SortIn):
                 target = last
         for seat, _ in counted:
             st = self._st[seat]
-            if st.tail_blip is not None:  # a burst so far: wait until it is over
-                over = st.edges[-1][0] + self._holdoff + 1
+            if st.tail_blip is not None:  # a burst so far: wait until it can count
+                over = min(st.tail_blip + self._holdoff + 1, max(target, deadline))
                 if over > target:
                     target = over
         if now_ns - self._settle < target:
@@ -443,8 +443,8 @@ class SlapArbiter(SortIn):
         for stream in quiet:
             self._quiet(stream, counted, left_out)
         arm, need, told = self._arm_ns, cfg.chatter_blips, self._told
-        # A seat's last episode is over once its stream is complete a hold-off past its
-        # last edge (only the host's own sources make blips: complete to the settle).
+        # A seat's last episode counts once it began a hold-off before the stream is
+        # complete (only the host's own sources make blips: complete to the settle).
         settled = now_ns - self._settle - self._holdoff
         order = []  # (t_ns, seat) of the slaps counted
         source = None  # the slaps' one source, unless ``mixed``

@@ -102,15 +102,17 @@ class SeatLog:
 
     def blips(self, since_ns: int, until_ns: int, settled_ns: int | None = None) -> int:
         """How many blips (as the last ``scan`` found them) have their press within
-        ``[since_ns, until_ns]``. The last episode counts once it is over: its last edge
-        before ``settled_ns`` (an edge still on its way could make it longer)."""
+        ``[since_ns, until_ns]``. The last episode, all short closings so far, counts once
+        it began before ``settled_ns`` (a hold-off before the stream is complete: a hand's
+        press seen between its bounce edges is no blip, a switch that keeps chattering
+        is)."""
         n = 0
         for t in self.blip_at:
             if since_ns <= t <= until_ns:
                 n += 1
         tail = self.tail_blip
         if tail is not None and since_ns <= tail <= until_ns and (
-                settled_ns is None or self.edges[-1][0] < settled_ns):
+                settled_ns is None or tail < settled_ns):
             n += 1
         return n
 

@@ -265,3 +265,14 @@ def test_a_pad_slap_too_close_to_the_arm_is_told_once():
     first, last, notes = table((1, 5), hands)
     assert dict(first.excluded) == dict(last.excluded) == {5: "untimed"}
     assert told(notes, "unsure_start") == [5]
+
+
+def test_a_switch_chattering_all_through_the_round_is_left_out_once():
+    """Closings of 0.3 ms every 5 ms for four seconds (one train, more edges than a round
+    keeps): the round closes, the seat is left out and told once."""
+    hands = Hand().gpio(1, 200, 80).gpio(2, 400, 80)
+    for k in range(800):
+        hands.worn(3, 100 + 5 * k, closings=1)
+    first, last, notes = table((1, 2, 3), hands, until_ms=8000)
+    assert dict(first.excluded) == dict(last.excluded) == {3: "chatter"}
+    assert told(notes, "chatter") == [3]
