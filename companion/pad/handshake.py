@@ -203,6 +203,8 @@ class Handshake:
 
     def _adopt(self, nonce: int) -> None:
         old = self.nonce
+        if old is not None:
+            self._deliver_held()  # in the old boot's clock, before it is forgotten
         self.nonce = nonce
         self._seen = SeenReports()
         self.clock.reset()
@@ -210,9 +212,6 @@ class Handshake:
         self._overflow = 0
         self._recent.clear()
         self._flooding = False
-        if self._unchecked:
-            self.stats["untimed"] += len(self._unchecked)
-            self._unchecked = []  # stamped in the old boot's clock: nothing to map them with
         if old is not None:
             reason = "replug" if self._reconnected else "reboot"
             self._events.append(PadRebooted(

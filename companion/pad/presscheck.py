@@ -110,6 +110,22 @@ class PressIntake:
                                   "(the pad's clock did not agree with itself): their "
                                   "levels count, their times do not")
 
+    def _deliver_held(self) -> None:
+        """The pad restarted: the reports still waiting here go out before its restart is
+        told, placed with the last fit of the boot that stamped them when that fit has
+        them (they waited only for a tighter one), else marked ``untimed`` (their levels
+        count). Never dropped: a slap the pad sent before it restarted is the table's."""
+        snap = self.clock.snapshot()
+        lost = 0
+        for msg, since in self._unchecked:
+            if snap is not None and self._verdict(msg, since) in ("ok", "wait"):
+                self._deliver(msg)
+            else:
+                lost += 1
+                self._deliver(msg, untimed=True)
+        self._unchecked = []
+        self.stats["untimed"] += lost
+
     def _deliver(self, msg: codec.Press, untimed: bool = False) -> None:
         """Hand the report's edges out. ``untimed``: it could not be placed in time; its
         edges still go out marked so (the arbiter learns the seat's level from them, so

@@ -5,7 +5,7 @@ import pytest
 from companion.errors import LinkError
 from companion.events import PressEvent
 from companion.pad import codec
-from companion.pad.link import VOID_WORDS, LinkTiming, PadLink
+from companion.pad.link import VOID_WORDS, LinkTiming, PadLink, PadPress
 
 
 def test_handshake_reaches_ready(loopback):
@@ -127,6 +127,25 @@ def test_reboot_mid_round_is_announced_once_and_new_reports_flow(loopback):
     assert [e.seat for e in rig.presses()] == [1, 3]  # report 1 of the new boot is new
     assert rig.presses()[-1].t_ns == t_new < 5_000_000_000_000
     assert [s.state for s in rig.statuses()][-2:] == ["connecting", "ready"]
+
+
+def test_a_slap_held_for_a_tighter_clock_fit_is_delivered_when_the_pad_restarts(loopback):
+    """The link holds a report until its clock fit is tight enough (here never: 1 ns);
+    the pad restarts meanwhile. The report goes out, timed with the old boot's fit,
+    before the restart is told: a slap the pad sent is never dropped."""
+    from companion.pad.link import PadRebooted
+
+    rig = loopback(start_us=5_000_000_000, timing=LinkTiming(max_uncertainty_ns=1))
+    rig.run(100, until=lambda: rig.link.ready)
+    t_old = rig.slap(2)
+    rig.run(50)
+    assert rig.presses() == [] and not rig.fw.pad.queue  # sent, acknowledged, held
+    rig.boot(start_us=0)
+    rig.run(1000, until=lambda: rig.reboots())
+    kinds = [type(e).__name__ for e in rig.events if isinstance(e, (PadPress, PadRebooted))]
+    assert kinds[:2] == ["PadPress", "PadPress"] and "PadRebooted" in kinds
+    press = rig.presses()[0]
+    assert (press.seat, press.t_ns, press.untimed) == (2, t_old, False)
 
 
 def test_silence_is_declared_lost(loopback):
