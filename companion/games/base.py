@@ -164,10 +164,13 @@ class LineChart:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Timeline:
-    """Slap rounds on a time line: per round, ``(seat, ms after the first slap)``."""
+    """Slap rounds on a time line: per round, ``(seat, ms after the first slap)``.
+    ``labels``: each row's name ("round 2, slap 1"); without them rows are "round 1",
+    "round 2" ... (a game whose every round is a slap round)."""
 
     caption: str
     rounds: tuple[tuple[tuple[int, float], ...], ...]
+    labels: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ from companion.games.base import (
     GameInfo,
     Outcome,
     Player,
+    RoundsTable,
     Timeline,
     handler_for,
     players_from_setup,
@@ -440,12 +441,21 @@ def outcome(state: State) -> Outcome:
                    reactions={int(s): tuple(d) for s, d in slap_delays(state).items()})
 
 
-def charts(state: State) -> tuple[Timeline, ...]:
-    """The slap rounds' delays, one line per slap round (none without a slap round)."""
-    rounds = tuple(tuple(p.delays) for p in state.pickups if p.facts is not None and p.delays)
-    if not rounds:
-        return ()
-    return (Timeline("Slap timeline: each slap round, ms after the first slap", rounds),)
+def charts(state: State) -> tuple[Timeline | RoundsTable, ...]:
+    """The pick-ups per player in every round begun, and the slap rounds' delays, one line
+    per slap round named by the game's round ("round 2, slap 1"; none without one)."""
+    picked = RoundsTable("Pick-ups per player, round by round", state.seats,
+                         tuple(dict(zip(state.seats, row, strict=True))
+                               for row in state.picked[:state.round]))
+    slapped = [p for p in state.pickups if p.facts is not None and p.delays]
+    if not slapped:
+        return (picked,)
+    labels, count = [], {}
+    for p in slapped:
+        count[p.round] = count.get(p.round, 0) + 1
+        labels.append(f"round {p.round}, slap {count[p.round]}")
+    return (picked, Timeline("Slap timeline: each slap round, ms after the first slap",
+                             tuple(tuple(p.delays) for p in slapped), tuple(labels)))
 
 
 __all__ = ["NAME", "TITLE", "ROUNDS", "REASONS", "PICKUP_KEEPS", "State", "Pickup", "Guess",
