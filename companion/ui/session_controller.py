@@ -4,7 +4,8 @@
 step taken on it: start, resume, act, amend the setup, undo, end, abandon, and leaving a
 game when the table goes home. It words each refusal as a sentence (the rule's own,
 ``RuleError.sentence``), describes an action for the Undo label and the status line, and
-makes the line the table hears about an action (``presenters/spoken_games.py``). It
+has the line the table hears about an action said (the engine's ``spoken()``, through
+``presenters/spoken_games.py``). It
 imports no Kivy: what a tap means is tested here with a real game log and a recording
 front (``tests/ui/test_session_controller.py``), no window needed.
 

@@ -75,6 +75,8 @@ from companion.games.crazy_time.records import (
     slap_delays,
 )
 from companion.games.pvec import EMPTY, PVec, newest
+from companion.speech.lines import VERDICT, Line
+from companion.speech.words import cap, number_words, who
 
 GAME = GameInfo(
     name="crazy_time",
@@ -456,6 +458,28 @@ def charts(state: State) -> tuple[Timeline | RoundsTable, ...]:
         labels.append(f"round {p.round}, slap {count[p.round]}")
     return (picked, Timeline("Slap timeline: each slap round, ms after the first slap",
                              tuple(tuple(p.delays) for p in slapped), tuple(labels)))
+
+
+
+# --------------------------------------------------------------------------- spoken
+
+#: The actions after which the box may say something (``spoken``): the slap verdict is
+#: said by the slap pad as it is reached, so a pick-up says nothing more.
+SPOKEN_AFTER = frozenset({"round_won", "guess"})
+
+
+def spoken(before: dict, _action: Mapping[str, Any], after: dict,
+           names: Mapping[int, str]) -> Line | None:
+    """A round won, and the Grand Master of Time (a guess that empties a pile wins)."""
+    if len(after["results"]) <= len(before["results"]):
+        return None
+    result = after["results"][-1]
+    name = who(names, result["seat"])
+    rnd = number_words(result["round"])
+    if after.get("grand_master") is not None:
+        return Line(cap(f"{name} wins round {rnd} and is Grand Master of Time!"), VERDICT,
+                    tone=True, short=cap(f"{name} is Grand Master of Time!"))
+    return Line(cap(f"{name} wins round {rnd}."), VERDICT, tone=True)
 
 
 __all__ = ["NAME", "TITLE", "ROUNDS", "REASONS", "PICKUP_KEEPS", "State", "Pickup", "Guess",
