@@ -90,11 +90,14 @@ def render_sheet(game: SheetGame) -> str:
              f" &middot; {_e(game.status)} &middot; {len(game.actions)} actions</p>"]
     if winners:
         parts.append(f'<p class="won">Won by {" and ".join(_e(w) for w in winners)}</p>')
+    # a game that keeps no points (Crazy Time) has no score column rather than an empty one
+    score_head = "<th>score</th>" if scores else ""
     rows = "".join(
         f'<tr><td><span class="seat" style="background:{colour[p.get("seat")]}"></span>'
         f'{_e(p.get("name"))}</td><td class="num">{_e(p.get("seat"))}</td>'
-        f'<td class="num">{_e(scores.get(p.get("seat"), ""))}</td></tr>' for p in players)
-    parts.append(f'<table class="players"><tr><th>player</th><th>seat</th><th>score</th></tr>'
+        + (f'<td class="num">{_e(scores.get(p.get("seat"), ""))}</td>' if scores else "")
+        + "</tr>" for p in players)
+    parts.append(f'<table class="players"><tr><th>player</th><th>seat</th>{score_head}</tr>'
                  f"{rows}</table>")
     if outcome.status:
         parts.append(f'<p class="meta">{_e(outcome.status)}</p>')
@@ -120,8 +123,8 @@ def _picture(chart: Chart, colour: dict, names: dict) -> str:
                                     PALETTE[4] for k, _ in chart.series},
                                    chart.xlabel, chart.ylabel), chart.caption)
     if isinstance(chart, Timeline):
-        return _figure(_timeline([dict(r) for r in chart.rounds], colour, names),
-                       chart.caption)
+        return _figure(_timeline([dict(r) for r in chart.rounds], colour, names,
+                                 chart.labels), chart.caption)
     if isinstance(chart, RoundsTable):
         head = "".join(f"<th>{_e(names.get(s))}</th>" for s in chart.seats)
         body = "".join(f"<tr><td>{i}</td>" + "".join(
@@ -162,8 +165,10 @@ def _line_chart(series: dict, colours: dict, xlabel: str, ylabel: str) -> str:
             f'xmlns="http://www.w3.org/2000/svg">{"".join(lines)}</svg>')
 
 
-def _timeline(rounds: list[dict], colour: dict, names: dict) -> str:
-    w, row, pad = 640, 28, 80
+def _timeline(rounds: list[dict], colour: dict, names: dict,
+              labels: tuple[str, ...] = ()) -> str:
+    w, row, pad = 640, 28, (120 if labels else 80)
+    labels = labels or tuple(f"round {i + 1}" for i in range(len(rounds)))
     most = max([ms for r in rounds for ms in r.values()] + [1])
     h = row * len(rounds) + 30
     out = [f'<text x="{pad}" y="{h - 6}" font-size="12">0 ms</text>',
@@ -171,7 +176,7 @@ def _timeline(rounds: list[dict], colour: dict, names: dict) -> str:
            "</text>"]
     for i, r in enumerate(rounds):
         y = 14 + i * row
-        out.append(f'<text x="4" y="{y + 4}" font-size="12">round {i + 1}</text>'
+        out.append(f'<text x="4" y="{y + 4}" font-size="12">{_e(labels[i])}</text>'
                    f'<line x1="{pad}" y1="{y}" x2="{w - 10}" y2="{y}" stroke="#ccd"/>')
         for seat, ms in sorted(r.items(), key=lambda kv: kv[1]):
             x = pad + ms / most * (w - pad - 20)

@@ -24,6 +24,9 @@ log = logging.getLogger(__name__)
 #: Modules of this package that are helpers, not engines.
 _NOT_ENGINES = frozenset({"base"})
 
+#: The game the Players screen sets up when none was chosen first: the plain score pad.
+DEFAULT_GAME = "scorepad"
+
 
 @cache
 def _engines() -> dict[str, ModuleType]:

@@ -32,6 +32,12 @@ A rules engine is a module (or object) with:
   ``charts`` below.
 * optionally ``is_over(state) -> bool``: the game has ended by its rules (see
   ``is_over`` below); the session then closes it in the log.
+* optionally ``spoken(before, action, after, names) -> Line | None``: what the box says
+  aloud once ``action`` is recorded (a ``companion.speech.lines.Line``, worded with
+  ``companion.speech.words``), from the snapshots before and after it and the players'
+  speakable names; with ``SPOKEN_AFTER``, the action types it may speak after (no
+  snapshot is taken for the others), and ``SPOKEN_READS_LISTS = False`` when the line
+  reads no list that grows with the game (it is then given the screens' snapshots).
 
 States are plain frozen dataclasses (tuples, not lists), made by their own constructor
 and ``dataclasses.replace``. A list that grows with every action
@@ -164,10 +170,13 @@ class LineChart:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Timeline:
-    """Slap rounds on a time line: per round, ``(seat, ms after the first slap)``."""
+    """Slap rounds on a time line: per round, ``(seat, ms after the first slap)``.
+    ``labels``: each row's name ("round 2, slap 1"); without them rows are "round 1",
+    "round 2" ... (a game whose every round is a slap round)."""
 
     caption: str
     rounds: tuple[tuple[tuple[int, float], ...], ...]
+    labels: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -25,6 +25,8 @@ from companion.games.base import (
     seated,
 )
 from companion.games.pvec import EMPTY, PVec, newest
+from companion.speech.lines import VERDICT, Line
+from companion.speech.words import cap, name_list, plural, verb
 
 GAME = GameInfo(
     name="scorepad",
@@ -117,3 +119,21 @@ def charts(state: State) -> tuple[RoundsTable, ...]:
     if not state.finished or any(p for _, p in state.current):
         rows.append(dict(state.current))
     return (RoundsTable("Rounds", tuple(p.seat for p in state.players), tuple(rows)),)
+
+
+
+# --------------------------------------------------------------------------- spoken
+
+#: The actions after which the box may say something (``spoken``).
+SPOKEN_AFTER = frozenset({"finish"})
+
+
+def spoken(before: dict, _action: Mapping[str, Any], after: dict,
+           names: Mapping[int, str]) -> Line | None:
+    """The winners once the game is finished."""
+    if not after["finished"] or before["finished"] or not after["winners"]:
+        return None
+    seats = after["winners"]
+    best = after["totals"][str(seats[0])]
+    return Line(cap(f"{name_list(names, seats)} {verb(seats, 'wins', 'win')} with "
+                    f"{plural(best, 'point')}!"), VERDICT, tone=True)

@@ -9,11 +9,22 @@
 * ``voice``: ``Voice`` and ``VoiceSettings``, what the app holds;
 * ``device``: is there an audio output at all.
 
-The sentences themselves are built by ``companion.ui.presenters.spoken`` and
-``spoken_games`` from the names the table typed.
+* ``words``: numbers, names and lists as the box says them.
+
+The sentences are the engines' (``spoken()``, a game's actions) and
+``companion.ui.presenters.spoken``'s (the tools), made of ``words``. An engine imports
+``lines`` and ``words`` only: ``Voice`` (threads, audio, engines) is loaded when it is
+first asked for here.
 """
 
 from companion.speech.lines import INFO, URGENT, VERDICT, Line
-from companion.speech.voice import Voice, VoiceSettings
 
 __all__ = ["INFO", "URGENT", "VERDICT", "Line", "Voice", "VoiceSettings"]
+
+
+def __getattr__(name: str):
+    if name in ("Voice", "VoiceSettings"):
+        from companion.speech import voice
+
+        return getattr(voice, name)
+    raise AttributeError(f"module 'companion.speech' has no attribute {name!r}")

@@ -4,9 +4,10 @@
 step taken on it: start, resume, act, amend the setup, undo, end, abandon, and leaving a
 game when the table goes home. It words each refusal as a sentence (the rule's own,
 ``RuleError.sentence``), describes an action for the Undo label and the status line, and
-makes the line the table hears about an action (``presenters/spoken_games.py``). It
-imports no Kivy: what a tap means is tested here with a real game log and a recording
-front (``tests/ui/test_session_controller.py``), no window needed.
+has the line the table hears about an action said (the engine's ``spoken()``, through
+``presenters/spoken_games.py``). It imports no Kivy: what a tap means is tested here
+with a real game log and a recording front (``tests/ui/test_session_controller.py``),
+no window needed.
 
 It shows nothing and plays nothing itself. Everything the table sees or hears goes to
 its *front* (``Front`` below: in the app, ``CompanionApp`` itself), in the order the

@@ -139,3 +139,42 @@ def test_a_full_disk_mid_export_leaves_no_partial_folder_and_says_so(table, tmp_
     assert "the 2 sheet(s) written before were removed" in err and "removed again" in err
     assert not out.exists()
     assert not list(tmp_path.glob("**/*.part*")) and not list(tmp_path.glob("**/.*.part*"))
+
+
+def test_a_crazy_time_sheet_has_no_empty_score_column_and_numbers_slaps_by_game_round():
+    """Crazy Time keeps no points: its sheet shows no score column left blank, but the
+    pick-ups per player and round; its slap timeline names each slap by the game's round
+    (a 4-round game has no 'round 9')."""
+    import re
+
+    from companion.export.sheet import SheetGame
+    from companion.slap.verdict import decide
+
+    ms = 1_000_000
+    seats = (1, 2, 3, 4)
+
+    def slap(last):
+        times = {s: (400 if s == last else 10 * s) * ms for s in seats}
+        verdict = decide(times, seats, ms, "mock")
+        return {"type": "pickup", "seat": last, "reason": "slap", "law": "Synchronisation",
+                "verdict": verdict.to_facts()}
+
+    actions = [slap(2), slap(3), {"type": "round_won", "seat": 1},
+               {"type": "new_law", "name": "Sevens", "when": "a seven", "what": "bonjour",
+                "creator": 1, "absent": 4},
+               slap(4)]
+    setup = {"players": [{"name": n, "seat": i + 1}
+                         for i, n in enumerate(["Ann", "Bob", "Cy", "Di"])]}
+    html = render_sheet(SheetGame("crazy_time", setup,
+                                  [{"seq": i + 1, "at": "2026-12-03T20:00:00", "action": a}
+                                   for i, a in enumerate(actions)],
+                                  "2026-12-03T20:00:00", status="open"))
+    assert '<td class="num"></td>' not in html
+    players = html.split('<table class="players">')[1].split("</table>")[0]
+    assert "<th>score</th>" not in players
+    labels = re.findall(r'font-size="12">(round[^<]*)</text>', html)
+    assert labels == ["round 1, slap 1", "round 1, slap 2", "round 2, slap 1"]
+    assert "Pick-ups per player, round by round" in html
+    pickups = html.split("Pick-ups per player, round by round")[1].split("</table>")[0]
+    assert ('<tr><td>1</td><td class="num">0</td><td class="num">1</td>'
+            '<td class="num">1</td><td class="num">0</td></tr>') in pickups

@@ -74,7 +74,7 @@ def test_crazy_time_slap_rounds_are_the_seats_reaction_times():
     assert verdict.picker == 3
     assert dict(out.reactions) == {1: (0.0,), 2: (150.0,), 3: (400.0,), 4: (50.0,),
                                    5: (90.0,)}
-    (timeline,) = charts(ct, state)
+    (_picked, timeline) = charts(ct, state)
     assert dict(timeline.rounds[0]) == {1: 0.0, 2: 150.0, 3: 400.0, 4: 50.0, 5: 90.0}
 
 

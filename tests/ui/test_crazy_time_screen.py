@@ -206,6 +206,8 @@ def test_a_game_of_crazy_time(ui, cues):
     ui.tap(ui.find("No, cards are left"))
     guess = ui.app.session.snapshot()["guesses"][-1]
     assert (guess["seat"], guess["correct"], guess["removed"]) == (1, True, 5)
+    ui.find("Ann guessed High Noon: right")  # the table sees the guess was recorded
+    ui.screenshot("crazy_guess_right")
 
     # Undo takes back the guess.
     ui.tap(ui.find("Undo"))
@@ -280,6 +282,25 @@ def test_board_lines_reveal_reminder_and_pickups():
     assert b.pickups[-1].text == "Dan: temporal flaw (High Noon) after seats 1, 2"
     assert b.notice.startswith("Dan gathers every discard pile") and b.can_guess
     assert cp.guess_options(v) == [("Ann guesses High Noon", 1, "High Noon")]
+
+
+def test_a_guess_right_or_wrong_is_what_the_board_says_until_the_next_pick_up():
+    from companion.ui.presenters import crazy_time as cp
+
+    caught = {"type": "mistakes", "seats": [2, 4], "law": "High Noon"}
+    start = ({"type": "round_won", "seat": 3}, LAW, caught)
+    wrong = cp.board(game_view(*start, {"type": "guess", "seat": 1, "law": "High Noon",
+                                        "correct": False}))
+    assert wrong.notice == "Ann's guess for High Noon is wrong"
+    assert "after the next pick-up because of High Noon" in wrong.notice_more
+    again = (*start, {"type": "guess", "seat": 1, "law": "High Noon", "correct": False},
+             caught, {"type": "guess", "seat": 1, "law": "High Noon", "correct": True})
+    right = cp.board(game_view(*again))
+    assert right.notice == "Ann guessed High Noon: right"
+    assert right.notice_more == "Ann takes 5 cards off their draw pile and puts them in the box."
+    later = cp.board(game_view(*again, {"type": "pickup", "seat": 2,
+                                        "reason": "temporal_flaw"}))
+    assert later.notice.startswith("Bob gathers every discard pile")
 
 
 def test_law_cards_keep_the_secret_from_the_absent_player():

@@ -140,7 +140,7 @@ def test_time_stories_dice_test_after_undo_and_resume(ui):
     ui.pump()
     ui.tap(ui.find("Dice test"))
     screen.rng = Faces(4)
-    ui.tap(ui.find("Roll 1 dice"))
+    ui.tap(ui.find("Roll 1 die"))
     assert ui.app.session.actions[-1] == {"type": "test_roll", "space": "B", "faces": [4]}
     ui.find("Removed: blank")
     assert isinstance(screen.panel, DiceTestPanel)
@@ -149,7 +149,7 @@ def test_time_stories_dice_test_after_undo_and_resume(ui):
 
 
 def test_time_stories_an_undone_roll_leaves_the_dice_test(ui):
-    """Undo of a test's roll: the test as it was before it (Roll 1 dice), not the roll."""
+    """Undo of a test's roll: the test as it was before it (Roll 1 die), not the roll."""
     ui.goto_home()
     assert ui.app.start_game("time_stories", ASYLUM)
     screen = ui.app.sm.current_screen
@@ -160,7 +160,7 @@ def test_time_stories_an_undone_roll_leaves_the_dice_test(ui):
     ui.tap(ui.find("Dice test"))
     live = reading(ui)
     screen.rng = Faces(4)
-    ui.tap(ui.find("Roll 1 dice"))
+    ui.tap(ui.find("Roll 1 die"))
     ui.find("Removed: blank")
     ui.tap(ui.find("Undo"))
     same(live, reading(ui), "after the roll's Undo")

@@ -366,7 +366,7 @@ def test_time_stories_dice_test_items_and_next_run(ui, made):
             ui.tap(ui.find("skull", kind=Button))
         ui.tap(ui.find("Record roll"))
         assert ui.app.session.actions[-1]["type"] == "test_roll", ui.app.status
-        ui.find("Space B: 0 hit(s), 1 skull(s)")
+        ui.find("Space B: 0 hits, 1 skull")
         ui.tap(ui.find("Abandon"))
         assert isinstance(screen.panel, DiceTestPanel)
         ui.tap(ui.find("Mission"))

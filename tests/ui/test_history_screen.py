@@ -133,3 +133,36 @@ def test_history_reads_the_log_again_only_when_it_changed(ui, monkeypatch):
     assert len(reads) == 2
     assert screen._shown[0].game_id == ui.app.session.game_id
     ui.app.end_game("abandoned", ask=False)
+
+
+def _ink(widget) -> int:
+    """How many distinct colours the window shows inside ``widget``'s box (1: blank)."""
+    from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+
+    x, y = (int(v) for v in widget.to_window(*widget.pos))
+    w, h = max(int(widget.width), 1), max(int(widget.height), 1)
+    data = glReadPixels(x, y, w, h, GL_RGBA, GL_UNSIGNED_BYTE)
+    return len({data[i:i + 3] for i in range(0, len(data), 4)})
+
+
+def test_wins_chart_names_and_counts_are_drawn_beside_the_bars(ui):
+    """The chart's names and counts reach the screen, not only the widget tree: a bar
+    without a name says nothing to the table. Drawn again (a new game, a resize), they
+    stay."""
+    ui.goto_home()
+    ui.app.start_game("scorepad", {"players": [{"name": "Inka", "seat": 1},
+                                               {"name": "Jory", "seat": 2}]})
+    ui.app.act({"type": "score", "seat": 1, "points": 5})
+    ui.app.act({"type": "finish"})
+    ui.app.end_game(ask=False)
+    ui.pump()
+    ui.app.navigate("history")
+    ui.pump()
+    chart = ui.app.sm.current_screen.ids.chart
+    chart._draw()  # a second drawing (on_size/on_pos/show) must keep the labels too
+    ui.screenshot("history_chart_labels")
+    for name, count in zip(chart.children[::-2], chart.children[-2::-2], strict=True):
+        if not name.text:
+            continue
+        assert _ink(name) > 2, f"the name {name.text!r} is not drawn"
+        assert _ink(count) > 2, f"the count {count.text!r} is not drawn"

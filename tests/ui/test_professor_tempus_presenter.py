@@ -103,3 +103,36 @@ def test_nothing_to_correct_before_the_first_count():
     assert view.counted_rounds(state) == []
     _, state = round_actions(state, list(reversed(pt.all_cards())))
     assert state.phase == "scoring" and view.counted_rounds(state) == []
+
+
+def test_a_turn_starts_in_the_last_red_or_purple_chosen():
+    from companion.games import professor_tempus as pt
+    from companion.ui.presenters import professor_tempus as view
+
+    state = pt.initial({"players": [{"name": "A", "seat": 1}, {"name": "B", "seat": 2}],
+                        "first_seat": 1})
+    purple = view.Move().in_colour("purple")
+    assert view.fresh_move(state, purple).colour == "purple"
+    assert view.fresh_move(state, purple.in_colour("joker")).colour == "purple"
+    assert view.fresh_move(state).colour == "red"
+
+
+def test_a_rounds_count_is_kept_by_round_and_within_the_caps():
+    from companion.games import professor_tempus as pt
+    from companion.ui.presenters import professor_tempus as view
+
+    state = pt.initial({"players": [{"name": "A", "seat": 1}, {"name": "B", "seat": 2}],
+                        "first_seat": 1})
+    assert view.count_entries({1: {1: 3}}, state) == {}  # no count due while playing
+    state = pt.apply(state, view.build_action(state, view.Move("open+", 0), 3)[0])
+    seat = 2
+    while state.phase == "play":  # both play on holder 0 upwards until the count
+        state = pt.apply(state, view.build_action(state, view.Move("play_on", 0),
+                                                  state.holders[0].last.value + 1)[0])
+    limits = view.score_limits(state)
+    top = max(limits.values())
+    key = view.count_key(state)
+    kept = {key: {1: top + 5, 2: top + 5}, key - 1: {1: 1}}
+    assert top > 0  # someone collected cards
+    assert view.count_entries(kept, state) == {1: limits[1], 2: limits[2]}
+    assert view.bump_count({}, state, seat, 1)[key] == {seat: min(1, limits[seat])}

@@ -139,6 +139,37 @@ def test_round_count_and_running_totals(ui):
     ui.find("Mickael's turn")  # the next round starts left of the previous first player
 
 
+def test_the_colour_chosen_stays_for_the_next_player_a_joker_does_not(ui):
+    """A purple series goes on in purple: the next player's entry keeps the colour the
+    host chose, not red again; a joker (13 cards, even values greyed) is not kept."""
+    screen = start(ui)
+    assert enter(screen, "open+", 0, "purple", 5)
+    assert screen.turn == "Mickael's turn" and screen.move.colour == "purple"
+    ui.screenshot("professor_tempus_colour_kept")
+    screen.choose_holder(0)
+    assert screen.enter_value(6)  # Mickael plays on in purple without choosing it again
+    assert ui.app.session.actions[-1]["card"] == card("purple", 6)
+    assert enter(screen, "play_on", 0, "joker", 7)
+    assert screen.turn == "Arthur's turn" and screen.move.colour == "purple"
+
+
+def test_undo_of_score_round_gives_the_count_back(ui):
+    """Undo of "Score round" reopens the count as it was entered, not at 0 for all."""
+    screen = start(ui)
+    play_a_round(screen)
+    for _ in range(4):  # Louisa took both series: the only count above 0
+        ui.tap(count_row(screen, LOUISA).plus)
+    ui.tap(ui.find("Score round"))
+    assert ui.app.session.state.phase == "play"
+    ui.tap(ui.find("Undo"))
+    assert ui.app.session.state.phase == "scoring"
+    assert screen.entries == {LOUISA: 4}
+    ui.find("Louisa: 4")
+    ui.screenshot("professor_tempus_undo_score")
+    ui.tap(ui.find("Score round"))
+    assert ui.app.session.actions[-1]["hourglasses"] == {"1": 0, "2": 0, "3": 4}
+
+
 FIVE = {"players": [{"name": nm, "seat": i + 1} for i, nm in enumerate(
     ["Arthur", "Mickael", "Louisa", "Zoé", "Yann"])]}  # the variant is on by default
 

@@ -13,7 +13,7 @@ from companion.slap.verdict import decide, false_alarm
 from companion.speech.lines import INFO, URGENT, VERDICT
 from companion.timer import NS_PER_S
 from companion.ui.presenters import spoken as sp
-from companion.ui.presenters.spoken_games import LISTENS, action_line
+from companion.ui.presenters.spoken_games import action_line
 from companion.ui.presenters.timer import CLOCK, TimerBoard
 
 MS = 1_000_000
@@ -273,8 +273,15 @@ def test_score_pad_winner():
     assert lines == [None, None, "Bob and Cy win with twelve points!"]
 
 
-def test_every_game_that_speaks_is_a_real_engine():
+def test_each_engine_says_its_own_lines_after_its_own_actions():
+    """The lines are the engines' (``spoken``): each speaking engine names the action
+    types it speaks after, and the games that speak are the ones that did before."""
     from companion.games import known
 
-    assert set(LISTENS) <= set(known())
+    speaking = {k for k in known() if getattr(get_rules(k), "spoken", None) is not None}
+    assert speaking == {"time_stories", "crazy_time", "times", "professor_tempus",
+                        "time_after_time", "scorepad"}
+    for kind in speaking:
+        after = get_rules(kind).SPOKEN_AFTER
+        assert after and all(isinstance(t, str) for t in after)
     assert {line.priority for line in (sp.die_line(1),)} <= {INFO, VERDICT, URGENT}

@@ -311,6 +311,30 @@ def test_four_players_enter_the_hour_on_the_pad(ui):
     assert not hour_button(screen, 13).disabled
 
 
+def test_undo_leaves_no_hour_selected(ui):
+    """Lucas has 9H picked when the host takes back Chloé's 12H: after the Undo no
+    hour key is lit and no row offers green slots for a card nobody is placing."""
+    from companion.ui import theme
+
+    screen = start(ui)
+    ui.tap(ui.find("Chloé", Button))
+    ui.tap(hour_button(screen, 12))
+    ui.tap(slot_button(screen, 1, 3))
+    ui.tap(ui.find("Lucas", Button))
+    ui.tap(hour_button(screen, 9))
+    assert screen.pick == view.Pick(seat=2, hour=9)
+    ui.tap(screen.ids.undo)
+    assert ui.app.session.actions == []
+    assert screen.pick.hour is None and screen.pick.seat is None
+    lit = [h for h in view.HOURS
+           if hour_button(screen, h).background_color == list(theme.PICKED)]
+    assert lit == []
+    assert not any(slot_button(screen, seat, slot).background_color
+                   == list(view_colour("LEGAL")) for seat in (1, 2) for slot in range(7))
+    assert screen.prompt.startswith("Tap a player")
+    ui.screenshot("time_after_time_after_undo")
+
+
 def view_colour(name):
     from companion.ui import theme
 

@@ -23,7 +23,7 @@ def play(*actions):
                           (1, True, 3), (6, True, 5)])
 def test_captain_total_follows_the_rulebook(face, red, total):
     assert p.captain_total(face, red) == total
-    assert p.captain_text(face, red).endswith(f"= {total} TU")
+    assert p.captain_text(face, red).endswith(f" {total} TU")
 
 
 def test_history_keeps_the_newest_rolls_first_and_a_limit():
@@ -32,7 +32,7 @@ def test_history_keeps_the_newest_rolls_first_and_a_limit():
         h = p.push_history(h, face, face == 6)
     assert len(h) == p.HISTORY
     assert h[0] == [3, False] and [6, True] in h
-    assert p.history_lines(h)[0] == "Die 3: 2 TU = 2 TU"
+    assert p.history_lines(h)[0] == "Die 3: 2 TU"
 
 
 def test_die_animation_tumbles_then_settles_on_the_rolled_face():
@@ -79,10 +79,27 @@ def test_odds_and_roll_lines_for_the_cook_example():
     snap = play(start, {"type": "test_roll", "faces": [1, 3, 4, 2],
                         "modifiers": {"turn_to_hit": 1}})
     rl = p.roll_lines(snap["last_roll"])
-    assert rl[:4] == ["Space B: 2 hit(s), 1 skull(s), 1 turned to hit",
+    assert rl[:4] == ["Space B: 2 hits, 1 skull, 1 turned to hit",
                       "Removed: blank, blank", "Left: skull, blank", "Riposte: 2 skulls"]
     assert not any("loses" in line for line in rl), "resistance 2 holds off a riposte of 2"
     assert p.face_symbols(snap["last_roll"]) == ["hit", "blank", "hit", "skull"]
+
+
+def test_counts_read_as_words_one_die_no_hit_s():
+    assert p.captain_text(2, False) == "Die 2: 2 TU"  # no "= 2 TU" repeating it
+    assert p.captain_text(2, True) == "Die 2: 2 TU + 2 red = 4 TU"
+    assert p.odds_lines({"dice": 1, "p_clear": 0.5, "characters": {}})[0] == (
+        "1 die: clear 50.0 %")
+    start = {"type": "test_start", "space": "B", "characteristic": "Glibness",
+             "characters": ["Madeleine"], "shields": ["blank", "skull"], "locked": False}
+    snap = play(start, {"type": "test_roll", "faces": [1]})
+    (line, *_rest) = p.roll_lines(snap["last_roll"])
+    assert line == "Space B: 0 hits, 1 skull"
+    log = [e["reason"] for e in snap["log"]]
+    assert "test at B: Glibness (Madeleine), 1 die against 2 shields" in log
+    assert ("roll at B, rolled 1: 0 hits, 1 skull, removed 0 shields, 2 shields left, "
+            "riposte 2 skulls") in log
+    assert "(s)" not in " ".join(log)
 
 
 def test_life_text_hearts_numbers_and_revival():

@@ -238,3 +238,17 @@ def test_a_marker_tap_works_out_the_turn_the_refresh_showed(monkeypatch):
     assert turn_view(state, pending) is not shown  # other markers: worked out anew
     later = act(state, place_action(state, pending))
     assert turn_view(later, []).seat == 2 and asked["legal_starts"] == 2  # a new state
+
+
+def test_a_space_that_takes_no_tap_says_why():
+    from companion.games import times
+    from companion.ui.presenters import times as view
+
+    state = times.initial({"players": [{"name": "Ann", "seat": 1}, {"name": "Bob", "seat": 2}],
+                           "target": 15})
+    state = times.apply(state, {"type": "play", "cards": {"1": "pink5", "2": "blue1"}})
+    assert view.space_refusal(state, [], "decade", 30) == (
+        "Not the Decade column: Ann's Pink 5 goes in the Century column.")
+    assert view.space_refusal(state, [], "century", 17).startswith(
+        "Ann's Pink 5 cannot start at 1700: it must lie inside 1000")
+    assert view.space_refusal(state, [], "century", 10) == ""  # a legal start

@@ -427,3 +427,28 @@ def test_a_space_takes_its_tap_and_a_finger_slid_off_it_lays_nothing(ui, screen,
     assert ui.app.session.n_actions == 1 and screen.pending == [], "nothing laid"
     ui.tap(start)
     assert ui.app.session.last_action["type"] == "place", "the space's own tap lays"
+
+
+def test_a_tap_on_the_wrong_column_or_space_says_why(ui, screen, played):
+    """Einstein must lay his pink 5 in the Century column: a tap on the Decade column,
+    or on a century where a 5-marker cannot start, records nothing and says why in the
+    turn's prompt (with the error sound); the next legal tap lays as usual."""
+    from companion.ui.screens.times_panels import SpaceButton
+
+    enter_cards(ui, [(None, "Pink 5"), (None, "Blue 1"), (None, "Yellow 3"), (None, "Yellow 1")])
+    ui.tap(ui.find("Play the cards", kind=Button))
+    before = ui.app.session.n_actions
+    decade = space(ui, "Decade", "30")
+    assert decade.disabled
+    ui.tap(decade)
+    prompt = screen._turn_prompt.text
+    assert prompt == ("Not the Decade column: Einstein's Pink 5 goes in the Century column.")
+    assert played[-1] == "error" and ui.app.session.n_actions == before
+    ui.screenshot("times_wrong_column")
+    late = space(ui, "Century", "1700")
+    assert late.disabled and isinstance(late, SpaceButton)
+    ui.tap(late)
+    assert screen._turn_prompt.text.startswith("Einstein's Pink 5 cannot start at 1700")
+    ui.tap(space(ui, "Century", "1000"))
+    assert ui.app.session.last_action["type"] == "place"
+    assert "cannot start" not in screen._turn_prompt.text

@@ -176,3 +176,30 @@ def test_settings_say_once_why_the_voice_is_silent(ui, said):
     finally:
         voice._problem = None
         ui.goto_home()
+
+
+def test_settings_test_says_on_screen_that_nothing_can_be_heard(ui, said):
+    """Test without an audio output: the note under the buttons answers the tap (the
+    line could not be heard, and why), rather than staying as it was."""
+    from companion.ui.screens.voice_panel import VoicePanel
+
+    voice = ui.app.voice
+    voice._problem = "No audio output found (no sound card), so the voice stays silent."
+    try:
+        ui.app.navigate("settings")
+        ui.pump(2)
+        panel = next(w for w in ui.app.root.walk() if isinstance(w, VoicePanel))
+        before = panel.note
+        ui.tap(ui.find("Test"))
+        assert panel.note != before
+        assert panel.note.startswith("Test: nothing can be heard.")
+        assert "No audio output found" in panel.note
+        ui.find("Test: nothing can be heard.")
+        ui.screenshot("settings_voice_test_no_device")
+        ui.tap(ui.find("Speed:"))  # another change: the note is the voice's again
+        assert not panel.note.startswith("Test:")
+    finally:
+        voice._problem = None
+        voice.settings = type(voice.settings)()
+        ui.app.log.set_setting("voice", None)
+        ui.goto_home()

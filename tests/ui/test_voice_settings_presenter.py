@@ -40,3 +40,13 @@ def test_buttons_step_and_cycle_within_bounds():
     assert vs.next_voice(VoiceSettings(voice="xx"), []).voice == "en-gb"
     assert vs.toggled(VoiceSettings()).on is False
     assert vs.accent_label("en-zz", VOICES) == "en-zz"
+
+
+def test_the_test_buttons_answer_is_a_note():
+    from companion.ui.presenters import voice_settings as vs
+
+    line = "Too close between Ann and Bob: the table decides."
+    assert vs.test_note(True, None, line) == f"Test: saying “{line}”"
+    assert vs.test_note(False, "No audio output found.", line) == (
+        "Test: nothing can be heard. No audio output found.")
+    assert vs.test_note(False, None, line) == "Test: the voice said nothing (it is off or muted)."

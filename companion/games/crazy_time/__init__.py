@@ -32,6 +32,7 @@ from companion.games.base import (
     GameInfo,
     Outcome,
     Player,
+    RoundsTable,
     Timeline,
     handler_for,
     players_from_setup,
@@ -74,6 +75,8 @@ from companion.games.crazy_time.records import (
     slap_delays,
 )
 from companion.games.pvec import EMPTY, PVec, newest
+from companion.speech.lines import VERDICT, Line
+from companion.speech.words import cap, number_words, who
 
 GAME = GameInfo(
     name="crazy_time",
@@ -440,12 +443,43 @@ def outcome(state: State) -> Outcome:
                    reactions={int(s): tuple(d) for s, d in slap_delays(state).items()})
 
 
-def charts(state: State) -> tuple[Timeline, ...]:
-    """The slap rounds' delays, one line per slap round (none without a slap round)."""
-    rounds = tuple(tuple(p.delays) for p in state.pickups if p.facts is not None and p.delays)
-    if not rounds:
-        return ()
-    return (Timeline("Slap timeline: each slap round, ms after the first slap", rounds),)
+def charts(state: State) -> tuple[Timeline | RoundsTable, ...]:
+    """The pick-ups per player in every round begun, and the slap rounds' delays, one line
+    per slap round named by the game's round ("round 2, slap 1"; none without one)."""
+    picked = RoundsTable("Pick-ups per player, round by round", state.seats,
+                         tuple(dict(zip(state.seats, row, strict=True))
+                               for row in state.picked[:state.round]))
+    slapped = [p for p in state.pickups if p.facts is not None and p.delays]
+    if not slapped:
+        return (picked,)
+    labels, count = [], {}
+    for p in slapped:
+        count[p.round] = count.get(p.round, 0) + 1
+        labels.append(f"round {p.round}, slap {count[p.round]}")
+    return (picked, Timeline("Slap timeline: each slap round, ms after the first slap",
+                             tuple(tuple(p.delays) for p in slapped), tuple(labels)))
+
+
+
+# --------------------------------------------------------------------------- spoken
+
+#: The actions after which the box may say something (``spoken``): the slap verdict is
+#: said by the slap pad as it is reached, so a pick-up says nothing more.
+SPOKEN_AFTER = frozenset({"round_won", "guess"})
+
+
+def spoken(before: dict, _action: Mapping[str, Any], after: dict,
+           names: Mapping[int, str]) -> Line | None:
+    """A round won, and the Grand Master of Time (a guess that empties a pile wins)."""
+    if len(after["results"]) <= len(before["results"]):
+        return None
+    result = after["results"][-1]
+    name = who(names, result["seat"])
+    rnd = number_words(result["round"])
+    if after.get("grand_master") is not None:
+        return Line(cap(f"{name} wins round {rnd} and is Grand Master of Time!"), VERDICT,
+                    tone=True, short=cap(f"{name} is Grand Master of Time!"))
+    return Line(cap(f"{name} wins round {rnd}."), VERDICT, tone=True)
 
 
 __all__ = ["NAME", "TITLE", "ROUNDS", "REASONS", "PICKUP_KEEPS", "State", "Pickup", "Guess",

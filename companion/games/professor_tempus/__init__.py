@@ -54,6 +54,8 @@ from companion.games.professor_tempus.turns import (  # noqa: F401 - re-exported
     playable_holders,
     tuck,
 )
+from companion.speech.lines import INFO, VERDICT, Line
+from companion.speech.words import cap, name_list, number_words, plural, verb
 
 GAME = GameInfo(
     name="professor_tempus",
@@ -179,3 +181,29 @@ def outcome(state: State) -> Outcome:
     status = "Final count done" if state.phase == "over" else f"Round {state.round}"
     return Outcome(seated(state.players), status, winners=_winners(state, totals),
                    scores={int(s): n for s, n in totals.items()})
+
+
+
+# --------------------------------------------------------------------------- spoken
+
+#: The actions after which the box may say something (``spoken``).
+SPOKEN_AFTER = frozenset({"score_round"})
+
+
+def spoken(before: dict, _action: Mapping[str, Any], after: dict,
+           names: Mapping[int, str]) -> Line | None:
+    """A round counted and who leads, or the winners."""
+    counted = [r for r in after["rounds"] if r["hourglasses"] is not None]
+    if len(counted) <= len([r for r in before["rounds"] if r["hourglasses"] is not None]):
+        return None
+    totals = {int(s): t for s, t in after["totals"].items()}
+    if after["over"]:
+        seats = list(after["winners"])
+        best = totals[seats[0]] if seats else 0
+        return Line(cap(f"{name_list(names, seats)} {verb(seats, 'wins', 'win')} with "
+                        f"{plural(best, 'hourglass', 'hourglasses')}!"), VERDICT, tone=True)
+    best = max(totals.values())
+    seats = [s for s, t in totals.items() if t == best]
+    return Line(f"Round {number_words(counted[-1]['round'])} counted: "
+                f"{name_list(names, seats)} {verb(seats, 'leads', 'lead')} with "
+                f"{plural(best, 'hourglass', 'hourglasses')}.", INFO)

@@ -59,6 +59,8 @@ from companion.games.time_after_time.state import (  # noqa: F401 - re-exported 
     unaccounted_ghosts,
     unavailable_hours,
 )
+from companion.speech.lines import VERDICT, Line
+from companion.speech.words import cap, name_list, verb
 
 GAME = GameInfo(
     name="time_after_time",
@@ -171,3 +173,22 @@ def tally_wins(games: Iterable[Mapping[str, Any]]) -> dict:
             out["wins"][names[seat]] += 1
     out["win_rate"] = {name: out["wins"][name] / p for name, p in out["played"].items()}
     return out
+
+
+
+# --------------------------------------------------------------------------- spoken
+
+#: The actions after which the box may say something (``spoken``).
+SPOKEN_AFTER = frozenset({"place", "ghost", "hand_empty", "ghost_answer"})
+
+
+def spoken(before: dict, _action: Mapping[str, Any], after: dict,
+           names: Mapping[int, str]) -> Line | None:
+    """The winner, or the tie when the cards run out."""
+    if not after["over"] or before["over"]:
+        return None
+    if after["result"] == "win" and after["winners"]:
+        seats = after["winners"]
+        return Line(cap(f"{name_list(names, seats)} {verb(seats, 'wins', 'win')}!"), VERDICT,
+                    tone=True)
+    return Line("The cards have run out: the game is a tie.", VERDICT, tone=True)

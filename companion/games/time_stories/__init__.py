@@ -84,6 +84,8 @@ from companion.games.time_stories.spaces import (
     test_roll,
     test_start,
 )
+from companion.speech.lines import INFO, VERDICT, Line
+from companion.speech.words import cap, number_words, plural, speakable
 
 GAME = GameInfo(
     name="time_stories",
@@ -97,6 +99,7 @@ GAME = GameInfo(
 )
 NAME = GAME.name
 TITLE = GAME.title
+
 
 __all__ = ["NAME", "TITLE", "Character", "Item", "State", "apply", "burndown", "charts",
            "comes_back_at", "company", "dice_for", "initial", "is_over", "outcome",
@@ -392,3 +395,61 @@ _HANDLERS = {
     "test_continue": test_continue,
     "test_abandon": test_abandon,
 }
+
+
+# --------------------------------------------------------------------------- spoken
+
+#: The actions after which the box may say something (``spoken``).
+SPOKEN_AFTER = frozenset({"travel", "stay", "adjust_tu", "start_run", "end_run", "damage",
+                          "test_roll", "test_continue", "test_start"})
+#: ``spoken`` reads no list that grows with the game (time log, runs): it is given the
+#: screens' snapshots (lists cut short), so a line costs the same all night.
+SPOKEN_READS_LISTS = False
+
+_RUN_END = {
+    "successful": Line("Mission accomplished!", VERDICT, tone=True),
+    "failed_time": Line("Time is up: the run has failed.", VERDICT, tone=True),
+    "failed_deaths": Line("Every character is dead: the run has failed.", VERDICT, tone=True),
+}
+
+
+def _tu_left(tu: int) -> str:
+    return f"{plural(tu, 'time unit')} left"
+
+
+def spoken(before: dict, action: Mapping[str, Any], after: dict,
+           _names: Mapping[int, str]) -> Line | None:
+    """The Time Captain die and what is left ("Two: twenty-three time units left."),
+    another turn, a character's death and return, the run's end."""
+    kind = action.get("type")
+    lines: list[Line] = []
+    if kind == "start_run":
+        return Line(f"Run {number_words(after['run'])} starts with "
+                    f"{plural(after['tu'], 'time unit')}.", INFO)
+    tu = after["tu"]
+    if kind == "travel":
+        red = action.get("red", before.get("location_red"))
+        face = cap(number_words(action["die"])) + (" plus two" if red else "")
+        lines.append(Line(f"{face}: {_tu_left(tu)}.", VERDICT,
+                          short=cap(f"{_tu_left(tu)}.")))
+    elif tu != before["tu"]:
+        head = "Another turn: " if kind in ("stay", "test_continue", "test_start") else ""
+        lines.append(Line(cap(f"{head}{_tu_left(tu)}."), INFO, short=cap(f"{_tu_left(tu)}.")))
+    was = {c["name"]: c for c in before["characters"]}
+    same_run = before["run"] == after["run"]
+    for c in after["characters"]:
+        old = was.get(c["name"])
+        name = speakable(c["name"]) or "A character"
+        if c["dead"] and (old is None or not old["dead"]):
+            back = c.get("revives_at")
+            when = f"back at {plural(back, 'time unit')}" if back else "gone for this run"
+            lines.append(Line(f"{name} is dead, {when}.", VERDICT, tone=True,
+                              short=f"{name} is dead."))
+        elif not c["dead"] and old is not None and old["dead"] and same_run:
+            lines.append(Line(f"{name} is back.", VERDICT))
+    if before["running"] and not after["running"]:
+        lines.append(_RUN_END.get(after.get("outcome"), Line("The run is over.", VERDICT)))
+    out = None
+    for line in lines:
+        out = line if out is None else out.joined(line)
+    return out

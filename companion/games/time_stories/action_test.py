@@ -162,6 +162,17 @@ def parse_modifiers(raw: Any) -> tuple[int, int]:
 _MODIFIER_WORDS = {"extra_dice": "Extra dice", "turn_to_hit": "Dice turned into hits"}
 
 
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """``n`` things in figures, the word singular or plural: "1 die", "0 hits"."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+def faces_words(faces: Sequence[int]) -> str:
+    """The faces rolled as the table reads them: "6", "3 and 5", "1, 3 and 4"."""
+    shown = [str(f) for f in faces]
+    return " and ".join(shown) if len(shown) < 3 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
 def dice_words(n: int) -> str:
     """A number of dice as the table says it: "no dice", "one die", "3 dice"."""
     return "no dice" if n == 0 else "one die" if n == 1 else f"{n} dice"
@@ -228,11 +239,14 @@ def resolve(
 
 def describe(outcome: RollOutcome) -> str:
     """One line for the log and the screen."""
-    parts = [f"{outcome.hits} hit(s), {outcome.skulls} skull(s)"]
+    parts = [f"{counted(outcome.hits, 'hit')}, {counted(outcome.skulls, 'skull')}"]
     if outcome.turned:
-        parts.append(f"{len(outcome.turned)} die turned into a hit")
-    parts.append(f"removed {len(outcome.removed)} shield(s)")
-    parts.append("test cleared" if outcome.cleared else f"{len(outcome.left)} shield(s) left")
+        turned = len(outcome.turned)
+        parts.append(f"{counted(turned, 'die', 'dice')} turned into "
+                     f"{'a hit' if turned == 1 else 'hits'}")
+    parts.append(f"removed {counted(len(outcome.removed), 'shield')}")
+    parts.append("test cleared" if outcome.cleared
+                 else f"{counted(len(outcome.left), 'shield')} left")
     if outcome.riposte:
-        parts.append(f"riposte {outcome.riposte} skull(s)")
+        parts.append(f"riposte {counted(outcome.riposte, 'skull')}")
     return ", ".join(parts)

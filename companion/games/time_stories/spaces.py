@@ -94,7 +94,7 @@ def ability_lines(state: State | Draft, test: at.Test) -> list[str]:
                 n = "one die" if a.turn_to_hit == 1 else f"{a.turn_to_hit} dice"
                 out.append(f"{c.name} turns {n} into a hit")
             if a.extra_dice:
-                out.append(f"{c.name} adds {a.extra_dice} dice")
+                out.append(f"{c.name} adds {at.counted(a.extra_dice, 'die', 'dice')}")
     return out
 
 
@@ -234,8 +234,8 @@ def _open_test(d: Draft, test: at.Test) -> None:
     d.tests = d.tests + (test,)
     lock = ", locked" if test.locked else ""
     note(d, "test", f"test at {test.space}: {test.characteristic} "
-         f"({', '.join(test.characters)}), {dice_for(d, test)} dice against "
-         f"{len(test.shields)} shields{lock}")
+         f"({', '.join(test.characters)}), {at.counted(dice_for(d, test), 'die', 'dice')} "
+         f"against {at.counted(len(test.shields), 'shield')}{lock}")
 
 
 def _test_to_roll(d: Draft, action: Mapping[str, Any]) -> tuple[int, at.Test]:
@@ -285,7 +285,7 @@ def _roll(d: Draft, index: int, test: at.Test, faces: list, turn_to_hit: int) ->
         if n in alive and (n, space, turn) not in acted:
             acted.append((n, space, turn))
     d.acted = tuple(acted)
-    note(d, "roll", f"roll at {space}, faces {list(faces)}: {at.describe(out)}")
+    note(d, "roll", f"roll at {space}, rolled {at.faces_words(faces)}: {at.describe(out)}")
     if out.cleared:
         _set_test(d, index, None)
         note(d, "test", f"test at {space} cleared")

@@ -59,6 +59,8 @@ from companion.games.times.state import (
     whose_turn,
 )
 from companion.games.times.table import DOUBT, JOIN, PLACE, Turn
+from companion.speech.lines import INFO, VERDICT, Line
+from companion.speech.words import cap, name_list, number_words, plural, verb
 
 __all__ = [
     "NAME", "TITLE", "DEFAULT_TARGET", "State", "RoundRecord", "Override", "Result", "Turn",
@@ -129,3 +131,27 @@ def charts(state: State) -> tuple[LineChart, ...]:
     series = tuple((p.seat, ((0, 0), *((r.round, r.totals[i]) for r in state.history)))
                    for i, p in enumerate(state.players))
     return (LineChart("The scoring track, round by round", "round", "points", series),)
+
+
+# --------------------------------------------------------------------------- spoken
+
+#: The actions after which the box may say something (``spoken``).
+SPOKEN_AFTER = frozenset({"next_event", "override"})
+
+
+def spoken(before: dict, _action: Mapping[str, Any], after: dict,
+           names: Mapping[int, str]) -> Line | None:
+    """A round scored and who leads, or the winners."""
+    if len(after["history"]) <= len(before["history"]):
+        return None
+    if after["winners"]:
+        seats = after["winners"]
+        return Line(cap(f"{name_list(names, seats)} {verb(seats, 'wins', 'win')} the game!"),
+                    VERDICT, tone=True)
+    record = after["history"][-1]
+    totals = {s["seat"]: s["total"] for s in record["seats"]}
+    best = max(totals.values())
+    seats = [s for s, t in totals.items() if t == best]
+    return Line(f"Round {number_words(record['round'])} scored: {name_list(names, seats)} "
+                f"{verb(seats, 'leads', 'lead')} with {plural(best, 'point')}.", INFO,
+                short=cap(f"{name_list(names, seats)} {verb(seats, 'leads', 'lead')}."))

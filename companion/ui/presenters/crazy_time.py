@@ -94,8 +94,21 @@ def pickup_line(p: Mapping[str, Any]) -> Line:
     return Line(p["seat"], text)
 
 
+def guess_lines(g: Mapping[str, Any]) -> tuple[str, str]:
+    """A guess just recorded, right or wrong, as the board says it."""
+    if g["correct"]:
+        return (f"{g['name']} guessed {g['law']}: right",
+                f"{g['name']} takes {g['removed']} cards off their draw pile and puts them "
+                "in the box.")
+    return (f"{g['name']}'s guess for {g['law']} is wrong",
+            f"{g['name']} may guess again after the next pick-up because of {g['law']}.")
+
+
 def now_lines(v: Mapping[str, Any]) -> tuple[str, str]:
-    """What the table does now: a short line for large text and its details."""
+    """What the table does now: a short line for large text and its details. A guess
+    made since the last pick-up is what happened last, so it is said first."""
+    if v["phase"] == "playing" and v.get("last_guess"):
+        return guess_lines(v["last_guess"])
     if v["phase"] == "playing" and v["pickups"]:
         last = v["pickups"][-1]["name"]
         return (f"{last} gathers every discard pile",

@@ -60,11 +60,24 @@ def view(state: State, viewer_seat: int | None) -> dict[str, Any]:
         "guesses_open": [{"seat": law.absent, "name": state.name(law.absent), "law": law.name}
                          for law in state.laws
                          if law.absent is not None and state.can_guess(law.absent, law)],
+        "last_guess": _last_guess(state),
         "new_law": _new_law(state) if state.phase == NEW_LAW else None,
         "results": [{"round": r.round, "seat": r.seat, "name": state.name(r.seat),
                      "how": r.how} for r in state.results],
         "grand_master": who(state.grand_master) if state.phase == OVER else None,
     }
+
+
+def _last_guess(state: State) -> dict[str, Any] | None:
+    """The newest guess of this round when nobody picked up since (what the table did
+    last), else None. Its law's name is public; its secret text is not in it."""
+    if not state.guesses:
+        return None
+    g = state.guesses[-1]
+    if g.round != state.round or g.after_pickups != len(state.pickups):
+        return None
+    return {"seat": g.seat, "name": state.name(g.seat), "law": g.law, "correct": g.correct,
+            "removed": g.removed}
 
 
 def _player(state: State, seat: int, viewer: int | None) -> dict[str, Any]:

@@ -21,20 +21,32 @@ VALUES = tuple(range(1, pt.MAX_VALUE + 1))
 
 @dataclass(frozen=True)
 class Move:
+    """The entry being made: kind, holder, colour. ``suit``: the last red or purple
+    chosen, the colour the next turn starts with (a joker is one card, not a series'
+    colour)."""
+
     mode: str = "open+"
     holder: int | None = None
     colour: str = "red"
+    suit: str = dataclasses.field(default="red", compare=False)
 
     def but(self, **changes) -> Move:
         return dataclasses.replace(self, **changes)
 
+    def in_colour(self, colour: str) -> Move:
+        """The move with ``colour`` chosen (remembered for the next turn unless a joker)."""
+        return self.but(colour=colour, suit=self.suit if colour == "joker" else colour)
 
-def fresh_move(state: pt.State) -> Move:
-    """The move to start a turn with: open on a free holder, or play on otherwise."""
+
+def fresh_move(state: pt.State, last: Move | None = None) -> Move:
+    """The move to start a turn with: open on a free holder, or play on otherwise, in
+    the colour of ``last`` (the move before: red or purple stays chosen from player to
+    player; red at the start)."""
+    suit = last.suit if last is not None else "red"
     free = [h for h, s in enumerate(state.holders) if s is None]
     if any(s is not None for s in state.holders):
-        return Move(mode="play_on")
-    return Move(mode="open+", holder=free[0] if free else None)
+        return Move(mode="play_on", colour=suit, suit=suit)
+    return Move(mode="open+", holder=free[0] if free else None, colour=suit, suit=suit)
 
 
 def turn_seat(state: pt.State) -> int | None:
@@ -221,6 +233,29 @@ def bump(entries: dict[int, int], limits: dict[int, int], seat: int, delta: int)
     out = dict(entries)
     out[seat] = max(0, min(limits.get(seat, 0), out.get(seat, 0) + delta))
     return out
+
+
+def count_key(state: pt.State) -> int:
+    """Which round's count is being entered (the rounds played so far, this one too)."""
+    return len(state.rounds)
+
+
+def count_entries(kept: dict[int, dict[int, int]], state: pt.State) -> dict[int, int]:
+    """The hourglasses entered for the round now being counted, each within its cap.
+    ``kept`` holds each round's count by ``count_key`` and keeps it after "Score round":
+    an undo of the score reopens the count as it was entered."""
+    if state.phase != "scoring":
+        return {}
+    limits = score_limits(state)
+    return {seat: min(value, limits.get(seat, 0))
+            for seat, value in kept.get(count_key(state), {}).items()}
+
+
+def bump_count(kept: dict[int, dict[int, int]], state: pt.State, seat: int,
+               delta: int) -> dict[int, dict[int, int]]:
+    """``kept`` with ``seat``'s count for the round being counted moved by ``delta``."""
+    entries = bump(count_entries(kept, state), score_limits(state), seat, delta)
+    return {**kept, count_key(state): entries}
 
 
 def cap_reason(name: str, cards: int) -> str:

@@ -110,6 +110,14 @@ def cancel_emergency(pick: Pick) -> Pick:
     return Pick(seat=pick.seat)
 
 
+def after_undo(_pick: Pick) -> Pick:
+    """The choice after an Undo: none. A player and hour picked (a card half-entered,
+    an emergency flow) were picked for the game before the step taken back; kept, the
+    hour stayed selected on keys and rows that no longer showed that game. As after a
+    card laid, the next card starts with a player's name or button."""
+    return Pick()
+
+
 def preview(state: tat.State, pick: Pick) -> list[int | None]:
     """The chosen row with the emergency moves so far applied one after the other."""
     s = _seat_state(state, pick.seat)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from companion.dice import captain_cost
+from companion.games.time_stories.action_test import counted
 from companion.ui import theme
 
 RED_EXTRA_TU = 2
@@ -67,8 +68,11 @@ def captain_total(face: int, red: bool) -> int:
 
 
 def captain_text(face: int, red: bool) -> str:
-    extra = f" + {RED_EXTRA_TU} red" if red else ""
-    return f"Die {face}: {captain_cost(face)} TU{extra} = {captain_total(face, red)} TU"
+    """"Die 2: 2 TU"; with a red-lettered location the sum: "Die 2: 2 TU + 2 red = 4 TU"."""
+    if not red:
+        return f"Die {face}: {captain_cost(face)} TU"
+    return (f"Die {face}: {captain_cost(face)} TU + {RED_EXTRA_TU} red = "
+            f"{captain_total(face, red)} TU")
 
 
 def captain_shown(last: dict | None) -> tuple[str, str]:
@@ -242,7 +246,7 @@ def odds_lines(odds: dict | None) -> list[str]:
     """The exact odds of the next roll, in words, before the dice are thrown."""
     if not odds:
         return []
-    out = [f"{odds['dice']} dice: clear {pct(odds['p_clear'])}"]
+    out = [f"{counted(odds['dice'], 'die', 'dice')}: clear {pct(odds['p_clear'])}"]
     for name, c in odds["characters"].items():
         death = c.get("p_death")
         dies = f", dies {pct(death)}" if death and death["p"] > 0 else ""
@@ -262,13 +266,14 @@ def roll_lines(last: dict | None) -> list[str]:
         return []
     out = last["outcome"]
     turned = f", {len(out['turned'])} turned to hit" if out["turned"] else ""
-    lines = [f"Space {last['space']}: {out['hits']} hit(s), {out['skulls']} skull(s){turned}"]
+    lines = [f"Space {last['space']}: {counted(out['hits'], 'hit')}, "
+             f"{counted(out['skulls'], 'skull')}{turned}"]
     removed = ", ".join(SHIELD_LOOK[s][1] for s in out["removed"]) or "nothing"
     lines.append(f"Removed: {removed}")
     lines.append("Test cleared!" if out["cleared"]
                  else f"Left: {', '.join(SHIELD_LOOK[s][1] for s in out['left'])}")
     if out["riposte"]:
-        lines.append(f"Riposte: {out['riposte']} skulls")
+        lines.append(f"Riposte: {counted(out['riposte'], 'skull')}")
     for loss in out["losses"]:
         total = loss["riposte"] + loss["hearts"]
         if total:

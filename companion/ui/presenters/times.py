@@ -261,6 +261,28 @@ def lay(state: times.State, pending: Sequence[Mapping], start: int) -> list[dict
     return [*map(dict, pending), _marker(view.step, start)]
 
 
+def space_refusal(state: times.State, pending: Sequence[Mapping], column: str,
+                  space: int) -> str:
+    """Why a tap on ``space`` of ``column`` lays nothing now ("" when it would, or when
+    no marker is to be laid): the marker to lay goes in another column, or cannot start
+    there (inside the period in force, within the column)."""
+    turn = turn_view(state, pending)
+    if turn is None or turn.step is None or space in turn.starts:
+        return ""
+    step = turn.step
+    if step.forced:
+        what = f"forced {COLOUR_OF_COLUMN[step.column]} 1"
+        marker = f"{turn.name}'s {what}"
+    else:
+        what, marker = turn.card, f"{turn.name}'s {turn.card}"
+    if column != step.column:
+        return (f"Not the {COLUMN_TITLE[column]} column: {marker} goes in the "
+                f"{COLUMN_TITLE[step.column]} column.")
+    first, last = times.period_in_force(state)
+    return (f"{marker} cannot start at {space_label(column, space)}: it must lie inside "
+            f"{period_text(first, last)} and within the column. Tap a framed space.")
+
+
 @dataclass(frozen=True)
 class Bar:
     """A marker drawn on its column: laid (with who laid it) or only tapped so far."""

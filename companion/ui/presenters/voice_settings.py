@@ -64,6 +64,16 @@ def voice_view(settings: VoiceSettings, voices: Sequence[tuple[str, str]], engin
     )
 
 
+def test_note(said: bool, problem: str | None, line: str) -> str:
+    """What the note says after Test: the line being said, or that nothing can be
+    heard and why (a tap that changes nothing on screen looks like a broken button)."""
+    if said and not problem:
+        return f"Test: saying “{line}”"
+    if problem:
+        return f"Test: nothing can be heard. {problem}"
+    return "Test: the voice said nothing (it is off or muted)."
+
+
 def toggled(settings: VoiceSettings) -> VoiceSettings:
     return replace(settings, on=not settings.on)
 

@@ -40,6 +40,9 @@ class FacePicker(Question):
     def __init__(self, text: str, **kwargs) -> None:
         faces = [(str(f), (lambda f=f: self._chosen(f)), None) for f in range(1, 7)]
         super().__init__(text, faces + [("Cancel", None, None)], **kwargs)
+        # a face is one digit: Cancel takes the room of two, so its word is never cut
+        # over two lines (it shared a seventh of the row and wrapped as "Cance" / "l")
+        self.ids.answers.children[0].size_hint_x = 2
         self.then = None
 
     def ask(self, then) -> None:

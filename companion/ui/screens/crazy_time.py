@@ -176,7 +176,7 @@ class CrazyBoard(TouchInside, BoxLayout):
 
 #: The board's buttons, in their fixed places (a button that does not apply now is
 #: disabled, never taken away, so nothing moves under a finger).
-BOARD_BUTTONS = (("Stop Time!", "stop_time"), ("Temporal flaw", "accuse"),
+BOARD_BUTTONS = (("Stop Time!", "open_slap_pad"), ("Temporal flaw", "accuse"),
                  ("Mistakes", "mistakes"), ("Tick, Tock", "tick_tock"),
                  ("Round won", "round_won"), ("Guess a law", "guess"),
                  ("Laws", "read_laws"), ("Undo", "undo"))
@@ -396,7 +396,7 @@ class CrazyTimeScreen(Screen):
         else:
             SlapScreen.open_armed(app, event)
 
-    def stop_time(self) -> None:
+    def open_slap_pad(self) -> None:
         app = App.get_running_app()
         if app.has_screen("slap"):
             SlapScreen.open_armed(app)

@@ -76,8 +76,10 @@ class WinsChart(Widget):
         return pool[:n]
 
     def _draw(self) -> None:
+        """The bars go to ``canvas.before``: ``canvas`` also holds the labels' own
+        canvases, and clearing it there took every name and count off the screen."""
         stats = self.stats
-        self.canvas.clear()
+        self.canvas.before.clear()
         rows = stats[:CHART_ROWS]
         labels = self._labels(len(rows))
         if self.children[::-1] != [w for pair in labels for w in pair]:
@@ -92,7 +94,7 @@ class WinsChart(Widget):
         gap = 12 if h >= 40 else 8  # 8 rows: ~30 px each, bars ~22 px
         x0 = self.x + NAME_W + 6
         width = max(self.width - NAME_W - 6 - COUNT_W, 10)
-        with self.canvas:
+        with self.canvas.before:
             for i, s in enumerate(rows):
                 y = self.top - (i + 1) * h + gap / 2
                 Color(*theme.BAR_PLAYED)

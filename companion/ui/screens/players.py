@@ -15,6 +15,7 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.games import DEFAULT_GAME
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.name_entry import NameEntry, NameInput
@@ -92,7 +93,7 @@ class PlayersScreen(Screen):
 
     def on_pre_enter(self, *_args) -> None:
         app = App.get_running_app()
-        self.heading = f"Players: {title_of(app.pending_game or 'scorepad')}"
+        self.heading = f"Players: {title_of(app.pending_game or DEFAULT_GAME)}"
         self.message = self.HINT
         self.problem, self.problem_text = False, ""
         known = app.log.known_players()
@@ -228,7 +229,7 @@ class PlayersScreen(Screen):
         if not getattr(self, "problem", False):
             return
         app = App.get_running_app()
-        kind = app.pending_game or "scorepad"
+        kind = app.pending_game or DEFAULT_GAME
         setup, why = setup_from_rows(kind, self.current_rows())
         if app.banner_text == self.problem_text:
             if setup is None:
@@ -238,7 +239,7 @@ class PlayersScreen(Screen):
         self.problem, self.problem_text = setup is None, why
 
     def _show_first(self) -> None:
-        kind = App.get_running_app().pending_game or "scorepad"
+        kind = App.get_running_app().pending_game or DEFAULT_GAME
         rows = self.current_rows()
         self.first = first_choice(kind, rows, getattr(self, "first", None))
         if self.first is None:
@@ -257,7 +258,7 @@ class PlayersScreen(Screen):
 
     def start(self) -> None:
         app = App.get_running_app()
-        kind = app.pending_game or "scorepad"
+        kind = app.pending_game or DEFAULT_GAME
         setup, why = setup_from_rows(kind, self.current_rows(), getattr(self, "first", None))
         if setup is None:
             # said once, in the banner where the table looks (the hint line stays)

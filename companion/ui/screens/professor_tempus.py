@@ -307,7 +307,8 @@ class ProfessorTempusScreen(Screen):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.move = view.Move()
-        self.entries: dict[int, int] = {}
+        self.counts: dict[int, dict[int, int]] = {}  # each round's count (count_key)
+        self._counts_for = None  # the game they were entered for
         self._turn_key = None
         self.scores_open = False  # the scores panel instead of the move/count panel
         self.fixing: int | None = None  # the round being corrected
@@ -363,13 +364,14 @@ class ProfessorTempusScreen(Screen):
         # the session's snapshot of the state (kept for the last two states): the spoken
         # line of a count compares the two, an undo shows the one before again
         view.keep(state, app.session.snapshot_of(state, None))
+        if app.session.game_id != self._counts_for:  # another game: its own entries
+            self.counts, self._counts_for = {}, app.session.game_id
+            self.move, self._turn_key = view.Move(), None
         key = (state.round, state.turn, state.phase, sum(state.hands))
         if key != self._turn_key:  # a new turn (or an undo): start the entry afresh
             self._turn_key = key
-            self.move = view.fresh_move(state)
+            self.move = view.fresh_move(state, self.move)  # in the colour chosen last
             self.confirmed = None
-            if state.phase != "scoring":
-                self.entries = {}
         if self.fixing is not None and self.fixing not in view.counted_rounds(state):
             self.fixing = None  # undone meanwhile
         # each text set once, to its final value (a label set twice is fitted twice)
@@ -731,7 +733,7 @@ class ProfessorTempusScreen(Screen):
         self.refresh()
 
     def choose_colour(self, colour: str) -> None:
-        self.move = self.move.but(colour=colour)
+        self.move = self.move.in_colour(colour)
         self.refresh()
 
     def enter_value(self, value: int) -> bool:
@@ -746,9 +748,15 @@ class ProfessorTempusScreen(Screen):
             return False
         return app.act(action)
 
+    @property
+    def entries(self) -> dict[int, int]:
+        """The hourglasses entered for the round being counted (none out of a count)."""
+        state = self._state()
+        return {} if state is None else view.count_entries(self.counts, state)
+
     def bump(self, seat: int, delta: int) -> None:
         state = self._state()
-        self.entries = view.bump(self.entries, view.score_limits(state), seat, delta)
+        self.counts = view.bump_count(self.counts, state, seat, delta)
         self.refresh()
 
     def type_count(self, r: dict, bump) -> None:
@@ -803,7 +811,5 @@ class ProfessorTempusScreen(Screen):
         app = App.get_running_app()
         if state is None or state.phase != "scoring":
             return False
-        if app.act(view.score_action(state, self.entries)):
-            self.entries = {}
-            return True
-        return False
+        # the count stays kept for its round: an undo of the score gives it back
+        return app.act(view.score_action(state, self.entries))

@@ -415,4 +415,8 @@ class TimeAfterTimeScreen(Screen):
         return True
 
     def undo(self) -> None:
+        """Take back the last step; whatever was half-chosen goes with it
+        (``view.after_undo``), set first so the refresh after the undo shows it."""
+        self.pick, self.pad_open = view.after_undo(self.pick), False
         App.get_running_app().undo()
+        self._show()

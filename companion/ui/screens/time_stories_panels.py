@@ -556,7 +556,7 @@ class DiceTestPanel(Panel):
             shown.append(label)
         _set(self.turn_label, text=f"Turn to hit: {self.turn_to_hit}")
         self.show(*shown, self.turn_row)
-        _set(self.roll_button, text=f"Roll {t['dice']} dice")
+        _set(self.roll_button, text=f"Roll {p.counted(t['dice'], 'die', 'dice')}")
         self.footer(self.roll_button, self.our_dice)
 
     def _enter_dice(self, t: dict) -> None:

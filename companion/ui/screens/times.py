@@ -357,9 +357,11 @@ class TimesScreen(Screen):
                                 if turn.seat in seats else self.colour(turn.seat))
         first, last = times.period_in_force(state)
         self._period.text = f"Now: {view.period_text(first, last)}"
-        self._turn_prompt.text = turn.prompt
+        note = self._space_note
+        shown = note[2] if note and note[0] is state and note[1] == len(self.pending) else ""
+        self._turn_prompt.text = shown or turn.prompt
         self.time_table.show(view.lanes(state, self.pending, turn), self.colours(state),
-                             self.tap_space)
+                             self.tap_space, self.refused_space)
         _set(self._doubt, f"Doubt {turn.doubt_target}" if turn.may_doubt else "Doubt",
              turn.may_doubt)
         _set(self._join, f"Join doubt on {turn.doubt_target}" if turn.may_join
@@ -380,8 +382,22 @@ class TimesScreen(Screen):
             self.pending = []
             self.draw()
 
+    #: (state, markers pending, why) of the last space tapped in vain: the prompt says
+    #: why until the turn moves on
+    _space_note: tuple | None = None
+
+    def refused_space(self, column: str, space: int) -> None:
+        """A tap on a space that takes none: the turn's prompt says why (the marker goes
+        in another column, or cannot start there), with the error sound."""
+        state = self._state()
+        why = "" if state is None else view.space_refusal(state, self.pending, column, space)
+        if why:
+            self._space_note = (state, len(self.pending), why)
+            self._app().play("error")
+            self.draw()
+
     def clear_pending(self) -> None:
-        self.pending = []
+        self.pending, self._space_note = [], None
         self.draw()
 
     def doubt(self) -> None:

@@ -155,6 +155,7 @@ class SpaceButton(OneTap, ButtonBehavior, Widget):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
+        self.on_refused: Callable[[], None] | None = None  # a tap while disabled
         with self.canvas:
             self._fill_colour = Color(rgba=theme.SPACE)
             self._fill = Rectangle()
@@ -170,6 +171,14 @@ class SpaceButton(OneTap, ButtonBehavior, Widget):
         self.fbind("disabled", self._look)
         self._shape()
         self._look()
+
+    def on_touch_down(self, touch):
+        """A tap on a space that takes none is told (``on_refused``): it says why."""
+        if (self.disabled and self.opacity > 0 and self.on_refused is not None
+                and self.collide_point(*touch.pos)):
+            self.on_refused()
+            return True
+        return super().on_touch_down(touch)
 
     def on_text(self, *_args) -> None:
         self.label_texture = _texture(self.text, 26, True) if self.text else None
@@ -322,6 +331,7 @@ class TimeLane(TouchInside, BoxLayout):
         super().__init__(**kwargs)
         self.column = ""
         self.on_tap = on_tap
+        self.on_refuse: Callable[[str, int], None] | None = None
         self._spaces: tuple[int, ...] = ()
         self._drawn: tuple | None = None  # what the lane shows (``show``)
         cells: LaneCells = self.ids.cells
@@ -332,6 +342,7 @@ class TimeLane(TouchInside, BoxLayout):
         for i in range(10):
             button = SpaceButton()
             button.bind(on_release=lambda _w, i=i: self._tapped(i))
+            button.on_refused = lambda i=i: self._refused(i)
             cells.add_widget(button)
             cells.put(button, i / 10, 0.1, 0, 1)
             self.buttons.append(button)
@@ -349,6 +360,10 @@ class TimeLane(TouchInside, BoxLayout):
     def _tapped(self, i: int) -> None:
         if self.on_tap is not None and i < len(self._spaces):
             self.on_tap(self.column, self._spaces[i])
+
+    def _refused(self, i: int) -> None:
+        if self.on_refuse is not None and i < len(self._spaces):
+            self.on_refuse(self.column, self._spaces[i])
 
     def show(self, lane: Lane, colours: Colours) -> None:
         """Show ``lane``; nothing is done when it and its bars' seat colours are what
@@ -430,17 +445,25 @@ class TimeTable(TouchOne, BoxLayout):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.on_tap: Callable[[str, int], None] | None = None
+        self.on_refuse: Callable[[str, int], None] | None = None
         self.lanes = [TimeLane(on_tap=self._tapped) for _ in range(3)]
         for lane in self.lanes:
+            lane.on_refuse = self._refused
             self.add_widget(lane)
 
     def _tapped(self, column: str, space: int) -> None:
         if self.on_tap is not None:
             self.on_tap(column, space)
 
+    def _refused(self, column: str, space: int) -> None:
+        if self.on_refuse is not None:
+            self.on_refuse(column, space)
+
     def show(self, lanes: tuple[Lane, ...], colours: Colours,
-             on_tap: Callable[[str, int], None]) -> None:
-        self.on_tap = on_tap
+             on_tap: Callable[[str, int], None],
+             on_refuse: Callable[[str, int], None] | None = None) -> None:
+        """``on_refuse(column, space)``: a tap on a space that takes none."""
+        self.on_tap, self.on_refuse = on_tap, on_refuse
         if len(lanes) != len(self.lanes):
             raise ValueError(f"the Time Table has {len(self.lanes)} columns, "
                              f"not {len(lanes)}")

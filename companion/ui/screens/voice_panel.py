@@ -15,7 +15,7 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.speech.voice import SETTING
+from companion.speech.voice import SETTING, TEST_LINE
 from companion.ui.app import load_kv
 from companion.ui.presenters import voice_settings as vs
 
@@ -58,12 +58,16 @@ class VoicePanel(BoxLayout):
         voice = app.voice
         s = voice.settings
         if what == "test":
-            voice.test()
-        else:
-            new = {"switch": vs.toggled, "softer": vs.softer, "louder": vs.louder,
-                   "speed": vs.next_speed,
-                   "accent": lambda x: vs.next_voice(x, voice.accents())}[what](s)
-            voice.settings = new
-            app.log.set_setting(SETTING, new.to_json())
+            said = voice.test()
+            app.play("tap")
+            self.refresh()
+            # the answer to the tap, where the voice's note is, until the next change
+            self.note = vs.test_note(said, voice.problem, TEST_LINE.text)
+            return
+        new = {"switch": vs.toggled, "softer": vs.softer, "louder": vs.louder,
+               "speed": vs.next_speed,
+               "accent": lambda x: vs.next_voice(x, voice.accents())}[what](s)
+        voice.settings = new
+        app.log.set_setting(SETTING, new.to_json())
         app.play("tap")
         self.refresh()
