@@ -20,11 +20,13 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.errors import CompanionError
+from companion.export.bgstats import exported
 from companion.export.logfile import export_csv, export_jsonl, exported_ids
 from companion.games import get_rules
 from companion.session import replay
 from companion.ui import storage_problem, theme
 from companion.ui.app import load_kv
+from companion.ui.bgstats_panel import show_play
 from companion.ui.modal import Modal
 from companion.ui.presenters.history import (
     PlayerStats,
@@ -204,6 +206,9 @@ class HistoryScreen(Screen):
         sheet.ids.lines.data = [{"text": line} for line in
                                 score_sheet(summary, row.setup, outcome, actions)]
         sheet.ids.delete.bind(on_release=lambda _w: self.ask_delete(summary, sheet))
+        sheet.ids.bgstats.disabled = not (outcome is not None and summary.status == "finished"
+                                          and exported(row.kind))
+        sheet.ids.bgstats.bind(on_release=lambda _w: show_play(app, summary.game_id))
         sheet.show()
 
     def ask_delete(self, summary, sheet=None) -> None:
