@@ -188,9 +188,8 @@ class CompanionApp(App):
         self.layer.add_widget(self.sm, index=len(self.layer.children))  # under the banner
         from companion.ui.bgstats_panel import GameOverButton
 
-        # 'Log in BG Stats' over a game that is over (issue 37), under the banner
+        # 'Log in BG Stats' over a game that is over (issue 37), laid on the layer then
         self.game_over_button = GameOverButton()
-        self.layer.add_widget(self.game_over_button, index=len(self.layer.children) - 1)
         self.layer.bind(pos=self.game_over_button.place, size=self.game_over_button.place)
         from companion.ui.widgets import TableKeyboard
 

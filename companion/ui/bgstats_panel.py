@@ -133,7 +133,7 @@ def show_play(app, game_id: int, state=None) -> BgStatsPanel | None:
 
 class GameOverButton(BigButton):
     """'Log in BG Stats' over the top right of the game's screen while the game in
-    progress is over by its rules; gone on any other screen or game. Tapping it shows
+    progress is over by its rules; off the app's layer on any other screen or game. Tapping it shows
     the code (``show_play`` with the state in memory: nothing replayed)."""
 
     def __init__(self, **kwargs) -> None:
@@ -151,6 +151,12 @@ class GameOverButton(BigButton):
                   and app.sm.current not in ("home", "history", "players", "settings"))
         self.game_id = session.game_id if wanted else None
         self.opacity, self.disabled = (1, False) if wanted else (0, True)
+        # on the layer only while shown: a hidden button would still take the taps there
+        layer = app.layer
+        if wanted and self.parent is None:
+            layer.add_widget(self, index=max(len(layer.children) - 1, 0))  # over the screens
+        elif not wanted and self.parent is not None:
+            self.parent.remove_widget(self)
         self.place()
 
     def place(self, *_args) -> None:

@@ -34,7 +34,7 @@ def play_seven(ui) -> int:
     for seat in range(1, 8):
         ui.app.act({"type": "score", "seat": seat, "points": 10 * seat + 3})
     ui.pump()
-    assert ui.app.game_over_button.opacity == 0  # not over yet: no button
+    assert ui.app.game_over_button.parent is None  # not over yet: no button
     ui.app.act({"type": "finish"})
     ui.pump()
     return ui.app.session.game_id
@@ -43,7 +43,7 @@ def play_seven(ui) -> int:
 def test_game_over_shows_a_code_a_phone_reads_as_the_play(ui):
     gid = play_seven(ui)
     button = ui.app.game_over_button
-    assert button.opacity == 1 and not button.disabled
+    assert button.parent is ui.app.layer and button.opacity == 1 and not button.disabled
     ui.screenshot("bgstats-game-over-button")
     ui.tap(button)
     panel = ui.app.bgstats_panel
@@ -58,7 +58,11 @@ def test_game_over_shows_a_code_a_phone_reads_as_the_play(ui):
     assert panel.parent is None  # closed: the game's screen is there again
     ui.app.end_game(ask=False)
     ui.pump()
-    assert button.opacity == 0 and button.disabled  # home: no game over on show
+    assert button.parent is None  # home: no game over on show, nothing takes taps there
+    before = ui.app.muted
+    ui.tap(ui.find("Sound"))  # where the button was, the home screen's own button answers
+    assert ui.app.muted is not before
+    ui.tap(ui.find("Sound"))
 
 
 def test_a_finished_game_in_history_shows_the_same_code(ui):

@@ -249,9 +249,39 @@ class HistoryScreen(Screen):
         app.say(self.message)
 
     def to_usb(self) -> None:
-        """Every game's HTML score sheet onto a mounted USB stick (companion/export/usb.py)."""
-        from companion.export.usb import copy_sheets
+        """Every game's HTML score sheet onto a mounted USB stick, with the games as JSON
+        Lines (what Restore reads back) and as a BG Stats play file
+        (companion/export/usb.py)."""
+        from companion.export.usb import copy_log, copy_sheets
 
         app = App.get_running_app()
         self.message = copy_sheets(app.log)
+        if self.message.startswith("Wrote"):
+            self.message += " " + copy_log(app.log)
         app.say(self.message, seconds=12)
+
+    def ask_restore(self) -> None:
+        """"Restore": the newest games export on the USB stick back into this box
+        (issue 37), asked first; games the box has stay exactly as they are."""
+        from companion.export.usb import newest_export
+
+        app = App.get_running_app()
+        found = newest_export()
+        if found is None:
+            self.message = ("No games export on a USB stick: plug in the stick that "
+                            "'Sheets to USB' wrote (folder table-companion), then tap again.")
+            app.say(self.message, seconds=12)
+            return
+        app.ask(f"Add the games of {found.parent.parent.name}/{found.parent.name}/"
+                f"{found.name} that this box does not have? Games already here stay as "
+                "they are.",
+                [("Not now", None, None),
+                 ("Restore", lambda: self.restore(found), theme.GO)])
+
+    def restore(self, path) -> None:
+        from companion.export.usb import restore_from_stick
+
+        app = App.get_running_app()
+        self.message = restore_from_stick(app.log, path)
+        app.say(self.message, seconds=12, error=self.message.startswith("Nothing"))
+        app.switch(self.name)  # the list reads the log again
