@@ -17,8 +17,9 @@ Every id is stable: ``play_id`` is a fingerprint of the game's kind, start time 
 setup, so the same game exported twice (by link, by file, from this box or from a box
 it was restored into, ``companion.export.restore``) is the same play, and BG Stats
 recognises a second scan. The slap pad tool (a ``GameInfo`` that is not ``ranked``) is
-never exported; only T.I.M.E Stories carries a BGG id (146508): a wrong id would file the
-plays under another game, so the others have none. Pure: no I/O, no clock.
+never exported; the BGG id is the descriptor's ``GameInfo.bgg_id``, which only
+T.I.M.E Stories has (146508): a wrong id would file the plays under another game, so
+the others have none. Pure: no I/O, no clock.
 
     play = play_of(row.kind, row.setup, row.started_at, row.finished_at, rules, state)
     url = link(play)                       # for the QR code
@@ -41,8 +42,6 @@ from companion.games import info
 
 SOURCE_NAME = "Table Companion"
 LINK_BASE = "https://app.bgstatsapp.com/createPlay.html?data="
-#: Confirmed BoardGameGeek ids only (a guessed one files plays under another game).
-BGG_IDS: Mapping[str, int] = {"time_stories": 146508}
 #: The namespace of every uuid the box writes into a play file (uuid5 of a stable key).
 _UUIDS = uuid.UUID("6f0c1a52-57a4-4c1e-9d3e-2b7d4e5a9c10")
 
@@ -143,7 +142,7 @@ def play_of(kind: str, setup: Mapping[str, Any], started_at: str, ended_at: str 
     if note.strip():
         comments.append(note.strip())
     stamp = start.astimezone(tz) if tz is not None else start.astimezone()
-    return Play(play_id(kind, started_at, setup), kind, game.title, BGG_IDS.get(kind),
+    return Play(play_id(kind, started_at, setup), kind, game.title, game.bgg_id,
                 game.cooperative, highest, no_points, stamp.strftime("%Y-%m-%d %H:%M:%S"),
                 minutes, ". ".join(c.rstrip(".") for c in comments if c) + ".",
                 tuple(players))
@@ -362,7 +361,7 @@ def read_bgsplay(text: str, source: str = "<file>") -> list[dict[str, Any]]:
     return out
 
 
-__all__ = ["BGG_IDS", "LINK_BASE", "SCHEMA", "SOURCE_NAME", "NotExported", "Play",
+__all__ = ["LINK_BASE", "SCHEMA", "SOURCE_NAME", "NotExported", "Play",
            "PlayerResult", "bgsplay", "canonical", "exported", "link", "log_play", "payload",
            "play_id",
            "play_of", "read_bgsplay"]

@@ -205,3 +205,10 @@ def test_export_bgsplay_from_the_command_line(tmp_path, capsys):
     assert main(["export", "--data-dir", str(tmp_path), "--format", "bgstats",
                  "--game", str(slap)]) == 2
     assert "Slap pad is not a game BG Stats logs" in capsys.readouterr().err
+
+
+def test_only_the_confirmed_bgg_id_is_declared():
+    from companion.games import get_rules, known
+
+    declared = {k: get_rules(k).GAME.bgg_id for k in known() if get_rules(k).GAME.bgg_id}
+    assert declared == {"time_stories": 146508}
