@@ -131,6 +131,12 @@ def show_play(app, game_id: int, state=None) -> BgStatsPanel | None:
     return panel
 
 
+def _screen_of(app) -> str:
+    """The screen that plays the game in progress (as ``CompanionApp`` shows it)."""
+    name = app.session.rules.GAME.screen_name
+    return name if app.sm.has_screen(name) else "game"
+
+
 class GameOverButton(BigButton):
     """'Log in BG Stats' over the top right of the game's screen while the game in
     progress is over by its rules; off the app's layer on any other screen or game. Tapping it shows
@@ -147,8 +153,7 @@ class GameOverButton(BigButton):
         """Shown when the game in progress is over and its own screen is on show."""
         session = app.session
         wanted = (session is not None and is_over(session.rules, session.state)
-                  and exported(session.rules.NAME)
-                  and app.sm.current not in ("home", "history", "players", "settings"))
+                  and exported(session.rules.NAME) and app.sm.current == _screen_of(app))
         self.game_id = session.game_id if wanted else None
         self.opacity, self.disabled = (1, False) if wanted else (0, True)
         # on the layer only while shown: a hidden button would still take the taps there

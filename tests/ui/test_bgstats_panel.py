@@ -98,3 +98,29 @@ def test_an_unfinished_game_offers_no_code_in_history(ui):
     ui.pump()
     assert ui.find("BG Stats").disabled
     ui.goto_home()
+
+
+def test_a_mission_complete_is_a_cooperative_play_of_time_stories(ui):
+    import json
+    from urllib.parse import unquote
+
+    from samples import ASYLUM
+
+    from companion.export.bgstats import LINK_BASE
+
+    ui.goto_home()
+    ui.app.start_game("time_stories", ASYLUM)
+    ui.app.act({"type": "end_run", "outcome": "failed_time"})
+    ui.app.act({"type": "start_run"})
+    assert ui.app.game_over_button.parent is None  # a failed run is not the game's end
+    ui.app.act({"type": "end_run", "outcome": "successful"})
+    ui.pump()
+    ui.tap(ui.app.game_over_button)
+    path, _ = ui.screenshot("bgstats-time-stories")
+    data = json.loads(unquote(decoded(path)[len(LINK_BASE):]))
+    assert data["game"]["bggId"] == 146508 and data["game"]["noPoints"] is True
+    assert [(p["name"], p["winner"], p["rank"]) for p in data["players"]] == [
+        ("Ann", True, 0), ("Bea", True, 0)]
+    assert "Run 1: time ran out" in data["comments"]
+    assert "Run 2: mission complete" in data["comments"]
+    ui.goto_home()
