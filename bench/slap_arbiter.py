@@ -25,7 +25,8 @@ so both see the same machine. Printed: the verdict cost of the arbiter fed edge 
 (``feed``) and fed one frame's batch at a time (``feed_many``, as the slap screen feeds
 it), each as a median and p99 in µs and as a ratio to the baseline's median; and that
 the baseline agrees with the arbiter on every round (so it is correct and the comparison
-fair). Goal: ``feed_many`` within 2x of the baseline (aim 1.7x, so it holds under load).
+fair). Goal: every one within 5x of the baseline (a round then costs about a tenth of a
+millisecond, once: no frame notices it).
 
 Exits 1 if any certain verdict or any ordering of slaps further apart than the bound was
 wrong, or the baseline disagrees with the arbiter.

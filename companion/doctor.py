@@ -87,6 +87,7 @@ def doctor(config_arg: str | None, watch_seconds: float = 0, out=print) -> int:
                 f"{len(log.games())} games)")
             if venue is not None:
                 out(f"venue outbox:  {outbox_line(log)}")
+                out(f"venue key:     {key_line(log)}")
             log.close()
     if watch_seconds > 0:
         _watch(config, factory, info, watch_seconds, out)
@@ -107,6 +108,18 @@ def outbox_line(log: GameLog) -> str:
         return "empty: the venue has everything"
     return (f"{unsent} message(s) waiting to be sent, {unacked} result(s) sent but not yet "
             "acknowledged by the venue")
+
+
+def key_line(log: GameLog) -> str:
+    """This box's venue key fingerprint (what the venue's operator admits), read only."""
+    from companion.venue.identity import Identity
+    from companion.venue.outbox import BOX_KEY_SETTING
+
+    try:
+        me = Identity.from_seed(log.get_setting(BOX_KEY_SETTING))
+    except (LogError, ValueError):
+        return "none yet (made when venue mode first starts)"
+    return f"fingerprint {me.fingerprint} (the venue's operator admits this box by it)"
 
 
 def _watch(config, factory, info, seconds: float, out) -> None:

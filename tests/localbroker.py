@@ -42,19 +42,40 @@ def free_port() -> int:
 class LocalBroker:
     def __init__(self, folder: Path, *, users: dict[str, str] | None = None,
                  tls: tuple[Path, Path, Path] | None = None, persistence: bool = False,
-                 port: int | None = None) -> None:
+                 port: int | None = None, acl: Path | None = None,
+                 config: str | None = None) -> None:
         """``users``: name -> password (anonymous clients are then refused); ``tls``:
-        (CA, certificate, key) files for a TLS-only listener."""
+        (CA, certificate, key) files for a TLS-only listener; ``acl``: an ACL file
+        (Mosquitto's ``acl_file``, e.g. the shipped deploy/mosquitto/companion.acl).
+        ``config``: the listener, login and ACL lines as given (a shipped configuration
+        with its paths made the test's own; ``users`` then only writes the password file
+        ``password_file`` in this folder), instead of the ones made from the arguments."""
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.users, self.tls, self.persistence = users, tls, persistence
+        self.users, self.tls, self.persistence, self.acl = users, tls, persistence, acl
+        self.config = config
         self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
         self.output: list[str] = []
         self.restarts = 0
         self._drainer: threading.Thread | None = None
 
+    def _passwords(self) -> Path:
+        passwd = self.folder / "passwd"
+        passwd.write_text("")
+        for name, password in (self.users or {}).items():
+            subprocess.run(["mosquitto_passwd", "-b", str(passwd), name, password],
+                           check=True, capture_output=True, timeout=30)
+        return passwd
+
     def _config(self) -> Path:
+        if self.config is not None:
+            self._passwords()
+            lines = ["user root", "log_dest stdout", "log_type all", "log_timestamp false",
+                     "persistence false", *self.config.splitlines()]
+            conf = self.folder / "mosquitto.conf"
+            conf.write_text("\n".join(lines) + "\n")
+            return conf
         lines = [f"listener {self.port} 127.0.0.1", "user root", "log_dest stdout",
                  "log_type error", "log_type warning", "log_type notice", "log_type information",
                  "log_timestamp false", f"persistence {'true' if self.persistence else 'false'}",
@@ -64,14 +85,12 @@ class LocalBroker:
                  # give up on larger results): the broker need not carry one either
                  f"message_size_limit {MAX_PAYLOAD}"]
         if self.users is not None:
-            passwd = self.folder / "passwd"
-            passwd.write_text("")
-            for name, password in self.users.items():
-                subprocess.run(["mosquitto_passwd", "-b", str(passwd), name, password],
-                               check=True, capture_output=True, timeout=30)
+            passwd = self._passwords()
             lines += ["allow_anonymous false", f"password_file {passwd}"]
         else:
             lines.append("allow_anonymous true")
+        if self.acl is not None:
+            lines.append(f"acl_file {self.acl}")
         if self.tls is not None:
             ca, cert, key = self.tls
             lines += [f"cafile {ca}", f"certfile {cert}", f"keyfile {key}"]

@@ -41,6 +41,7 @@ class SimTable:
         self.log = GameLog(self.path)
         self.rng = random.Random(seed)
         self.games, self.actions = games, actions
+        self.box = box_id
         self.publisher = None
         if cfg is not None:
             self.publisher = Publisher(cfg, self.path, box_id, **publisher_options)

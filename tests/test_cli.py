@@ -23,7 +23,7 @@ def test_doctor_reports_factory_bound_config_and_log(data_dir, capsys):
     out = capsys.readouterr().out
     assert "pin factory:   keyboard (simulated)" in out
     assert "timestamps:    taken in user space" in out
-    assert "slap bound:    30 ms" in out
+    assert "slap bound:    17 ms" in out  # a frame: keys are stamped on the UI thread
     assert f"config:        {DEFAULT_CONFIG}" in out
     assert f"(schema {SCHEMA_VERSION}, 0 games)" in out
 

@@ -1,22 +1,27 @@
 """Helpers for the venue-mode tests (tests/venue): the venue's copy with its subscriber,
-and waiting for what threads report (bounded, never a fixed sleep)."""
+boxes the venue's operator admitted, and waiting for what threads report (bounded, never
+a fixed sleep)."""
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import shutil
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
+from localbroker import LocalBroker, free_port
 from simtable import SimTable
 
-from companion.venue import proof
+from companion.venue.identity import Identity
 from companion.venue.mqtt import BrokerSettings
 from companion.venue.outbox import Outbox, OutboxHook
 from companion.venue.payloads import PayloadBuilder
 from companion.venue.receiver import VenueStore
+from companion.venue.settings import VenueConfig
 from companion.venue.subscriber import Subscriber
 from companion.venue.topics import Topics, encode
 
@@ -25,9 +30,27 @@ needs_mosquitto = pytest.mark.skipif(shutil.which("mosquitto") is None
                                      reason="mosquitto is not installed (.ci/run installs it)")
 
 
-#: the test venue's Diffie-Hellman secret (tests sign a box's messages as its publisher
-#: would, for a venue made with ``VenueStore(..., secret=VENUE_SECRET)``)
-VENUE_SECRET = 0x8000_2026_1201_0025 << 192
+#: the test venue's key (``VenueStore(..., key=VENUE_KEY)``) and the fingerprint a box's
+#: config names it by (``venue_config``)
+VENUE_KEY = Identity.from_seed("20261203" * 8)
+VENUE_FINGERPRINT = VENUE_KEY.fingerprint
+
+
+def venue_config(port: int, table: str = "Table 1", venue: str = "Chronos Café",
+                 **more) -> VenueConfig:
+    """A box's ``[venue]`` on the local broker, believing the test venue's key."""
+    return VenueConfig("127.0.0.1", port, venue, table,
+                       **{"fingerprint": VENUE_FINGERPRINT, **more})
+
+
+def admit(store: VenueStore, log_path, box: str, table: str = "?") -> None:
+    """The venue's operator admits the box whose game log is ``log_path`` (its key
+    compared on the box's screen: here read from the log)."""
+    outbox = Outbox(log_path)
+    try:
+        store.admit_key(box, outbox.box_identity().public, table)
+    finally:
+        outbox.close()
 
 
 class Changes:
@@ -57,11 +80,16 @@ class Venue:
 
     def __init__(self, path, port: int, changes: Changes, name: str = "Chronos Café",
                  **settings):
-        self.store = VenueStore(path, name, secret=VENUE_SECRET)
+        self.store = VenueStore(path, name, key=VENUE_KEY)
         self.sub = Subscriber(self.store, BrokerSettings("127.0.0.1", port, "venue-test",
                                                          clean_session=False, **settings),
                               on_change=changes.poke)
         self.sub.start()
+
+    def admit(self, *tables) -> None:
+        """The operator admits these ``SimTable``s."""
+        for table in tables:
+            admit(self.store, table.path, table.box)
 
     def close(self) -> None:
         self.sub.stop()
@@ -121,6 +149,39 @@ def make_certificates(folder, server_names: list[str]):
     return paths
 
 
+DEPLOY = Path(__file__).resolve().parent.parent / "deploy" / "mosquitto"
+
+
+def shipped_config(folder: Path, port: int) -> str:
+    """deploy/mosquitto/companion-venue.conf with its /etc paths made this test's own (a
+    throwaway CA and broker certificate, the password file ``LocalBroker`` writes, the
+    shipped ACL) and its listener on 127.0.0.1 only: its setting lines."""
+    ca, cert, key = make_certificates(folder / "certs", ["127.0.0.1"])
+    text = (DEPLOY / "companion-venue.conf").read_text()
+    assert "\nlistener 8883\n" in text
+    text = text.replace("\nlistener 8883\n", f"\nlistener {port} 127.0.0.1\n")
+    for etc, mine in {"/etc/mosquitto/certs/venue-ca.pem": ca,
+                      "/etc/mosquitto/certs/broker.pem": cert,
+                      "/etc/mosquitto/certs/broker.key": key,
+                      "/etc/mosquitto/companion/passwd": folder / "broker" / "passwd",
+                      "/etc/mosquitto/companion/acl": DEPLOY / "companion.acl"}.items():
+        assert etc in text, etc
+        text = text.replace(etc, str(mine))
+    settings = [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert not [line for line in settings if "/etc/" in line]  # every path is the test's
+    return "\n".join(settings)
+
+
+@contextlib.contextmanager
+def walled_broker(folder: Path, users: dict[str, str]) -> Iterator[tuple[LocalBroker, Path]]:
+    """A real Mosquitto running the shipped configuration (TLS, accounts, ACL) with these
+    accounts: ``(broker, the CA file clients trust)``."""
+    port = free_port()
+    config = shipped_config(folder, port)
+    with LocalBroker(folder / "broker", users=users, port=port, config=config) as broker:
+        yield broker, folder / "certs" / "ca.pem"
+
+
 class Box:
     """A real game log with the outbox hook, and the messages its publisher would send."""
 
@@ -130,12 +191,16 @@ class Box:
         self.outbox = Outbox(self.sim.path)
         self.builder = PayloadBuilder(self.outbox, box, table)
         self.topics = Topics("Chronos Café", table)
-        self.public = proof.public(self.outbox.box_secret())
-        self.key = proof.shared_key(self.outbox.box_secret(), proof.public(VENUE_SECRET))
+        self.box, self.table = box, table
+        self.me = self.outbox.box_identity()
+
+    def admit_to(self, store: VenueStore) -> None:
+        """The venue's operator admits this box (with its current key)."""
+        store.admit_key(self.box, self.me.public, self.table)
 
     def sign(self, topic: str, payload: dict) -> bytes:
         """What the box's publisher sends: the payload with its key and signature."""
-        return encode(proof.sign(self.key, topic, {**payload, "key": self.public}))
+        return encode(self.me.sign(topic, {**payload, "key": self.me.public}))
 
     def messages(self) -> list[tuple[str, bytes]]:
         out = []

@@ -49,24 +49,23 @@ from collections.abc import Iterable
 from companion.errors import ConfigError
 from companion.events import PressEvent
 from companion.slap.bounds import maybe_before_arm, round_bound
-from companion.slap.chatter import blips
+from companion.slap.chatter import closing_sources
 from companion.slap.config import (
     DEFAULT_RESOLUTION_NS,
     NOTICE_KINDS,
     ArbiterConfig,
     Notice,
-    notice,
-    slap_notice,
     verdict_notice,
 )
-from companion.slap.seatlog import Edge, SeatLog
-from companion.slap.sortin import BOUNCE, LATE, MASH, ORPHAN, SortIn
+from companion.slap.seatlog import Edge, SeatLog, scan
+from companion.slap.sortin import BOUNCE, SortIn
 from companion.slap.stream import Stream
 from companion.slap.verdict import Verdict, decide
 
 __all__ = ["DEFAULT_RESOLUTION_NS", "NOTICE_KINDS", "ArbiterConfig", "Notice", "SlapArbiter"]
 
 _MAX_ONCE_KEYS = 256
+_LOOKBACK_NS = 5_000_000_000
 
 
 class SlapArbiter(SortIn):
@@ -89,14 +88,19 @@ class SlapArbiter(SortIn):
         self._holdoff = cfg.holdoff_ns
         self._max_edges = cfg.max_edges
         self._timeout, self._settle, self._stuck_ns = cfg.timeout_ns, cfg.settle_ns, cfg.stuck_ns
-        self._lookback = max(cfg.holdoff_ns, cfg.chatter_window_ns)
+        # Edges this long before the arm are kept with the round's, so that one delivered
+        # late is still read (and told) by the same scan; older ones only as ``before``.
+        self._lookback = max(cfg.holdoff_ns, _LOOKBACK_NS)
         self._bounds = dict(cfg.resolution_ns)
+        self._blip_ns = cfg.blip_ns
+        self._fine = closing_sources(cfg)  # sources that can see a blip
         self._armed = False
         self._arm_ns = 0
         self._window = 0  # edges older than this go to SeatLog.before while armed
         self._first: int | None = None  # the round's first slap so far
         self._pending = False  # some seat has edges waiting to be sorted in
         self._once: set[tuple[str, int | None]] = set()
+        self._told: set[tuple[str, int]] = set()  # poll's notices already given this round
         self._outbox: list[Notice] = []
         self._closed: tuple[int, int] | None = None  # (arm_ns, close_ns) of the last round
         self.last_verdict: Verdict | None = None
@@ -189,11 +193,13 @@ class SlapArbiter(SortIn):
         for stream in self._streams.values():
             stream.expected = False
         self._once.clear()
+        self._told.clear()
         out = []
         for seat, st in self._st.items():
             st.drop_older(self._window)
             st.overflow, st.noted, st.untimed_press = False, 0, False
-            st.find_slap(now_ns, self._holdoff)
+            st.state = None
+            scan(st, now_ns, self._holdoff, self._blip_ns, self._fine)
             if st.held_at(now_ns):
                 out.append(Notice("held", seat, now_ns, f"Seat {seat}: button held down; left "
                                   "out of this round unless released before the first slap"))
@@ -212,7 +218,8 @@ class SlapArbiter(SortIn):
     def feed(self, event: PressEvent) -> list[Notice]:
         """Take one edge (any order, any thread's stamp) and describe it. Never raises."""
         self._dirty = True
-        if not isinstance(event, PressEvent):
+        plain = event.__class__ is PressEvent
+        if not plain and not isinstance(event, PressEvent):
             return self._invalid(event)
         seat, t = event.seat, event.t_ns
         if t.__class__ is not int or seat.__class__ is not int:
@@ -220,39 +227,49 @@ class SlapArbiter(SortIn):
         st = self._st.get(seat)
         if st is None:
             return self._note("unknown_seat", seat, t, f"Seat {seat}: not in play, ignored")
-        if event.__class__ is not PressEvent and getattr(event, "untimed", False):
+        if not plain and getattr(event, "untimed", False):
             return self._feed_untimed(st, seat, event)
+        out: list[Notice] = []
         if event.source not in self._bounds:
-            return self._feed_odd(st, seat, t, event)
+            if event.source.__class__ is not str:
+                return self._invalid(event)
+            self._unknown_source(st, seat, t, event, out)
         pressed = event.pressed
         if pressed.__class__ is not bool:
             pressed = bool(pressed)
+        if not self._armed:
+            return self._feed_disarmed(st, seat, t, pressed, event, out)
         latest = st.latest_t
-        if st.pending or not self._armed or (latest is not None and t <= latest):
-            return self._feed_slow(st, seat, t, pressed, event, [])
-        st.latest_t, st.latest_pressed = t, pressed
-        out: list[Notice] = []
-        edges = st.edges
-        prev: Edge | None = edges[-1] if edges else st.before
         if t < self._window:  # long before the round: only the bounce rule needs it
+            if latest is None or t > latest:
+                st.latest_t, st.latest_pressed = t, pressed
             st.push_before((t, pressed, event))
+            self._pending = True  # the seat is read again from its new ``before``
             return out
+        if st.pending or (latest is not None and t <= latest):
+            st.pending.append((t, pressed, event))  # described when sorted in (``_merge``)
+            self._pending = True
+            return out
+        st.latest_t, st.latest_pressed = t, pressed
+        edges = st.edges
         edge = (t, pressed, event)
         edges.append(edge)
-        st.blips_ok = False
+        reader = st.state
         if len(edges) > self._max_edges:
             self._flood(st, seat, edge, out)
             if edges[-1] is not edge:
+                scan(st, self._arm_ns, self._holdoff, self._blip_ns, self._fine)
                 return out
-        if prev is not None and t - prev[0] <= self._holdoff:
-            if pressed and not st.noted & BOUNCE:
-                st.noted |= BOUNCE
-                out.append(notice("bounce", seat, t, self._bounce_text[seat]))
-        elif not pressed:
-            if prev is None or not prev[1]:
-                self._orphan(st, seat, t, out)
+            reader = None
+        if reader is not None:  # in time order: the scan goes on, one step (``scan``)
+            found, st.slap, st.tail_blip = reader.send((edge,))
+            # (a bounce already told this round is all most edges hold: nothing to say)
+            if found is not None and (found[0] or found[2] or not st.noted & BOUNCE):
+                self._describe(seat, st, found, None, out)
         else:
-            self._press(st, seat, edge, out)
+            found = scan(st, self._arm_ns, self._holdoff, self._blip_ns, self._fine)
+            if found is not None:
+                self._describe(seat, st, found, set(map(id, edges[:-1])), out)
         return out
 
     def feed_many(self, events: Iterable[PressEvent]) -> list[Notice]:
@@ -297,22 +314,20 @@ class SlapArbiter(SortIn):
         seats out as ``quiet``: candidates, so the table decides."""
         if self._pending:
             self._merge()
-        stuck_ns = self._stuck_ns
         first = self._first
         if self._judged and now_ns > self._reopen_until:
             self._armed = self._judged = False  # long over: later slaps are only noted
         if not self._armed or first is None or (self._judged and not self._dirty):
             for seat, st in self._st.items():
-                if (st.latest_pressed and st.stuck_t != st.latest_t
-                        and now_ns - st.latest_t > stuck_ns):
-                    self._stuck(seat, st)
+                if st.latest_pressed and st.stuck_t != st.latest_t:
+                    self._stuck(seat, st, now_ns)
             return None
         deadline = first + self._timeout
         counted = []  # (seat, slap) of the slaps counted
         last = first  # the latest of them
         for seat, st in self._st.items():
-            if st.latest_pressed and st.stuck_t != st.latest_t and now_ns - st.latest_t > stuck_ns:
-                self._stuck(seat, st)
+            if st.latest_pressed and st.stuck_t != st.latest_t:
+                self._stuck(seat, st, now_ns)
             slap = st.slap
             if slap is not None and slap[0] <= deadline:
                 counted.append((seat, slap))
@@ -328,6 +343,12 @@ class SlapArbiter(SortIn):
             if n + sum(1 for s in excluded if self._st[s].slap is None
                        or self._st[s].slap[0] > deadline) == len(self.seats):
                 target = last
+        for seat, _ in counted:
+            st = self._st[seat]
+            if st.tail_blip is not None:  # a burst so far: wait until it can count
+                over = min(st.tail_blip + self._holdoff + 1, max(target, deadline))
+                if over > target:
+                    target = over
         if now_ns - self._settle < target:
             return None
         quiet = []
@@ -357,6 +378,8 @@ class SlapArbiter(SortIn):
         """An edge its source could not place in time: its level counts (the seat is
         held only if its button is down now), its time does not; a press while a round
         is on leaves the seat out of it as ``untimed``."""
+        if self._pending:
+            self._merge()  # the timed edges that came before it, sorted in
         st.level = bool(event.pressed)
         st.level_after = st.latest_t
         if event.pressed and self._armed:
@@ -365,7 +388,22 @@ class SlapArbiter(SortIn):
                               "time; left out of this round (the table decides)")
         return []
 
-    def _stuck(self, seat: int, st: SeatLog) -> None:
+    def _stuck(self, seat: int, st: SeatLog, now_ns: int) -> None:
+        """Say once that the seat's button is held down, if it really was for over
+        ``stuck_ns``: its stream must be complete that far past the press with no release
+        stamped in between (a release that arrives late, after a replug or a stall, is
+        timed by its stamp, not its arrival)."""
+        edges = st.edges
+        edge = edges[-1] if edges else st.before
+        mark = now_ns - self._settle  # the host's own stream
+        if edge is not None and edge[0] == st.latest_t:
+            source = edge[2].source
+            for stream in self._streams.values():
+                if source in stream.sources:
+                    mark = stream.mark
+                    break
+        if mark is None or mark - st.latest_t <= self._stuck_ns:
+            return
         st.stuck_t = st.latest_t
         self._outbox.append(Notice("stuck", seat, st.latest_t, f"Seat {seat}: button held "
                                    f"down for over {self._stuck_ns / 1e9:g} s"))
@@ -375,30 +413,6 @@ class SlapArbiter(SortIn):
         return out
 
     # -- describing edges ---------------------------------------------------------------
-    def _press(self, st: SeatLog, seat: int, edge: Edge, out: list[Notice]) -> None:
-        """A press that is no bounce, in time order: false slap, mash, late or the slap."""
-        t = edge[0]
-        if t < self._arm_ns:
-            out.append(self._early(seat, t))
-        elif st.slap is not None:
-            if not st.noted & MASH:
-                st.noted |= MASH
-                out.append(notice("mash", seat, t, self._mash_text[seat]))
-        elif self._first is not None and t > self._first + self.config.timeout_ns:
-            if not st.noted & LATE:
-                self._seat_note(st, LATE, "late", seat, t, f"slap after the round's "
-                                f"{self.config.timeout_ns / 1e9:g} s timeout, not counted", out)
-        else:
-            st.slap = edge
-            first = self._first
-            if first is None or t < first:
-                self._first = first = t
-            out.append(slap_notice(seat, t, t - first))
-
-    def _orphan(self, st: SeatLog, seat: int, t: int, out: list[Notice]) -> None:
-        self._seat_note(st, ORPHAN, "orphan_release", seat, t, "release without a press, "
-                        "ignored", out)
-
     @staticmethod
     def _seat_note(st: SeatLog, bit: int, kind: str, seat: int, t: int | None, text: str,
                    out: list[Notice]) -> None:
@@ -419,7 +433,7 @@ class SlapArbiter(SortIn):
 
     # -- the close ----------------------------------------------------------------------
     def _close(self, counted: list[tuple[int, Edge]], excluded: dict[int, str],
-               now_ns: int, quiet: list[Stream] = (), until_ns: int | None = None) -> Verdict:
+               now_ns: int, quiet: list[Stream] = ()) -> Verdict:
         """The verdict on the ``counted`` slaps, leaving out ``excluded`` seats,
         chattering ones, those too close to the arm to tell, and those a ``quiet``
         source may hold unheard."""
@@ -428,40 +442,35 @@ class SlapArbiter(SortIn):
         notes = self._outbox
         for stream in quiet:
             self._quiet(stream, counted, left_out)
-        since = self._arm_ns - cfg.chatter_window_ns
-        need = cfg.chatter_blips
+        arm, need, told = self._arm_ns, cfg.chatter_blips, self._told
+        # A seat's last episode counts once it began a hold-off before the stream is
+        # complete (only the host's own sources make blips: complete to the settle).
+        settled = now_ns - self._settle - self._holdoff
         order = []  # (t_ns, seat) of the slaps counted
         source = None  # the slaps' one source, unless ``mixed``
         plain, mixed = True, False
-        until = now_ns if until_ns is None else min(now_ns, until_ns)
         for seat, st in self._st.items():
             st.noted = 0  # the round is over: once-a-round notices may come again
-            edges = st.edges
-            if len(edges) < 2:
-                count = 0
-            elif st.blips_ok and edges[-1][0] <= until:
-                count = st.blips  # ``_scan`` counted the same edges
-            else:  # (presses after the round, e.g. on another screen, do not count)
-                count = blips(edges, not (st.before is not None and st.before[1]),
-                              cfg.holdoff_ns, cfg.blip_ns, since, until, cfg.pad_blip_ns)
-                if edges[-1][0] <= until:
-                    st.blips, st.blips_ok = count, True
-            if not count or seat in left_out:
+            if seat in left_out or not (st.blip_at or st.tail_blip is not None):
                 continue
+            # Blips within the round only (presses after it, e.g. on another screen, and
+            # before its arm do not count), read by ``scan`` with the rest. One is enough
+            # to leave the seat out: no hand makes it, and a worn contact's burst stamped
+            # a little late can pass for a short tap, so its "slap" cannot be trusted.
+            count = st.blips(arm, now_ns, settled)
+            if not count:
+                continue
+            left_out[seat] = "chatter"
+            if ("chatter", seat) in told:
+                continue
+            told.add(("chatter", seat))
             if count >= need:
-                left_out[seat] = "chatter"
-                notes.append(Notice("chatter", seat, None, f"Seat {seat}'s button is "
-                                    "chattering (it closes by itself in short bursts): left "
-                                    "out of this round; check its switch and wiring"))
-            elif (st.slap is not None and st.slap[2].__class__ is PressEvent
-                  and blips(edges, not (st.before is not None and st.before[1]),
-                            cfg.holdoff_ns, cfg.blip_ns, st.slap[0], st.slap[0])):
-                # Its "slap" closed the switch for under ``blip_ns`` at a stretch, seen
-                # edge by edge at the host: no hand does that (docs/slap-timing.md).
-                left_out[seat] = "chatter"
-                notes.append(Notice("chatter", seat, st.slap[0], f"Seat {seat}'s button "
-                                    f"closed for under {cfg.blip_ns / 1e6:g} ms, which no "
-                                    "hand does: left out of this round; check its switch"))
+                text = (f"Seat {seat}'s button is chattering (it closes by itself in short "
+                        "bursts): left out of this round; check its switch and wiring")
+            else:
+                text = (f"Seat {seat}'s button closed for under {cfg.blip_ns / 1e6:g} ms, "
+                        "which no hand does: left out of this round; check its switch")
+            notes.append(Notice("chatter", seat, None, text))
         for seat, edge in counted:
             event = edge[2]
             if event.source is not source and event.source != source:
@@ -473,6 +482,9 @@ class SlapArbiter(SortIn):
                 unsure = getattr(event, "uncertainty_ns", 0)
                 if unsure and maybe_before_arm(self._st[seat], edge, unsure, self._arm_ns):
                     left_out[seat] = "untimed"
+                    if ("unsure_start", seat) in told:
+                        continue
+                    told.add(("unsure_start", seat))
                     notes.append(Notice("unsure_start", seat, edge[0], f"Seat {seat}: slapped "
                                         f"within {unsure / 1e6:.3f} ms of the round's start, "
                                         "too close to tell whether it was before: left out"))

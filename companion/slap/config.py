@@ -26,7 +26,7 @@ DEFAULT_RESOLUTION_NS: Mapping[str, int] = MappingProxyType({
     "gpio-userspace": 10_000_000,  # stamped in a userspace callback (RPi.GPIO, native)
     "pad": 100_000,                # Pico GPIO_IN scan stamped with the 64-bit timer
     "pad-pio": 112,                # Pico PIO edge capture: 14 cycles at 125 MHz, worst case
-    "keyboard": 30_000_000,        # key events through X/SDL and Kivy
+    "keyboard": 17_000_000,        # keys stamped when the UI thread handles them: a frame
     "mock": 1_000_000,             # gpiozero MockFactory and synthetic streams
 })
 
@@ -116,12 +116,12 @@ class ArbiterConfig:
     late slap stamped inside it and redoes its verdict; later ones are only noted.
     ``max_edges``: edges kept per seat per round (a flood beyond it leaves the seat
     untimed if no slap was found among them).
-    ``blip_ns``: a press stamped at the host (every edge seen) that is back at rest
-    sooner than this is no hand (a blip); ``pad_blip_ns`` the same for the pad, whose
-    firmware reports a release no sooner than its own hold-off. ``chatter_blips`` blips
-    of one seat from ``chatter_window_ns`` before the arm until the close mean its
-    switch chatters: the seat is left out (``chatter``), a candidate. The thresholds and
-    where they come from: ``docs/slap-timing.md``.
+    ``blip_ns``: a press episode whose longest continuous closing is shorter than this
+    is no hand (a blip); only sources whose bound is under it can see one
+    (``companion.slap.chatter``). One blip of a seat within the round (arm to close)
+    leaves it out (``chatter``), a candidate; its notice calls the switch chattering from
+    ``chatter_blips`` blips on. The thresholds and where they come from:
+    ``docs/slap-timing.md``.
     ``resolution_ns``: press source name -> honest ordering bound.
     """
 
@@ -133,9 +133,7 @@ class ArbiterConfig:
     reopen_ns: int = 30_000_000_000
     max_edges: int = 64
     blip_ns: int = 3_000_000
-    pad_blip_ns: int = 25_000_000
     chatter_blips: int = 2
-    chatter_window_ns: int = 5_000_000_000
     resolution_ns: Mapping[str, int] = field(
         default_factory=lambda: dict(DEFAULT_RESOLUTION_NS), hash=False)
 
@@ -148,9 +146,7 @@ class ArbiterConfig:
         _whole("reopen_ns", self.reopen_ns, 0)
         _whole("max_edges", self.max_edges, 8)
         _whole("blip_ns", self.blip_ns, 0)
-        _whole("pad_blip_ns", self.pad_blip_ns, 0)
         _whole("chatter_blips", self.chatter_blips, 2)
-        _whole("chatter_window_ns", self.chatter_window_ns, 0)
         if self.holdoff_ns >= self.timeout_ns:
             raise ConfigError(f"ArbiterConfig.holdoff_ns ({self.holdoff_ns}) must be shorter "
                               f"than timeout_ns ({self.timeout_ns})")

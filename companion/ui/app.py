@@ -82,15 +82,17 @@ class Root(BoxLayout):
 
 
 class Layer(FloatLayout):
-    """Where the screens, the banner and a question lie on top of each other."""
+    """Where the screens and a question or sheet lie on top of each other (the banner
+    has its own room above it)."""
 
 
 class Banner(BoxLayout):
-    """A message under the screen's top bar (never over it), the screen's width, as tall
-    as its words need (never cut): a refusal (red) or something the table must do or
-    know (amber). A tap on it puts it away; when empty it is invisible and takes no
-    taps. ``cause`` names what fixes a notice ("pad": the pad is back); ``until`` (a
-    ``time.monotonic()``, 0 for none) when an informative line leaves by itself."""
+    """A message above the screen, in room of its own (the screen shrinks for it, so it
+    covers no control), the window's width, as tall as its words need (never cut): a
+    refusal (red) or something the table must do or know (amber). A tap on it puts it
+    away; when empty it is invisible, takes no room and no taps. ``cause`` names what
+    fixes a notice ("pad": the pad is back); ``until`` (a ``time.monotonic()``, 0 for
+    none) when an informative line leaves by itself."""
 
     text = StringProperty("")
     kind = StringProperty("")  # "refusal" or "notice"
@@ -185,7 +187,7 @@ class CompanionApp(App):
         self.sm.pos_hint = {"x": 0, "y": 0}
         # strong references: ids are weak proxies, and ``is`` must see the widgets
         self.layer, self.banner = root.ids.holder.__self__, root.ids.banner.__self__
-        self.layer.add_widget(self.sm, index=len(self.layer.children))  # under the banner
+        self.layer.add_widget(self.sm, index=len(self.layer.children))  # under a question
         from companion.ui.bgstats_panel import GameOverButton
 
         # 'Log in BG Stats' over a game that is over (issue 37), laid on the layer then
@@ -215,15 +217,22 @@ class CompanionApp(App):
             integrity.check_in_background(self.log.path, mainthread(self.log_checked))
         return root
 
-    def _tell_interrupted_round(self) -> None:
+    def _tell_interrupted_round(self, game_id: int | None = None) -> None:
         """A slap round was on when the box last stopped (the slap screen keeps it,
-        ``SlapRound.journal``): the table hears that it was not recorded."""
+        ``SlapRound.journal``, with the game it was for): the table hears that it was
+        not recorded, at the start, and again when that game is resumed (the start's
+        banner goes with the change of screen). Then it is forgotten."""
         from companion.slap.round import KEPT_ROUND, interrupted_text
 
         kept = self.log.get_setting(KEPT_ROUND)
-        if isinstance(kept, dict):
-            self.tell(interrupted_text(kept), cause="slap round")
-        if kept is not None:
+        if not isinstance(kept, dict):
+            if kept is not None:
+                self.log.set_setting(KEPT_ROUND, None)
+            return
+        self.tell(interrupted_text(kept), cause="slap round")
+        game = kept.get("game")
+        if game is None or game_id == game or game not in {
+                g.id for g in self.log.open_games()}:
             self.log.set_setting(KEPT_ROUND, None)
 
     def _first_frame(self, *_args) -> None:
@@ -342,6 +351,7 @@ class CompanionApp(App):
         if not self.controller.resume(game_id):
             return False
         self._show_game()
+        self._tell_interrupted_round(game_id)
         return True
 
     def keep_alive(self, _done: int = 0) -> None:

@@ -40,8 +40,11 @@ def carry_out(app, effects: Iterable[Effect], names: Mapping[int, str],
             app.tell(value, cause="slap round")
         elif kind == "speak":
             app.speak(slap_line(value, spoken_names(names)))
-        elif kind == "keep":
-            app.log.set_setting(KEPT_ROUND, value)
+        elif kind == "keep":  # with the game it is for, told when that game is resumed
+            session = app.session  # (a tool's own log is never resumed: none)
+            game = session.game_id if session is not None and session.rules.GAME.on_home \
+                else None
+            app.log.set_setting(KEPT_ROUND, None if value is None else {**value, "game": game})
         elif kind == "correction":
             correction = value
     return correction

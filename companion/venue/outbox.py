@@ -23,6 +23,7 @@ keep the newest live state and drop anything older or repeated.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Callable
@@ -34,7 +35,10 @@ from companion.store.gamelog import dumps, utc_now
 
 #: game log events that end a game: they publish the whole game as a result
 RESULT_EVENTS = frozenset({"finished", "abandoned"})
-BOX_SECRET_SETTING = "venue_box_secret"
+#: the box's Ed25519 private key (``identity``), kept with the box id in the log's settings
+BOX_KEY_SETTING = "venue_box_key"
+#: the venue's public key once a person confirmed its fingerprint on the box's screen
+VENUE_KEY_SETTING = "venue_trusted_key"
 
 
 class OutboxHook:
@@ -114,22 +118,37 @@ class Outbox:
         except sqlite3.Error as exc:
             raise LogError(f"venue outbox in {self.path}: {exc}") from exc
 
-    # -- the box's proof key ----------------------------------------------------------
+    # -- the box's key and the venue it trusts -----------------------------------------
 
-    def box_secret(self) -> int:
-        """The box's secret exponent (``proof``), made once and kept in the log's settings
-        (a salvaged log keeps it, with the box id): the venue pins its public value."""
-        rows = self._q("SELECT value FROM settings WHERE key = ?", (BOX_SECRET_SETTING,))
-        value = _secret_of(rows[0][0]) if rows else None
-        if value is None:
-            from companion.venue.proof import new_secret
+    def box_identity(self):
+        """The box's signing key (``identity.Identity``), made once and kept in the log's
+        settings (a salvaged log keeps it, with the box id): the venue's operator admits
+        its fingerprint."""
+        from companion.venue.identity import Identity
 
-            self._q("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO"
-                    " UPDATE SET value = excluded.value",
-                    (BOX_SECRET_SETTING, json.dumps(format(new_secret(), "x"))))
-            rows = self._q("SELECT value FROM settings WHERE key = ?", (BOX_SECRET_SETTING,))
-            value = _secret_of(rows[0][0])
-        return value
+        rows = self._q("SELECT value FROM settings WHERE key = ?", (BOX_KEY_SETTING,))
+        try:
+            return Identity.from_seed(json.loads(rows[0][0]))
+        except (IndexError, TypeError, ValueError):
+            made = Identity.generate()
+            self._set(BOX_KEY_SETTING, made.seed)
+            return made
+
+    def trusted_venue(self) -> str | None:
+        """The venue public key confirmed on this box's screen (None: none yet)."""
+        rows = self._q("SELECT value FROM settings WHERE key = ?", (VENUE_KEY_SETTING,))
+        try:
+            value = json.loads(rows[0][0])
+        except (IndexError, TypeError, ValueError):
+            return None
+        return value if isinstance(value, str) else None
+
+    def trust_venue(self, public: str) -> None:
+        self._set(VENUE_KEY_SETTING, public)
+
+    def _set(self, key: str, value: str) -> None:
+        self._q("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO"
+                " UPDATE SET value = excluded.value", (key, json.dumps(value)))
 
     # -- rows ---------------------------------------------------------------------------
 
@@ -204,12 +223,13 @@ class Outbox:
             (game_id, after_seq))]
 
 
-def _secret_of(text: str) -> int | None:
-    try:
-        value = json.loads(text)
-        return int(value, 16) if isinstance(value, str) and 60 <= len(value) <= 64 else None
-    except (TypeError, ValueError):
-        return None
+def game_uid(box: str, game: LoggedGame) -> str:
+    """The identity of one game at the venue, which outlives the log's numbering: a log
+    restored from an older image numbers its new games again from where the image
+    stopped, but they start at other times. The box id, the game's number and its start
+    time (to the millisecond), hashed: 32 hex digits, the same at every send."""
+    text = f"{box}\n{game.id}\n{game.started_at}".encode()
+    return hashlib.sha256(text).hexdigest()[:32]
 
 
 def _json(text: str, game_id: int):

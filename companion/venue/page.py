@@ -1,9 +1,12 @@
-"""The venue page as HTML: read-only, big enough for a TV across the room, one column on
+"""The venue page as HTML: big enough for a TV across the room, one column on
 a phone. Pure functions from ``VenueStore.board()`` data to markup; every text a table
 sent goes through ``html.escape`` here and nowhere else.
 
 ``page(board, status)`` is the whole document; ``board_html(board, status)`` is the part
 the page replaces when the server sends an update (server-sent events, ``/events``).
+With ``operator=True`` (the operator's page) each waiting box has an "Admit" button; the
+operator page does not follow the live updates, so a box is never admitted from a list
+that changed under the operator's finger.
 """
 
 from __future__ import annotations
@@ -76,7 +79,31 @@ def _table_card(t: dict) -> str:
             f'<ul class="players">{"".join(rows)}</ul>{end}</section>')
 
 
-def board_html(board: dict, status: str = "") -> str:
+def _waiting_html(board: dict, operator: bool) -> str:
+    """Boxes heard but not admitted: id, the table they claim, their key's fingerprint."""
+    if not board.get("waiting"):
+        return ""
+    rows = []
+    for w in board["waiting"]:
+        again = (f" (admitted before with {_e(w['replaces'])}: its key changed)"
+                 if w.get("replaces") else "")
+        button = ""
+        if operator:
+            button = ('<form method="post" action="admit" class="admit">'
+                      f'<input type="hidden" name="box" value="{_e(w["box"])}">'
+                      f'<input type="hidden" name="fingerprint" value="{_e(w["fingerprint"])}">'
+                      '<button type="submit">Admit</button></form>')
+        rows.append(f'<li data-box="{_e(w["box"])}" data-fingerprint="{_e(w["fingerprint"])}">'
+                    f'box {_e(w["box"])} calling itself {_e(w["table"])}: fingerprint '
+                    f'<code>{_e(w["fingerprint"])}</code>{again} &middot; {w["messages"]} '
+                    f'message(s){button}</li>')
+    hint = ("Admit a box only when the fingerprint matches the one on that box's Settings."
+            if operator else "The operator admits them on the operator page.")
+    return (f'<h2>Waiting to be admitted</h2><p class="status">{hint}</p>'
+            f'<ul id="waiting">{"".join(rows)}</ul>')
+
+
+def board_html(board: dict, status: str = "", operator: bool = False) -> str:
     parts = [f'<p class="status" id="status">{_e(status)}</p>'] if status else []
     for w in board["warnings"]:
         parts.append(f'<p class="warn">{_e(w)}</p>')
@@ -112,10 +139,16 @@ def board_html(board: dict, status: str = "") -> str:
         parts.append('<h2>Fastest hands (slap pad)</h2><table id="reactions"><tr><th>player'
                      '</th><th class="num">median delay</th><th class="num">slaps</th></tr>'
                      f"{rows}</table>")
+    parts.append(_waiting_html(board, operator))
+    if board.get("flood"):
+        parts.append(f'<p class="warn" id="flood">{board["flood"]} message(s) came faster '
+                     "than their table's rate limit and were dropped unread.</p>")
     if board.get("unproven"):
         parts.append(f'<p class="warn" id="unproven">{board["unproven"]} message(s) did not '
                      "prove the box they named (forged, or from a box whose key changed) and "
                      "were dropped.</p>")
+    if board.get("fingerprint"):
+        parts.append(f'<p class="status" id="fingerprint">{_e(board["fingerprint"])}</p>')
     if board["problems"]:
         rows = "".join(f'<li>{_e(p["reason"])} (topic {_e(p["topic"])}, {p["count"]}x)</li>'
                        for p in board["problems"])
@@ -124,12 +157,17 @@ def board_html(board: dict, status: str = "") -> str:
     return "\n".join(parts)
 
 
-def page(board: dict, status: str = "") -> str:
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+def page(board: dict, status: str = "", operator: bool = False, told: str = "") -> str:
+    head = (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<title>{_e(board["venue"])}: tonight</title><style>{STYLE}</style></head>'
-            f'<body data-version="{board["version"]}"><h1>{_e(board["venue"])}</h1>'
-            f'<div id="board">{board_html(board, status)}</div>'
+            f'<body data-version="{board["version"]}"><h1>{_e(board["venue"])}</h1>')
+    if operator:
+        return (head + f'<p class="status">Operator page. {_e(board.get("fingerprint"))}'
+                f'</p>' + (f'<p class="warn" id="told">{_e(told)}</p>' if told else "")
+                + f'<div id="board">{board_html(board, status, operator=True)}</div>'
+                "</body></html>")
+    return (head + f'<div id="board">{board_html(board, status)}</div>'
             f'<script>{SCRIPT}</script></body></html>')
 
 

@@ -18,7 +18,7 @@ from companion.games import get_rules, title_of
 from companion.games.base import Outcome
 from companion.games.replay import as_raised as _as_raised
 from companion.games.replay import final
-from companion.venue.outbox import Outbox, OutboxRow
+from companion.venue.outbox import Outbox, OutboxRow, game_uid
 from companion.venue.topics import VERSION
 
 
@@ -48,7 +48,8 @@ class PayloadBuilder:
 
     def _head(self, row: OutboxRow, kind: str, game) -> dict:
         return {"v": VERSION, "type": kind, "box": self.box, "table": self.table,
-                "game": row.game_id, "rev": row.id, "kind": game.kind,
+                "game": row.game_id, "uid": game_uid(self.box, game), "rev": row.id,
+                "kind": game.kind,
                 "title": title_of(game.kind), "status": game.status,
                 "started_at": game.started_at}
 

@@ -2,10 +2,14 @@
 
 Runs on any machine with Python next to the café's TV (or on one of the Pis): subscribes
 to the venue's topics on the broker, keeps every table's games in its own SQLite file,
-and serves the read-only page on ``--host``:``--http-port`` (default 127.0.0.1:8080, this
+and serves the page on ``--host``:``--http-port`` (default 127.0.0.1:8080, this
 machine only: the page shows every name and box id, so opening it to the venue's network
 is a choice, ``--host 0.0.0.0``). Stops on Ctrl-C / SIGTERM, or
 by itself after ``--for SECONDS``.
+
+At start it prints the page's address, the venue's key fingerprint (each box's
+``venue.fingerprint``) and the operator page's address, where boxes waiting to be
+admitted are admitted by their fingerprints (docs/venue.md, "Who is believed").
 
     companion venue --broker 192.168.1.20 --venue "Chronos Café"
     companion venue --broker mqtt.local --port 8883 --tls --ca-file ca.pem \\
@@ -22,10 +26,10 @@ import threading
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.venue.accounts import BrokerAccounts
 from companion.venue.mqtt import BrokerSettings
 from companion.venue.receiver import VenueStore
 from companion.venue.subscriber import Subscriber
-from companion.venue.topics import segment
 from companion.venue.web import Hub, WebServer, create_app
 
 
@@ -45,6 +49,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--ca-file")
     p.add_argument("--cert-file")
     p.add_argument("--key-file")
+    p.add_argument("--broker-passwd", help="Mosquitto's password file: admitting a box "
+                   "makes its account there (companion/venue/accounts.py)")
+    p.add_argument("--broker-reload", help="a command that makes the broker read its "
+                   "password file again, e.g. 'systemctl reload mosquitto'")
     p.add_argument("--for", dest="seconds", type=float, help="stop after this many seconds")
     return p
 
@@ -78,25 +86,29 @@ def run(args: argparse.Namespace) -> int:
         raise CompanionError("--password-file needs --username")
     if (args.ca_file or args.cert_file) and not args.tls:
         raise CompanionError("--ca-file and --cert-file need --tls")
+    if args.broker_reload and not args.broker_passwd:
+        raise CompanionError("--broker-reload needs --broker-passwd")
+    accounts = BrokerAccounts(args.broker_passwd, args.broker_reload) \
+        if args.broker_passwd else None
     if args.db:
         db = Path(args.db)
     else:
         from companion.paths import data_dir
 
         db = data_dir() / "venue.sqlite3"
+    store = VenueStore(db, args.venue)
     settings = BrokerSettings(
-        args.broker, args.port or (8883 if args.tls else 1883),
-        f"companion-venue-{segment(args.venue)}", args.username,
+        args.broker, args.port or (8883 if args.tls else 1883), store.client_id,
+        args.username,
         (lambda: secret.read_text(encoding="utf-8").strip()) if secret else None, args.tls,
         Path(args.ca_file) if args.ca_file else None,
         Path(args.cert_file) if args.cert_file else None,
         Path(args.key_file) if args.key_file else None, clean_session=False)
-    store = VenueStore(db, args.venue)
     hub = Hub()
     sub = Subscriber(store, settings, on_change=hub.poke)
     try:
-        web = WebServer(create_app(store, hub, status=lambda: sub.status), args.listen,
-                        args.http_port, hub)
+        web = WebServer(create_app(store, hub, status=lambda: sub.status,
+                                   accounts=accounts), args.listen, args.http_port, hub)
     except CompanionError:
         store.close()
         raise
@@ -109,6 +121,10 @@ def run(args: argparse.Namespace) -> int:
         web.wait_started()
         print(f"venue page: {web.url}  (broker {settings.where}, topics "
               f"{store.topics.everything}, copy {db})", flush=True)
+        print(f"venue fingerprint: {store.key.fingerprint}  (write it as venue.fingerprint "
+              "in each box's config)", flush=True)
+        print(f"operator page (admits boxes; keep this address to yourself): "
+              f"{web.url}/operator/{store.operator_token}", flush=True)
         stop.wait(args.seconds)
     finally:
         sub.stop()

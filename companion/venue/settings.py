@@ -16,6 +16,7 @@ names the file and the key::
     cert_file = "/etc/companion/table3.pem"          # optional client certificate
     key_file = "/etc/companion/table3.key"
     page_url = "http://192.168.1.20:8080"            # the venue page, for the QR code
+    fingerprint = "3f2a-91bc-07de-55a1-c0fe"         # the venue's, as its page shows it
 
 ``parse_venue`` is called by ``companion.config.parse_config``.
 """
@@ -31,7 +32,7 @@ from companion.errors import ConfigError
 from companion.tomltable import TableReader
 
 KEYS = {"host", "port", "venue", "table", "username", "password_file", "tls", "ca_file",
-        "cert_file", "key_file", "page_url"}
+        "cert_file", "key_file", "page_url", "fingerprint"}
 NAME_MAX = 40
 
 
@@ -48,6 +49,9 @@ class VenueConfig:
     cert_file: Path | None = None
     key_file: Path | None = None
     page_url: str | None = None
+    #: the venue's key fingerprint (``identity.fingerprint``): the only venue this box
+    #: believes; None: confirmed once on the box's screen instead (``Publisher``)
+    fingerprint: str | None = None
 
     def password(self) -> str | None:
         """The password, read now (the file may change without a restart)."""
@@ -93,8 +97,17 @@ def parse_venue(raw: Any, path: Path) -> VenueConfig | None:
     page_url = r.get("page_url", str, None)
     if page_url is not None and not page_url.startswith(("http://", "https://")):
         raise r.fail("page_url", "must start with http:// or https://")
+    fingerprint = r.get("fingerprint", str, None)
+    if fingerprint is not None:
+        from companion.venue.identity import normal_fingerprint
+
+        fingerprint = normal_fingerprint(fingerprint)
+        if fingerprint is None:
+            raise r.fail("fingerprint", "must be the venue's fingerprint as its page shows "
+                                        "it: 20 hex digits, like 3f2a-91bc-07de-55a1-c0fe")
     return VenueConfig(host.strip(), port, venue, table, username, password_file, tls,
-                       files["ca_file"], files["cert_file"], files["key_file"], page_url)
+                       files["ca_file"], files["cert_file"], files["key_file"], page_url,
+                       fingerprint)
 
 
 def _name(r, key: str, default: Any) -> str:

@@ -4,13 +4,15 @@ A thread of its own owns the MQTT connection. It subscribes to ``companion/<venu
 with QoS 1 under a fixed client id and a persistent session (the broker queues for it
 while it is briefly away), hands each message to ``VenueStore.receive``, acknowledges
 each stored (or duplicate) finished game to its box, and announces itself on the
-retained ``_venue`` topic, with a last will that says it left. Boxes send again whatever
-the venue has not acknowledged when they see it announce itself: that is what makes a
-broker restart lose nothing.
+retained ``_venue`` topic (signed with the venue's key, listing the admitted boxes), with
+a last will that says it left. It announces itself again whenever the operator admits a
+box, so the box hears at once that it may deliver. Boxes send again whatever the venue has
+not acknowledged when they see it announce itself: that is what makes a broker restart
+lose nothing.
 
 ``on_change`` is called (in this thread) after anything the page shows has changed.
 
-    sub = Subscriber(store, BrokerSettings(host, port, "companion-venue-cafe"))
+    sub = Subscriber(store, BrokerSettings(host, port, store.client_id))
     sub.start(); ...; sub.stop()
 """
 
@@ -22,7 +24,6 @@ from collections.abc import Callable
 
 from companion.venue.mqtt import BrokerSettings, Connection, Worker
 from companion.venue.receiver import VenueStore
-from companion.venue.topics import VERSION, encode
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,13 @@ class Subscriber(Worker):
             will=(self.topics.venue_status, self._status(False), True),
             max_backoff=10.0)
         self.status = "starting"
+        self._announce = False
+        store.on_admit.append(self.announce_soon)
+
+    def announce_soon(self) -> None:
+        """From any thread (the page, after an admission): announce ``_venue`` again."""
+        self._announce = True
+        self.conn.wake()
 
     def stop(self, timeout: float = 5.0) -> None:
         self._halt(timeout)
@@ -58,6 +66,10 @@ class Subscriber(Worker):
                     self.status = self.conn.problem or "down"
                     self._changed()
                 self.conn.acked.clear()
+                if self._announce and self.conn.state == "up":
+                    self._announce = False
+                    self.conn.publish(self.topics.venue_status, self._status(True),
+                                      retain=True)
                 self.conn.pump(0.5)
             except Exception:  # noqa: BLE001 - a thread boundary: log and go on
                 log.exception("venue subscriber")
@@ -69,10 +81,8 @@ class Subscriber(Worker):
             self.on_change()
 
     def _status(self, online: bool) -> bytes:
-        """The retained ``_venue`` message: whether we listen, and the public key boxes
-        derive their HMAC key from (``proof``)."""
-        return encode({"v": VERSION, "type": "venue", "online": online,
-                       "key": self.store.public})
+        """The retained ``_venue`` message (``VenueStore.announcement``)."""
+        return self.store.announcement(online)[1]
 
     def _on_up(self) -> None:
         self.conn.subscribe(self.topics.everything, qos=1)
@@ -86,8 +96,9 @@ class Subscriber(Worker):
         self._changed()
 
     def _on_message(self, topic: str, raw: bytes) -> None:
+        before = self.store.version
         got = self.store.receive(topic, raw)
         if got.ack is not None:
             self.conn.publish(*self.store.signed_ack(*got.ack))
-        if got.outcome in ("stored", "rejected", "dead", "unproven") and self.on_change is not None:
-            self.on_change()
+        if self.store.version != before and self.on_change is not None:
+            self.on_change()  # only what the page shows: a flood of the same wakes nobody

@@ -38,6 +38,7 @@ MAX_ACTIONS = 100_000  # actions in one result (a night of slap practice is a fe
 MAX_PLAYERS = 8
 _BOX_ID = re.compile(r"^[0-9a-f]{8,32}$")
 _SEGMENT = re.compile(r"^[a-z0-9-]{1,40}$")
+_UID = re.compile(r"^[0-9a-f]{32}$")
 
 
 class PayloadError(ValueError):
@@ -188,8 +189,25 @@ def _common(obj: dict, kind: str, table: str) -> None:
     if segment(name) != table:
         raise PayloadError(f"table {name!r} does not belong on topic level {table!r}")
     _need(obj, "game", int, lo=1)
+    _uid(obj)
     _need(obj, "rev", int, lo=1)
     _need(obj, "kind", str, limit=40)
+
+
+def _uid(obj: dict) -> str:
+    """The game's identity at the venue (``outbox.game_uid``): 32 hex digits."""
+    uid = obj.get("uid")
+    if not isinstance(uid, str) or not _UID.match(uid):
+        raise PayloadError("'uid' is not a game's identity")
+    return uid
+
+
+def box_id_of(obj: dict) -> str:
+    """The box id a message names, checked; PayloadError when it is not one."""
+    box = obj.get("box")
+    if not isinstance(box, str) or not _BOX_ID.match(box):
+        raise PayloadError("'box' is not a box id")
+    return box
 
 
 def check_live(obj: dict, table: str) -> dict:
@@ -248,7 +266,8 @@ def check_result(obj: dict, table: str) -> dict:
     return obj
 
 
-def check_ack(obj: dict) -> tuple[int, int]:
+def check_ack(obj: dict) -> tuple[int, int, str]:
+    """``(game, rev, uid)`` of an ack; PayloadError for anything else."""
     if obj.get("type") != "ack":
         raise PayloadError("not an ack")
-    return _need(obj, "game", int, lo=1), _need(obj, "rev", int, lo=1)
+    return _need(obj, "game", int, lo=1), _need(obj, "rev", int, lo=1), _uid(obj)

@@ -1,6 +1,6 @@
-"""The venue's read-only web page: Starlette routes served by uvicorn.
+"""The venue's web page (read-only) and its operator page: Starlette served by uvicorn.
 
-Routes (all GET, nothing on the page can change anything):
+Routes (all GET but one; nothing on the public page can change anything):
 
 * ``/``                   the page: every table's live game, tonight's winners, the
                           leaderboard per game, the fastest hands at the slap pad;
@@ -8,7 +8,12 @@ Routes (all GET, nothing on the page can change anything):
                           whenever the venue's copy changes (bursts coalesced to one every
                           ``min_interval`` s), a comment every 15 s to keep proxies open;
 * ``/game/{box}/{game}``  a finished game's score sheet (``companion.export.sheet``);
-* ``/api/board``          the same data as JSON (for scripts and the bench).
+* ``/api/board``          the same data as JSON (for scripts and the bench);
+* ``/operator/{token}``   the page with an "Admit" button by each waiting box, and
+  ``POST /operator/{token}/admit`` (form fields ``box`` and ``fingerprint``) behind it.
+  ``token`` is the venue copy's own random operator token (``VenueStore.operator_token``,
+  printed by ``companion venue`` at start): whoever has the address can admit boxes, so
+  it is for the operator's own screen.
 
 ``Hub`` connects the MQTT thread to the event streams: ``poke()`` from any thread wakes
 every open stream on the server's event loop.
@@ -22,21 +27,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import socket
 import threading
 from collections.abc import Callable
+from urllib.parse import parse_qs, quote
 
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, StreamingResponse
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    StreamingResponse,
+)
 from starlette.routing import Route
 
 from companion.errors import CompanionError
 from companion.export.sheet import render_result
 from companion.venue import page
+from companion.venue.accounts import BrokerAccounts
 from companion.venue.receiver import VenueStore
+
+MAX_FORM = 4096  # the admit form is two short fields
 
 KEEPALIVE_S = 15.0
 
@@ -72,7 +87,9 @@ class Hub:
 
 
 def create_app(store: VenueStore, hub: Hub, *, status: Callable[[], str] = lambda: "",
-               min_interval: float = 0.1) -> Starlette:
+               min_interval: float = 0.1, accounts: BrokerAccounts | None = None) -> Starlette:
+    """The page's routes. ``accounts``: admitting a box also makes its broker account,
+    whose password the answer shows once (``companion.venue.accounts``)."""
     cache: dict[str, object] = {"key": None, "text": ""}
 
     def update_text() -> str:
@@ -102,6 +119,41 @@ def create_app(store: VenueStore, hub: Hub, *, status: Callable[[], str] = lambd
         except CompanionError as exc:
             return HTMLResponse(page.not_found(str(exc)), status_code=500)
 
+    def operator(request: Request) -> bool:
+        return hmac.compare_digest(request.path_params["token"].encode(),
+                                   store.operator_token.encode())
+
+    async def operator_page(request: Request) -> HTMLResponse:
+        if not operator(request):
+            return HTMLResponse(page.not_found("No such page."), status_code=404)
+        told = request.query_params.get("told", "")[:300]
+        return HTMLResponse(page.page(store.board(), status(), operator=True, told=told))
+
+    async def admit(request: Request) -> HTMLResponse | RedirectResponse:
+        if not operator(request):
+            return HTMLResponse(page.not_found("No such page."), status_code=404)
+        body = await request.body()
+        if len(body) > MAX_FORM:
+            return HTMLResponse(page.not_found("That form is too large."), status_code=413)
+        form = parse_qs(body.decode("utf-8", "replace"))
+        box = form.get("box", [""])[0]
+        fingerprint = form.get("fingerprint", [""])[0]
+        level = store.waiting_level(box, fingerprint)
+        why = store.admit(box, fingerprint)
+        hub.poke()
+        told = why or f"Box {box} admitted (fingerprint {fingerprint})."
+        if why is None and accounts is not None and level is not None:
+            try:  # shown once, in this answer only: never in an address or a log
+                password = accounts.make(level)
+            except CompanionError as exc:
+                told += f" Its broker account was not made: {exc}"
+            else:
+                told += (f" Its broker account {level} has the password {password} : "
+                         "write it into the box's venue.password_file (shown only now).")
+            return HTMLResponse(page.page(store.board(), status(), operator=True, told=told))
+        return RedirectResponse(f"/operator/{store.operator_token}?told={quote(told)}",
+                                status_code=303)
+
     async def events(request: Request) -> StreamingResponse:
         async def stream():
             sent = -1
@@ -125,6 +177,8 @@ def create_app(store: VenueStore, hub: Hub, *, status: Callable[[], str] = lambd
     return Starlette(routes=[
         Route("/", home), Route("/api/board", board), Route("/events", events),
         Route("/game/{box:str}/{game:int}", game),
+        Route("/operator/{token:str}", operator_page),
+        Route("/operator/{token:str}/admit", admit, methods=["POST"]),
     ])
 
 

@@ -1,6 +1,7 @@
 """Chatter: a switch that closes by itself in bursts is named and left out of the
-verdict, from raw GPIO edges (gpiozero MockFactory pins) and from the pad (its firmware
-reports a burst as a press and the release one hold-off later)."""
+verdict, from raw GPIO edges (gpiozero MockFactory pins); from the pad (its firmware
+reports a burst as a press and the release one hold-off later, as it reports a quick
+tap) it cannot be told from a hand."""
 
 from __future__ import annotations
 
@@ -16,30 +17,32 @@ from companion.slap.chatter import blips
 
 MS = 1_000_000
 CFG = ArbiterConfig()
-H, BLIP = CFG.holdoff_ns, CFG.blip_ns
 
 
-def edges(*pairs):
+def edges(*pairs, source="gpio"):
     """(ms, pressed) pairs -> sorted edges as the arbiter keeps them."""
-    return [(round(ms * MS), pressed, None) for ms, pressed in pairs]
+    return [(round(ms * MS), pressed, PressEvent(1, round(ms * MS), source, pressed))
+            for ms, pressed in pairs]
 
 
-def count(*pairs, at_rest=True):
-    return blips(edges(*pairs), at_rest, H, BLIP, -10**18, 10**18)
+def count(*pairs, at_rest=True, source="gpio"):
+    return blips(edges(*pairs, source=source), at_rest, CFG)
 
 
-def test_from_the_pad_a_release_one_hold_off_later_is_a_blip():
-    """The pad reports a burst as a press and the release one hold-off later, so there
-    a blip is an episode under ``pad_blip_ns`` (the hold-off and a few ms)."""
-    from companion.pad.link import PadPress
+@pytest.mark.parametrize("source", ["keyboard", "gpio-userspace", "pad", "pad-pio"])
+def test_a_source_that_cannot_see_a_3_ms_closing_never_makes_a_blip(source):
+    """Its stamps are a frame, 10 ms or the pad's hold-off coarse: what looks like a
+    0.3 ms closing there may be a hand's 15 ms tap."""
+    from companion.pad.linkevents import PadPress
 
-    def pad(ms, pressed):
-        return (round(ms * MS), pressed, PadPress(1, round(ms * MS), "pad", pressed))
-
-    got = blips([pad(100, True), pad(120, False), pad(400, True), pad(420, False),
-                 pad(700, True), pad(760, False)], True, H, BLIP, -10**18, 10**18,
-                CFG.pad_blip_ns)
-    assert got == 2  # the 60 ms press is a hand
+    pairs = burst(100) + burst(300) + [(500, True), (500.001, False)]
+    if source.startswith("pad"):
+        got = blips([(round(ms * MS), p, PadPress(1, round(ms * MS), source, p))
+                     for ms, p in pairs], True, CFG)
+    else:
+        got = count(*pairs, source=source)
+    assert got == 0
+    assert count(*pairs) == 3  # the same edges from the Pi's kernel-stamped GPIO
 
 
 def burst(ms, n=5, gap=0.4):
@@ -101,11 +104,14 @@ def test_a_chattering_seat_is_named_and_left_out(feed_many):
     assert said[0].text.startswith("Seat 3's button is chattering")
 
 
-def test_chatter_before_the_round_counts_too():
+def test_chatter_before_the_round_does_not_count():
+    """The switch chattered before the arm; in the round its player slaps (a 2 ms first
+    closing, then held): a hand, counted."""
     events = chatter(3, -900, -400, -100) + [ev(3, 150), ev(3, 152, False), ev(3, 153)]
     events += [ev(1, 100), ev(1, 180, False), ev(2, 250), ev(2, 330, False)]
-    verdict, _ = run(events, arm_ms=0)
-    assert 3 in verdict.excluded_seats
+    verdict, notes = run(events, arm_ms=0)
+    assert not verdict.excluded and verdict.slaps[3] == 150 * MS and verdict.picker == 2
+    assert "chatter" not in {n.kind for n in notes}
 
 
 def test_one_quick_tap_is_a_slap_not_chatter():
@@ -176,13 +182,21 @@ def test_burst_chatter_on_real_gpiozero_pins_never_slaps(config, mock_factory, m
             verdict = arbiter.poll(round((arm + 5.0) * 1e9))
             notes += arbiter.take_notices()
             assert 3 not in verdict.slappers, (k, plan)
-            assert verdict.excluded == ((3, "chatter"),)
-            assert [n.seat for n in notes if n.kind == "chatter"] == [3]
+            if any(at >= arm for at, what, _ in plan if what == "burst"):
+                assert verdict.excluded == ((3, "chatter"),)
+                assert [n.seat for n in notes if n.kind == "chatter"] == [3]
+            else:  # it chattered only before the round: within it, it never pressed
+                assert verdict.picker == 3 and not verdict.excluded
     finally:
         buttons.close()
 
 
-def test_burst_chatter_from_the_virtual_pad_is_named_and_left_out():
+def test_burst_chatter_from_the_virtual_pad_looks_like_quick_taps():
+    """The pad's known limit: its firmware reports a worn switch's burst as a press and,
+    one hold-off later, the release, exactly as it reports a hand's 15 ms tap. At the
+    pad's resolution that is something a hand does, so it is taken for a press (the
+    honest player who taps quickly is never left out); telling them apart needs the
+    firmware to report what its hold-off hides."""
     from wiresim import MS as SIM_MS
     from wiresim import SECOND, WireSim
 
@@ -192,18 +206,23 @@ def test_burst_chatter_from_the_virtual_pad_is_named_and_left_out():
     sim.run_until(sim.host_ns + 5 * SECOND)
     sim.take()
     arm = sim.host_ns + 100 * SIM_MS
-    truth = {1: sim.slap(1, arm + 200 * SIM_MS), 2: sim.slap(2, arm + 420 * SIM_MS)}
-    for start in (arm + 150 * SIM_MS, arm + 700 * SIM_MS, arm + 1200 * SIM_MS):  # 3 bursts
+    sim.slap(1, arm + 200 * SIM_MS)
+    sim.slap(2, arm + 420 * SIM_MS)
+    for start in (arm + 150 * SIM_MS, arm + 700 * SIM_MS):  # two bursts
         for j in range(4):
             at = start + j * 700_000
             sim.at(at, lambda: sim._set_seat(4, True))
             sim.at(at + 300_000, lambda: sim._set_seat(4, False))
+    tap = arm + 1200 * SIM_MS  # and a hand's 15 ms tap
+    sim.at(tap, lambda: sim._set_seat(4, True))
+    sim.at(tap + 15 * SIM_MS, lambda: sim._set_seat(4, False))
     sim.run_until(arm + 3 * SECOND)
     presses = [e for e in sim.take() if isinstance(e, PadPress)]
     seat4 = [e for e in presses if e.seat == 4]
-    # The firmware debounces: each burst reaches the host as a press and, one hold-off
-    # later, the release: short presses no hand makes.
     assert [e.pressed for e in seat4] == [True, False] * 3
+    lengths = [(b.t_ns - a.t_ns) // SIM_MS for a, b in zip(seat4[::2], seat4[1::2],
+                                                           strict=True)]
+    assert all(20 <= n <= 21 for n in lengths)  # bursts and the tap alike: one hold-off
     arbiter = SlapArbiter((1, 2, 4), ArbiterConfig())
     arbiter.arm(arm)
     notes = []
@@ -211,10 +230,8 @@ def test_burst_chatter_from_the_virtual_pad_is_named_and_left_out():
         notes += arbiter.feed(e)
     verdict = arbiter.poll(arm + 5 * SECOND)
     notes += arbiter.take_notices()
-    assert verdict.excluded == ((4, "chatter"),) and verdict.slappers == (1, 2)
-    assert verdict.picker is None and verdict.candidates == (2, 4)
-    assert [n.seat for n in notes if n.kind == "chatter"] == [4]
-    assert abs(verdict.ranking[0].t_ns - truth[1]) <= presses[0].uncertainty_ns + 112
+    assert not verdict.excluded and "chatter" not in {n.kind for n in notes}
+    assert verdict.slaps[4] == seat4[0].t_ns
 
 
 @pytest.mark.parametrize("tie", [[(6.0, True), (6.0, False)], [(6.0, False), (6.0, True)]])

@@ -1,7 +1,7 @@
-"""Sorting late edges in: ``_scan``, the one place the edge rules are written, finds what
-the rules say (table: the slap, the presses that are no bounce, bounce and orphan
-releases, shared stamps and boundaries) and counts chatter blips exactly as
-companion.slap.chatter.blips does, on any edges."""
+"""The edge rules, written once (``seatlog.scan``): it finds what the rules say (table:
+the slap, the presses that are no bounce, bounce and orphan releases, shared stamps and
+boundaries); read edge by edge as they come in time order it finds what one read of
+them all finds; and a batch gives the verdict of the same edges fed one by one."""
 
 from __future__ import annotations
 
@@ -11,12 +11,14 @@ from hypothesis import strategies as st
 
 from companion.events import PressEvent
 from companion.slap import ArbiterConfig, SlapArbiter
-from companion.slap.chatter import blips
-from companion.slap.seatlog import SeatLog
+from companion.slap.chatter import closing_sources
+from companion.slap.seatlog import SeatLog, scan
 
 MS = 1_000_000
 CFG = ArbiterConfig()
 H, B = CFG.holdoff_ns, CFG.blip_ns
+FINE = closing_sources(CFG)
+SOURCES = ("gpio", "mock", "keyboard")
 gap = st.one_of(st.integers(1, 3 * MS), st.integers(15 * MS, 30 * MS), st.integers(0, 400 * MS),
                 st.sampled_from([0, H, H + 1, H - 1, B, B + 1, B - 1, abs(B - H), abs(B - H) + 1]))
 
@@ -28,7 +30,7 @@ def seat_logs(draw):
     t = draw(st.integers(10**9, 10**10))
     edges = []
     for k, pressed in enumerate(flags):
-        edges.append((t, pressed, None))
+        edges.append((t, pressed, PressEvent(1, t, draw(st.sampled_from(SOURCES)), pressed)))
         if k < len(gaps):
             t += gaps[k]
     log = SeatLog()
@@ -81,9 +83,8 @@ def test_scan_finds_what_the_rules_say(edges, before, arm, presses, slap, bounce
     log = SeatLog()
     log.edges = [edge(*e) for e in edges]
     log.before = edge(*before) if before else None
-    arbiter = SlapArbiter((1,), CFG)
-    arbiter._arm_ns = at + arm * MS
-    got_presses, got_bounce, got_orphan = arbiter._scan(log)
+    got_presses, got_bounce, got_orphan = scan(log, at + arm * MS, H, B, FINE) or ([], None,
+                                                                                None)
 
     def ms(e):
         return None if e is None else (e[0] - at) / MS
@@ -96,13 +97,24 @@ def test_scan_finds_what_the_rules_say(edges, before, arm, presses, slap, bounce
 
 @settings(max_examples=300, deadline=None)
 @given(seat_logs())
-def test_scan_counts_blips_as_chatter_does(case):
+def test_read_edge_by_edge_it_finds_what_one_read_finds(case):
+    """The in-order path (one step per edge, resumed) and the batch path (one read of
+    everything) are the same scan: same slap, same blips, same presses."""
     log, arm = case
-    arbiter = SlapArbiter((1,), CFG)
-    arbiter._arm_ns = arm
-    arbiter._scan(log)
-    at_rest = not (log.before is not None and log.before[1])
-    assert log.blips == blips(log.edges, at_rest, H, B, -10**18, 10**18, CFG.pad_blip_ns)
+    whole = SeatLog()
+    whole.edges, whole.before = list(log.edges), log.before
+    presses, bounce, orphan = scan(whole, arm, H, B, FINE) or ([], None, None)
+    step = SeatLog()
+    step.before = log.before
+    got_presses, got_bounce, got_orphan = [], None, None
+    for edge in log.edges:
+        step.edges.append(edge)
+        p, b, o = scan(step, arm, H, B, FINE, [edge]) or ([], None, None)
+        got_presses += p
+        got_bounce, got_orphan = got_bounce or b, got_orphan or o
+    assert (step.slap, step.blip_at, step.tail_blip) == (whole.slap, whole.blip_at,
+                                                         whole.tail_blip)
+    assert (got_presses, got_bounce, got_orphan) == (presses, bounce, orphan)
 
 
 @st.composite

@@ -161,3 +161,14 @@ def test_an_engine_whose_outcome_fails_still_finishes_its_game(game_log, monkeyp
     game.finish()
     assert game_log.game(game.game_id).status == "finished"
     assert game_log.summaries([game.game_id]) == {}  # nothing kept: History replays it
+
+
+def test_an_open_game_is_resumable_but_the_slap_pad_s_running_log_is_not(game_log):
+    open_game = GameSession.start(game_log, get_rules("scorepad"), {"players": PLAYERS})
+    open_game.do({"type": "score", "seat": 2, "points": 1})
+    pad = GameSession.start(game_log, get_rules("stop_time"), {"players": PLAYERS})
+    rows = {r.id: r for r in game_log.games()}
+    scorepad = summarise(rows[open_game.game_id], open_game.rules.outcome(open_game.state))
+    tool = summarise(rows[pad.game_id], pad.rules.outcome(pad.state))
+    assert scorepad.status == tool.status == "open"
+    assert scorepad.resumable and not tool.resumable

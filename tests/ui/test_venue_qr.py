@@ -69,6 +69,54 @@ def test_an_abandoned_game_shows_no_code_and_notices_reach_the_status_bar(ui, ve
     assert "nothing answers" in ui.app.status
 
 
+def test_settings_shows_the_box_fingerprint_and_where_it_stands(ui, venue_box):
+    ui.app.navigate("settings")
+    ui.pump()
+    with pytest.raises(LookupError):  # not attached: no venue line
+        ui.find(venue_box.fingerprint)
+    ui.goto_home()
+    ui.app.venue = venue_box  # what VenueBox.attach does
+    try:
+        ui.app.navigate("settings")
+        ui.pump()
+        line = ui.find(venue_box.fingerprint)
+        assert "Venue: no venue heard yet" in line.text
+        ui.screenshot("settings-venue")
+    finally:
+        ui.app.venue = None
+        ui.goto_home()
+
+
+def test_a_venue_is_believed_once_a_person_confirms_it_in_settings(ui, venue_box):
+    from companion.venue.identity import Identity
+    from companion.venue.topics import Topics, encode
+
+    pub = venue_box.publisher  # not started: fed and stepped by hand
+    pub.open()
+    venue = Identity.generate()
+    status = Topics("Chronos Café").venue_status
+    pub._on_message(status, encode(venue.sign(status, {
+        "v": 1, "type": "venue", "online": True, "key": venue.public, "admitted": {}})))
+    assert pub.venue_key is None and venue_box.candidate == venue.fingerprint
+    ui.app.venue = venue_box
+    try:
+        ui.app.navigate("settings")
+        ui.pump()
+        ui.tap(ui.find(f"Believe venue {venue.fingerprint}"))
+        ui.pump(2)
+        assert pub.venue_key is None  # asked first
+        assert "the very same fingerprint" in ui.app.question.text
+        ui.screenshot("settings-venue-confirm")
+        ui.tap(ui.find("Believe it"))
+        ui.pump(2)
+        pub.step(0.0)
+        assert pub.venue_key == venue.public and pub.outbox.trusted_venue() == venue.public
+        assert venue_box.candidate is None
+    finally:
+        ui.app.venue = None
+        ui.goto_home()
+
+
 def test_the_qr_matrix_is_a_square_code_with_a_quiet_zone():
     m = qr_matrix("http://192.0.2.10:8080/game/0a1b2c3d/12")
     assert len(m) == len(m[0]) >= 21 + 8

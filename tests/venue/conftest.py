@@ -1,12 +1,13 @@
 """Fixtures for venue mode: a real Mosquitto on a free loopback port (stopped by the
 fixture), the venue's copy with its subscriber, and without a broker: the venue's store
-(``store``) and one box's log with the messages its publisher would send (``box``)."""
+(``store``) and one admitted box's log with the messages its publisher would send
+(``box``)."""
 
 from __future__ import annotations
 
 import pytest
 from localbroker import LocalBroker
-from venue_helpers import VENUE_SECRET, Box, Changes, Venue
+from venue_helpers import VENUE_KEY, Box, Changes, Venue
 
 from companion.venue.receiver import VenueStore
 
@@ -32,13 +33,15 @@ def venue(tmp_path, broker, changes):
 
 @pytest.fixture
 def store(tmp_path):
-    s = VenueStore(tmp_path / "venue.sqlite3", "Chronos Café", secret=VENUE_SECRET)
+    s = VenueStore(tmp_path / "venue.sqlite3", "Chronos Café", key=VENUE_KEY)
     yield s
     s.close()
 
 
 @pytest.fixture
-def box(tmp_path):
+def box(tmp_path, store):
+    """A box the venue's operator has admitted to ``store``."""
     b = Box(tmp_path / "box1", "0a0a0a0a", "Table 1")
+    b.admit_to(store)
     yield b
     b.close()

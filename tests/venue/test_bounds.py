@@ -10,7 +10,7 @@ import logging
 import pytest
 from venue_helpers import score
 
-from companion.venue.topics import MAX_INT, encode
+from companion.venue.topics import MAX_INT
 
 
 def first_live(box):
@@ -26,7 +26,7 @@ def test_a_huge_number_is_dropped_with_a_log_line_and_honest_messages_still_arri
     game, topic, obj = first_live(box)
     obj[key] = value
     with caplog.at_level(logging.WARNING, "companion.venue.receiver"):
-        got = store.receive(topic, encode(obj))
+        got = store.receive(topic, box.sign(topic, obj))
     assert got.outcome == "rejected" and "out of range" in got.reason
     assert [r.getMessage() for r in caplog.records if "rejected" in r.getMessage()] != []
     assert not store.db.in_transaction
@@ -50,7 +50,7 @@ def test_a_huge_number_is_dropped_with_a_log_line_and_honest_messages_still_arri
 def test_long_strings_and_lists_are_dropped(store, box, change):
     _game, topic, obj = first_live(box)
     change(obj)
-    assert store.receive(topic, encode(obj)).outcome == "rejected"
+    assert store.receive(topic, box.sign(topic, obj)).outcome == "rejected"
     assert store.board()["tables"] == []
 
 
@@ -62,7 +62,7 @@ def test_a_result_with_a_huge_number_or_a_long_name_is_dropped(store, box):
                    lambda o: o.update(finished_at="f" * 1000)):
         obj = json.loads(raw)
         change(obj)
-        assert store.receive(topic, encode(obj)).outcome == "rejected"
+        assert store.receive(topic, box.sign(topic, obj)).outcome == "rejected"
     assert store.results() == []
     assert store.receive(topic, raw).outcome == "stored"
 

@@ -6,21 +6,27 @@ from __future__ import annotations
 
 import pytest
 from simtable import SimTable
-from venue_helpers import Venue, needs_mosquitto
+from venue_helpers import Venue, needs_mosquitto, venue_config
 
 from companion.venue.outbox import Outbox
-from companion.venue.settings import VenueConfig
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 
 
 def _table(tmp_path, port, name, box, seed):
-    cfg = VenueConfig("127.0.0.1", port, "Chronos Café", name)
+    cfg = venue_config(port, name)
     return SimTable(tmp_path / box, cfg, box, games=4, actions=10, seed=seed, max_backoff=0.3)
 
 
 def _received(venue):
     return {(r["box"], r["game"]): r["payload"] for r in venue.store.results()}
+
+
+def _started(venue, tables):
+    """Each table, admitted by the venue's operator, starts."""
+    venue.admit(*tables)
+    for t in tables:
+        t.start()
 
 
 def _check_exactly_once(venue, tables):
@@ -38,8 +44,7 @@ def test_every_game_arrives_once_through_a_broker_killed_mid_night(tmp_path, bro
                                                                    changes):
     tables = {"0a0a0a0a": _table(tmp_path, broker.port, "Table 1", "0a0a0a0a", 1),
               "0b0b0b0b": _table(tmp_path, broker.port, "Table 2", "0b0b0b0b", 2)}
-    for t in tables.values():
-        t.start()
+    _started(venue, tables.values())
     try:
         played = 0
         live = list(tables.values())
@@ -78,14 +83,14 @@ def test_a_venue_started_late_gets_every_game_the_boxes_kept(tmp_path, broker, c
     try:
         while table.step() is not None:
             pass
-        # no venue has ever announced its key: nothing can be signed, so nothing is sent
-        # and everything waits in the log
+        # no venue has ever announced itself: nothing is sent, everything waits in the log
         changes.until(lambda: table.publisher.conn.state == "up", what="connected")
         table.publisher.wake()
         unsent, unacked = Outbox(table.path).counts()
         assert unsent > 4 and unacked == 4 and table.publisher.published == 0
         venue = Venue(tmp_path / "late.sqlite3", broker.port, changes)
         try:
+            venue.admit(table)
             changes.until(lambda: len(_received(venue)) == 4, what="the late venue's 4 games")
             _check_exactly_once(venue, {"0c0c0c0c": table})
         finally:

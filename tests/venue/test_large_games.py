@@ -9,12 +9,10 @@ import json
 import random
 import zlib
 
-from venue_helpers import VENUE_SECRET, Box, score
+from venue_helpers import Box, score, venue_config
 
-from companion.venue import proof
 from companion.venue.outbox import Outbox
 from companion.venue.publisher import Publisher
-from companion.venue.settings import VenueConfig
 from companion.venue.topics import MAX_EXPANDED, MAX_PAYLOAD, compact, encode
 
 
@@ -24,6 +22,7 @@ def noted(i: int, text: str) -> dict:
 
 def test_a_result_over_the_limit_arrives_compacted_and_whole(tmp_path, store):
     box = Box(tmp_path / "box", "0a0a0a0a", "Table 1")
+    box.admit_to(store)
     try:
         box.sim.play_game("scorepad", ["Ann", "Bo"],
                           [noted(i, f"round {i} " + "slap " * 200) for i in range(1200)]
@@ -44,6 +43,7 @@ def test_a_result_over_the_limit_arrives_compacted_and_whole(tmp_path, store):
 
 def test_a_compacted_result_that_expands_too_far_or_is_not_zlib_is_dropped(tmp_path, store):
     box = Box(tmp_path / "box", "0a0a0a0a", "Table 1")
+    box.admit_to(store)
     try:
         box.sim.play_game("scorepad", ["Ann", "Bo"], [score(1, 2), {"type": "finish"}])
         row = [r for r in box.outbox.unsent(limit=10_000) if r.topic == "result"][-1]
@@ -66,13 +66,11 @@ def test_a_game_too_large_even_compacted_is_told_and_not_resent_forever(tmp_path
             noted(i, "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789")
                              for _ in range(1500))) for i in range(1000)])
         game_id = 1
-        pub = Publisher(VenueConfig("127.0.0.1", 9, "Chronos Café", "Table 1"),
-                        box.sim.path, "0a0a0a0a")
+        pub = Publisher(venue_config(9), box.sim.path, "0a0a0a0a")
         sent = []
         pub.conn.publish = lambda topic, body, qos=1, retain=False: sent.append(body) or 1
         try:
             pub.open()
-            pub._learn_venue_key(proof.public(VENUE_SECRET))
             row = [r for r in pub.outbox.unsent(limit=10_000) if r.topic == "result"][-1]
             pub._send(row)
             assert sent == []

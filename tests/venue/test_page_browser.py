@@ -8,9 +8,8 @@ import shutil
 
 import pytest
 from simtable import SimTable
-from venue_helpers import needs_mosquitto
+from venue_helpers import needs_mosquitto, venue_config
 
-from companion.venue.settings import VenueConfig
 from companion.venue.web import Hub, WebServer, create_app
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -70,11 +69,11 @@ def page(venue, changes):
     server.stop()
 
 
-def _tables(tmp_path, port):
+def _tables(tmp_path, port, venue):
     out = []
     for name, box in (("Table 1", "1a1a1a1a"), ("Table <2> & Bar", "2b2b2b2b")):
-        t = SimTable(tmp_path / box, VenueConfig("127.0.0.1", port, "Chronos Café", name),
-                     box, max_backoff=0.3)
+        t = SimTable(tmp_path / box, venue_config(port, name), box, max_backoff=0.3)
+        venue.admit(t)
         t.start()
         out.append(t)
     return out
@@ -85,7 +84,7 @@ def test_the_leaderboard_shows_the_winners_and_follows_a_table_live(
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    one, two = _tables(tmp_path, broker.port)
+    one, two = _tables(tmp_path, broker.port, venue)
     try:
         one.play_game("scorepad", ["Ann", "Bo"], [score(1, 7), score(2, 3), {"type": "finish"}])
         two.play_game("scorepad", ["Cy", "Dee", "Eli"],
@@ -151,7 +150,7 @@ def test_a_foreign_message_is_listed_apart_and_never_shown_as_a_table(
     problems = browser.find_element(By.ID, "problems")
     problems.click()
     text = problems.text
-    assert "'score' must be a whole number" in text
+    assert "'key' is not an Ed25519 public key" in text  # no box key: never read further
     assert "not JSON" in text and "not a topic a table publishes on" in text
     assert "alert" not in browser.page_source or "&lt;script" in browser.page_source
     browser.save_screenshot(str(artifacts / "venue-page-problems.png"))

@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 from localbroker import LocalBroker
 from simtable import SimTable
-from venue_helpers import Venue, make_certificates, needs_mosquitto, wait_notice
+from venue_helpers import (
+    VENUE_FINGERPRINT,
+    Venue,
+    make_certificates,
+    needs_mosquitto,
+    wait_notice,
+)
 
 from companion.venue.outbox import Outbox
 from companion.venue.settings import VenueConfig
@@ -25,11 +31,12 @@ def test_refused_credentials_are_told_and_the_games_wait(tmp_path, changes):
         pw.write_text("wrong\n")
         pw.chmod(0o600)
         cfg = VenueConfig("127.0.0.1", broker.port, "Chronos Café", "Table 3",
-                          username="table3", password_file=pw)
+                          username="table3", password_file=pw, fingerprint=VENUE_FINGERPRINT)
         table = SimTable(tmp_path / "t", cfg, "0d0d0d0d", max_backoff=0.2)
         table.start()
         venue = Venue(tmp_path / "v.sqlite3", broker.port, changes, username="venue",
                       password=lambda: "v")
+        venue.admit(table)
         try:
             table.play_game("scorepad", ["Ann", "Bo"], FINISH)
             text = wait_notice(table, "refused the login of table3")
@@ -70,8 +77,10 @@ def test_tls_with_the_right_certificate_delivers(tmp_path, changes):
     with LocalBroker(tmp_path / "b", tls=(ca, cert, key)) as broker:
         venue = Venue(tmp_path / "v.sqlite3", broker.port, changes, name="V", tls=True,
                       ca_file=ca)
-        cfg = VenueConfig("127.0.0.1", broker.port, "V", "Table 1", tls=True, ca_file=ca)
+        cfg = VenueConfig("127.0.0.1", broker.port, "V", "Table 1", tls=True, ca_file=ca,
+                          fingerprint=VENUE_FINGERPRINT)
         table = SimTable(tmp_path / "t", cfg, "1e1e1e1e", max_backoff=0.2)
+        venue.admit(table)
         table.start()
         try:
             table.play_game("scorepad", ["Ann", "Bo"], FINISH)
@@ -89,7 +98,8 @@ def test_a_broker_away_for_an_hour_loses_nothing_and_is_not_hammered(tmp_path, c
     held = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     held.bind(("127.0.0.1", 0))
     port = held.getsockname()[1]
-    cfg = VenueConfig("127.0.0.1", port, "Chronos Café", "Table 1")
+    cfg = VenueConfig("127.0.0.1", port, "Chronos Café", "Table 1",
+                      fingerprint=VENUE_FINGERPRINT)
     table = SimTable(tmp_path / "t", cfg, "2e2e2e2e", clock=lambda: now[0])
     pub = table.publisher  # stepped by hand with the injected clock: no thread
     try:
@@ -114,6 +124,7 @@ def test_a_broker_away_for_an_hour_loses_nothing_and_is_not_hammered(tmp_path, c
         held.close()  # the broker comes back on the same port
         with LocalBroker(tmp_path / "b", port=port) as _broker:
             venue = Venue(tmp_path / "v.sqlite3", port, changes)
+            venue.admit(table)
             try:
                 changes.until(lambda: venue.sub.conn.state == "up", what="the venue")
                 now[0] += 61.0  # the next try is due
@@ -160,10 +171,12 @@ def _listening_inodes_of_this_process() -> set[str]:
 
 def test_two_boxes_with_one_table_name_are_told_and_no_box_listens(tmp_path, broker, venue,
                                                                   changes):
-    cfg = VenueConfig("127.0.0.1", broker.port, "Chronos Café", "Table 3")
+    cfg = VenueConfig("127.0.0.1", broker.port, "Chronos Café", "Table 3",
+                      fingerprint=VENUE_FINGERPRINT)
     one = SimTable(tmp_path / "1", cfg, "3a3a3a3a", max_backoff=0.2)
     two = SimTable(tmp_path / "2", cfg.__class__("127.0.0.1", broker.port, "Chronos Café",
-                                                 "table 3!"), "3b3b3b3b", max_backoff=0.2)
+                                                 "table 3!", fingerprint=VENUE_FINGERPRINT),
+                   "3b3b3b3b", max_backoff=0.2)
     one.start()
     two.start()
     try:

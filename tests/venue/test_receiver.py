@@ -18,7 +18,9 @@ def test_a_game_is_stored_once_however_often_it_comes(store, box):
     counts = store.counters()
     assert counts["duplicate"] + counts["stale"] == 2 * len(msgs) == 2 * counts["stored"]
     again = store.receive(*msgs[-1])
-    assert again.outcome == "duplicate" and again.ack == ("table-1", "0a0a0a0a", 1, again.ack[3])
+    assert again.outcome == "duplicate"
+    uid = store.result("0a0a0a0a", 1)["uid"]
+    assert again.ack == ("table-1", "0a0a0a0a", 1, again.ack[3], uid)
     board = store.board()
     assert board["tonight"][0]["winners"] == ["Ann"]
     assert board["tables"][0]["status"] == "finished"
@@ -70,6 +72,7 @@ def test_foreign_topics_and_payloads_never_reach_the_tables(store):
 
 def test_two_boxes_with_one_table_name_are_kept_apart_and_told(store, tmp_path, box):
     other = Box(tmp_path / "box2", "0b0b0b0b", "table 1")  # same topic level
+    other.admit_to(store)
     try:
         box.sim.play_game("scorepad", ["Ann", "Bo"], [score(1, 1), {"type": "finish"}])
         other.sim.play_game("scorepad", ["Cy", "Dee"], [score(2, 1), {"type": "finish"}])
@@ -86,6 +89,7 @@ def test_two_boxes_with_one_table_name_are_kept_apart_and_told(store, tmp_path, 
 
 def test_slap_reaction_times_come_from_the_replayed_rounds(store, tmp_path):
     b = Box(tmp_path / "box3", "3c3c3c3c", "Table 3")
+    b.admit_to(store)
     try:
         b.sim.games = 3  # the third game of a night is slap-pad rounds
         b.sim._night = b.sim._play()
@@ -111,3 +115,55 @@ def test_slap_reaction_times_come_from_the_replayed_rounds(store, tmp_path):
         assert reactions == sorted(reactions, key=lambda r: r["median_ms"])
     finally:
         b.close()
+
+
+def test_a_copy_from_before_game_uids_keeps_its_games_and_admits_afresh(tmp_path, box):
+    import json
+    import sqlite3
+
+    from companion.venue.receiver import VenueStore
+
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript("""
+        CREATE TABLE live (box TEXT PRIMARY KEY, rev INTEGER NOT NULL, game INTEGER NOT NULL,
+            seq INTEGER NOT NULL, payload TEXT NOT NULL, received_at TEXT NOT NULL);
+        CREATE TABLE results (box TEXT NOT NULL, game INTEGER NOT NULL, rev INTEGER NOT NULL,
+            table_slug TEXT NOT NULL, table_name TEXT NOT NULL, kind TEXT NOT NULL,
+            status TEXT NOT NULL, started_at TEXT NOT NULL, finished_at TEXT,
+            received_at TEXT NOT NULL, payload TEXT NOT NULL, players TEXT NOT NULL,
+            winners TEXT NOT NULL, reactions TEXT NOT NULL, PRIMARY KEY (box, game));
+        CREATE TABLE box_keys (box TEXT PRIMARY KEY, key TEXT NOT NULL,
+            first_seen TEXT NOT NULL);
+        INSERT INTO box_keys VALUES ('0a0a0a0a', 'a DH public value', 't');
+    """)
+    payload = {"box": "0a0a0a0a", "game": 1, "kind": "scorepad", "setup": {}, "actions": []}
+    old.execute("INSERT INTO results VALUES ('0a0a0a0a', 1, 5, 'table-1', 'Table 1',"
+                " 'scorepad', 'finished', 's', 'f', '2026-12-01T20:00:00.000+00:00', ?,"
+                " '[{\"name\": \"Zed\", \"seat\": 1, \"score\": 3}]', '[\"Zed\"]', '{}')",
+                (json.dumps(payload),))
+    old.commit()
+    old.close()
+    store = VenueStore(path, "Chronos Café")
+    try:
+        assert [(r["box"], r["game"]) for r in store.results()] == [("0a0a0a0a", 1)]
+        assert store.admitted() == {}  # a key agreed by Diffie-Hellman proves nothing
+        assert store.db.execute("SELECT uid FROM results").fetchall() == [("v1-1",)]
+        box.sim.play_game("scorepad", ["Ann", "Bo"], [score(1, 1), {"type": "finish"}])
+        msgs = box.messages()
+        assert {store.receive(t, m).outcome for t, m in msgs} == {"waiting"}
+        box.admit_to(store)
+        assert {store.receive(t, m).outcome for t, m in msgs} == {"stored"}
+        assert len(store.results()) == 2  # its game 1 again, as a game of its own
+    finally:
+        store.close()
+
+
+def test_the_messages_we_could_not_use_are_bounded(store):
+    from companion.venue.receiver import KEEP_PROBLEMS
+
+    for i in range(KEEP_PROBLEMS + 100):
+        store.receive(f"companion/chronos-cafe/table-{i}/live", b"not json")
+    (rows,) = store.db.execute("SELECT COUNT(*) FROM problems").fetchone()
+    assert KEEP_PROBLEMS <= rows < KEEP_PROBLEMS + 20
+    assert len(store.board()["problems"]) == 20

@@ -20,6 +20,7 @@ def note(i: int) -> dict:
 def test_a_box_salvaged_mid_night_is_still_heard(tmp_path, store):
     folder = tmp_path / "box"
     box = Box(folder, "0a0a0a0a", "Table 1")
+    box.admit_to(store)  # with the key the salvage keeps, in the log's settings
     box.sim.play_game("scorepad", ["Ann", "Bo"], [score(1, 3), {"type": "finish"}])
     long = box.sim.play_game("scorepad", ["Cy", "Di"], [note(i) for i in range(1, 120)],
                              finish=False)

@@ -32,9 +32,11 @@ username = "table3"
 password_file = "{secret}"
 tls = true
 ca_file = "ca.pem"
+fingerprint = "3F2A 91BC 07DE 55A1 C0FE"
 """)).venue
     assert (cfg.host, cfg.port, cfg.venue, cfg.table, cfg.username) == (
         "192.168.1.20", 8883, "Chronos Café", "Table 3", "table3")
+    assert cfg.fingerprint == "3f2a-91bc-07de-55a1-c0fe"  # as the venue's page writes it
     assert cfg.ca_file == ca and cfg.password() == "s3cret"
     assert cfg.page_base() == "http://192.168.1.20:8080"
 
@@ -56,6 +58,8 @@ ca_file = "ca.pem"
     ('host = "h"\ntable = "T1"\ntls = true\nca_file = "nope.pem"', "venue.ca_file = "
                                                                  "'nope.pem': cannot be read"),
     ('host = "h"\ntable = "T1"\npage_url = "venue.local"', "must start with http://"),
+    ('host = "h"\ntable = "T1"\nfingerprint = "3f2a-91bc"', "venue.fingerprint = "
+                                                          "'3f2a-91bc': must be the venue's"),
 ])
 def test_bad_values_name_the_file_and_key(tmp_path, venue, fragment):
     path = write(tmp_path, venue)
@@ -104,4 +108,13 @@ def test_doctor_says_whether_venue_mode_is_on_and_what_the_outbox_holds(tmp_path
     out = capsys.readouterr().out
     assert "venue:         Dice Bar, table 'Table 4': broker 10.0.0.2:1883" in out
     assert "venue outbox:  2 message(s) waiting to be sent" in out
+    assert "venue key:     none yet (made when venue mode first starts)" in out
     assert log_path().read_bytes() == before, "the doctor changes nothing it looks at"
+    from companion.venue.outbox import Outbox
+
+    outbox = Outbox(log_path())  # the publisher makes the box's key when it first opens
+    fingerprint = outbox.box_identity().fingerprint
+    outbox.close()
+    assert main(["doctor", "--config", str(config)]) == 0
+    assert f"venue key:     fingerprint {fingerprint} (the venue's operator admits this box" \
+        in capsys.readouterr().out

@@ -52,7 +52,8 @@ def test_topics_outside_the_layout_are_named():
             t.parse(bad)
 
 
-LIVE = {"v": 1, "type": "live", "box": "0a0a0a0a", "table": "Table 1", "game": 1, "rev": 3,
+LIVE = {"v": 1, "type": "live", "box": "0a0a0a0a", "table": "Table 1", "game": 1,
+        "uid": "5e" * 16, "rev": 3,
         "seq": 2, "kind": "scorepad", "title": "Score pad", "status": "open",
         "players": [{"name": "Ann", "seat": 1, "score": 3}]}
 
@@ -61,6 +62,8 @@ LIVE = {"v": 1, "type": "live", "box": "0a0a0a0a", "table": "Table 1", "game": 1
     ({"v": 2}, "version 2"), ({"v": True}, "version True"), ({"type": "result"}, "type"),
     ({"box": "../../x"}, "not a box id"), ({"table": "Table 2"}, "does not belong"),
     ({"game": 0}, "'game' = 0 is out of range"), ({"rev": "3"}, "'rev' is missing"),
+    ({"uid": None}, "'uid' is not a game's identity"),
+    ({"uid": "5E" * 16}, "'uid' is not a game's identity"),
     ({"status": "won"}, "unknown status"), ({"players": []}, "1 to 8 players"),
     ({"players": [{"name": "A" * 41, "seat": 1}]}, "'name' is too long"),
     ({"players": [{"name": "Ann\n", "seat": 1}]}, "control characters"),

@@ -31,6 +31,17 @@ def test_the_venue_command_serves_the_page_and_stops_on_sigterm(tmp_path, broker
         page = httpx.get(url + "/", timeout=10)
         assert page.status_code == 200 and "<h1>Chronos Café</h1>" in page.text
         assert httpx.get(url + "/game/0a0a0a0a/1", timeout=10).status_code == 404
+        fingerprint = re.search(r"venue fingerprint: (\S+)", proc.stdout.readline()).group(1)
+        assert f"fingerprint: {fingerprint}</p>" in page.text  # for a box's confirmation
+        operator = re.search(r"operator page .*: (http://\S+)", proc.stdout.readline()
+                             ).group(1)
+        assert operator.startswith(url + "/operator/") and len(operator) > len(url) + 30
+        assert "Operator page" in httpx.get(operator, timeout=10).text
+        assert httpx.get(url + "/operator/guess", timeout=10).status_code == 404
+        assert "Operator page" not in page.text
+        # its client id is not made from anything on the page (nobody can take it over)
+        ids = re.findall(r" as (companion-venue-\S+)", "".join(broker.output))
+        assert ids and all(re.fullmatch(r"companion-venue-[0-9a-f]{16}", i) for i in ids)
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(20) == 0

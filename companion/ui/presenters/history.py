@@ -51,6 +51,13 @@ class GameSummary:
     reactions: dict[str, tuple[float, ...]] = field(default_factory=dict)
 
     @property
+    def resumable(self) -> bool:
+        """An open game, offered for resume (a tool's running log, the slap pad's, is
+        open for good and is no game to resume)."""
+        game = info(self.kind)
+        return self.status == "open" and game is not None and game.on_home
+
+    @property
     def line(self) -> str:
         who = ", ".join(self.players)
         return f"#{self.game_id} {self.title} ({self.started}): {who}. {self.result}"

@@ -184,7 +184,7 @@ class HistoryScreen(Screen):
         row = pool[i]
         row.game = g
         row.line.text = g.line + "  [Sheet]"
-        if (g.status == "open") != (row.resume.parent is row):
+        if g.resumable != (row.resume.parent is row):
             if row.resume.parent is row:
                 row.remove_widget(row.resume)
             else:

@@ -1,5 +1,6 @@
 """Settings: sound and its volume, screen brightness, full screen, switching off, and
-the voice (``voice_panel.py``).
+the voice (``voice_panel.py``); in venue mode, where the box stands with the venue and
+its key fingerprint (``VenueBox.settings_line``), which the venue's operator admits.
 
 Remembered in the game log's settings table (``muted``, ``volume``, ``fullscreen``).
 The box-side work (backlight, poweroff) is in ``companion.ui.presenters.settings``.
@@ -24,6 +25,8 @@ class SettingsScreen(Screen):
     volume = NumericProperty(100)
     brightness = NumericProperty(-1)  # -1: no adjustable backlight
     brightness_note = StringProperty("")
+    venue_note = StringProperty("")  # empty without venue mode
+    venue_candidate = StringProperty("")  # a venue's fingerprint to confirm, or empty
 
     def on_pre_enter(self, *_args) -> None:
         app = App.get_running_app()
@@ -34,6 +37,27 @@ class SettingsScreen(Screen):
         else:
             self.brightness, self.brightness_note = self.light.percent(), ""
         self.ids.voice.refresh()  # e.g. the voice found no audio output since last time
+        venue = getattr(app, "venue", None)
+        self.venue_note = venue.settings_line() if venue is not None else ""
+        self.venue_candidate = (venue.candidate or "") if venue is not None else ""
+
+    def trust_venue(self) -> None:
+        """The one-time confirmation of the venue (no ``venue.fingerprint`` in the config):
+        asked first, since the person must compare it with the venue page's fingerprint."""
+        app = App.get_running_app()
+        venue, fingerprint = getattr(app, "venue", None), self.venue_candidate
+        if venue is None or not fingerprint:
+            return
+
+        def trust():
+            venue.confirm_venue(fingerprint)
+            self.venue_candidate = ""
+            app.say(f"Venue: this box now believes the venue with fingerprint {fingerprint}.")
+
+        app.ask(f"Believe the venue page with fingerprint {fingerprint}? Only if the venue's "
+                "page shows the very same fingerprint at its bottom: this box will send "
+                "its games to it and believe its receipts.",
+                [("Cancel", None, None), ("Believe it", trust, theme.MAIN)])
 
     def change_volume(self, delta: int) -> None:
         app = App.get_running_app()
