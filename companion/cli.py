@@ -216,17 +216,24 @@ def _bgsplay(log, ids: list[int], named: bool) -> tuple[str, list[int]]:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from companion.export.restore import import_file
+    from companion.export.logfile import read_log_file
+    from companion.export.restore import add_new, checked
     from companion.paths import log_path
     from companion.store.gamelog import GameLog
 
+    # the whole file read and checked first: no log is opened (or made) for a bad one
+    try:
+        ready = checked(read_log_file(args.file), args.file)
+    except LogError as exc:
+        raise CompanionError(f"{exc}; nothing was imported") from exc
     path = log_path()
+    _same_owner(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     log = GameLog(path)
     try:
         if log.recovered:
             print(f"companion import: {log.recovered}", file=sys.stderr)
-        report = import_file(log, args.file)
+        report = add_new(log, ready, args.file)
     except LogError as exc:
         raise CompanionError(f"{exc}; nothing was imported, the game log is as it was") \
             from exc
@@ -234,6 +241,27 @@ def cmd_import(args: argparse.Namespace) -> int:
         log.close()
     print(report.sentence(), file=sys.stderr)
     return 0
+
+
+def _same_owner(path: Path) -> None:
+    """Refuse to write the log (or its folder) of another user: root importing into the
+    kiosk's log would leave it files the kiosk cannot open."""
+    for where in (path, path.parent):
+        try:
+            owner = where.stat().st_uid
+        except OSError:
+            continue
+        if owner != os.geteuid():
+            import pwd
+
+            try:
+                name = pwd.getpwuid(owner).pw_name
+            except KeyError:
+                name = str(owner)
+            raise CompanionError(f"{where} belongs to the user {name}: import as that user "
+                                 f"(sudo -u {name} companion import FILE), so the log's "
+                                 "files stay theirs; nothing was imported")
+        return
 
 
 def _others(log, ids: list[int]) -> str:

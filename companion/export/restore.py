@@ -114,12 +114,22 @@ def recorded(game: LoggedGame, source: str, deadline: Deadline) -> Recorded:
                     list(zip(times, game.actions, strict=True)), summary)
 
 
-def import_text(log: GameLog, text: str, source: str = "<file>") -> ImportReport:
-    """Add the games of an exported log ``text`` that ``log`` does not have yet."""
+def checked(text: str, source: str = "<file>") -> list[Recorded]:
+    """Every game of an exported log ``text``, checked and ready to add (no log needed:
+    a bad file is refused before any log is opened)."""
     _sniff(text, source)
     deadline = Deadline()
     games = read_jsonl(text, source, deadline)
-    ready = [recorded(g, source, deadline) for g in games]  # all checked before any write
+    return [recorded(g, source, deadline) for g in games]
+
+
+def import_text(log: GameLog, text: str, source: str = "<file>") -> ImportReport:
+    """Add the games of an exported log ``text`` that ``log`` does not have yet."""
+    return add_new(log, checked(text, source), source)
+
+
+def add_new(log: GameLog, ready: list[Recorded], source: str) -> ImportReport:
+    """Add the games of ``ready`` (``checked``) that ``log`` does not have yet."""
     seen = {play_id(r.kind, r.started_at, r.setup) for r in log.games()}
     report = ImportReport(source)
     new = []
@@ -141,4 +151,4 @@ def import_file(log: GameLog, path: str | Path) -> ImportReport:
     return import_text(log, read_log_file(path), str(path))
 
 
-__all__ = ["ImportReport", "import_file", "import_text", "recorded"]
+__all__ = ["ImportReport", "add_new", "checked", "import_file", "import_text", "recorded"]

@@ -178,3 +178,27 @@ def test_import_from_the_command_line(tmp_path, exported, capsys):
     assert "other.jsonl:" in err and "nothing was imported" in err
     assert main(["import", str(tmp_path / "gone.jsonl"), "--data-dir", str(data)]) == 2
     assert "gone.jsonl: cannot read" in capsys.readouterr().err
+
+
+def test_import_refuses_another_users_log(tmp_path, exported, capsys, monkeypatch):
+    import os
+
+    source = tmp_path / "other.jsonl"
+    source.write_text(exported, encoding="utf-8")
+    data = tmp_path / "box"
+    data.mkdir()
+    monkeypatch.setattr(os, "geteuid", lambda: os.stat(data).st_uid + 1)
+    assert main(["import", str(source), "--data-dir", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert f"{data} belongs to the user" in err and "nothing was imported" in err
+    assert list(data.iterdir()) == []  # no log made
+
+
+def test_a_bad_file_makes_no_log_on_a_new_box(tmp_path, capsys):
+    source = tmp_path / "notes.txt"
+    source.write_text("shopping: milk\n", encoding="utf-8")
+    data = tmp_path / "box"
+    assert main(["import", str(source), "--data-dir", str(data)]) == 2
+    assert "notes.txt:1: not a game log exported by a table companion" in \
+        capsys.readouterr().err
+    assert not data.exists()
