@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from companion.events import CAPTAIN_SEAT, PressEvent
 from companion.slap.arbiter import ArbiterConfig, Notice, SlapArbiter
@@ -95,6 +96,20 @@ class Effect:
 
 
 @dataclass(frozen=True, slots=True)
+class LostRelease(PressEvent):
+    """A pad button's release the pad could not send (it restarted first): the button's
+    level, not a time (the arbiter reads ``untimed`` edges so), so a seat that was down
+    when the pad restarted is not taken for held in the next round."""
+
+    untimed: ClassVar[bool] = True
+
+
+#: Pad notices after which the pad's buttons that were down are up as far as anyone knows
+#: (their releases, if any, were lost with the pad's queue).
+LOSES_RELEASES = ("reboot", "replug", "clock_jump")
+
+
+@dataclass(frozen=True, slots=True)
 class Recorded:
     """The round last recorded: the screen's ``key`` for that logged action (game and
     number of actions, to undo it again), who picked up and the verdict as shown."""
@@ -127,6 +142,7 @@ class SlapRound:
         # presses between them), and the latest of the round on: see ``opened_at``.
         self._floor_ns = self._round_ns = -(1 << 62)
         self._pad_ready = False
+        self._pad_down: set[int] = set()  # seats whose latest pad edge was a press
         self._pad_back_ns: int | None = None  # the pad came back during the round then
         self._pad_away = False  # the pad the round waits for is reconnecting
         self._inbox: list[PressEvent] = []
@@ -182,6 +198,8 @@ class SlapRound:
                 and not getattr(event, "untimed", False)
                 and (self._verdict_ns is None or event.t_ns > self._verdict_ns)):
             self.arm(self.opened_at(event), by="slap")
+        if event.source in PAD_SOURCES:
+            (self._pad_down.add if event.pressed else self._pad_down.discard)(event.seat)
         if event.pressed and self.phase == IDLE:  # a press that is no slap of a round
             self._floor_ns = max(self._floor_ns, event.t_ns)
         elif event.pressed:
@@ -241,6 +259,11 @@ class SlapRound:
         on, tells the table why (the notice's ``text``, with who had slapped) and arms it
         again: the next slaps count. True when it voided a round (the app need not say
         the notice again)."""
+        if getattr(notice, "reason", "reboot") in LOSES_RELEASES and self._pad_down:
+            self._feed()  # (before the lost releases)
+            for seat in sorted(self._pad_down):
+                self._inbox.append(LostRelease(seat, now_ns, PAD_SOURCES[0], False))
+            self._pad_down.clear()
         if not getattr(notice, "voids_round", False) or self.phase not in (ARMED, OPEN):
             return False
         self._feed()  # the presses before the notice belong to the voided round

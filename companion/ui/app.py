@@ -82,17 +82,15 @@ class Root(BoxLayout):
 
 
 class Layer(FloatLayout):
-    """Where the screens and a question or sheet lie on top of each other (the banner
-    has its own room above it)."""
+    """Where the screens, the banner and a question lie on top of each other."""
 
 
 class Banner(BoxLayout):
-    """A message above the screen, in room of its own (the screen shrinks for it, so it
-    covers no control), the window's width, as tall as its words need (never cut): a
-    refusal (red) or something the table must do or know (amber). A tap on it puts it
-    away; when empty it is invisible, takes no room and no taps. ``cause`` names what
-    fixes a notice ("pad": the pad is back); ``until`` (a ``time.monotonic()``, 0 for
-    none) when an informative line leaves by itself."""
+    """A message under the screen's top bar (never over it), the screen's width, as tall
+    as its words need (never cut): a refusal (red) or something the table must do or
+    know (amber). A tap on it puts it away; when empty it is invisible and takes no
+    taps. ``cause`` names what fixes a notice ("pad": the pad is back); ``until`` (a
+    ``time.monotonic()``, 0 for none) when an informative line leaves by itself."""
 
     text = StringProperty("")
     kind = StringProperty("")  # "refusal" or "notice"
@@ -187,7 +185,7 @@ class CompanionApp(App):
         self.sm.pos_hint = {"x": 0, "y": 0}
         # strong references: ids are weak proxies, and ``is`` must see the widgets
         self.layer, self.banner = root.ids.holder.__self__, root.ids.banner.__self__
-        self.layer.add_widget(self.sm, index=len(self.layer.children))  # under a question
+        self.layer.add_widget(self.sm, index=len(self.layer.children))  # under the banner
         from companion.ui.bgstats_panel import GameOverButton
 
         # 'Log in BG Stats' over a game that is over (issue 37), laid on the layer then

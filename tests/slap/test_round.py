@@ -328,3 +328,18 @@ def test_a_pad_that_never_comes_back_leaves_its_seats_to_the_table_in_the_end():
     assert rnd.verdict is None
     rnd.tick(100 * MS + PAD_PATIENCE_NS + MS)
     assert dict(rnd.verdict.excluded) == {3: "quiet"}
+
+
+def test_a_seat_whose_pad_button_was_down_when_the_pad_restarted_is_not_held_after():
+    """Bob's pad press went out, the pad restarted before his release: the next round
+    does not take his seat for held (its release was lost with the pad, not kept)."""
+    rnd = table((1, 2, 3))
+    rnd.arm(0)
+    rnd.press(pad(2, 100))  # no release ever comes
+    rnd.tick(110 * MS)
+    assert rnd.pad_event(PadRebooted(VOID_WORDS["reboot"]), 150 * MS)
+    for seat, ms in ((1, 400), (2, 450), (3, 520)):
+        tap(rnd, key(seat, ms) if seat != 2 else pad(seat, ms))
+        rnd.tick(round(ms * MS) + MS)
+    verdict = run_to_verdict(rnd, 520)
+    assert not verdict.excluded and verdict.picker == 3
