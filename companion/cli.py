@@ -2,7 +2,9 @@
 
     companion run [--config PATH] [--data-dir DIR] [--pad PATH] [--fullscreen]
     companion doctor [--config PATH] [--data-dir DIR] [--watch SECONDS]
-    companion export [--data-dir DIR] [--format jsonl|csv|html] [--game ID ...] [--output FILE]
+    companion export [--data-dir DIR] [--format jsonl|csv|html|bgsplay] [--game ID ...]
+                     [--output FILE]
+    companion import FILE [--data-dir DIR]   games back from an export (nothing doubled)
     companion venue [...]            the venue's live page (see companion/venue/server.py)
     companion replay FILE [--json]
     companion kiosk [--config PATH] [--data-dir DIR]   the box's kiosk: the app under cage
@@ -57,12 +59,19 @@ def _parser() -> argparse.ArgumentParser:
     doctor.add_argument("--watch", type=float, metavar="SECONDS", default=0,
                         help="list live button presses for this long, lighting each lamp")
 
-    export = sub.add_parser("export", help="write games out as JSON Lines, CSV or HTML "
-                            "score sheets (html: --output names a folder)",
+    export = sub.add_parser("export", help="write games out as JSON Lines, CSV, HTML "
+                            "score sheets (html: --output names a folder) or a BG Stats "
+                            "play file (bgsplay, also called bgstats: finished games only)",
                             parents=[data_only])
-    export.add_argument("--format", choices=("jsonl", "csv", "html"), default="jsonl")
+    export.add_argument("--format", choices=("jsonl", "csv", "html", "bgsplay", "bgstats"),
+                        default="jsonl")
     export.add_argument("--game", type=_game_id, action="append", help="game id (default: all)")
     export.add_argument("--output", "-o", help="file to write (default: standard output)")
+
+    restore = sub.add_parser("import", help="add the games of an exported JSON Lines log "
+                             "(companion export, History's Export) that this box does not "
+                             "have; a damaged file changes nothing", parents=[data_only])
+    restore.add_argument("file")
 
     replay = sub.add_parser("replay", help="print the state that an exported log produces")
     replay.add_argument("file")
@@ -102,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         return venue_main(argv[1:])
     args = _parser().parse_args(argv)
     # doctor and export look at the kiosk's games on the box; run and kiosk are told.
-    paths.use(data_dir=args.data_dir, box=args.command in ("doctor", "export"))
+    paths.use(data_dir=args.data_dir, box=args.command in ("doctor", "export", "import"))
     try:
         return COMMANDS[args.command](args)
     except CompanionError as exc:
@@ -162,8 +171,11 @@ def cmd_export(args: argparse.Namespace) -> int:
             from companion.export.sheets import export_command
 
             return export_command(log, ids, args.output)
+        if args.format in ("bgsplay", "bgstats"):
+            text, ids = _bgsplay(log, ids, named=bool(args.game))
         try:
-            text = (export_jsonl if args.format == "jsonl" else export_csv)(log, ids)
+            if args.format in ("jsonl", "csv"):
+                text = (export_jsonl if args.format == "jsonl" else export_csv)(log, ids)
         except LogError as exc:
             raise CompanionError(f"{exc}; nothing was exported.{_others(log, ids)}") from exc
     finally:
@@ -178,6 +190,78 @@ def cmd_export(args: argparse.Namespace) -> int:
                              "was written") from exc
     print(f"wrote {len(ids)} game(s) to {args.output}", file=sys.stderr)
     return 0
+
+
+def _bgsplay(log, ids: list[int], named: bool) -> tuple[str, list[int]]:
+    """The BG Stats play file of the finished games among ``ids`` (each one named with
+    --game must be one: else a CompanionError saying why)."""
+    from companion.export.bgstats import NotExported, bgsplay, log_play
+
+    plays, done = [], []
+    for gid in ids:
+        try:
+            plays.append(log_play(log, gid))
+        except NotExported as exc:
+            if named:
+                raise CompanionError(f"{exc}; nothing was exported") from exc
+            continue
+        except LogError as exc:
+            raise CompanionError(f"game {gid}: {exc}; nothing was exported."
+                                 f"{_others(log, ids)}") from exc
+        done.append(gid)
+    if not plays:
+        raise CompanionError("no finished game to log in BG Stats (the slap pad's practice "
+                             "and unfinished games are not plays); nothing was exported")
+    return bgsplay(plays), done
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from companion.export.logfile import read_log_file
+    from companion.export.restore import add_new, checked
+    from companion.paths import log_path
+    from companion.store.gamelog import GameLog
+
+    # the whole file read and checked first: no log is opened (or made) for a bad one
+    try:
+        ready = checked(read_log_file(args.file), args.file)
+    except LogError as exc:
+        raise CompanionError(f"{exc}; nothing was imported") from exc
+    path = log_path()
+    _same_owner(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    log = GameLog(path)
+    try:
+        if log.recovered:
+            print(f"companion import: {log.recovered}", file=sys.stderr)
+        report = add_new(log, ready, args.file)
+    except LogError as exc:
+        raise CompanionError(f"{exc}; nothing was imported, the game log is as it was") \
+            from exc
+    finally:
+        log.close()
+    print(report.sentence(), file=sys.stderr)
+    return 0
+
+
+def _same_owner(path: Path) -> None:
+    """Refuse to write the log (or its folder) of another user: root importing into the
+    kiosk's log would leave it files the kiosk cannot open."""
+    for where in (path, path.parent):
+        try:
+            owner = where.stat().st_uid
+        except OSError:
+            continue
+        if owner != os.geteuid():
+            import pwd
+
+            try:
+                name = pwd.getpwuid(owner).pw_name
+            except KeyError:
+                name = str(owner)
+            raise CompanionError(f"{where} belongs to the user {name}: import as that user "
+                                 f"(sudo -u {name} companion import FILE), so the log's "
+                                 "files stay theirs; nothing was imported")
+        return
 
 
 def _others(log, ids: list[int]) -> str:
@@ -258,7 +342,7 @@ def cmd_logs(extra: list[str]) -> int:
 
 
 COMMANDS = {"run": cmd_run, "doctor": cmd_doctor, "export": cmd_export, "replay": cmd_replay,
-            "kiosk": cmd_kiosk}
+            "kiosk": cmd_kiosk, "import": cmd_import}
 
 
 if __name__ == "__main__":

@@ -23,9 +23,10 @@ run_pkgs=(libgl1 libegl1 libgl1-mesa-dri libmtdev1 xclip python3-venv espeak-ng)
 # (the real kiosk under cage on a stand-in display: Xvfb sized by matchbox-window-manager,
 # its frame taken with grim); venue mode
 # (docs/venue.md): Mosquitto for the broker tests, Chromium and its WebDriver for the
-# venue page in a real headless browser.
+# venue page in a real headless browser; zbar-tools (zbarimg) reads the BG Stats QR code
+# back from a screenshot of the window (tests/ui/test_bgstats_panel.py).
 test_pkgs=(xvfb xauth x11-utils systemd strace cage xwayland grim matchbox-window-manager
-           mosquitto chromium chromium-driver)
+           mosquitto chromium chromium-driver zbar-tools)
 
 case "$role" in
   run) want=("${run_pkgs[@]}") ;;

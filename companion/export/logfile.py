@@ -4,10 +4,12 @@ The JSON Lines format (``docs/log-format.md``) is one JSON object per line: a ga
 header, then one line per action, for each game in the file::
 
     {"format": "table-companion-log", "version": 1, "game": 7, "kind": "scorepad",
-     "setup": {...}, "started_at": "...", "status": "open"}
+     "setup": {...}, "started_at": "...", "status": "open", "actions": 1}
     {"seq": 1, "at": "...", "action": {"type": "score", "seat": 1, "points": 3}}
 
-``read_jsonl`` rejects a malformed file with the line number and the reason. Replay is
+``read_jsonl`` rejects a malformed file with the line number and the reason; the
+header's ``actions`` count (``LoggedGame.declared``; none in an older export) lets
+``companion import`` refuse a file cut off between two lines. Replay is
 bounded: ``read_log_file`` reads at most ``MAX_FILE_BYTES``, a line may hold at most
 ``MAX_LINE_CHARS``, and reading plus replaying stop after ``MAX_SECONDS`` (a ``Deadline``
 with an injected clock), each with a message instead of a MemoryError or a hang.
@@ -110,6 +112,8 @@ class LoggedGame:
     status: str | None = None
     actions: list[dict] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)  # file line of each action
+    times: list = field(default_factory=list)  # each action's "at", as the file has it
+    declared: int | None = None  # the header's "actions" (None in an older export)
     header_line: int = 0
 
 
@@ -117,10 +121,12 @@ def export_jsonl(log: GameLog, game_ids: Iterable[int]) -> str:
     out = io.StringIO()
     for gid in game_ids:
         row = log.game(gid)
+        rows = log.action_rows(gid)
         header = {"format": FORMAT, "version": VERSION, "game": row.id, "kind": row.kind,
-                  "setup": row.setup, "started_at": row.started_at, "status": row.status}
+                  "setup": row.setup, "started_at": row.started_at, "status": row.status,
+                  "actions": len(rows)}
         out.write(json.dumps(header, sort_keys=True) + "\n")
-        for seq, at, action in log.action_rows(gid):
+        for seq, at, action in rows:
             out.write(json.dumps({"seq": seq, "at": at, "action": action}, sort_keys=True) + "\n")
     return out.getvalue()
 
@@ -173,6 +179,7 @@ def read_jsonl(text: str, source: str = "<log>",
             raise LogError(f"{where}: action seq {clip(obj.get('seq'))}, expected {expected}")
         games[-1].actions.append(action)
         games[-1].lines.append(n)
+        games[-1].times.append(obj.get("at"))
     if not games:
         raise LogError(f"{source}: no game in this file")
     return games
@@ -190,8 +197,11 @@ def _header(obj: dict, where: str) -> LoggedGame:
         raise LogError(f"{where}: unknown game kind {clip(kind)}")
     if not isinstance(obj.get("setup"), dict):
         raise LogError(f"{where}: the game header needs a 'setup' object")
+    declared = obj.get("actions")
+    if declared is not None and (type(declared) is not int or declared < 0):
+        raise LogError(f"{where}: the header's action count {clip(declared)} is not a count")
     return LoggedGame(kind, obj["setup"], obj.get("game"), obj.get("started_at"),
-                      obj.get("status"))
+                      obj.get("status"), declared=declared)
 
 
 def replay_game(game: LoggedGame, source: str = "<log>", deadline: Deadline | None = None):

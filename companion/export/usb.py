@@ -1,4 +1,5 @@
-"""Score sheets to a USB stick, from the History screen: no network, no venue needed.
+"""Score sheets and the History to a USB stick, and back, from the History screen: no
+network, no venue needed.
 
 A stick counts when the system mounted it (the desktop's automounter, or udisks) under
 ``/media`` or ``/run/media`` read-write, as ``/proc/mounts`` says. The sheets go into
@@ -7,6 +8,8 @@ written whole then renamed, and flushed to the stick). What happened is one sent
 the status bar; nothing on the box changes either way.
 
     text = copy_sheets(app.log)     # "Wrote 12 score sheets to KINGSTON, folder ..."
+    text = copy_log(app.log)        # the games (for a restore) and the BG Stats plays
+    restore_from_stick(app.log, newest_export())   # "Restore from USB"
 """
 
 from __future__ import annotations
@@ -70,3 +73,77 @@ def copy_sheets(log: GameLog, mounts: Path | None = None,
     if problems:
         text += f" {len(problems)} game(s) could not be written: {problems[0]}"
     return text
+
+
+def copy_log(log: GameLog, mounts: Path | None = None, roots: tuple[str, ...] | None = None,
+             stamp: str | None = None) -> str:
+    """The whole History onto the first stick, beside the score sheets: the log as JSON
+    Lines (``games-<stamp>.jsonl``, what "Restore from USB" reads back on this box or
+    another) and the finished games as a BG Stats play file (``plays-<stamp>.bgsplay``).
+    A sentence saying what happened; nothing on the box changes either way."""
+    from companion.errors import LogError
+    from companion.export.bgstats import NotExported, bgsplay, log_play
+    from companion.export.logfile import export_jsonl, write_file
+
+    found = sticks(mounts, roots)
+    if not found:
+        return ("No USB stick found: plug one in, wait a few seconds for it to appear, "
+                "then tap again.")
+    ids = exported_ids(log)
+    if not ids:
+        return "No games yet: nothing to write."
+    stick = found[0]
+    stamp = stamp or f"{datetime.now():%Y-%m-%d-%H%M}"
+    folder = stick / "table-companion"
+    plays, problems = [], []
+    for gid in ids:
+        try:
+            plays.append(log_play(log, gid))
+        except NotExported:
+            continue
+        except LogError as exc:
+            problems.append(f"game {gid}: {exc}")
+    try:
+        text = export_jsonl(log, ids)
+    except LogError as exc:
+        return f"Could not export the games ({exc}); nothing was written to {stick.name}."
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_file(folder / f"games-{stamp}.jsonl", text)
+        if plays:
+            write_file(folder / f"plays-{stamp}.bgsplay", bgsplay(plays))
+    except OSError as exc:
+        return (f"Could not write to the USB stick {stick.name} ({exc.strerror or exc}); "
+                "nothing on the box changed. Is it full or write-protected?")
+    text = (f"Wrote {len(ids)} games and {len(plays)} BG Stats plays to {stick.name}, "
+            "folder table-companion.")
+    if problems:
+        text += f" Not a play: {problems[0]}"
+    return text
+
+
+def newest_export(mounts: Path | None = None,
+                  roots: tuple[str, ...] | None = None) -> Path | None:
+    """The newest ``games-*.jsonl`` in ``table-companion/`` on the first stick that has
+    one (their names sort by date), or None."""
+    for stick in sticks(mounts, roots):
+        try:
+            found = sorted((stick / "table-companion").glob("games-*.jsonl"))
+        except OSError:
+            continue
+        if found:
+            return found[-1]
+    return None
+
+
+def restore_from_stick(log: GameLog, path: Path) -> str:
+    """Add the games of the export at ``path`` that the box lacks
+    (``restore.import_file``): the file is read whole and checked before anything is
+    written, so a damaged file or a stick pulled out changes nothing. A sentence."""
+    from companion.export.restore import import_file
+
+    try:
+        report = import_file(log, path)
+    except CompanionError as exc:
+        return f"Nothing was restored: {exc}. The games on the box are as they were."
+    return "Restored from USB: " + report.sentence()

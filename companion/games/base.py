@@ -80,7 +80,9 @@ class GameInfo:
     means the players win or lose together (T.I.M.E Stories): History says "Won
     together by" rather than naming a shared first place. ``first_player`` is, for an
     engine whose setup takes who begins, ``(setup key, the players screen's words)``
-    (``("first_dealer", "Deals first")``).
+    (``("first_dealer", "Deals first")``). ``bgg_id`` is the game's BoardGameGeek id,
+    sent with its BG Stats plays (``companion.export.bgstats``): set it only when it is
+    confirmed, since a wrong id files the plays under another game.
     """
 
     name: str
@@ -95,6 +97,7 @@ class GameInfo:
     ranked: bool = True
     cooperative: bool = False
     first_player: tuple[str, str] | None = None
+    bgg_id: int | None = None
 
     @property
     def screen_name(self) -> str:

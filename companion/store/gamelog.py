@@ -79,6 +79,22 @@ class GameRow:
         return self.last_at or self.started_at
 
 
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """A game recorded elsewhere, to add as it was (``GameLog.add_recorded``):
+    ``actions`` are ``(at, action)``; ``summary`` is History's ``(made_with, summary)``
+    for a finished game (``companion.games.summary``), or None."""
+
+    game_id: int | None
+    kind: str
+    setup: dict
+    started_at: str
+    status: str
+    finished_at: str | None
+    actions: list[tuple[str, dict]]
+    summary: tuple[str, Any] | None = None
+
+
 class GameLog:
     """The SQLite game log. One connection, used by the one thread that owns state."""
 
@@ -291,6 +307,50 @@ class GameLog:
                             (game_id, row[0]))
             self._hook("undo", game_id, row[0] - 1, {})
             return _loads(row[1], f"game {game_id}, action {row[0]}")
+
+        return self._tx(write)
+
+    def add_recorded(self, games: list[Recorded]) -> list[int]:
+        """Add games recorded elsewhere (a restore from an export: ``companion import``)
+        as they were recorded: their start, status, action times and checksums, each
+        under its own id when that id is free here, else the next free one. All in one
+        transaction: a failure adds none of them. Nothing already in the log changes
+        (only new rows; a player already in the roster keeps their seat). Returns the
+        ids given, in order."""
+
+        def write() -> list[int]:
+            taken = {r[0] for r in self.db.execute("SELECT id FROM games")}
+            given = []
+            for game in games:
+                gid = game.game_id
+                if not isinstance(gid, int) or isinstance(gid, bool) or not 1 <= gid < 2**62 \
+                        or gid in taken:
+                    gid = max(taken, default=0) + 1
+                taken.add(gid)
+                text = dumps(game.setup)
+                self._note("games", "id = ?", (gid,))
+                self.db.execute(
+                    "INSERT INTO games (id, kind, setup, started_at, finished_at, status, crc)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (gid, game.kind, text, game.started_at, game.finished_at, game.status,
+                     setup_crc(gid, game.kind, game.started_at, text)))
+                self._noted.append(takeback.absent("actions", "game_id = ?", (gid,),
+                                                   self._columns_of_actions()))
+                for seq, (at, action) in enumerate(game.actions, start=1):
+                    atext = dumps(action)
+                    self.db.execute(
+                        "INSERT INTO actions (game_id, seq, at, action, crc)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        (gid, seq, at, atext, action_crc(gid, seq, at, atext)))
+                for p in game.setup.get("players", []):
+                    self._note("players", "name = ?", (p.get("name"),))
+                    self.db.execute("INSERT OR IGNORE INTO players (name, last_seat, last_seen)"
+                                    " VALUES (?, ?, ?)",
+                                    (p.get("name"), p.get("seat"), game.started_at))
+                if game.summary is not None:
+                    self._keep(gid, *game.summary)
+                given.append(gid)
+            return given
 
         return self._tx(write)
 

@@ -143,6 +143,9 @@ class CompanionApp(App):
     muted = BooleanProperty(False)
     status = StringProperty("")
     status_error = BooleanProperty(False)
+    #: 'Log in BG Stats' (``bgstats_panel``): the game-over button and the code on show
+    game_over_button = None
+    bgstats_panel = None
     undo_text = StringProperty("Undo")  # what Undo would take back, for every Undo button
     clock_note = StringProperty("")  # "Timer running": a clock that goes on off its screen
     title = "Table companion"
@@ -183,6 +186,11 @@ class CompanionApp(App):
         # strong references: ids are weak proxies, and ``is`` must see the widgets
         self.layer, self.banner = root.ids.holder.__self__, root.ids.banner.__self__
         self.layer.add_widget(self.sm, index=len(self.layer.children))  # under the banner
+        from companion.ui.bgstats_panel import GameOverButton
+
+        # 'Log in BG Stats' over a game that is over (issue 37), laid on the layer then
+        self.game_over_button = GameOverButton()
+        self.layer.bind(pos=self.game_over_button.place, size=self.game_over_button.place)
         from companion.ui.widgets import TableKeyboard
 
         Window.set_vkeyboard_class(TableKeyboard)  # keys of 56 px at least
@@ -284,13 +292,18 @@ class CompanionApp(App):
         self.table.lamps.all_off()
         self.clear_banner()
         self._close_question()
+        if self.bgstats_panel is not None:  # a BG Stats code stays with its screen
+            self.bgstats_panel.dismiss()
+            self.bgstats_panel = None
         self._show_undo()  # never another game's (a tool, after End)
         if name == "home":
             self.status, self.status_error = "", False
         if self.sm.current == name:  # shown again: let it read the log afresh
             self.sm.current_screen.dispatch("on_pre_enter")
-            return
-        self.sm.current = name
+        else:
+            self.sm.current = name
+        if self.game_over_button is not None:
+            self.game_over_button.update(self)
 
     def _leave_game(self) -> None:
         """Going home: a game nobody played yet leaves no trace, and a game that is over
@@ -398,8 +411,11 @@ class CompanionApp(App):
         return True
 
     def refresh(self) -> None:
-        """The game's state changed: the Undo label and the screen show it."""
+        """The game's state changed: the Undo label and the screen show it (and, once the
+        game is over, 'Log in BG Stats')."""
         self._show_undo()
+        if self.game_over_button is not None:
+            self.game_over_button.update(self)
         screen = self.sm.current_screen
         if hasattr(screen, "refresh"):
             screen.refresh()
@@ -523,7 +539,7 @@ class CompanionApp(App):
         if layer is None:
             return
         for w in list(layer.children):
-            if w is not self.sm and w is not self.banner:
+            if w is not self.sm and w is not self.banner and w is not self.game_over_button:
                 layer.remove_widget(w)
 
     # -- the frame loop: the one place state changes -------------------------------------

@@ -96,6 +96,7 @@ GAME = GameInfo(
     players=(1, 4),
     cooperative=True,
     version=2,  # 2: another space is another turn; company, abilities
+    bgg_id=146508,  # BoardGameGeek's id of T.I.M.E Stories (BG Stats plays, issue 37)
 )
 NAME = GAME.name
 TITLE = GAME.title

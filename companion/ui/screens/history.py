@@ -20,11 +20,13 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.errors import CompanionError
+from companion.export.bgstats import exported
 from companion.export.logfile import export_csv, export_jsonl, exported_ids
 from companion.games import get_rules
 from companion.session import replay
 from companion.ui import storage_problem, theme
 from companion.ui.app import load_kv
+from companion.ui.bgstats_panel import show_play
 from companion.ui.modal import Modal
 from companion.ui.presenters.history import (
     PlayerStats,
@@ -206,6 +208,9 @@ class HistoryScreen(Screen):
         sheet.ids.lines.data = [{"text": line} for line in
                                 score_sheet(summary, row.setup, outcome, actions)]
         sheet.ids.delete.bind(on_release=lambda _w: self.ask_delete(summary, sheet))
+        sheet.ids.bgstats.disabled = not (outcome is not None and summary.status == "finished"
+                                          and exported(row.kind))
+        sheet.ids.bgstats.bind(on_release=lambda _w: show_play(app, summary.game_id))
         sheet.show()
 
     def ask_delete(self, summary, sheet=None) -> None:
@@ -246,9 +251,39 @@ class HistoryScreen(Screen):
         app.say(self.message)
 
     def to_usb(self) -> None:
-        """Every game's HTML score sheet onto a mounted USB stick (companion/export/usb.py)."""
-        from companion.export.usb import copy_sheets
+        """Every game's HTML score sheet onto a mounted USB stick, with the games as JSON
+        Lines (what Restore reads back) and as a BG Stats play file
+        (companion/export/usb.py)."""
+        from companion.export.usb import copy_log, copy_sheets
 
         app = App.get_running_app()
         self.message = copy_sheets(app.log)
+        if self.message.startswith("Wrote"):
+            self.message += " " + copy_log(app.log)
         app.say(self.message, seconds=12)
+
+    def ask_restore(self) -> None:
+        """"Restore": the newest games export on the USB stick back into this box
+        (issue 37), asked first; games the box has stay exactly as they are."""
+        from companion.export.usb import newest_export
+
+        app = App.get_running_app()
+        found = newest_export()
+        if found is None:
+            self.message = ("No games export on a USB stick: plug in the stick that "
+                            "'Sheets to USB' wrote (folder table-companion), then tap again.")
+            app.say(self.message, seconds=12)
+            return
+        app.ask(f"Add the games of {found.parent.parent.name}/{found.parent.name}/"
+                f"{found.name} that this box does not have? Games already here stay as "
+                "they are.",
+                [("Not now", None, None),
+                 ("Restore", lambda: self.restore(found), theme.GO)])
+
+    def restore(self, path) -> None:
+        from companion.export.usb import restore_from_stick
+
+        app = App.get_running_app()
+        self.message = restore_from_stick(app.log, path)
+        app.say(self.message, seconds=12, error=self.message.startswith("Nothing"))
+        app.switch(self.name)  # the list reads the log again
