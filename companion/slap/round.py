@@ -13,7 +13,8 @@ and no I/O, so that a plain test can play every edge of it:
 * **Fed** every seat edge (``press``), the Pico pad's state each frame (``pad_state``:
   ready or not, how far its stream is complete) and its notices (``pad_event``): a pad
   restart, clock jump, flood or untimed stretch during a round voids it, says so in
-  words a player understands, and arms the round again so the next slaps count.
+  words a player understands, and arms the round again so the next slaps count; a pad
+  that is reconnecting holds the round (bounded: ``PAD_PATIENCE_NS``).
 * **Told the time** once a frame (``tick``): the round's ``SlapArbiter`` closes it when it
   can be judged, and redoes a verdict (shown or recorded) when a slap of it arrives late.
 * **Decided** by the table (``choose``, ``call_false_alarm``), **recorded** through the
@@ -30,10 +31,11 @@ Wiring (``companion/ui/screens/slap.py``)::
     rnd = SlapRound(seats, config, names={1: "Ann"})
     rnd.arm(now_ns, by="referee")      # or a slap does it: rnd.press(event)
     rnd.press(event)                   # every PressEvent of a seat, whatever shows
-    rnd.pad_state(ready, mark_ns)      # each frame while a pad is plugged in
+    rnd.pad_state(ready, mark_ns)      # each frame while a pad is there
     rnd.pad_event(notice, now_ns)      # PadRebooted / PadVoid from the pad link
     rnd.tick(now_ns)                   # feeds the presses, may close or redo the round
-    for effect in rnd.take_effects(): ...
+    for effect in rnd.take_effects(): ...   # companion/ui/slap_effects.py carries them out
+    show(rnd.view(colours, rounds))
 """
 
 from __future__ import annotations
@@ -80,7 +82,6 @@ EFFECTS = {
     "sound": "a cue name: slap, verdict, too_close, tap",
     "say": "a line for the status bar",
     "tell": "a message the table must act on (the banner, until tapped away)",
-    "refuse": "a refusal (the banner, with the error sound)",
     "speak": "the Verdict to say aloud",
     "keep": "the round to keep for a restart (``journal``), or None when none is open",
     "correction": "the redone Verdict of the recorded round (it may be wrong)",
