@@ -29,7 +29,8 @@ FORCE    ?= 0
 # flash settings: the pad's serial port (default: /dev/slap-pad, else the only Pico found).
 PORT     ?=
 
-.PHONY: run test lint bench pad-sim doctor clean install-kiosk flash boot-test
+.PHONY: run test lint bench pad-sim doctor clean install-kiosk flash boot-test test-arm64 \
+        arm64-test
 
 # Debian packages first (installed as root; otherwise named in one line): see the script.
 $(PY):
@@ -60,6 +61,13 @@ test: lint
 # The installed box booted by a real systemd (root; about 10 minutes; tests/boot/).
 boot-test:
 	bash tests/boot/boot-test.sh
+
+# The box's runtime dependencies from aarch64 wheels on a Debian bookworm arm64 system, and
+# the tests marked arm64 run there under qemu-user emulation (root: binfmt_misc; see
+# docs/arm64.md). arm64-test is the same target under another name.
+test-arm64:
+	bash tests/arm64/arm64-test.sh
+arm64-test: test-arm64
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .

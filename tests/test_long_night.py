@@ -96,6 +96,7 @@ class Counting:
         return self.rules.apply(state, action)
 
 
+@pytest.mark.arm64
 @pytest.mark.parametrize("kind", KINDS)
 def test_undo_at_the_end_replays_at_most_one_checkpoint_and_agrees_with_a_replay(tmp_path,
                                                                                  kind):

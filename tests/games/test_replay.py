@@ -8,6 +8,8 @@ from companion.errors import LogError, RuleError
 from companion.games import get_rules
 from companion.games.replay import as_raised, final, replay
 
+pytestmark = pytest.mark.arm64
+
 SCOREPAD = get_rules("scorepad")
 SETUP = {"players": [{"name": "Ann", "seat": 1}, {"name": "Bo", "seat": 2}]}
 

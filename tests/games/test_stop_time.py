@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from functools import reduce
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 from longgames import long_game
@@ -14,6 +15,8 @@ from companion.errors import MalformedAction, RuleError
 from companion.games import get_rules
 from companion.games import stop_time as st
 from companion.slap.verdict import decide, false_alarm
+
+pytestmark = pytest.mark.arm64
 
 MS = 1_000_000
 RES = 1 * MS  # a 1 ms source bound

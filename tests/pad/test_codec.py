@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from companion.errors import LinkError
 from companion.pad import codec
 
+pytestmark = pytest.mark.arm64
+
 VECTORS = json.loads((Path(__file__).parents[2] / "firmware" / "vectors.json").read_text())
 
 

@@ -8,6 +8,8 @@ import pytest
 from companion.events import SOURCE_PAD
 from companion.pad.link import LinkTiming, PadRebooted
 
+pytestmark = pytest.mark.arm64
+
 FAST = LinkTiming(lost_after_ns=400_000_000, hello_timeout_ns=600_000_000)
 
 

@@ -7,6 +7,8 @@ from companion.events import PressEvent
 from companion.pad import codec
 from companion.pad.link import VOID_WORDS, LinkTiming, PadLink, PadPress
 
+pytestmark = pytest.mark.arm64
+
 
 def test_handshake_reaches_ready(loopback):
     rig = loopback()

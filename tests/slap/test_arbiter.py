@@ -17,6 +17,8 @@ from companion.slap import (
     false_alarm,
 )
 
+pytestmark = pytest.mark.arm64
+
 MS = 1_000_000
 CFG = ArbiterConfig()
 SETTLE, TIMEOUT = CFG.settle_ns, CFG.timeout_ns

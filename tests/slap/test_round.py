@@ -14,6 +14,8 @@ from companion.slap.arbiter import ArbiterConfig
 from companion.slap.round import SlapRound, interrupted_text
 from companion.slap.view import ARMED, IDLE, OPEN, VERDICT
 
+pytestmark = pytest.mark.arm64
+
 MS = 1_000_000
 CFG = ArbiterConfig()
 LATER = CFG.timeout_ns + CFG.settle_ns + CFG.quiet_ns + 10 * MS  # any round has closed

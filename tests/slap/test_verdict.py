@@ -12,6 +12,8 @@ from companion.errors import ConfigError, LogError, MalformedAction
 from companion.slap import RankEntry, decide, facts_from_json, false_alarm
 from companion.slap.verdict import WHYS
 
+pytestmark = pytest.mark.arm64
+
 MS = 1_000_000
 
 

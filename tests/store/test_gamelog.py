@@ -10,6 +10,8 @@ from companion.errors import LogError
 from companion.store.gamelog import GameLog
 from companion.store.migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, migrate
 
+pytestmark = pytest.mark.arm64
+
 SETUP = {"players": [{"name": "Ann", "seat": 1}, {"name": "Bo", "seat": 2}]}
 
 

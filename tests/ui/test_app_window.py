@@ -7,6 +7,7 @@ import pytest
 pytestmark = pytest.mark.window
 
 
+@pytest.mark.arm64
 def test_home_to_player_setup_and_back(ui):
     ui.goto_home()
     ui.app.log.db.execute("UPDATE games SET status = 'finished' WHERE status = 'open'")

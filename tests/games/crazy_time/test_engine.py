@@ -113,6 +113,7 @@ def test_first_dealer_must_be_a_seat_in_the_game(bad):
         ct.initial(setup_for(4, first_dealer=bad))
 
 
+@pytest.mark.arm64
 def test_full_game_replayed_from_its_action_list():
     state = play(FULL_GAME, first_dealer=2)
     snap = ct.snapshot(state)
@@ -390,6 +391,7 @@ def live(setup, tried):
     return state, accepted
 
 
+@pytest.mark.arm64
 @settings(deadline=None, max_examples=60)
 @given(a_game())
 def test_replay_of_the_accepted_log_equals_the_live_state(game):
@@ -587,11 +589,13 @@ def assert_same_replay(setup, actions, legal=False):
     return logged
 
 
+@pytest.mark.arm64
 def test_the_rulebook_game_replays_from_the_log_to_the_same_state():
     state = assert_same_replay(setup_for(5, first_dealer=2), FULL_GAME, legal=True)
     assert state.grand_master == 5 and len(state.pickups) == 8
 
 
+@pytest.mark.arm64
 def test_the_verdict_pickups_of_the_rulebook_replay_from_the_log():
     never = slaps({1: 0, 2: 30, 3: 50, 5: 60})  # Dan never slapped
     state = assert_same_replay(setup_for(5), [
@@ -650,6 +654,7 @@ def test_any_play_replays_from_the_log(game):
     assert_same_replay(*game)
 
 
+@pytest.mark.arm64
 @settings(deadline=None, max_examples=15)
 @given(st.integers(0, 10_000), st.integers(1, 600))
 def test_long_nights_replay_from_the_log(seed, n):

@@ -420,6 +420,7 @@ def action_strategy(seats):
 @given(st.integers(2, 4).flatmap(
     lambda n: st.tuples(st.just(n), st.lists(action_strategy(list(range(1, n + 1))),
                                              max_size=80))))
+@pytest.mark.arm64
 def test_replay_equals_live_and_apply_never_mutates(case):
     n, actions = case
     start = game(n)
