@@ -29,8 +29,7 @@ FORCE    ?= 0
 # flash settings: the pad's serial port (default: /dev/slap-pad, else the only Pico found).
 PORT     ?=
 
-.PHONY: run test lint bench pad-sim doctor clean install-kiosk flash boot-test test-arm64 \
-        arm64-test
+.PHONY: run test lint bench pad-sim doctor clean install-kiosk flash boot-test test-arm64
 
 # Debian packages first (installed as root; otherwise named in one line): see the script.
 $(PY):
@@ -64,10 +63,9 @@ boot-test:
 
 # The box's runtime dependencies from aarch64 wheels on a Debian bookworm arm64 system, and
 # the tests marked arm64 run there under qemu-user emulation (root: binfmt_misc; see
-# docs/arm64.md). arm64-test is the same target under another name.
+# docs/arm64.md).
 test-arm64:
 	bash tests/arm64/arm64-test.sh
-arm64-test: test-arm64
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
