@@ -293,7 +293,7 @@ class CompanionApp(App):
         self.clear_banner()
         self._close_question()
         if self.bgstats_panel is not None:  # a BG Stats code stays with its screen
-            self.bgstats_panel.dismiss()
+            self.bgstats_panel.dismiss(animation=False)
             self.bgstats_panel = None
         self._show_undo()  # never another game's (a tool, after End)
         if name == "home":

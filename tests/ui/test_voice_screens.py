@@ -128,7 +128,7 @@ def test_settings_voice_section(ui, said):
         assert panel.note == "Spoken by espeak-ng, offline."
         path, colours = ui.screenshot("settings_voice")
         assert colours > 6
-        for w in panel.walk():
+        for w in panel.walk(restrict=True):
             if hasattr(w, "on_release"):
                 assert w.height >= 64, w.text
         ui.tap(ui.find("Test"))
