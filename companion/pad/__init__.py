@@ -8,8 +8,9 @@ Layers (``firmware/PROTOCOL.md`` is the specification):
 * ``clocksync`` - pad time against host time: offset and rate, an honest bound, jumps;
 * ``source`` - ``PadSource``, the thread that runs them and posts events to the UI;
 * ``virtual``/``sim`` - the real firmware on CPython behind a pseudo-terminal;
-  ``fakehal`` stands in for ``firmware/hal.py``;
-* ``pioasm`` - the firmware's PIO program assembled on the host, for the emulator tests.
+  ``fakehal`` stands in for ``firmware/hal.py``.
+(The firmware's PIO program is assembled on the host for the emulator tests by
+``tests/pioasm.py``.)
 
 Import ``PadSource``, ``LinkStatus``, ``PadPress``, ``PadRebooted`` and ``PadVoid`` from
 here; ``companion.pad.bridge.PadBridge`` brings the presses into host time.
