@@ -29,7 +29,7 @@ FORCE    ?= 0
 # flash settings: the pad's serial port (default: /dev/slap-pad, else the only Pico found).
 PORT     ?=
 
-.PHONY: run test lint bench pad-sim doctor clean install-kiosk flash boot-test test-arm64
+.PHONY: run test check lint bench pad-sim doctor clean install-kiosk flash boot-test test-arm64
 
 # Debian packages first (installed as root; otherwise named in one line): see the script.
 $(PY):
@@ -56,6 +56,11 @@ run: $(RUN_STAMP)
 
 test: lint
 	if [ -n "$$DISPLAY" ]; then $(PY) -m pytest; else $(XVFB) $(PY) -m pytest; fi
+
+# The fast inner loop while changing code: lint and the tests that open no window and are
+# not marked slow (make test runs them all).
+check: lint
+	$(PY) -m pytest -q -m "not window and not slow"
 
 # The installed box booted by a real systemd (root; about 10 minutes; tests/boot/).
 boot-test:

@@ -13,7 +13,7 @@ is always taken at cycle ``6 + 7 k`` after the state machine starts (4 set-up cy
 then the ``in_`` at the third cycle of a slot). A change costs two slots (the second is
 not sampled: an edge then is caught 14 cycles after the previous sample, not 7).
 
-The same function is assembled on the host by ``companion.pad.pioasm`` and run in
+The same function is assembled on the host by ``tests/pioasm.py`` and run in
 ``rp2040-pio-emulator`` by ``tests/firmware/test_seat_pio.py``: what the tests measure is
 this program, not a copy.
 """

@@ -3,6 +3,7 @@
 import random
 import secrets
 
+import fairness
 import pytest
 
 from companion import dice
@@ -70,23 +71,23 @@ def test_roll_rejects_a_source_giving_non_faces():
      (9.4877, 4, 0.05), (0.0, 5, 1.0), (2.0, 2, 0.36788)],
 )
 def test_chi_square_tail_matches_tables(stat, dof, p):
-    assert dice.chi_square_p(stat, dof) == pytest.approx(p, rel=1e-3)
+    assert fairness.chi_square_p(stat, dof) == pytest.approx(p, rel=1e-3)
 
 
 def test_chi_square_statistic_by_hand():
     faces = [1] * 20 + [2] * 10 + [3] * 10 + [4] * 10 + [5] * 10 + [6] * 0
     # expected 10 each: (100 + 0 + 0 + 0 + 0 + 100) / 10
-    assert dice.chi_square(faces) == pytest.approx(20.0)
+    assert fairness.chi_square(faces) == pytest.approx(20.0)
     with pytest.raises(ValueError):
-        dice.chi_square([7])
+        fairness.chi_square([7])
     with pytest.raises(ValueError):
-        dice.chi_square([])
+        fairness.chi_square([])
 
 
 def test_os_dice_are_fair_by_chi_square():
     faces = tuple(f for _ in range(ROLLS // 100) for f in dice.roll(100))
     assert len(faces) == ROLLS
-    p = dice.chi_square_p(dice.chi_square(faces))
+    p = fairness.chi_square_p(fairness.chi_square(faces))
     assert p > P_THRESHOLD, f"OS dice look biased: p = {p:.3g}"
 
 
@@ -102,11 +103,11 @@ class LoadedDie(random.Random):
 def test_the_check_catches_a_loaded_die():
     rng = LoadedDie(3)
     faces = tuple(f for _ in range(ROLLS // 100) for f in dice.roll(100, rng))
-    p = dice.chi_square_p(dice.chi_square(faces))
+    p = fairness.chi_square_p(fairness.chi_square(faces))
     assert p < P_THRESHOLD, f"a loaded die passed: p = {p:.3g}"
 
 
 def test_the_check_passes_a_fair_seeded_die():
     rng = random.Random(2024)
     faces = tuple(f for _ in range(ROLLS // 100) for f in dice.roll(100, rng))
-    assert dice.chi_square_p(dice.chi_square(faces)) > P_THRESHOLD
+    assert fairness.chi_square_p(fairness.chi_square(faces)) > P_THRESHOLD

@@ -11,9 +11,9 @@ import types
 from pathlib import Path
 
 import pytest
+from pioasm import fake_rp2
 
 from companion.pad.fakehal import FIRMWARE_DIR, load_firmware
-from companion.pad.pioasm import fake_rp2
 
 HAL_PATH = Path(__file__).parents[2] / "firmware" / "hal.py"
 FW = load_firmware()

@@ -3,17 +3,17 @@ system clock cycles come out in order, with the right spacing, decoded by
 firmware/edges.py into the timer's nanoseconds.
 
 The program run here is the firmware's own function, assembled on the host
-(``companion.pad.pioasm``), not a copy. (No ``from __future__ import annotations``: the
+(``tests/pioasm.py``), not a copy. (No ``from __future__ import annotations``: the
 emulator reads the input callback's annotation to know what to pass it.)
 """
 
 import random
 
 import pytest
+from pioasm import PioAsmError, asm_pio, load_pio_program
 from pioemu import State, clock_cycles_reached, emulate
 
 from companion.pad.fakehal import FIRMWARE_DIR, load_firmware
-from companion.pad.pioasm import PioAsmError, asm_pio, load_pio_program
 
 PROGRAM = load_pio_program(FIRMWARE_DIR / "seat_pio.py", "seat_edges")
 PIO = PROGRAM.config["module"]
