@@ -8,6 +8,7 @@ waits for a signal. The real cage, Xwayland and Kivy run in tests/deploy/test_ca
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import select
 import signal
@@ -73,22 +74,49 @@ def box(tmp_path):
 STARTED: list[subprocess.Popen] = []
 
 
+def session_of(pid: int) -> set[int]:
+    """Every living process in the session ``pid`` leads: a launcher started here, the
+    fake cage and the app it started (in their own process group, in its session)."""
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z" and int(fields[3]) == pid:  # state, ppid, group, session
+                out.add(int(entry))
+    return out
+
+
 @pytest.fixture(autouse=True)
 def no_launcher_left():
+    """Each launcher is started as a session of its own; after the test everything in
+    that session (the launcher, the fake cage, the app) is ended, and the test fails if
+    anything of it is still running then: nothing is left behind."""
     yield
+    left = []
     while STARTED:
         proc = STARTED.pop()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
+        for pid in session_of(proc.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        proc.wait(10)
         proc.stderr.close()
+        deadline = time.monotonic() + 10
+        while session_of(proc.pid) and time.monotonic() < deadline:
+            select.select([], [], [], 0.05)  # the kernel ends them: a bounded wait
+        left += sorted(session_of(proc.pid))
+    assert not left, f"processes left running: {left}"
 
 
 def start(env: dict, **extra) -> subprocess.Popen:
     code = ("import sys; from companion.launcher import launch; "
             "sys.exit(launch(grace_s=0.5))")
     proc = subprocess.Popen([sys.executable, "-c", code], env={**env, **extra},
-                            stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)  # its whole family ends with it
     STARTED.append(proc)
     return proc
 
