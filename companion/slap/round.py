@@ -142,8 +142,8 @@ class SlapRound:
         # The latest press stamp that belongs to no round to come (the rounds before, the
         # presses between them), and the latest of the round on: see ``opened_at``.
         self._floor_ns = self._round_ns = -(1 << 62)
-        self._pad_ready = False
         self._pad_down: set[int] = set()  # seats whose latest pad edge was a press
+        self._dead_boots: set[int] = set()  # pad boots that restarted (``_stale``)
         self._pad_back_ns: int | None = None  # the pad came back during the round then
         self._pad_away = False  # the pad the round waits for is reconnecting
         self._inbox: list[PressEvent] = []
@@ -195,6 +195,10 @@ class SlapRound:
         round just judged (stamped before that verdict): that one may redo it."""
         if event.seat == CAPTAIN_SEAT:
             return
+        if self._stale(event):  # a report of the pad's boot before it restarted
+            if event.pressed:
+                return  # no slap of any round to come
+            event = LostRelease(event.seat, event.t_ns, event.source, False)
         if (opens and self.phase == IDLE and event.pressed and event.seat in self.seats
                 and not getattr(event, "untimed", False)
                 and (self._verdict_ns is None or event.t_ns > self._verdict_ns)):
@@ -206,6 +210,13 @@ class SlapRound:
         elif event.pressed:
             self._round_ns = max(self._round_ns, event.t_ns)
         self._inbox.append(event)
+
+    def _stale(self, event: PressEvent) -> bool:
+        """A pad press stamped in the clock of a pad boot that has since restarted (it
+        reached the box after the restart was told): its time means nothing now."""
+        clock = getattr(event, "clock", None)
+        boot = clock[1] if isinstance(clock, tuple) and len(clock) > 1 else None
+        return isinstance(boot, tuple) and bool(boot) and boot[0] in self._dead_boots
 
     def opened_at(self, opener: PressEvent) -> int:
         """When a round opened by the slap ``opener`` starts: a round's length before it,
@@ -232,16 +243,15 @@ class SlapRound:
             arbiter.confirm("pad", mark_ns)
         if ready and arbiter.armed and not arbiter.expects("pad"):
             arbiter.expect("pad", PAD_SOURCES, "The slap pad")
-        if arbiter.armed and arbiter.expects("pad") and ready != self._pad_ready:
-            self._pad_away = not ready  # (back: ``tick`` gives it its time again)
+        if arbiter.armed and arbiter.expects("pad") and ready == self._pad_away:
+            self._pad_away = not ready  # gone, or back (``tick`` notes when)
             self._pad_back_ns = -1 if ready else None
-        self._pad_ready = ready
 
     def _waits_for_pad(self, now_ns: int) -> bool:
         """The round waits for a pad that is reconnecting, and once it is back until its
-        stream is complete past the round's deadline or for as long as its link may hold
-        a press (the arbiter's ``quiet_ns``); at most ``PAD_PATIENCE_NS`` after the first
-        slap."""
+        stream is complete past the round's deadline (a reconnected link may first hold
+        the pad's resent presses for a new clock fit); at most ``PAD_PATIENCE_NS`` after
+        the first slap, then the arbiter leaves the pad's unheard seats to the table."""
         arbiter = self.arbiter
         first = arbiter.first_slap_ns if arbiter.armed else None
         if first is None or now_ns > first + PAD_PATIENCE_NS:
@@ -250,8 +260,7 @@ class SlapRound:
             self._pad_back_ns = now_ns
         back, mark = self._pad_back_ns, arbiter.watermark("pad")
         complete = mark is not None and mark >= first + self.config.timeout_ns
-        waits = self._pad_away or (back is not None and now_ns < back + self.config.quiet_ns
-                                   and not complete)
+        waits = self._pad_away or (back is not None and not complete)
         self.note = PAD_AWAY if self._pad_away else ""
         return waits
 
@@ -260,6 +269,9 @@ class SlapRound:
         on, tells the table why (the notice's ``text``, with who had slapped) and arms it
         again: the next slaps count. True when it voided a round (the app need not say
         the notice again)."""
+        old_boot = getattr(notice, "old_nonce", None)
+        if isinstance(old_boot, int) and old_boot:
+            self._dead_boots.add(old_boot)
         if getattr(notice, "reason", "reboot") in LOSES_RELEASES and self._pad_down:
             self._feed()  # (before the lost releases)
             for seat in sorted(self._pad_down):

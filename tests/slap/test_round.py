@@ -345,3 +345,21 @@ def test_a_seat_whose_pad_button_was_down_when_the_pad_restarted_is_not_held_aft
         rnd.tick(round(ms * MS) + MS)
     verdict = run_to_verdict(rnd, 520)
     assert not verdict.excluded and verdict.picker == 3
+
+
+def test_a_report_of_the_pad_s_boot_before_a_restart_never_counts_after_it():
+    """A press stamped in the restarted boot's clock that reaches the box after the
+    restart was told is no slap of the new round, and does not leave its seat held."""
+    rnd = table((1, 2, 3))
+    rnd.arm(0)
+    tap(rnd, pad(1, 100))
+    rnd.tick(110 * MS)
+    assert rnd.pad_event(PadRebooted(VOID_WORDS["reboot"], old_nonce=0xAB, new_nonce=0xCD),
+                         200 * MS)
+    old = PadPress(2, 150 * MS, "pad", True, 100_000, 148_000, ("pad", (0xAB, 1), 1))
+    rnd.press(old)  # late, from the old boot
+    for seat, ms in ((1, 400), (2, 450), (3, 520)):
+        tap(rnd, key(seat, ms))
+        rnd.tick(round(ms * MS) + MS)
+    verdict = run_to_verdict(rnd, 520)
+    assert verdict.certain and verdict.picker == 3 and not verdict.excluded
