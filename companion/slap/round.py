@@ -12,8 +12,8 @@ and no I/O, so that a plain test can play every edge of it:
   the start" of the round it opened.
 * **Fed** every seat edge (``press``), the Pico pad's state each frame (``pad_state``:
   ready or not, how far its stream is complete) and its notices (``pad_event``): a pad
-  restart, clock jump, flood or untimed stretch during a round voids it, says so in
-  words a player understands, and arms the round again so the next slaps count; a pad
+  restart, clock jump, flood or untimed stretch during a round voids it and says so in
+  words a player understands; the next slap opens the next round (never "false"); a pad
   that is reconnecting holds the round (bounded: ``PAD_PATIENCE_NS``).
 * **Told the time** once a frame (``tick``): the round's ``SlapArbiter`` closes it when it
   can be judged, and redoes a verdict (shown or recorded) when a slap of it arrives late.
@@ -220,10 +220,12 @@ class SlapRound:
 
     def opened_at(self, opener: PressEvent) -> int:
         """When a round opened by the slap ``opener`` starts: a round's length before it,
-        never before the last press of the rounds before (see the module docstring)."""
+        never before the last press of the rounds before (or a void), and always before
+        the opener itself, whatever its doubt (see the module docstring)."""
         doubt = max(0, getattr(opener, "uncertainty_ns", 0)) + \
             max(0, getattr(opener, "resolution_ns", 0))
-        return max(opener.t_ns - max(self.config.timeout_ns, doubt + 1), self._floor_ns + 1)
+        start = max(opener.t_ns - max(self.config.timeout_ns, doubt + 1), self._floor_ns + 1)
+        return min(start, opener.t_ns - doubt - 1)  # the opener counts, whatever came before
 
     def captain(self, t_ns: int) -> bool:
         """The captain button: arms an idle round; True when it should record the
@@ -266,9 +268,10 @@ class SlapRound:
 
     def pad_event(self, notice: object, now_ns: int) -> bool:
         """A notice of the pad link. One that voids rounds (``voids_round``) voids a round
-        on, tells the table why (the notice's ``text``, with who had slapped) and arms it
-        again: the next slaps count. True when it voided a round (the app need not say
-        the notice again)."""
+        on and tells the table why (the notice's ``text``, with who had slapped); the next
+        slap opens the next round (it starts from that slap, in the new clock of a pad
+        that restarted, never at a moment of the old one). True when it voided a round
+        (the app need not say the notice again)."""
         old_boot = getattr(notice, "old_nonce", None)
         if isinstance(old_boot, int) and old_boot:
             self._dead_boots.add(old_boot)
@@ -282,9 +285,12 @@ class SlapRound:
         self._feed()  # the presses before the notice belong to the voided round
         words = getattr(notice, "text", "") or VOID_OTHER
         slapped = [self._name(s) for s in sorted(self.live, key=self.live.get)]
-        by = self.opened_by
         self.arbiter.disarm()
-        self.arm(now_ns, by=by)
+        self._reset(IDLE)  # the next slap opens the round: never a "false slap"
+        self._floor_ns = max(self._floor_ns, now_ns)  # nothing before it is the next's
+        self._verdict_ns = None
+        self._do("lamps_off")
+        self._keep()
         self.note = words
         self._do("tell", words if not slapped else
                  f"{words} (Slapped before it: {', '.join(slapped)}.)")

@@ -261,6 +261,8 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
     base = dict(phase=phase, headline_seat=None, headline_colour=None, marks=(), ticks=(),
                 span_ms=0.0, non_slappers=(), choices=(), can_false_alarm=False,
                 can_record=False, rounds=tuple(rounds[:LAST_ROUNDS]))
+    if phase == IDLE and note:  # a voided round: say why; the next slap opens one
+        return SlapView(headline="Slap again!", detail=note, **base)
     if phase == IDLE:
         bound = f" Timing good to {bound_ms:g} ms." if bound_ms is not None else ""
         seats_line = " Tap a seat below to take it in or out." if choose_seats else ""

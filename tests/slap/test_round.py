@@ -156,7 +156,7 @@ def test_a_pad_problem_mid_round_voids_it_says_so_and_the_next_slaps_count(notic
     assert len(told) == 1 and told[0].startswith(VOID_WORDS[reason])
     assert "Ann, Bob" in told[0]  # who had slapped in the round that does not count
     view = rnd.view({1: "red", 2: "blue", 3: "green"})
-    assert rnd.phase == ARMED and view.headline == "Slap again!"
+    assert rnd.phase == IDLE and view.headline == "Slap again!"
     assert view.detail == VOID_WORDS[reason]
     # the next slaps are a new round, never "false slaps (nothing armed)"
     for seat, ms in ((3, 400), (1, 450), (2, 520)):

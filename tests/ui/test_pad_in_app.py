@@ -133,7 +133,7 @@ def test_a_pad_slap_opens_the_round_and_counts_in_it_and_a_restart_is_told(ui, l
     pad.reboot()
     assert drive(lambda: "this round does not count" in ui.app.banner_text, timeout=10), \
         (ui.app.banner_text, ui.app.status)
-    assert screen.round.phase == "armed" and screen.headline == "Slap again!"
+    assert screen.round.phase == "idle" and screen.headline == "Slap again!"
     assert drive(lambda: bridge.source.status.state == "ready", timeout=10)
     drive(lambda: False, timeout=0.5)  # the pad's "ready" line does not cover it
     assert "this round does not count" in ui.app.banner_text, ui.app.banner_text
