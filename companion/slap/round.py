@@ -97,10 +97,12 @@ class Effect:
 
 
 @dataclass(frozen=True, slots=True)
-class LostRelease(PressEvent):
-    """A pad button's release the pad could not send (it restarted first): the button's
-    level, not a time (the arbiter reads ``untimed`` edges so), so a seat that was down
-    when the pad restarted is not taken for held in the next round."""
+class LevelOnly(PressEvent):
+    """An edge known by its level, not its time (the arbiter reads ``untimed`` edges so):
+    a pad button's release the pad could not send (it restarted first), so a seat that
+    was down then is not taken for held in the next round; or a pad press that reached
+    the box after a void yet is stamped before it (a fresh clock fit that is off), so
+    its seat is left to the table rather than taken for a false slap."""
 
     untimed: ClassVar[bool] = True
 
@@ -144,6 +146,7 @@ class SlapRound:
         self._floor_ns = self._round_ns = -(1 << 62)
         self._pad_down: set[int] = set()  # seats whose latest pad edge was a press
         self._dead_boots: set[int] = set()  # pad boots that restarted (``_stale``)
+        self._void_ns: int | None = None  # when the pad last voided a round
         self._pad_back_ns: int | None = None  # the pad came back during the round then
         self._pad_away = False  # the pad the round waits for is reconnecting
         self._inbox: list[PressEvent] = []
@@ -198,7 +201,10 @@ class SlapRound:
         if self._stale(event):  # a report of the pad's boot before it restarted
             if event.pressed:
                 return  # no slap of any round to come
-            event = LostRelease(event.seat, event.t_ns, event.source, False)
+            event = LevelOnly(event.seat, event.t_ns, event.source, False)
+        elif (self._void_ns is not None and event.source in PAD_SOURCES
+              and event.t_ns <= self._void_ns and not getattr(event, "untimed", False)):
+            event = LevelOnly(event.seat, event.t_ns, event.source, event.pressed)
         if (opens and self.phase == IDLE and event.pressed and event.seat in self.seats
                 and not getattr(event, "untimed", False)
                 and (self._verdict_ns is None or event.t_ns > self._verdict_ns)):
@@ -278,7 +284,7 @@ class SlapRound:
         if getattr(notice, "reason", "reboot") in LOSES_RELEASES and self._pad_down:
             self._feed()  # (before the lost releases)
             for seat in sorted(self._pad_down):
-                self._inbox.append(LostRelease(seat, now_ns, PAD_SOURCES[0], False))
+                self._inbox.append(LevelOnly(seat, now_ns, PAD_SOURCES[0], False))
             self._pad_down.clear()
         if not getattr(notice, "voids_round", False) or self.phase not in (ARMED, OPEN):
             return False
@@ -288,6 +294,7 @@ class SlapRound:
         self.arbiter.disarm()
         self._reset(IDLE)  # the next slap opens the round: never a "false slap"
         self._floor_ns = max(self._floor_ns, now_ns)  # nothing before it is the next's
+        self._void_ns = now_ns
         self._verdict_ns = None
         self._do("lamps_off")
         self._keep()

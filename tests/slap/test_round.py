@@ -363,3 +363,21 @@ def test_a_report_of_the_pad_s_boot_before_a_restart_never_counts_after_it():
         rnd.tick(round(ms * MS) + MS)
     verdict = run_to_verdict(rnd, 520)
     assert verdict.certain and verdict.picker == 3 and not verdict.excluded
+
+
+def test_a_pad_slap_stamped_before_the_void_it_came_after_is_the_table_s_call():
+    """After a restart the pad's new clock fit may be off: a slap that reaches the box
+    after the void but is stamped before it cannot be placed, so its seat is a candidate
+    (never a false slap, never a non-slapper named to pick up)."""
+    rnd = table((1, 2, 3))
+    rnd.arm(0)
+    tap(rnd, pad(1, 100))
+    rnd.tick(110 * MS)
+    assert rnd.pad_event(PadRebooted(VOID_WORDS["reboot"]), 1000 * MS)
+    tap(rnd, key(1, 1400))  # opens the next round
+    rnd.tick(1401 * MS)
+    tap(rnd, pad(2, 900))  # the new fit puts Bob's slap before the void
+    tap(rnd, key(3, 1500))
+    verdict = run_to_verdict(rnd, 1500)
+    assert not verdict.certain and 2 in verdict.candidates
+    assert dict(verdict.excluded) == {2: "untimed"}
