@@ -137,7 +137,7 @@ class SlapRound:
         self.verdict: Verdict | None = None  # as the arbiter gave it
         self.shown: Verdict | None = None  # on screen (the false-alarm one after that tap)
         self.chosen: int | None = None
-        self.note = ""  # why the round was armed again (a void), shown until a slap
+        self.note = ""  # why a round was voided (until the next slap), or what it waits for
         self.last: Recorded | None = None  # the round last recorded
         self.correction: Verdict | None = None  # its redone verdict, when it differs
         self._verdict_ns: int | None = None  # when the round on screen was judged

@@ -252,7 +252,7 @@ def slap_view(phase: str, seats: Sequence[int], colours: Mapping[int, str], *,
     """The whole screen's data; see the module docstring. ``choose_seats``: the idle
     screen offers the seats in play (the standalone tool). ``names``: players' names by
     seat, so the verdict names a person ("Ann picks up"), not only a seat. ``note``: why
-    the round was armed again (a voided round, until the first slap) or what it waits
+    the last round was voided (until the next slap opens one) or what the round waits
     for (a pad reconnecting)."""
     names = names or {}
     if phase not in PHASES:
