@@ -51,9 +51,9 @@ def sticks(mounts: Path | None = None, roots: tuple[str, ...] | None = None) -> 
     return out
 
 
-def copy_sheets(log: GameLog, mounts: Path | None = None,
-                roots: tuple[str, ...] | None = None, today: str | None = None) -> str:
-    """Write every game's score sheet to the first stick; a sentence saying what happened."""
+def _stick_and_games(log: GameLog, mounts: Path | None,
+                     roots: tuple[str, ...] | None) -> tuple[Path, list[int]] | str:
+    """The first stick and the games to write on it, or the sentence saying why not."""
     found = sticks(mounts, roots)
     if not found:
         return ("No USB stick found: plug one in, wait a few seconds for it to appear, "
@@ -61,7 +61,16 @@ def copy_sheets(log: GameLog, mounts: Path | None = None,
     ids = exported_ids(log)
     if not ids:
         return "No games yet: nothing to write."
-    stick = found[0]
+    return found[0], ids
+
+
+def copy_sheets(log: GameLog, mounts: Path | None = None,
+                roots: tuple[str, ...] | None = None, today: str | None = None) -> str:
+    """Write every game's score sheet to the first stick; a sentence saying what happened."""
+    found = _stick_and_games(log, mounts, roots)
+    if isinstance(found, str):
+        return found
+    stick, ids = found
     day = today or f"{datetime.now():%Y-%m-%d}"
     folder = stick / "table-companion" / f"score-sheets-{day}"
     try:
@@ -85,14 +94,10 @@ def copy_log(log: GameLog, mounts: Path | None = None, roots: tuple[str, ...] | 
     from companion.export.bgstats import NotExported, bgsplay, log_play
     from companion.export.logfile import export_jsonl, write_file
 
-    found = sticks(mounts, roots)
-    if not found:
-        return ("No USB stick found: plug one in, wait a few seconds for it to appear, "
-                "then tap again.")
-    ids = exported_ids(log)
-    if not ids:
-        return "No games yet: nothing to write."
-    stick = found[0]
+    found = _stick_and_games(log, mounts, roots)
+    if isinstance(found, str):
+        return found
+    stick, ids = found
     stamp = stamp or f"{datetime.now():%Y-%m-%d-%H%M}"
     folder = stick / "table-companion"
     plays, problems = [], []
