@@ -75,9 +75,9 @@ test-arm64:
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 
-# Every bench that stands alone; bench/tap_split.py and bench/resume_one.py are told what
-# to look at (their arguments), bench/box_python.py is the benches' helper.
-BENCHES := $(filter-out bench/box_python.py bench/resume_one.py bench/tap_split.py,\
+# Every bench that stands alone; bench/resume_one.py is told what to look at (its
+# argument), bench/box_python.py is the benches' helper.
+BENCHES := $(filter-out bench/box_python.py bench/resume_one.py,\
                         $(sort $(wildcard bench/*.py)))
 
 bench: $(DEV_STAMP)

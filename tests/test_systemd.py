@@ -82,7 +82,7 @@ def test_make_run_and_the_benches_run_python_as_the_box():
     assert box_python.box_settings() == {"PYTHONOPTIMIZE": "1"}
     run = (REPO / "Makefile").read_text().split("\nrun:", 1)[1].split("\n\n", 1)[0]
     assert "PYTHONOPTIMIZE=1 $(VENV)/bin/companion run" in run
-    for bench in ("ui_actions", "tap_split", "idle_screens", "startup", "long_night",
+    for bench in ("ui_actions", "idle_screens", "startup", "long_night",
                   "log_append"):
         main = (REPO / "bench" / f"{bench}.py").read_text().split('if __name__ == "__main__":')[1]
         assert "as_the_box()" in main, bench
