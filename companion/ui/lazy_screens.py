@@ -60,9 +60,11 @@ class LazyScreens(ScreenManager):
         return super().get_screen(name)
 
     def build_all(self) -> None:
-        """Build every screen not built yet (tests, benches: all there at once)."""
+        """Build every screen not built yet (tests, benches: all there at once), then
+        freeze them as after the last background build."""
         for name in list(self.pending):
             self._build(name)
+        collector.settle()
 
     def _build(self, name: str) -> None:
         module, cls = self.pending.pop(name)
