@@ -62,6 +62,7 @@ class SlapScreen(Screen):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
+        self.app = App.get_running_app()  # what this screen shows and acts through
         self.mode = "tool"  # or "crazy": the Crazy Time board's own round
         self.round: SlapRound | None = None
         self.tools = ToolSessions()
@@ -94,7 +95,7 @@ class SlapScreen(Screen):
         app.navigate("slap")
 
     def on_pre_enter(self, *_args) -> None:
-        app = App.get_running_app()
+        app = self.app
         session = app.session
         board, self.for_game = self.for_game, ""
         # Crazy Time's own round only when its board opened this screen while a round of
@@ -122,14 +123,14 @@ class SlapScreen(Screen):
             self.round.cancel()
             self._after()
         if self.mode == "tool":
-            self.tools.leave(App.get_running_app())
+            self.tools.leave(self.app)
 
     def _open(self) -> None:
         opening, self.opening = self.opening, None
         if isinstance(opening, PressEvent):
             self.round.press(opening)  # nothing armed: the slap arms the round and counts
         else:
-            self.round.arm(App.get_running_app().table.now_ns(), by=opening)
+            self.round.arm(self.app.table.now_ns(), by=opening)
         self._after()
 
     # -- what the table does -----------------------------------------------------------
@@ -137,7 +138,7 @@ class SlapScreen(Screen):
     def arm(self, now_ns: int | None = None) -> None:
         """The STOP TIME face: a round from ``now_ns`` (the presses' clock; default now)."""
         if self.round is not None:
-            app = App.get_running_app()
+            app = self.app
             self.round.arm(app.table.now_ns() if now_ns is None else now_ns, by="referee")
             self._after()
 
@@ -155,7 +156,7 @@ class SlapScreen(Screen):
         self._after()
 
     def undo(self) -> None:
-        App.get_running_app().undo()
+        self.app.undo()
 
     def refresh(self) -> None:  # the game changed (an undo): its rounds shown again
         if self.round is not None:
@@ -165,15 +166,14 @@ class SlapScreen(Screen):
         """Stand-alone tool, between rounds: take a seat in or out of play."""
         if self.mode != "tool" or self.round.phase != sv.IDLE:
             return
-        app = App.get_running_app()
-        seats = self.tools.toggle(seat, app.cfg)
+        seats = self.tools.toggle(seat, self.app.cfg)
         if seats != self.round.seats:
-            self.round = SlapRound(seats, self.round.config, names=players_named(app))
+            self.round = SlapRound(seats, self.round.config, names=players_named(self.app))
         self._show()
 
     def record(self) -> bool:
         """Log the round (``record_round``); the board's round goes back to the board."""
-        app = App.get_running_app()
+        app = self.app
         ok = record_round(app, self.round, self.mode == "crazy", self.tools)
         self._after()
         if ok and self.mode == "crazy":
@@ -206,7 +206,7 @@ class SlapScreen(Screen):
         round told the table; the app need not)."""
         if self.round is None:
             return False
-        voided = self.round.pad_event(notice, App.get_running_app().table.now_ns())
+        voided = self.round.pad_event(notice, self.app.table.now_ns())
         self._after()
         return voided
 
@@ -217,13 +217,13 @@ class SlapScreen(Screen):
 
     def on_background_frame(self, now_ns: int) -> None:
         if self.round is not None:
-            self._pad(App.get_running_app())
+            self._pad(self.app)
             self.round.tick(now_ns, quiet=True)
             self._after(quiet=True)
 
     def on_frame(self, now_ns: int) -> None:
         if self.round is not None:
-            self._pad(App.get_running_app())
+            self._pad(self.app)
             self.round.tick(now_ns)
             self._after()
 
@@ -236,7 +236,7 @@ class SlapScreen(Screen):
     def _after(self, quiet: bool = False) -> None:
         """Carry out what the round asks of the box, then show it. A recorded round that
         may be wrong is shown at once, here or (the board's round) by coming back here."""
-        app = App.get_running_app()
+        app = self.app
         redone = carry_out(app, self.round.take_effects(), self.round.names, quiet)
         if redone is not None and app.sm.current == self.name:
             self.round.show_correction()
@@ -249,7 +249,7 @@ class SlapScreen(Screen):
     # -- drawing -------------------------------------------------------------------------
 
     def _show(self) -> None:
-        app, rnd = App.get_running_app(), self.round
+        app, rnd = self.app, self.round
         colours = {s.seat: s.colour for s in app.cfg.seats}
         bound = rnd.config.bound_for(app.table.info.source) / 1e6
         rounds = recorded_rounds(app, self.mode == "crazy", self.tools)
