@@ -13,11 +13,13 @@ counts like any other; the way back (untimed) starts a new game or opens the scr
 again.
 
 A tap's cost is the main thread's CPU time (``time.thread_time``) in the frame after
-the finger is lifted, which carries the action: the screen's update, the log's write,
-the layout and the drawing. The time the process waits (the log's fsync, the buffer
-swap in which Xvfb's software GL paints the window: on the Pi the GPU does that) is not
-CPU and is not counted. Every 20 taps the table pauses, as the frame pacer sees it
-after a quiet second, and the collector's quiet-moment collection runs, timed apart.
+the finger is lifted, which carries the action: input, the screen and its controller,
+the rules, the log's write, the layout. The window's drawing (the canvas walk and its GL
+calls, which Xvfb's software GL partly runs on this thread; on the Pi the GPU draws) and
+the buffer swap are timed in their own column ("draw"); the time the process waits (the
+log's fsync) is not CPU and is not counted. Every 20 taps the table pauses, as the
+frame pacer sees it after a quiet second, and the collector's quiet-moment collection
+runs, timed apart.
 
 Per screen: taps, CPU p50 / p99 / max (ms), the collections Python ran inside tap
 frames and the longest collection at a quiet moment, with the minimal app (one button
@@ -106,13 +108,30 @@ class Recorder:
     """Tap frames' CPU per screen and kind, and the collections in and out of them."""
 
     taps: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    draws: dict[str, list[float]] = field(default_factory=dict)
     gc_in_taps: dict[str, int] = field(default_factory=dict)
     quiet: list[float] = field(default_factory=list)
     n: int = 0
     _collections: int = 0
+    _draw_cpu: float = 0.0
 
     def install(self) -> None:
+        """Count the collections; time the window's drawing and swap apart."""
+        from kivy.core.window import Window
+
         gc.callbacks.append(self._on_gc)
+        Window.on_draw = self._apart(Window.on_draw)
+        Window.flip = self._apart(Window.flip)
+
+    def _apart(self, func):
+        def timed(*args, **kwargs):
+            c0 = time.thread_time()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                self._draw_cpu += time.thread_time() - c0
+
+        return timed
 
     def _on_gc(self, phase: str, _info) -> None:
         if phase == "start":
@@ -123,12 +142,13 @@ class Recorder:
         self.n += 1
         if not self.n % QUIET_EVERY:
             self.pause()
-        collections = self._collections
+        collections, self._draw_cpu = self._collections, 0.0
         c0 = time.thread_time()
         step()
         frames(1)
-        ms = (time.thread_time() - c0) * 1000
+        ms = (time.thread_time() - c0 - self._draw_cpu) * 1000
         self.taps.setdefault(screen, {}).setdefault(kind, []).append(ms)
+        self.draws.setdefault(screen, []).append(self._draw_cpu * 1000)
         self.gc_in_taps[screen] = (self.gc_in_taps.get(screen, 0)
                                    + self._collections - collections)
 
@@ -163,11 +183,15 @@ def figures(values: list[float]) -> dict:
             "p99": percentile(values, 0.99), "max": max(values)}
 
 
-def line(name: str, f: dict, gc_in: int | str = "") -> str:
-    return f"{name:34} {f['n']:5d} {f['p50']:7.2f} {f['p99']:7.2f} {f['max']:7.2f} {gc_in!s:>6}"
+def line(name: str, f: dict, gc_in: int | str = "", draw: list[float] | None = None) -> str:
+    out = f"{name:34} {f['n']:5d} {f['p50']:7.2f} {f['p99']:7.2f} {f['max']:7.2f} {gc_in!s:>6}"
+    if draw:
+        out += f" {statistics.median(draw):7.2f} {percentile(draw, 0.99):7.2f}"
+    return out
 
 
-HEADER = f"{'screen':34} {'taps':>5} {'p50':>7} {'p99':>7} {'max':>7} {'gc in':>6}"
+HEADER = (f"{'screen':34} {'taps':>5} {'p50':>7} {'p99':>7} {'max':>7} {'gc in':>6} "
+          f"{'draw50':>7} {'draw99':>7}")
 
 
 # ------------------------------------------------------------------- the walk
@@ -344,16 +368,17 @@ def minimal(taps: int) -> int:
     rec.install()
     for _ in range(taps):
         rec.tap("minimal", "tap", app.button)
-    print(json.dumps({"taps": rec.every("minimal"), "gc": rec.gc_in_taps["minimal"]}))
+    print(json.dumps({"taps": rec.every("minimal"), "gc": rec.gc_in_taps["minimal"],
+                      "draw": rec.draws["minimal"]}))
     app.stop()
     return 0
 
 
-def minimal_figures(taps: int) -> tuple[dict, int]:
+def minimal_figures(taps: int) -> tuple[dict, int, list[float]]:
     out = subprocess.run([sys.executable, __file__, "--minimal", str(taps)],
                          capture_output=True, text=True, check=True)
     got = json.loads(out.stdout.strip().splitlines()[-1])
-    return figures(got["taps"]), got["gc"]
+    return figures(got["taps"]), got["gc"], got["draw"]
 
 
 def main() -> int:
@@ -367,7 +392,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.minimal:
         return minimal(args.minimal)
-    floor, floor_gc = minimal_figures(args.taps)
+    floor, floor_gc, floor_draw = minimal_figures(args.taps)
     app = build_app(Path(tempfile.mkdtemp(prefix="companion-bench-")))
     rec = Recorder()
     rec.install()
@@ -375,20 +400,22 @@ def main() -> int:
     chosen = [s for s in args.screens.split(",") if s] or list(PLACES)
     print(f"tap frames' CPU in ms (goal: p99 <= {P99_GOAL_MS}, 0 collections in taps)")
     print(HEADER)
-    print(line("minimal Kivy app", floor, floor_gc))
+    print(line("minimal Kivy app", floor, floor_gc, floor_draw))
     for label in chosen:
         walk(app, rec, label, PLACES[label], args.taps, rng)
         f = figures(rec.every(label))
         ok = f["p99"] <= P99_GOAL_MS and rec.gc_in_taps.get(label, 0) == 0
-        print(line(label, f, rec.gc_in_taps.get(label, 0)) + ("  ok" if ok else "  OVER"))
+        print(line(label, f, rec.gc_in_taps.get(label, 0), rec.draws[label])
+              + ("  ok" if ok else "  OVER"))
         if args.kinds:
             for kind, values in sorted(rec.taps[label].items()):
                 print(line(f"  {kind}", figures(values)))
-    after, after_gc = minimal_figures(args.taps)
-    print(line("minimal Kivy app, after", after, after_gc))
+    after, after_gc, after_draw = minimal_figures(args.taps)
+    print(line("minimal Kivy app, after", after, after_gc, after_draw))
     every = [ms for label in chosen for ms in rec.every(label)]
     total = figures(every)
-    print(line("every screen", total, sum(rec.gc_in_taps.values())))
+    print(line("every screen", total, sum(rec.gc_in_taps.values()),
+               [ms for label in chosen for ms in rec.draws[label]]))
     print(f"p99 against the minimal app: {total['p99'] / floor['p99']:.1f}x "
           f"(its p99 {floor['p99']:.2f} -> {after['p99']:.2f} ms during the run)")
     if rec.quiet:
