@@ -20,20 +20,24 @@ in ten for 240-430 ms here, seconds on a Pi 4). Two things keep it out of the fr
 Refcounting still frees everything that is not part of a cycle at once; only cycles
 wait for the quiet moment.
 
+What a full collection at a quiet moment leaves alive has lived through a tap or more
+and lives on (a screen's rows made at its first showing, the game's state): it is
+frozen in turn, so the next full collection walks only what was made since, however
+long the night. A cycle among frozen objects that dies later waits for the next start
+(refcounting still frees whatever is not in a cycle); ``bench/ui_actions.py`` counts
+how much that is after a walk of every screen.
+
 Wiring: ``CompanionApp.on_start`` calls ``settle()`` once the first screen is built (a
 full collection first, so no garbage is frozen with it), ``LazyScreens`` again once
-every screen is; a screen that builds a panel on its first showing calls ``keep()``
-after it (frozen at the next quiet moment); ``FramePacer`` calls ``idle()`` when the
-table goes quiet. ``bench/ui_actions.py`` measures the pauses with and without
-(``--gc plain``), and times the quiet collections apart.
+every screen is; ``FramePacer`` calls ``idle()`` when the table goes quiet.
+``bench/ui_actions.py`` times the quiet collections.
 """
 
 from __future__ import annotations
 
 import gc
 
-#: Off for a measurement of the collector's own pauses (``bench/ui_actions.py``) and in
-#: the test process (frozen objects are hidden from ``gc.get_referrers``).
+#: Off in the test process (frozen objects are hidden from ``gc.get_referrers``).
 ENABLED = True
 #: Tracked objects made (net) since the last collection at which Python collects on
 #: its own, even though the table has not paused (some 30 MB of small objects).
@@ -43,7 +47,6 @@ BACKSTOP = 200_000
 FULL_EVERY = 5
 
 _settled = False
-_keep = False  # keep() asked for a freeze at the next quiet moment
 
 
 def settle() -> None:
@@ -58,15 +61,6 @@ def settle() -> None:
         _settled = True
 
 
-def keep() -> None:
-    """What is alive now lives as long as the app (a panel just built on its first
-    showing): it is frozen at the next quiet moment, after a full collection, so none
-    of the garbage waiting now is frozen with it. Nothing is done in the tap itself."""
-    global _keep
-    if ENABLED:
-        _keep = True
-
-
 def waiting() -> int:
     """How many tracked objects were made (net) since the last collection."""
     return gc.get_count()[0]
@@ -74,16 +68,13 @@ def waiting() -> int:
 
 def idle() -> bool:
     """The table is quiet (nothing moved for a moment): collect the cycles made since
-    the last quiet moments, if any were made; every ``FULL_EVERY`` times everything
-    (what was still alive at a quiet moment and dropped since: a screen's replaced
-    rows). Returns whether it collected."""
-    global _keep
-    if not (ENABLED and _settled) or not (waiting() or _keep):
+    the last quiet moments, if any were made; every ``FULL_EVERY`` times everything not
+    frozen, then freeze what is left (it lives on). Returns whether it collected."""
+    if not (ENABLED and _settled) or not waiting():
         return False
-    if _keep:  # new long-lived widgets: collect everything, then freeze what is left
-        gc.collect()
+    if gc.get_count()[2] >= FULL_EVERY - 1:
+        gc.collect(2)
         gc.freeze()
-        _keep = False
-        return True
-    gc.collect(2 if gc.get_count()[2] >= FULL_EVERY - 1 else 1)
+    else:
+        gc.collect(1)
     return True

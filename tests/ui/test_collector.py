@@ -34,7 +34,6 @@ def fake(monkeypatch):
     monkeypatch.setattr(collector, "gc", gc)
     monkeypatch.setattr(collector, "ENABLED", True)
     monkeypatch.setattr(collector, "_settled", False)
-    monkeypatch.setattr(collector, "_keep", False)
     return gc
 
 
@@ -43,21 +42,10 @@ def test_settle_collects_before_it_freezes_then_leaves_collections_to_quiet_mome
     assert fake.calls == ["collect 2", "freeze", f"threshold {collector.BACKSTOP}"]
 
 
-def test_keep_does_nothing_in_the_tap_and_freezes_after_a_full_collection_when_quiet(fake):
-    collector.settle()
-    fake.calls.clear()
-    collector.keep()
-    assert fake.calls == []  # nothing in the middle of a tap
-    assert collector.idle()  # even with nothing new waiting
-    assert fake.calls == ["collect 2", "freeze"]  # no garbage frozen with the panel
-    assert not collector.idle()  # once
-
-
 def test_switched_off_it_leaves_the_collector_alone(fake, monkeypatch):
     monkeypatch.setattr(collector, "ENABLED", False)
     fake.count = (10**6, 0, 0)
     collector.settle()
-    collector.keep()
     assert not collector.idle()
     assert fake.calls == []
 
@@ -76,4 +64,5 @@ def test_a_quiet_moment_collects_what_was_made_and_everything_now_and_then(fake)
     assert collector.idle()
     fake.count = (500, 0, collector.FULL_EVERY - 1)  # the young ones collected that often
     assert collector.idle()
-    assert fake.calls == ["collect 1", "collect 2"]
+    # what a full collection leaves alive is frozen: the next one walks only what is new
+    assert fake.calls == ["collect 1", "collect 2", "freeze"]
