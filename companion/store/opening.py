@@ -175,12 +175,14 @@ def _look_inside(db: sqlite3.Connection, check_now: bool) -> Look:
     wrong = schema_damage(db, version)
     if wrong:
         return Look(DAMAGED, wrong, version)
-    if not check_now:
-        return Look(OURS, version=version, checked=False)
-    check = integrity.quick_check(db)
-    if check != "ok":
-        return Look(DAMAGED, f"SQLite integrity check failed: {check}", version)
-    return Look(OURS, version=version)
+    if check_now:
+        check = integrity.quick_check(db)
+        if check != "ok":
+            return Look(DAMAGED, f"SQLite integrity check failed: {check}", version)
+    rows = integrity.games_check(db, version)  # every start: the games table is small
+    if rows != "ok":
+        return Look(DAMAGED, rows, version)
+    return Look(OURS, version=version, checked=check_now)
 
 
 def undecodable(exc: BaseException) -> bool:
