@@ -122,6 +122,7 @@ class GameLog:
         self._retake: list[takeback.Noted] | None = None  # a take-back still to finish
         self._opened = 0  # connections opened since: part of ``version``
         self._noted: list[takeback.Noted] = []
+        self._noted_games = False  # the log's "had games" note is known to be there
         if self.path is None:
             self.db = opening.open_for_play(Path(":memory:"))
             self.schema_version = migrate(self.db, fresh=True)
@@ -136,12 +137,23 @@ class GameLog:
             except sqlite3.Error as exc:
                 self.db.close()
                 raise opening.as_log_error(exc, self.path, "Could not update") from exc
+            self._note_games()
         self._has_crc = "crc" in {r[1] for r in self.db.execute("PRAGMA table_info(games)")}
         #: the actions table's columns, for the take-back note of an appended row
         self._action_columns: tuple[str, ...] | None = None
 
     def close(self) -> None:
         self.db.close()
+
+    def _note_games(self) -> None:
+        """Once the log holds a game, leave word beside it (``opening.note_games``): a log
+        that is later found empty or missing is then told as a lost history, not taken for
+        a first start."""
+        if self.path is None or self.read_only or self._noted_games:
+            return
+        if self.db.execute("SELECT EXISTS (SELECT 1 FROM games)").fetchone()[0]:
+            opening.note_games(self.path)
+            self._noted_games = True
 
     # -- writing ---------------------------------------------------------------------
 
@@ -238,7 +250,9 @@ class GameLog:
             self._hook("start", int(game_id), 0, {})
             return int(game_id)
 
-        return self._tx(write)
+        game_id = self._tx(write)
+        self._note_games()
+        return game_id
 
     def append(self, game_id: int, action: dict, *, text: str | None = None,
                reopen: bool = False, finish: bool = False, keep: Keep | None = None) -> int:
@@ -353,7 +367,9 @@ class GameLog:
                 given.append(gid)
             return given
 
-        return self._tx(write)
+        given = self._tx(write)
+        self._note_games()
+        return given
 
     def amend_setup(self, game_id: int, setup: dict) -> None:
         """Replace the setup of a game that has no action yet (a setup screen's second
