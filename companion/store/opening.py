@@ -339,7 +339,7 @@ def _since(path: Path) -> str:
     except OSError:
         return ""
     found = text.split(" since ", 1)[1].split(".", 1)[0] if " since " in text else ""
-    return f" (since {found})" if found and len(found) < 30 else ""
+    return f" since {found}" if found and len(found) < 30 else ""
 
 
 def _history_lost(path: Path, state: str) -> str:
@@ -350,13 +350,11 @@ def _history_lost(path: Path, state: str) -> str:
         aside = move_aside(path)
         build(path)
         return (f"The game log was damaged: {path.name} was found empty, though this box "
-                f"had recorded games in it{_since(path)}; a card fault may have cut it off. "
-                f"No game could be read from it. The empty file is kept as {aside.name}, and "
-                "a fresh log was started.")
+                f"had recorded games in it{_since(path)} (a card fault?). It is kept as "
+                f"{aside.name}; a fresh log was started.")
     build(path)  # a -wal left without its log is moved aside, never paired with the new one
     return (f"The game log was damaged: {path.name} is missing, though this box had "
-            f"recorded games in it{_since(path)}; a card fault may have lost it. No game "
-            "could be read. A fresh log was started.")
+            f"recorded games in it{_since(path)} (a card fault?). A fresh log was started.")
 
 
 def _salvage(path: Path, why: str) -> str:
