@@ -151,7 +151,12 @@ class GameLog:
         a first start."""
         if self.path is None or self.read_only or self._noted_games:
             return
-        if self.db.execute("SELECT EXISTS (SELECT 1 FROM games)").fetchone()[0]:
+        try:
+            held = self.db.execute("SELECT EXISTS (SELECT 1 FROM games)").fetchone()[0]
+        except sqlite3.Error as exc:  # the next read or write tells it, as a read or write
+            log.warning("could not see whether %s holds games: %s", self.path, exc)
+            return
+        if held:
             opening.note_games(self.path)
             self._noted_games = True
 
