@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import logging
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -56,6 +57,8 @@ from companion.store.storage import (
     probe,
     storage_error,
 )
+
+log = logging.getLogger(__name__)
 
 ABSENT, EMPTY, OURS, FOREIGN = "absent", "empty", "ours", "foreign"
 SQLITE_MAGIC = b"SQLite format 3\0"
@@ -315,10 +318,7 @@ def note_games(path: Path) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        import logging
-
-        logging.getLogger(__name__).warning("could not note that %s holds games: %s",
-                                            path, exc)
+        log.warning("could not note that %s holds games: %s", path, exc)
 
 
 def had_games(path: Path, state: str) -> bool:

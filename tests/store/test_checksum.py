@@ -18,7 +18,7 @@ from companion.errors import LogError
 from companion.export.logfile import export_jsonl
 from companion.games import get_rules
 from companion.session import GameSession
-from companion.store.checksum import action_crc, game_crc, setup_crc
+from companion.store.checksum import action_crc, game_crc
 from companion.store.gamelog import GameLog
 
 
@@ -300,3 +300,15 @@ def test_one_changed_byte_anywhere_in_a_game_row_is_found(data, finished):
         assert log.game(first.game_id).damaged is None
     finally:
         log.close()
+
+
+@given(st.integers(1, 2**40), st.text(), st.text(), st.text(), st.text(), st.none() | st.text())
+def test_a_game_checksum_is_the_crc_of_its_stored_fields_joined(gid, kind, started, setup,
+                                                                 status, finished):
+    """docs/log-format.md's words: the fields joined by 0x1F, ``finished_at`` only when
+    it is not NULL (so NULL and an empty text differ)."""
+    parts = [str(gid), kind, started, setup, status] + ([] if finished is None else [finished])
+    joined = b"\x1f".join(p.encode("utf-8", "replace") for p in parts)
+    assert game_crc(gid, kind, started, setup, status, finished) == zlib.crc32(joined)
+    if finished is None:
+        assert game_crc(gid, kind, started, setup, status, "") != zlib.crc32(joined)
