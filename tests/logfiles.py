@@ -6,6 +6,7 @@ import hashlib
 import sqlite3
 from pathlib import Path
 
+from companion.store.checksum import action_crc, row_crc
 from companion.store.migrations import APPLICATION_ID, MIGRATIONS
 
 SETUP = {"players": [{"name": "Ann", "seat": 1}, {"name": "Bo", "seat": 2}]}
@@ -25,11 +26,19 @@ def old_log(path: Path, upto: int, games: int = 1, actions: int = 2) -> None:
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("COMMIT")
     for g in range(1, games + 1):
+        setup = '{"players":[{"name":"Ann","seat":1},{"name":"Bo","seat":2}]}'
         db.execute("INSERT INTO games (id, kind, setup, started_at) VALUES (?, 'scorepad', ?,"
-                   " 'then')", (g, '{"players":[{"name":"Ann","seat":1},{"name":"Bo","seat":2}]}'))
+                   " 'then')", (g, setup))
+        if upto >= 3:  # with the checksums that schema writes
+            db.execute("UPDATE games SET crc = ? WHERE id = ?",
+                       (row_crc(upto, g, "scorepad", "then", setup, "open", None), g))
         for seq in range(1, actions + 1):
+            action = f'{{"points":{seq},"seat":1,"type":"score"}}'
             db.execute("INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, 'then', ?)",
-                       (g, seq, f'{{"points":{seq},"seat":1,"type":"score"}}'))
+                       (g, seq, action))
+            if upto >= 3:
+                db.execute("UPDATE actions SET crc = ? WHERE game_id = ? AND seq = ?",
+                           (action_crc(g, seq, "then", action), g, seq))
     db.close()
 
 

@@ -36,7 +36,7 @@ from typing import Any
 
 from companion.errors import LogError, StorageError, clip
 from companion.store import opening, takeback
-from companion.store.checksum import action_crc, setup_crc
+from companion.store.checksum import RAW_GAME_FIELDS, action_crc, game_crc, row_crc, unmatched
 from companion.store.migrations import migrate
 from companion.store.readonly import open_read_only
 from companion.store.storage import BUSY, kind_of, storage_error
@@ -122,6 +122,7 @@ class GameLog:
         self._retake: list[takeback.Noted] | None = None  # a take-back still to finish
         self._opened = 0  # connections opened since: part of ``version``
         self._noted: list[takeback.Noted] = []
+        self._noted_games = False  # the log's "had games" note is known to be there
         if self.path is None:
             self.db = opening.open_for_play(Path(":memory:"))
             self.schema_version = migrate(self.db, fresh=True)
@@ -136,12 +137,28 @@ class GameLog:
             except sqlite3.Error as exc:
                 self.db.close()
                 raise opening.as_log_error(exc, self.path, "Could not update") from exc
+            self._note_games()
         self._has_crc = "crc" in {r[1] for r in self.db.execute("PRAGMA table_info(games)")}
         #: the actions table's columns, for the take-back note of an appended row
         self._action_columns: tuple[str, ...] | None = None
 
     def close(self) -> None:
         self.db.close()
+
+    def _note_games(self) -> None:
+        """Once the log holds a game, leave word beside it (``opening.note_games``): a log
+        that is later found empty or missing is then told as a lost history, not taken for
+        a first start."""
+        if self.path is None or self.read_only or self._noted_games:
+            return
+        try:
+            held = self.db.execute("SELECT EXISTS (SELECT 1 FROM games)").fetchone()[0]
+        except sqlite3.Error as exc:  # the next read or write tells it, as a read or write
+            log.warning("could not see whether %s holds games: %s", self.path, exc)
+            return
+        if held:
+            opening.note_games(self.path)
+            self._noted_games = True
 
     # -- writing ---------------------------------------------------------------------
 
@@ -225,7 +242,7 @@ class GameLog:
             self._note("games", "id = ?", (game_id,))
             self.db.execute(
                 "INSERT INTO games (id, kind, setup, started_at, crc) VALUES (?, ?, ?, ?, ?)",
-                (game_id, kind, text, now, setup_crc(game_id, kind, now, text)),
+                (game_id, kind, text, now, game_crc(game_id, kind, now, text, "open", None)),
             )
             for p in setup.get("players", []):
                 self._note("players", "name = ?", (p.get("name"),))
@@ -238,7 +255,9 @@ class GameLog:
             self._hook("start", int(game_id), 0, {})
             return int(game_id)
 
-        return self._tx(write)
+        game_id = self._tx(write)
+        self._note_games()
+        return game_id
 
     def append(self, game_id: int, action: dict, *, text: str | None = None,
                reopen: bool = False, finish: bool = False, keep: Keep | None = None) -> int:
@@ -333,7 +352,8 @@ class GameLog:
                     "INSERT INTO games (id, kind, setup, started_at, finished_at, status, crc)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (gid, game.kind, text, game.started_at, game.finished_at, game.status,
-                     setup_crc(gid, game.kind, game.started_at, text)))
+                     game_crc(gid, game.kind, game.started_at, text, game.status,
+                              game.finished_at)))
                 self._noted.append(takeback.absent("actions", "game_id = ?", (gid,),
                                                    self._columns_of_actions()))
                 for seq, (at, action) in enumerate(game.actions, start=1):
@@ -352,7 +372,9 @@ class GameLog:
                 given.append(gid)
             return given
 
-        return self._tx(write)
+        given = self._tx(write)
+        self._note_games()
+        return given
 
     def amend_setup(self, game_id: int, setup: dict) -> None:
         """Replace the setup of a game that has no action yet (a setup screen's second
@@ -366,10 +388,7 @@ class GameLog:
             if n:
                 raise LogError(f"game {game_id} has begun; its setup can no longer change")
             self._note("games", "id = ?", (game_id,))
-            kind, started_at = self.db.execute(
-                "SELECT kind, started_at FROM games WHERE id = ?", (game_id,)).fetchone()
-            self.db.execute("UPDATE games SET setup = ?, crc = ? WHERE id = ?",
-                            (text, setup_crc(game_id, kind, started_at, text), game_id))
+            self._reseal(game_id, setup=text)
             self._hook("setup", game_id, 0, {})
 
         self._tx(write)
@@ -396,12 +415,28 @@ class GameLog:
         returns its ``finished_at`` (None for "open")."""
         self._note("games", "id = ?", (game_id,))
         finished_at = None if status == "open" else self.clock()
-        self.db.execute(
-            "UPDATE games SET status = ?, finished_at = ? WHERE id = ?",
-            (status, finished_at, game_id),
-        )
+        self._reseal(game_id, status=status, finished_at=finished_at)
         self._hook(status, game_id, -1, {})
         return finished_at
+
+    def _reseal(self, game_id: int, **changes: str | None) -> None:
+        """Inside a write transaction: change fields of the game's row (``setup``,
+        ``status``, ``finished_at``) and its checksum with them. A row whose checksum did
+        not match before keeps one that does not match after (``unmatched``): a damaged
+        row is never blessed by closing, reopening or deleting its game."""
+        row = self.db.execute(f"SELECT {RAW_GAME_FIELDS} FROM games WHERE id = ?",
+                              (game_id,)).fetchone()
+        if row is None:
+            return  # no such game: the UPDATE would change nothing either
+        _, kind, started_at, setup, status, finished_at, crc = row
+        was_whole = crc == game_crc(game_id, kind, started_at, setup, status, finished_at)
+        new = {"setup": setup, "status": status, "finished_at": finished_at, **changes}
+        good = game_crc(game_id, kind, started_at, new["setup"], new["status"],
+                        new["finished_at"])
+        sets = ", ".join(f"{name} = ?" for name in changes)
+        self.db.execute(f"UPDATE games SET {sets}, crc = ? WHERE id = ?",
+                        (*changes.values(), good if was_whole else unmatched(crc, good),
+                         game_id))
 
     def _hook(self, event: str, game_id: int, seq: int, detail: dict) -> None:
         if self.outbox_hook is not None:
@@ -556,7 +591,10 @@ class GameLog:
         setup and ``damaged`` set (so the rest of the log stays usable), and refuses to
         replay."""
         rows = self._read(
-            "SELECT g.id, g.kind, g.setup, g.started_at, g.finished_at, g.status,"
+            # the texts as their stored bytes: one that is no longer UTF-8 names its game
+            # instead of making the whole list unreadable
+            "SELECT g.id, CAST(g.kind AS BLOB), CAST(g.setup AS BLOB),"
+            " CAST(g.started_at AS BLOB), CAST(g.finished_at AS BLOB), CAST(g.status AS BLOB),"
             # seq runs 1..n without gaps (append takes the next, undo the last), so the
             # largest is the count, read from the index instead of counting every row (a
             # gap is damage, which reading the actions names)
@@ -571,16 +609,21 @@ class GameLog:
         for gid, kind, text, started, finished, status, n, last_at, *crc in rows:
             damaged = None
             try:
-                if crc and crc[0] != setup_crc(gid, kind, started, text):
-                    raise LogError(f"the game log is damaged at game {gid}, its setup: it was "
-                                   "changed after it was recorded (its checksum does not match)")
+                if crc and crc[0] != row_crc(self.schema_version, gid, kind, started, text,
+                                             status, finished):
+                    raise LogError(f"the game log is damaged at game {gid}, its setup, "
+                                   "status or finish time: it was changed after it was "
+                                   "recorded (its checksum does not match)")
                 setup = _loads(text, f"game {gid}, its setup")
+                for value in (kind, started, finished, status):
+                    _text(value, f"game {gid}, its record")
             except LogError as exc:
                 log.error("%s", exc)
                 damaged = str(exc)
                 setup = {"damaged": damaged}
-            out.append(GameRow(gid, str(kind), setup, str(started), finished, str(status), n,
-                               damaged, last_at))
+            out.append(GameRow(gid, _shown(kind), setup, _shown(started),
+                               None if finished is None else _shown(finished),
+                               _shown(status), n, damaged, last_at))
         return out
 
     def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
@@ -649,6 +692,22 @@ def _must_be_open(game_id: int, row: tuple | None) -> None:
         raise LogError(f"there is no game {game_id} in the log")
     if row[0] != "open":
         raise LogError(f"game {game_id} is {row[0]}; reopen it to change it")
+
+
+def _text(value: Any, where: str) -> str | None:
+    """A stored text read as its bytes, decoded; LogError naming the row when it is no
+    longer UTF-8."""
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise LogError(f"the game log is damaged at {where}: {exc}") from exc
+    return value
+
+
+def _shown(value: Any) -> str:
+    """A stored text for the screen, whatever became of its bytes."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def dumps(value: Any) -> str:

@@ -10,6 +10,12 @@ bound is the file's size rather than a clock or SQLite's progress handler: SQLit
 each b-tree inside one step (3.40, Raspberry Pi OS's), so only the amount it reads
 bounds the time, and a size gives the same answer on every run.
 
+Each game's row is checked against its checksum at every start as well, whatever the
+log's size (``games_check``: the games table is small beside the actions): a changed
+byte in a game's setup, status or finish time is damage like a bad page, so the log is
+set aside and salvaged (``opening.py``), and the table is offered the last export on a
+USB stick to restore the game from.
+
 Nothing is weakened for a damaged file: when the background check fails, the log is
 *marked* (a small ``<log>.damaged`` file beside it holding SQLite's words) and the table
 is told; the next start sees the mark, checks the whole file whatever its size, and a
@@ -31,6 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
+from companion.store.checksum import GAME_ROW_SCHEMA, RAW_GAME_FIELDS, row_crc
 from companion.store.storage import DAMAGED, kind_of
 
 log = logging.getLogger(__name__)
@@ -60,12 +67,36 @@ def quick_check(db: sqlite3.Connection) -> str:
     return db.execute("PRAGMA quick_check").fetchone()[0]
 
 
+def games_check(db: sqlite3.Connection, version: int) -> str:
+    """Every game row against its checksum (a log at schema ``version``): "ok", or which
+    game's row was changed after it was recorded. Read as stored bytes, so a byte that
+    is no longer UTF-8 is named like any other (SQLite's errors go to the caller)."""
+    if version < 3:
+        return "ok"  # no checksums yet
+    bad = []
+    for gid, kind, started, setup, status, finished, crc in db.execute(
+            f"SELECT {RAW_GAME_FIELDS} FROM games ORDER BY id"):
+        if crc != row_crc(version, gid, kind, started, setup, status, finished):
+            bad.append(gid)
+    if not bad:
+        return "ok"
+    what = "setup, status or finish time" if version >= GAME_ROW_SCHEMA else "setup"
+    games = ", ".join(str(g) for g in bad)
+    return (f"the row of game{'s' if len(bad) > 1 else ''} {games} was changed after it was "
+            f"recorded (its {what} no longer matches its checksum)")
+
+
 def full_check(path: Path) -> str:
-    """The whole check on a read-only connection of its own ("ok" or what is wrong)."""
+    """The whole check on a read-only connection of its own ("ok" or what is wrong):
+    SQLite's, then each game's row against its checksum."""
     uri = f"file:{quote(str(Path(path).absolute()), safe='/')}?mode=ro"
     db = sqlite3.connect(uri, uri=True, check_same_thread=False)
     try:
-        return quick_check(db)
+        verdict = quick_check(db)
+        if verdict == "ok":
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            verdict = games_check(db, version)
+        return verdict
     finally:
         db.close()
 

@@ -16,7 +16,13 @@ import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from companion.store.checksum import action_crc, setup_crc
+from companion.store.checksum import (
+    RAW_GAME_FIELDS,
+    action_crc,
+    game_crc,
+    setup_crc,
+    unmatched,
+)
 
 #: Identifies our SQLite files (PRAGMA application_id): ASCII "TCMP".
 APPLICATION_ID = 0x54434D50
@@ -142,6 +148,19 @@ def _m6_deleted_games(db: sqlite3.Connection) -> None:
     )
 
 
+def _m7_game_row_checksums(db: sqlite3.Connection) -> None:
+    """A game row's checksum covers its status and finish time too (``game_crc``): a bad
+    byte there changed a game unnoticed before. Each row whose old checksum (its setup
+    and what identifies it) still matches gets the new one; a row whose old one does not
+    match keeps it, so it stays damaged and is never blessed by the upgrade."""
+    rows = db.execute(f"SELECT {RAW_GAME_FIELDS} FROM games").fetchall()
+    for game_id, kind, started_at, setup, status, finished_at, crc in rows:
+        new = game_crc(game_id, kind, started_at, setup, status, finished_at)
+        if crc != setup_crc(game_id, kind, started_at, setup):
+            new = unmatched(crc, new)
+        db.execute("UPDATE games SET crc = ? WHERE id = ?", (new, game_id))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "games, actions and settings", _m1_initial),
     (2, "player roster", _m2_players),
@@ -149,6 +168,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (4, "venue outbox", _m4_venue_outbox),  # issue 16: venue mode
     (5, "History summaries of finished games", _m5_summaries),
     (6, "games deleted from History", _m6_deleted_games),
+    (7, "a game row's checksum covers its status and finish time", _m7_game_row_checksums),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -8,7 +8,10 @@ at start (``integrity.py``: a larger log opens ``unchecked`` and is checked in t
 background; one marked damaged by that check gets the whole check here). The answer is one of:
 
 * ``ABSENT`` or ``EMPTY``: no log yet (no file, a zero-length file, or the remains of a
-  first start that never committed): ``build`` makes one;
+  first start that never committed): ``build`` makes one. Unless the box knows the log
+  held games (``had_games``: the ``<name>.had-games`` note written beside the log once
+  it holds a game, or a ``-wal`` with frames beside a zero-length file): then it is a
+  history lost, not a first start, and it is told and set aside like a damaged log;
 * ``OURS``: a companion log, possibly of an older schema (the caller migrates it);
 * ``FOREIGN`` (another program's file, a folder, a newer companion's log) or
   ``DAMAGED`` (SQLite says corrupt or not a database, the integrity check fails, a table
@@ -28,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import logging
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -53,6 +57,8 @@ from companion.store.storage import (
     probe,
     storage_error,
 )
+
+log = logging.getLogger(__name__)
 
 ABSENT, EMPTY, OURS, FOREIGN = "absent", "empty", "ours", "foreign"
 SQLITE_MAGIC = b"SQLite format 3\0"
@@ -175,12 +181,14 @@ def _look_inside(db: sqlite3.Connection, check_now: bool) -> Look:
     wrong = schema_damage(db, version)
     if wrong:
         return Look(DAMAGED, wrong, version)
-    if not check_now:
-        return Look(OURS, version=version, checked=False)
-    check = integrity.quick_check(db)
-    if check != "ok":
-        return Look(DAMAGED, f"SQLite integrity check failed: {check}", version)
-    return Look(OURS, version=version)
+    if check_now:
+        check = integrity.quick_check(db)
+        if check != "ok":
+            return Look(DAMAGED, f"SQLite integrity check failed: {check}", version)
+    rows = integrity.games_check(db, version)  # every start: the games table is small
+    if rows != "ok":
+        return Look(DAMAGED, rows, version)
+    return Look(OURS, version=version, checked=check_now)
 
 
 def undecodable(exc: BaseException) -> bool:
@@ -243,7 +251,10 @@ def open_log(path: Path) -> tuple[sqlite3.Connection, str | None, bool]:
     refuse_read_only_storage(path)
     look = identify(path)
     recovered = None
-    if look.state in (ABSENT, EMPTY):
+    lost = look.state in (ABSENT, EMPTY) and had_games(path, look.state)
+    if lost:
+        recovered = _history_lost(path, look.state)
+    elif look.state in (ABSENT, EMPTY):
         build(path, replace_empty=look.state == EMPTY)
     elif look.state == FOREIGN:
         aside = move_aside(path)
@@ -275,6 +286,75 @@ def open_log(path: Path) -> tuple[sqlite3.Connection, str | None, bool]:
     except UNREADABLE as exc:
         raise LogError(f"the game log {path} could not be opened after it was saved "
                        f"({exc})") from exc
+
+
+# -- a log that held games, found empty --------------------------------------------------
+
+HAD_GAMES_SUFFIX = ".had-games"
+
+
+def had_games_path(path: Path) -> Path:
+    return path.with_name(path.name + HAD_GAMES_SUFFIX)
+
+
+def note_games(path: Path) -> None:
+    """Leave word beside the log that it holds games (once: nothing is written when the
+    note is there). Best effort: a card that cannot take it is told by the log itself."""
+    note = had_games_path(path)
+    if note.exists():
+        return
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    text = (f"{path.name} has held games since {stamp}. Should it ever be found empty or "
+            "missing, the companion says so and keeps the empty file aside instead of "
+            "starting a new History without a word (docs/log-format.md).\n")
+    tmp = note.with_name(note.name + ".new")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, note)
+        _fsync(path.parent)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        log.warning("could not note that %s holds games: %s", path, exc)
+
+
+def had_games(path: Path, state: str) -> bool:
+    """Whether an absent or empty log at ``path`` once held games: its note says so, or
+    (a zero-length file) its ``-wal`` still holds frames, which only a log in use leaves."""
+    if had_games_path(path).exists():
+        return True
+    wal = path.with_name(path.name + "-wal")
+    try:
+        return state == EMPTY and path.stat().st_size == 0 and wal.stat().st_size > 0
+    except OSError:
+        return False
+
+
+def _since(path: Path) -> str:
+    try:
+        text = had_games_path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    found = text.split(" since ", 1)[1].split(".", 1)[0] if " since " in text else ""
+    return f" since {found}" if found and len(found) < 30 else ""
+
+
+def _history_lost(path: Path, state: str) -> str:
+    """The log that held games is gone or empty (a card fault that truncated it): what
+    is left of it is set aside as a damaged log is (the empty file and its -wal and -shm,
+    kept), a fresh log takes its place, and the sentence says so."""
+    if state == EMPTY:
+        aside = move_aside(path)
+        build(path)
+        return (f"The game log was damaged: {path.name} was found empty, though this box "
+                f"had recorded games in it{_since(path)} (a card fault?). It is kept as "
+                f"{aside.name}; a fresh log was started.")
+    build(path)  # a -wal left without its log is moved aside, never paired with the new one
+    return (f"The game log was damaged: {path.name} is missing, though this box had "
+            f"recorded games in it{_since(path)} (a card fault?). A fresh log was started.")
 
 
 def _salvage(path: Path, why: str) -> str:

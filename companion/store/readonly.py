@@ -22,11 +22,13 @@ from pathlib import Path
 from companion.errors import LogError
 from companion.store.migrations import APPLICATION_ID, SCHEMA_VERSION
 from companion.store.opening import (
+    EMPTY,
     SQLITE_MAGIC,
     TABLES,
     Look,
     as_log_error,
     connect,
+    had_games,
     read_header,
     schema_damage,
     undecodable,
@@ -49,6 +51,11 @@ def open_read_only(path: Path) -> tuple[sqlite3.Connection, int]:
     if isinstance(header, Look):
         raise LogError(f"{path} is not a game log: {header.why}; {LEFT_ALONE}")
     if len(header) == 0:
+        if had_games(path, EMPTY):  # the games it held are gone: say so
+            raise LogError(f"{path} is empty (0 bytes), though this box had recorded games "
+                           "in it (a card fault may have cut it off); starting the companion "
+                           "sets it aside and offers to restore the last export from a USB "
+                           f"stick; {LEFT_ALONE}")
         raise LogError(f"{path} is empty (0 bytes): it holds no games; {LEFT_ALONE}")
     if not header.startswith(SQLITE_MAGIC) or len(header) < 100:
         raise LogError(f"{path} is not an SQLite database (damaged, or another program's "

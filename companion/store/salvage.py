@@ -4,7 +4,9 @@ A bad page in the file used to cost every game in it. ``salvage`` reads the dama
 log through a read-only connection, table by table in rowid order, stepping over what
 SQLite cannot read, and copies into the new log:
 
-* every game whose row is readable and whose setup matches its checksum;
+* every game whose row is readable and matches its checksum (from schema 7 its status
+  and finish time too: a game whose row was changed is not copied, it is named as not
+  saved, and the restore from a USB export brings it back);
 * for each such game, its actions from 1 up to the first one that is missing, cannot be
   read or does not match its checksum (a game replays only from a whole prefix);
 * the player roster and the settings that can be read (the venue box id and key too);
@@ -28,7 +30,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 
-from companion.store.checksum import action_crc, setup_crc
+from companion.store.checksum import action_crc, game_crc, row_crc
 
 #: What reading a damaged page can raise: SQLite's errors, and text that is no longer UTF-8
 BROKEN = (sqlite3.DatabaseError, UnicodeDecodeError)
@@ -69,10 +71,11 @@ def salvage(src: sqlite3.Connection, dst: sqlite3.Connection) -> Salvaged:
     if "games" not in _tables(src):
         return report  # not even the list of tables can be read
     has_crc = "crc" in _columns(src, "games")
+    version = schema_of(src)
     game_cols = "id, kind, setup, started_at, finished_at, status" + (", crc" if has_crc else "")
     games = {}
     for row in readable_rows(src, "games", game_cols):
-        if _setup_ok(row, has_crc):
+        if _setup_ok(row, has_crc, version):
             games[row[0]] = row
         elif isinstance(row[0], int):
             report.lost.append(row[0])
@@ -88,7 +91,7 @@ def salvage(src: sqlite3.Connection, dst: sqlite3.Connection) -> Salvaged:
         dst.execute("INSERT INTO games (id, kind, setup, started_at, finished_at, status, crc)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (gid, kind, setup, started_at, finished_at, status,
-                     setup_crc(gid, kind, started_at, setup)))
+                     game_crc(gid, kind, started_at, setup, status, finished_at)))
         rows = by_game.get(gid, {})
         kept = 0
         while kept + 1 in rows and _action_ok(rows[kept + 1], has_crc):
@@ -155,12 +158,32 @@ def continue_revisions(src: sqlite3.Connection, dst: sqlite3.Connection, games: 
     return floor + 1
 
 
-def _setup_ok(row: tuple, has_crc: bool) -> bool:
-    gid, kind, setup, started_at = row[:4]
+def schema_of(src: sqlite3.Connection) -> int:
+    """The damaged log's schema version: the last step its ``migrations`` table lists
+    (the header's ``user_version`` may be the damage, or a repaired header's 0), else
+    the header's."""
+    steps = [r[0] for r in readable_rows(src, "migrations", "number")
+             if isinstance(r[0], int)] if "migrations" in _tables(src) else []
+    if steps:
+        return max(steps)
+    try:
+        return src.execute("PRAGMA user_version").fetchone()[0]
+    except BROKEN:
+        return 0
+
+
+def _setup_ok(row: tuple, has_crc: bool, version: int) -> bool:
+    """The game row (``id, kind, setup, started_at, finished_at, status, crc``) is whole."""
+    gid, kind, setup, started_at, finished_at, status = row[:6]
     if not isinstance(gid, int) or not isinstance(kind, str) or not isinstance(setup, str):
         return False
-    if has_crc and row[6] != setup_crc(gid, kind, started_at, setup):
-        return False
+    if has_crc:
+        # a schema that cannot be read (< 3 with checksums): either form may be the one
+        forms = {row_crc(version, gid, kind, started_at, setup, status, finished_at)}
+        if version < 3:
+            forms.add(game_crc(gid, kind, started_at, setup, status, finished_at))
+        if row[6] not in forms:
+            return False
     return _json_ok(setup)
 
 

@@ -210,6 +210,9 @@ class CompanionApp(App):
         Window.bind(on_flip=self._first_frame)
         if self.log.recovered:
             self.say(self.log.recovered, seconds=30)
+        if self.log.recovered:  # the log was set aside: offer the last export on a USB stick
+            Clock.schedule_once(lambda _dt: storage_problem.offer_restore(
+                self, self.log.recovered), 0)
         self._tell_interrupted_round()
         if getattr(self.log, "unchecked", False):  # too large to check whole at start
             integrity.check_in_background(self.log.path, mainthread(self.log_checked))

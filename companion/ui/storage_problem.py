@@ -10,7 +10,13 @@ is told on the touchscreen, and the journal gets the same words:
   "Try again"; once the log opens, the companion starts afresh (``restart``, by default
   the process replaces itself with the same command);
 * during play, ``tell(exc)`` covers the screen with the same message over the game
-  (the refused action was not recorded); "OK" goes back to the game.
+  (the refused action was not recorded); "OK" goes back to the game;
+* at start, when the log had to be set aside (damaged, a game's row changed, found empty
+  or missing though the box had recorded games: ``GameLog.recovered``),
+  ``offer_restore(app, sentence)`` covers the screen with what happened and "Restore
+  from USB": the newest games export on a USB stick goes back in through the one import
+  path (``companion.export.usb.restore_from_stick``, as History's "Restore"), which adds
+  only the games the box lacks.
 
     try:
         log = GameLog(path)
@@ -70,11 +76,14 @@ class StorageProblemView(BoxLayout):
     advice = StringProperty("")
     details = StringProperty("")
     button = StringProperty("Try again")
+    #: A second answer left of the button ("Restore from USB"); none when empty.
+    other = StringProperty("")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         #: What the button does, set by the owner: "Try again" at start-up, "OK" in play.
         self.tapped: Callable[[], object] = lambda: None
+        self.other_tapped: Callable[[], object] = lambda: None
 
     def show_error(self, exc: StorageError, during_play: bool) -> None:
         self.headline = headline(exc)
@@ -178,3 +187,72 @@ def tell(exc: BaseException) -> bool:
 def _forget() -> None:
     global _modal
     _modal = None
+
+
+# -- a log set aside at start: offer the last export on a USB stick ---------------------
+
+RESTORE_BUTTON = "Restore from USB"
+RESTORE_ADVICE = ("Games written to a USB stick (\"Sheets to USB\") can come back: plug "
+                  "it in and tap \"Restore from USB\".")
+NO_EXPORT = "No games export on a USB stick yet: plug one in, then tap \"Restore from USB\"."
+
+
+def recovered_headline(sentence: str) -> str:
+    """The headline over ``GameLog.recovered``'s sentence."""
+    if "found empty" in sentence or "is missing" in sentence:
+        return "Games are missing from the game log"
+    if "not a companion game log" in sentence:
+        return "The game log was set aside"
+    return "The game log was damaged"
+
+
+def export_found(newest: Callable[[], Path | None]) -> tuple[Path | None, str]:
+    """The newest export on a stick and the line saying so (or how to get one)."""
+    found = newest()
+    if found is None:
+        return None, NO_EXPORT
+    return found, f"Newest export on the USB stick {found.parent.parent.name}: {found.name}"
+
+
+def offer_restore(app, sentence: str, newest: Callable[[], Path | None] | None = None,
+                  restore: Callable[[object, Path], str] | None = None) -> StorageProblemSheet:
+    """Over the whole window: the log had to be set aside (``sentence``, what the store
+    said), and "Restore from USB" (``restore_into``) or "Not now". ``newest`` and
+    ``restore`` are ``usb.newest_export`` and ``usb.restore_from_stick`` (tests pass
+    their own)."""
+    from companion.export import usb
+
+    newest = newest or usb.newest_export
+    restore = restore or usb.restore_from_stick
+    log.error("GAME LOG SET ASIDE: %s", sentence)
+    sheet = StorageProblemSheet(button="Not now", other=RESTORE_BUTTON)
+    sheet.headline = recovered_headline(sentence)
+    sheet.happened = sentence
+    sheet.advice = RESTORE_ADVICE
+    sheet.details = export_found(newest)[1]
+    sheet.tapped = sheet.close
+    sheet.other_tapped = lambda: restore_into(app, sheet, newest, restore)
+    sheet.show(whole_window=True)
+    return sheet
+
+
+def restore_into(app, sheet: StorageProblemView, newest: Callable[[], Path | None],
+                 restore: Callable[[object, Path], str]) -> str | None:
+    """"Restore from USB" on the sheet: the newest export's missing games into the log
+    (the stick is looked for again at the tap); the sheet then says what happened and
+    offers only "OK". None (and the sheet says how) when there is no export yet."""
+    found, line = export_found(newest)
+    sheet.details = line
+    if found is None:
+        return None
+    text = restore(app.log, found)
+    log.warning("restore after the log was set aside: %s", text)
+    sheet.happened = text
+    sheet.advice = "" if not text.startswith("Nothing") else RESTORE_ADVICE
+    if not text.startswith("Nothing"):
+        sheet.other, sheet.button = "", "OK"
+        current = getattr(getattr(app, "sm", None), "current", "")
+        if current:
+            app.switch(current)  # the screen reads the log again: the games are listed
+    app.say(text, seconds=12, error=text.startswith("Nothing"))
+    return text

@@ -63,3 +63,56 @@ def test_a_stick_pulled_out_or_a_damaged_export_restores_nothing(tmp_path):
     assert "cannot read" in said and said.startswith("Nothing was restored")
     assert everything(box) == before
     assert usb.newest_export(tmp_path / "no-mounts", roots) is None
+
+
+def _box_with_export(tmp_path, mounts, roots):
+    """A box's log with three finished games, exported to the stick, then closed."""
+    path = tmp_path / "box" / "games.sqlite3"
+    path.parent.mkdir()
+    box = record(path, [("scorepad", 6, "finished"), ("times", 5, "finished"),
+                        ("scorepad", 3, "finished")])
+    usb.copy_log(box, mounts, roots, stamp="2026-03-07-2300")
+    was = [(g.id, g.kind, g.started_at, g.status) for g in box.games()]
+    box.close()
+    return path, was
+
+
+def test_a_game_whose_row_changed_comes_back_from_the_last_export(tmp_path):
+    """One byte of a finished game's status changed on the card: at the next start the
+    log is set aside and the game named; the last export on the stick brings it back
+    (the one import path), under its own number, and the other games stay as they are."""
+    import sqlite3
+
+    stick, mounts, roots = stick_at(tmp_path)
+    path, was = _box_with_export(tmp_path, mounts, roots)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA ignore_check_constraints = ON")
+    db.execute("UPDATE games SET status = 'fInished' WHERE id = 2")
+    db.commit()
+    db.close()
+    box = GameLog(path)
+    try:
+        assert box.recovered and "game 2 was changed" in box.recovered
+        assert [g.id for g in box.games()] == [1, 3]
+        said = usb.restore_from_stick(box, usb.newest_export(mounts, roots))
+        assert said == ("Restored from USB: games-2026-03-07-2300.jsonl: added 1 game(s) (#2);"
+                        " 2 were already here.")
+        assert [(g.id, g.kind, g.started_at, g.status) for g in box.games()] == was
+        assert all(g.damaged is None for g in box.games())
+    finally:
+        box.close()
+
+
+def test_a_log_cut_to_nothing_comes_back_from_the_last_export(tmp_path):
+    stick, mounts, roots = stick_at(tmp_path)
+    path, was = _box_with_export(tmp_path, mounts, roots)
+    path.write_bytes(b"")
+    box = GameLog(path)
+    try:
+        assert box.recovered and "was found empty" in box.recovered
+        assert box.games() == []
+        said = usb.restore_from_stick(box, usb.newest_export(mounts, roots))
+        assert said == "Restored from USB: games-2026-03-07-2300.jsonl: added 3 game(s) (#1-#3)."
+        assert [(g.id, g.kind, g.started_at, g.status) for g in box.games()] == was
+    finally:
+        box.close()

@@ -1,7 +1,8 @@
 """Every damage a log can come with ends in set-aside plus salvage, with a sentence, and
 the table plays on: a bad byte in the schema page (a garbled table, column or collation
-name, or one inside a CHECK constraint), a truncated file, a dangling symlink, a file of
-another kind. Read-only commands get a sentence and leave the file as it was."""
+name, or one inside a CHECK constraint), a truncated file (to nothing too: the box
+knows it held games), one bad byte in a game's row (its status, its start), a dangling
+symlink, a file of another kind. Read-only commands get a sentence and leave the file as it was."""
 
 from __future__ import annotations
 
@@ -43,6 +44,19 @@ def _truncate(size: int):
     return damage
 
 
+def _in_game_row(pattern: bytes, at: int, byte: int):
+    """One bad byte in the game's row as the card holds it: the record's bytes matching
+    ``pattern`` (its start time and status run together in the record), ``at`` into it."""
+    def damage(path):
+        import re
+
+        data = bytearray(path.read_bytes())
+        (found,) = [m.start() for m in re.finditer(pattern, bytes(data))]
+        data[found + at] ^= byte
+        path.write_bytes(bytes(data))
+    return damage
+
+
 def _dangling(path):
     path.unlink()
     os.symlink(path.parent / "gone" / "games.sqlite3", path)
@@ -70,6 +84,9 @@ DAMAGE = {
                                                 + p.read_bytes()[20:]),
     "truncated mid-file": _truncate(4096 * 3 + 100),
     "truncated in the header": _truncate(50),
+    "truncated to nothing": _truncate(0),
+    "a game's status, one byte": _in_game_row(rb"\+00:00open", 6, 0x20),
+    "a game's start time, one digit": _in_game_row(rb"\d\d:\d\d\.\d\d\d\+00:00open", 1, 0x01),
     "dangling symlink": _dangling,
     "a text file": _text,
     "another program's database": _other_program,

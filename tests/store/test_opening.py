@@ -140,3 +140,117 @@ def test_a_data_folder_that_cannot_be_made_is_a_message(tmp_path):
     blocker.write_text("x")
     with pytest.raises(LogError, match="cannot use the folder .* Not a directory"):
         GameLog(blocker / "data" / "games.sqlite3")
+
+
+# -- a log that held games, found empty or missing ----------------------------------------
+
+
+def _played(path) -> int:
+    log = GameLog(path)
+    gid = log.new_game("scorepad", SETUP)
+    log.append(gid, {"type": "score", "seat": 1, "points": 3})
+    log.close()
+    return gid
+
+
+def _kept_aside(folder) -> list[str]:
+    return [n for n in _names(folder) if ".unreadable-" in n]
+
+
+def test_a_log_that_held_games_leaves_word_beside_it(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    GameLog(path).close()
+    assert not opening.had_games_path(path).exists(), "no game yet: nothing to lose"
+    _played(path)
+    assert "has held games since" in opening.had_games_path(path).read_text()
+
+
+def test_an_older_log_with_games_gets_the_word_when_it_opens(tmp_path):
+    from logfiles import old_log
+
+    path = tmp_path / "games.sqlite3"
+    old_log(path, upto=6, games=2)
+    GameLog(path).close()
+    assert opening.had_games_path(path).exists()
+
+
+@pytest.mark.parametrize("wal", [False, True], ids=["closed cleanly", "with its -wal"])
+def test_a_log_that_held_games_found_empty_is_told_and_set_aside(tmp_path, wal):
+    """A card fault that truncates the log to nothing: not a first start. Told, the empty
+    file (and a -wal beside it) kept aside, a fresh log to play on."""
+    path = tmp_path / "games.sqlite3"
+    log = GameLog(path)
+    log.new_game("scorepad", SETUP)
+    if wal:
+        wal_bytes = (tmp_path / "games.sqlite3-wal").read_bytes()
+    log.close()
+    path.write_bytes(b"")
+    if wal:
+        (tmp_path / "games.sqlite3-wal").write_bytes(wal_bytes)
+    log = GameLog(path)
+    try:
+        assert log.recovered and "was found empty" in log.recovered
+        assert "had recorded games" in log.recovered and "kept as" in log.recovered
+        assert log.games() == []
+        log.new_game("scorepad", SETUP)
+    finally:
+        log.close()
+    aside = _kept_aside(tmp_path)
+    assert len([n for n in aside if not n.endswith(("-wal", "-shm"))]) == 1
+    if wal:
+        (kept_wal,) = [n for n in aside if n.endswith("-wal")]
+        assert (tmp_path / kept_wal).read_bytes() == wal_bytes, "the -wal is kept as it was"
+    again = GameLog(path)
+    assert again.recovered is None and len(again.games()) == 1
+    again.close()
+
+
+def test_a_zero_length_log_beside_a_wal_with_frames_is_a_lost_history_without_the_word(
+        tmp_path):
+    """The box's other trace: only a log in use leaves frames in a -wal."""
+    path = tmp_path / "games.sqlite3"
+    log = GameLog(path)
+    log.new_game("scorepad", SETUP)
+    wal_bytes = (tmp_path / "games.sqlite3-wal").read_bytes()
+    log.db.close()
+    opening.had_games_path(path).unlink()
+    path.write_bytes(b"")
+    (tmp_path / "games.sqlite3-wal").write_bytes(wal_bytes)
+    log = GameLog(path)
+    assert log.recovered and "was found empty" in log.recovered
+    log.close()
+    assert any(n.endswith("-wal") for n in _kept_aside(tmp_path))
+
+
+def test_a_log_that_held_games_gone_missing_is_told(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    _played(path)
+    path.unlink()
+    log = GameLog(path)
+    assert log.recovered and "is missing" in log.recovered
+    assert log.games() == []
+    log.close()
+
+
+def test_a_brand_new_box_still_starts_quietly(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    log = GameLog(path)
+    assert log.recovered is None
+    log.close()
+    path.write_bytes(b"")  # a first start's empty file
+    log = GameLog(path)
+    assert log.recovered is None
+    log.close()
+    assert not _kept_aside(tmp_path)
+
+
+def test_reading_only_an_empty_log_that_held_games_says_so_and_changes_nothing(tmp_path):
+    from logfiles import fingerprint
+
+    path = tmp_path / "games.sqlite3"
+    _played(path)
+    path.write_bytes(b"")
+    before = fingerprint(tmp_path)
+    with pytest.raises(LogError, match="empty .*had recorded games"):
+        GameLog(path, read_only=True)
+    assert fingerprint(tmp_path) == before

@@ -25,7 +25,8 @@ def test_undo_says_what_it_takes_back(ui):
 
 def test_choose_who_deals_first(ui):
     ui.goto_home()
-    ui.app.log.db.execute("UPDATE games SET status = 'finished' WHERE status = 'open'")
+    for g in ui.app.log.open_games():
+        ui.app.log.finish(g.id)  # through the log: its row's checksum with it
     ui.app.choose_game("crazy_time")
     ui.pump()
     screen = ui.app.sm.current_screen

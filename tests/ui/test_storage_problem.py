@@ -96,3 +96,83 @@ def test_at_start_up_it_retries_on_its_own_and_restarts_once_the_log_opens(ui):
     now[0] += sp.RETRY_S
     app._frame(0)
     assert restarts == [now[0]] and app.recovered
+
+
+def _button(view, text):
+    return next(w for w in view.walk() if getattr(w, "text", "") == text
+                and hasattr(w, "on_release"))
+
+
+def test_a_log_set_aside_offers_the_last_usb_export_and_restores_from_it(ui, tmp_path,
+                                                                          monkeypatch):
+    """At start, a log set aside (here: found empty though the box had games) covers the
+    screen with what happened and "Restore from USB": without an export it says how to
+    get one; with one, the games the box lacks come back through the one import path."""
+    from datetime import UTC, datetime
+
+    from export.test_restore import record
+
+    from companion.export import usb
+
+    root = tmp_path / "media"
+    stick = root / "KINGSTON"
+    stick.mkdir(parents=True)
+    mounts = tmp_path / "mounts"
+    mounts.write_text(f"/dev/sda1 {stick} vfat rw 0 0\n")
+    monkeypatch.setattr(usb, "MOUNTS", mounts)
+    monkeypatch.setattr(usb, "ROOTS", (f"{root}/",))
+    ui.goto_home()
+    sentence = ("The game log was damaged: games.sqlite3 was found empty, though this box "
+                "had recorded games in it since 2026-11-30 19:02 UTC (a card fault?). It "
+                "is kept as games.sqlite3.unreadable-20261203T180000Z; a fresh log was "
+                "started.")
+    sheet = sp.offer_restore(ui.app, sentence)
+    ui.pump()
+    assert _modal_view(ui) is sheet, "it covers the screen"
+    assert sheet.headline == "Games are missing from the game log"
+    assert sheet.happened == sentence and "No games export on a USB stick" in sheet.details
+    restore = _button(sheet, "Restore from USB")
+    assert restore.height >= 64 and restore.width >= 64 and restore.opacity == 1
+    ui.screenshot("log_set_aside_offers_restore")
+    mine = [(g.id, g.kind, g.started_at) for g in ui.app.log.games()]
+    ui.tap(restore)  # no export on the stick yet: it says how, nothing changes
+    assert _modal_view(ui) is sheet and "No games export on a USB stick" in sheet.details
+    assert [(g.id, g.kind, g.started_at) for g in ui.app.log.games()] == mine
+    other = record(tmp_path / "other.sqlite3", [("professor_tempus", 12, "finished")],
+                   start=datetime(2025, 11, 11, 20, tzinfo=UTC))
+    usb.copy_log(other, stamp="2025-11-11-2300")
+    other.close()
+    ui.tap(restore)
+    assert sheet.happened.startswith("Restored from USB: games-2025-11-11-2300.jsonl: added "
+                                     "1 game(s)")
+    games = ui.app.log.games()
+    assert [(g.id, g.kind, g.started_at) for g in games][:len(mine)] == mine
+    assert games[-1].kind == "professor_tempus"
+    assert sheet.other == "" and sheet.button == "OK"
+    ui.screenshot("log_set_aside_restored")
+    ui.tap(_button(sheet, "OK"))
+    assert _modal_view(ui) is None
+    ui.app.log.delete_game(games[-1].id)  # the session's one log: as the test found it
+
+
+def test_not_now_leaves_the_fresh_log_as_it_is(ui):
+    ui.goto_home()
+    sheet = sp.offer_restore(ui.app, "The game log was damaged (SQLite integrity check "
+                                     "failed: x). 1 of 2 games were saved whole.",
+                             newest=lambda: None)
+    ui.pump()
+    assert sheet.headline == "The game log was damaged"
+    before = len(ui.app.log.games())
+    ui.tap(_button(sheet, "Not now"))
+    assert _modal_view(ui) is None and len(ui.app.log.games()) == before
+
+
+@pytest.mark.parametrize(("sentence", "words"), [
+    ("The game log was damaged: games.sqlite3 is missing, though this box had recorded "
+     "games in it.", "missing"),
+    ("games.sqlite3 is not a companion game log (it is a folder, not a file); it is kept "
+     "as x.", "set aside"),
+    ("The game log was damaged (the row of game 3 was changed after it was recorded).",
+     "damaged")])
+def test_each_set_aside_has_its_headline(sentence, words):
+    assert words in sp.recovered_headline(sentence)
