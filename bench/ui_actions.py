@@ -22,7 +22,9 @@ frame pacer sees it after a quiet second, and the collector's quiet-moment colle
 runs, timed apart.
 
 Per screen: taps, CPU p50 / p99 / max (ms), the collections Python ran inside tap
-frames and the longest collection at a quiet moment, with the minimal app (one button
+frames, the drawing's CPU, the objects a tap leaves for the collector (tracked objects
+made, net: what a quiet moment's collection walks) and the longest collection at a
+quiet moment, with the minimal app (one button
 whose tap changes one label) measured before the screens and again after them. Goals
 (issue 36; a Pi 4 runs this Python about six times slower): p99 at most 5.5 ms (two
 frames there), 0 collections inside a tap's frame, the longest quiet collection at most
@@ -109,6 +111,8 @@ class Recorder:
 
     taps: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     draws: dict[str, list[float]] = field(default_factory=dict)
+    #: tracked objects made (net) per tap: the garbage a quiet moment walks
+    made: dict[str, list[int]] = field(default_factory=dict)
     gc_in_taps: dict[str, int] = field(default_factory=dict)
     quiet: list[float] = field(default_factory=list)
     n: int = 0
@@ -143,12 +147,15 @@ class Recorder:
         if not self.n % QUIET_EVERY:
             self.pause()
         collections, self._draw_cpu = self._collections, 0.0
+        made = gc.get_count()[0]
         c0 = time.thread_time()
         step()
         frames(1)
         ms = (time.thread_time() - c0 - self._draw_cpu) * 1000
         self.taps.setdefault(screen, {}).setdefault(kind, []).append(ms)
         self.draws.setdefault(screen, []).append(self._draw_cpu * 1000)
+        if self._collections == collections:
+            self.made.setdefault(screen, []).append(gc.get_count()[0] - made)
         self.gc_in_taps[screen] = (self.gc_in_taps.get(screen, 0)
                                    + self._collections - collections)
 
@@ -183,15 +190,18 @@ def figures(values: list[float]) -> dict:
             "p99": percentile(values, 0.99), "max": max(values)}
 
 
-def line(name: str, f: dict, gc_in: int | str = "", draw: list[float] | None = None) -> str:
+def line(name: str, f: dict, gc_in: int | str = "", draw: list[float] | None = None,
+         made: list[int] | None = None) -> str:
     out = f"{name:34} {f['n']:5d} {f['p50']:7.2f} {f['p99']:7.2f} {f['max']:7.2f} {gc_in!s:>6}"
     if draw:
         out += f" {statistics.median(draw):7.2f} {percentile(draw, 0.99):7.2f}"
+    if made:
+        out += f" {statistics.median(made):7.0f} {percentile(made, 0.99):7.0f}"
     return out
 
 
 HEADER = (f"{'screen':34} {'taps':>5} {'p50':>7} {'p99':>7} {'max':>7} {'gc in':>6} "
-          f"{'draw50':>7} {'draw99':>7}")
+          f"{'draw50':>7} {'draw99':>7} {'objs50':>7} {'objs99':>7}")
 
 
 # ------------------------------------------------------------------- the walk
@@ -405,7 +415,8 @@ def main() -> int:
         walk(app, rec, label, PLACES[label], args.taps, rng)
         f = figures(rec.every(label))
         ok = f["p99"] <= P99_GOAL_MS and rec.gc_in_taps.get(label, 0) == 0
-        print(line(label, f, rec.gc_in_taps.get(label, 0), rec.draws[label])
+        print(line(label, f, rec.gc_in_taps.get(label, 0), rec.draws[label],
+                   rec.made.get(label))
               + ("  ok" if ok else "  OVER"))
         if args.kinds:
             for kind, values in sorted(rec.taps[label].items()):
