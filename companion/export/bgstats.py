@@ -192,7 +192,8 @@ def log_play(log: Any, game_id: int, *, state: Any = None, tz: tzinfo | None = N
     if state is None:
         state = final(rules, rules.initial(row.setup), [a for _s, _t, a in rows])
     ended = rows[-1][1] if rows else row.started_at
-    return play_of(row.kind, row.setup, row.started_at, ended, rules, state, tz=tz)
+    return play_of(row.kind, row.setup, row.started_at, ended, rules, state, tz=tz,
+                   note=row.note)
 
 
 # ------------------------------------------------------------------- the createPlay link

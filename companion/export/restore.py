@@ -111,7 +111,7 @@ def recorded(game: LoggedGame, source: str, deadline: Deadline) -> Recorded:
     if game.status != "open":
         summary = (key(game.kind, finished, len(times)), kept(rules.outcome(state)))
     return Recorded(game.game, game.kind, game.setup, started, game.status, finished,
-                    list(zip(times, game.actions, strict=True)), summary)
+                    list(zip(times, game.actions, strict=True)), summary, game.note)
 
 
 def checked(text: str, source: str = "<file>") -> list[Recorded]:
