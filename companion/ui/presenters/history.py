@@ -107,7 +107,7 @@ def recent_summaries(game_log, limit: int, live=None) -> list[GameSummary]:
                 state = live.state
             else:
                 state = final_state(rules, row.setup, game_log.iter_actions(row.id))
-            outcome = kept(rules.outcome(state))
+            outcome = kept(rules.outcome(state), rules, state)
         except CompanionError as exc:
             out.append(summarise(row, None, str(exc)))
             continue
