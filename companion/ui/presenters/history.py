@@ -17,12 +17,14 @@ except the one being played, whose state is already in memory.
 
     games = recent_summaries(log, 30, live=app.session)   # newest first
     table = win_table(games)
+    view = history_view(all_games, shown=30)              # what the screen shows
 """
 
 from __future__ import annotations
 
 import logging
 import statistics
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +34,7 @@ from companion.games import get_rules, info, title_of
 from companion.games.base import Outcome, listed
 from companion.games.summary import kept, made_with
 from companion.session import final_state
+from companion.stats import sections
 from companion.ui.presenters.home import when
 
 log = logging.getLogger(__name__)
@@ -49,6 +52,9 @@ class GameSummary:
     winners: tuple[str, ...] = ()
     result: str = ""
     reactions: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    scores: dict[str, int] = field(default_factory=dict)
+    runs: tuple[dict, ...] = ()
+    note: str = ""
 
     @property
     def resumable(self) -> bool:
@@ -60,7 +66,8 @@ class GameSummary:
     @property
     def line(self) -> str:
         who = ", ".join(self.players)
-        return f"#{self.game_id} {self.title} ({self.started}): {who}. {self.result}"
+        note = f' Note: "{self.note}"' if self.note else ""
+        return f"#{self.game_id} {self.title} ({self.started}): {who}. {self.result}{note}"
 
 
 def summarise(row, outcome: Outcome | dict[str, Any] | None, error: str = "") -> GameSummary:
@@ -68,7 +75,8 @@ def summarise(row, outcome: Outcome | dict[str, Any] | None, error: str = "") ->
     ``kept`` of it); with neither, the ``error`` that stopped its replay."""
     players = tuple(p.get("name", "?") for p in row.setup.get("players", []))
     base = dict(game_id=row.id, kind=row.kind, title=title_of(row.kind), players=players,
-                started=when(row.started_at), status=row.status, actions=row.n_actions)
+                started=when(row.started_at), status=row.status, actions=row.n_actions,
+                note=getattr(row, "note", ""))
     if outcome is None:
         return GameSummary(**base, result=f"Cannot replay: {error}")
     if isinstance(outcome, Outcome):
@@ -82,8 +90,13 @@ def summarise(row, outcome: Outcome | dict[str, Any] | None, error: str = "") ->
         result = f"In progress ({row.n_actions} actions)"
     else:
         result = "Finished" if row.status == "finished" else "Abandoned"
+    scores = outcome.get("scores")
+    runs = outcome.get("runs")
     return GameSummary(**base, winners=winners, result=result,
-                       reactions={name: tuple(ds) for name, ds in outcome["reactions"].items()})
+                       reactions={name: tuple(ds) for name, ds in outcome["reactions"].items()},
+                       scores=dict(scores) if isinstance(scores, dict) else {},
+                       runs=tuple(r for r in runs if isinstance(r, dict))
+                       if isinstance(runs, list) else ())
 
 
 def recent_summaries(game_log, limit: int, live=None) -> list[GameSummary]:
@@ -173,6 +186,52 @@ def win_table(games: Iterable[GameSummary]) -> list[PlayerStats]:
     return sorted(stats, key=lambda s: (-s.won, -s.win_rate, s.name.lower()))
 
 
+#: A statistics line at most (800x480, 22 px, the screen's width); longer ones wrap.
+STATS_LINE_CHARS = 56
+#: Head-to-head lists the pairs with the most games together, up to this many.
+PAIRS_SHOWN = 12
+
+
+@dataclass(frozen=True)
+class HistoryView:
+    """What the History screen shows: ``games``, the list's lines (newest first: text,
+    game id, whether it can be resumed); ``chart``, the wins chart's rows; ``stats``,
+    the statistics page's lines (text, whether it is a section's title), empty when no
+    section has data (the page is then not offered)."""
+
+    games: tuple[dict, ...]
+    chart: tuple[PlayerStats, ...]
+    stats: tuple[dict, ...]
+
+
+def history_view(games: list[GameSummary], shown: int) -> HistoryView:
+    """The screen from every game History knows (``recent_summaries``, newest first):
+    the newest ``shown`` listed and charted, the statistics from all of them."""
+    listed_games = games[:shown]
+    lines: list[dict] = []
+    for section in sections(games):
+        body = section.lines
+        if section.title.startswith("Head-to-head") and len(body) > PAIRS_SHOWN:
+            body = (*body[:PAIRS_SHOWN], f"and {len(body) - PAIRS_SHOWN} more pairs")
+        lines.append({"text": section.title, "heading": True})
+        for line in body:
+            indent = " " * (len(line) - len(line.lstrip()))
+            for part in textwrap.wrap(line.strip(), STATS_LINE_CHARS, initial_indent=indent,
+                                      subsequent_indent=indent + "    "):
+                lines.append({"text": part, "heading": False})
+    return HistoryView(
+        tuple({"text": g.line + "  [Sheet]", "game_id": g.game_id,
+               "resumable": g.resumable} for g in listed_games),
+        tuple(win_table(listed_games)), tuple(lines))
+
+
+def sentence_start(text: str) -> bool:
+    """Whether the note's keyboard starts with a capital here: at the start of the note
+    and after a sentence's end (". "), not at every word as for a name."""
+    head = text.rstrip()
+    return not head or (head[-1] in ".!?" and text != head)
+
+
 def describe_action(action: dict, names: dict[int, str]) -> str:
     """An action in a few words: "pickup: Dan (slap)", "score: Ann +3", "stay"."""
     words = str(action.get("type", "action")).replace("_", " ")
@@ -212,6 +271,9 @@ def score_sheet(summary: GameSummary, setup: dict, outcome: Outcome | None,
     out = [f"{summary.title}, game #{summary.game_id}, started {summary.started}",
            *_one_or_many("Players", [f"{n} (seat {s})" for s, n in sorted(names.items())]),
            summary.result]
+    if summary.note:
+        out += textwrap.wrap(f"Note: {summary.note}", SHEET_LINE_CHARS,
+                             subsequent_indent="  ")
     if outcome is not None and outcome.scores:
         out += _one_or_many("Totals", [f"{names.get(s, s)} {v}" for s, v in sorted(
             outcome.scores.items(), key=lambda kv: -kv[1])])
