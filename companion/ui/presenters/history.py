@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import statistics
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -186,8 +186,10 @@ def win_table(games: Iterable[GameSummary]) -> list[PlayerStats]:
     return sorted(stats, key=lambda s: (-s.won, -s.win_rate, s.name.lower()))
 
 
-#: A statistics line at most (800x480, 22 px, the screen's width); longer ones wrap.
-STATS_LINE_CHARS = 56
+#: A statistics line at most (800x480, 22 px, half the screen); longer ones wrap.
+STATS_LINE_CHARS = 30
+#: A line of a game in History's list at most (800x480, 22 px; beside Resume, fewer).
+GAME_LINE_CHARS, RESUMABLE_LINE_CHARS = 52, 40
 #: Head-to-head lists the pairs with the most games together, up to this many.
 PAIRS_SHOWN = 12
 
@@ -202,6 +204,37 @@ class HistoryView:
     games: tuple[dict, ...]
     chart: tuple[PlayerStats, ...]
     stats: tuple[dict, ...]
+
+
+def game_item(g: GameSummary) -> dict:
+    """A game's entry in the list: its lines, already wrapped at ``GAME_LINE_CHARS`` (so
+    the screen knows each entry's height and shows only whole ones, ``paged``), the
+    game's id, and whether it can be resumed."""
+    width = RESUMABLE_LINE_CHARS if g.resumable else GAME_LINE_CHARS
+    lines = textwrap.wrap(f"#{g.game_id} {g.title}, {g.started}", width)
+    lines += textwrap.wrap(", ".join(g.players) or "nobody", width)
+    lines += textwrap.wrap(g.result, width)
+    if g.note:
+        lines += textwrap.wrap(f'Note: "{g.note}"', width)
+    return {"text": "\n".join(lines), "lines": len(lines), "game_id": g.game_id,
+            "resumable": g.resumable}
+
+
+def paged(heights: Sequence[float], room: float, gap: float = 0) -> list[tuple[int, int]]:
+    """The list cut into pages of whole entries: ``(first, end)`` per page, each page's
+    entries (``heights``, with ``gap`` between two) within ``room``; an entry taller
+    than ``room`` has a page of its own. One empty page for no entries."""
+    pages: list[tuple[int, int]] = []
+    first, used = 0, 0.0
+    for i, h in enumerate(heights):
+        need = h if i == first else used + gap + h
+        if i > first and need > room:
+            pages.append((first, i))
+            first, used = i, h
+        else:
+            used = need
+    pages.append((first, len(heights)))
+    return pages
 
 
 def history_view(games: list[GameSummary], shown: int) -> HistoryView:
@@ -219,10 +252,8 @@ def history_view(games: list[GameSummary], shown: int) -> HistoryView:
             for part in textwrap.wrap(line.strip(), STATS_LINE_CHARS, initial_indent=indent,
                                       subsequent_indent=indent + "    "):
                 lines.append({"text": part, "heading": False})
-    return HistoryView(
-        tuple({"text": g.line + "  [Sheet]", "game_id": g.game_id,
-               "resumable": g.resumable} for g in listed_games),
-        tuple(win_table(listed_games)), tuple(lines))
+    return HistoryView(tuple(game_item(g) for g in listed_games),
+                       tuple(win_table(listed_games)), tuple(lines))
 
 
 def sentence_start(text: str) -> bool:

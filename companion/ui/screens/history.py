@@ -18,7 +18,7 @@ from datetime import datetime
 from kivy.app import App
 from kivy.factory import Factory
 from kivy.graphics import Color, Rectangle
-from kivy.metrics import sp
+from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -41,6 +41,7 @@ from companion.ui.presenters.history import (
     PlayerStats,
     delete_question,
     history_view,
+    paged,
     recent_summaries,
     score_sheet,
     sentence_start,
@@ -129,12 +130,17 @@ class ScoreSheet(Modal, BoxLayout):
 
 
 class GameLine(BoxLayout):
-    """A game's line in the list (the whole line opens its sheet; Resume beside an open
-    game): laid out in ``history.kv``."""
+    """A game in the list (a tap opens its sheet; Resume beside an open game): laid out
+    in ``history.kv``, ``lines`` lines high."""
 
     text = StringProperty("")
+    lines = NumericProperty(1)
     game_id = NumericProperty(0)
     resumable = BooleanProperty(False)
+
+
+#: A game's line in the list, and the room around its lines (px at 22 px text).
+LINE_H, ROW_PAD, ROW_GAP = 30, 12, 4
 
 
 class NoteInput(TextInput):
@@ -170,12 +176,15 @@ class HistoryScreen(Screen):
     has_stats = BooleanProperty(False)  # the statistics page has something to say
     typing = BooleanProperty(False)  # a note is typed: the keyboard shows instead
     note_game = NumericProperty(0)  # the game whose note is typed
+    pages = NumericProperty(1)  # the games list's pages of whole games
+    page_no = NumericProperty(0)  # the one shown, 0 the newest
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.app = App.get_running_app()
         self._read_at: tuple | None = None  # (log version, live session, its state)
         self._view = None
+        self._pages: list[tuple[int, int]] = [(0, 0)]
 
     def on_pre_enter(self, *_args) -> None:
         self.refresh()
@@ -204,17 +213,35 @@ class HistoryScreen(Screen):
         if view == self._view:
             return
         self._view = view
-        box = self.ids.games
-        box.clear_widgets()
-        for item in view.games:
-            box.add_widget(GameLine(**item))
-        if not view.games:
-            box.add_widget(Factory.NoGamesYet())
+        self.page_no = 0
+        self.fit_rows()
         self.ids.chart.show(list(view.chart))
         self.ids.stats.data = list(view.stats)
-        self.has_stats = bool(view.stats)
+        self.has_stats = bool(view.chart or view.stats)
         if not self.has_stats:
             self.page = "games"
+
+    def fit_rows(self) -> None:
+        """The games cut into pages of whole games for the list's height, and the page
+        shown (again when the window's size changes)."""
+        if self._view is None:
+            return
+        heights = [dp(LINE_H) * g["lines"] + dp(ROW_PAD) for g in self._view.games]
+        self._pages = paged(heights, self.ids.games.height, dp(ROW_GAP))
+        self.pages = len(self._pages)
+        self.turn(0)
+
+    def turn(self, step: int) -> None:
+        """Newer (-1) or Older (+1) games; 0: the page shown, laid out again."""
+        self.page_no = max(0, min(self.pages - 1, self.page_no + step))
+        first, end = self._pages[self.page_no]
+        box = self.ids.games
+        box.clear_widgets()
+        for item in self._view.games[first:end]:
+            box.add_widget(GameLine(height=dp(LINE_H) * item["lines"] + dp(ROW_PAD), **item))
+        if not self._view.games:
+            box.add_widget(Factory.NoGamesYet())
+        box.add_widget(Widget())  # the room left over goes below the games
 
     def toggle_page(self) -> None:
         self.page = "stats" if self.page == "games" else "games"
