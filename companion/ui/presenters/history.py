@@ -246,7 +246,8 @@ def history_view(games: list[GameSummary], shown: int) -> HistoryView:
         body = section.lines
         if section.title.startswith("Head-to-head") and len(body) > PAIRS_SHOWN:
             body = (*body[:PAIRS_SHOWN], f"and {len(body) - PAIRS_SHOWN} more pairs")
-        lines.append({"text": section.title, "heading": True})
+        lines += [{"text": part, "heading": True}
+                  for part in textwrap.wrap(section.title, STATS_LINE_CHARS)]
         for line in body:
             indent = " " * (len(line) - len(line.lstrip()))
             for part in textwrap.wrap(line.strip(), STATS_LINE_CHARS, initial_indent=indent,
