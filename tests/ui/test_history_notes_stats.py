@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from layout_check import problems
 
+from companion.ui.presenters.history import recent_summaries
+
 pytestmark = pytest.mark.window
 
 
@@ -112,7 +114,9 @@ def test_the_statistics_page_shows_the_sections_with_data(ui):
     texts = [d["text"] for d in screen.ids.stats.data]
     assert "Head-to-head (competitive" in texts
     assert "Bests" in texts
-    assert not any(t.startswith("Cooperative") for t in texts)  # no co-op game yet
+    coop = any(g.kind == "time_stories" and g.status == "finished"
+               for g in recent_summaries(ui.app.log, 100_000))
+    assert any(t.startswith("Cooperative") for t in texts) == coop  # only with data
     assert all(len(t) <= 30 for t in texts)  # wrapped by the view: no line cut
     _check(ui, "history_statistics")
     ui.tap(ui.find("Games"))
