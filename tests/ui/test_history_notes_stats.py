@@ -121,3 +121,37 @@ def test_the_statistics_page_shows_the_sections_with_data(ui):
     _check(ui, "history_statistics")
     ui.tap(ui.find("Games"))
     assert screen.page == "games"
+
+
+def test_a_note_from_the_game_over_code_goes_into_its_comments(ui):
+    from companion.export.bgstats import link, log_play
+
+    ui.goto_home()
+    ui.app.start_game("scorepad", {"players": [{"name": "Uma", "seat": 1},
+                                               {"name": "Vic", "seat": 2}]})
+    ui.app.act({"type": "score", "seat": 1, "points": 3})
+    ui.app.act({"type": "finish"})
+    ui.pump()
+    gid = ui.app.session.game_id
+    ui.tap(ui.app.game_over_button)
+    panel = ui.app.bgstats_panel
+    ui.pump(3)
+    ui.screenshot("bgstats_panel_with_note_button")
+    assert not problems(panel, min_target=64)
+    ui.tap(_button(panel, "Add a note"))
+    assert panel.parent is None and ui.app.sm.current == "history"
+    screen = ui.app.sm.current_screen
+    assert screen.typing and screen.note_game == gid
+    for key in ["u", "m", "a"]:
+        ui.tap(screen.ids.keyboard.keys[key], after_s=0.05)
+    ui.tap(ui.find("Keep note"))
+    assert ui.app.log.game(gid).note == "Uma"
+    ui.tap(_button(_sheet(ui), "BG Stats"))  # the code again, the note in its comments
+    assert ui.app.bgstats_panel.url == link(log_play(ui.app.log, gid))
+    assert "Uma." in log_play(ui.app.log, gid).comments
+    ui.tap(_button(ui.app.bgstats_panel, "Close"))
+    _sheet(ui).close()
+    ui.tap(ui.find("< Back"))
+    assert ui.app.sm.current != "history"
+    ui.app.end_game(ask=False)
+    ui.pump()
