@@ -28,6 +28,7 @@ import stat
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from companion.errors import LogError, MalformedAction, RuleError, clip
@@ -231,6 +232,22 @@ def replay_game(game: LoggedGame, source: str = "<log>", deadline: Deadline | No
     for i, _, last in replay(rules, state, game.actions, refusal=refusal):  # noqa: B007
         deadline.check(f"{source}:{game.lines[i - 1]}")
     return rules, last
+
+
+def export_beside(log: GameLog, stamp: str | None = None) -> str:
+    """History's Export: the whole log (``exported_ids``) as JSON Lines and CSV in
+    ``exports/`` beside the database, named by ``stamp`` (default: now, to the minute);
+    what was done, in a sentence."""
+    ids = exported_ids(log)
+    folder = log.path.parent if log.path else None
+    if folder is None or not ids:
+        return "Nothing to export yet."
+    out = folder / "exports"
+    out.mkdir(exist_ok=True)
+    stamp = stamp or datetime.now().strftime("%Y-%m-%d-%H%M")
+    (out / f"games-{stamp}.jsonl").write_text(export_jsonl(log, ids), encoding="utf-8")
+    (out / f"games-{stamp}.csv").write_text(export_csv(log, ids), encoding="utf-8")
+    return f"Exported {len(ids)} games to {out}"
 
 
 def exported_ids(log: GameLog) -> list[int]:

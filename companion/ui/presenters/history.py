@@ -30,10 +30,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import CompanionError, LogError
+from companion.export.bgstats import exported
 from companion.games import get_rules, info, title_of
 from companion.games.base import Outcome, listed
 from companion.games.summary import kept, made_with
-from companion.session import final_state
+from companion.session import final_state, replay
 from companion.stats import sections
 from companion.ui.presenters.home import when
 
@@ -316,3 +317,32 @@ def score_sheet(summary: GameSummary, setup: dict, outcome: Outcome | None,
         out.append(f"{seq}. {when(at)}  {describe_action(action, names)}")
     return out
 
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """A game's sheet as History shows it: its ``lines``; whether it has a BG Stats code
+    (a finished play) and takes a note (a closed game whose setup is sound); ``error``,
+    why it did not replay ("" when it did)."""
+
+    lines: tuple[str, ...]
+    bgstats: bool
+    note: bool
+    error: str = ""
+
+
+def sheet_view(game_log, summary: GameSummary) -> SheetView:
+    """The sheet of ``summary``'s game from ``game_log``: replayed (its actions checked
+    against their checksums) for its totals and where it stands."""
+    row = game_log.game(summary.game_id)
+    error = ""
+    try:
+        actions = game_log.action_rows(summary.game_id)
+        rules = get_rules(row.kind)
+        outcome = rules.outcome(replay(rules, row.setup, [a for _s, _t, a in actions])[-1])
+    except CompanionError as exc:
+        actions, outcome, error = [], None, f"Game {summary.game_id} cannot be replayed: {exc}"
+    return SheetView(tuple(score_sheet(summary, row.setup, outcome, actions)),
+                     outcome is not None and summary.status == "finished"
+                     and exported(row.kind),
+                     summary.status != "open" and not row.damaged, error)

@@ -13,8 +13,6 @@ the same files ``companion export`` writes.
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from kivy.app import App
 from kivy.factory import Factory
 from kivy.graphics import Color, Rectangle
@@ -27,10 +25,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from companion.errors import CompanionError
-from companion.export.bgstats import exported
-from companion.export.logfile import export_csv, export_jsonl, exported_ids
-from companion.games import get_rules
-from companion.session import replay
+from companion.export.logfile import export_beside
 from companion.store.gamelog import NOTE_CHARS
 from companion.ui import storage_problem, theme
 from companion.ui.app import load_kv
@@ -43,8 +38,8 @@ from companion.ui.presenters.history import (
     history_view,
     paged,
     recent_summaries,
-    score_sheet,
     sentence_start,
+    sheet_view,
 )
 
 load_kv(__file__)
@@ -254,23 +249,15 @@ class HistoryScreen(Screen):
 
     def show_sheet(self, summary) -> None:
         """The game's score sheet over the screen: totals, result, note, every action."""
-        app = self.app
-        row = app.log.game(summary.game_id)
-        try:
-            actions = app.log.action_rows(summary.game_id)
-            rules = get_rules(row.kind)
-            outcome = rules.outcome(replay(rules, row.setup, [a for _s, _t, a in actions])[-1])
-        except CompanionError as exc:
-            actions, outcome = [], None
-            app.say(f"Game {summary.game_id} cannot be replayed: {exc}", error=True)
+        view = sheet_view(self.app.log, summary)
+        if view.error:
+            self.app.say(view.error, error=True)
         sheet = ScoreSheet()
-        sheet.ids.lines.data = [{"text": line} for line in
-                                score_sheet(summary, row.setup, outcome, actions)]
+        sheet.ids.lines.data = [{"text": line} for line in view.lines]
         sheet.ids.delete.bind(on_release=lambda _w: self.ask_delete(summary, sheet))
-        sheet.ids.bgstats.disabled = not (outcome is not None and summary.status == "finished"
-                                          and exported(row.kind))
-        sheet.ids.bgstats.bind(on_release=lambda _w: show_play(app, summary.game_id))
-        sheet.ids.note.disabled = summary.status == "open" or bool(row.damaged)
+        sheet.ids.bgstats.disabled = not view.bgstats
+        sheet.ids.bgstats.bind(on_release=lambda _w: show_play(self.app, summary.game_id))
+        sheet.ids.note.disabled = not view.note
         sheet.ids.note.bind(on_release=lambda _w: self.start_note(summary.game_id, sheet))
         sheet.show()
 
@@ -339,19 +326,8 @@ class HistoryScreen(Screen):
         return True
 
     def export(self) -> None:
-        app = self.app
-        ids = exported_ids(app.log)
-        folder = (app.log.path.parent if app.log.path else None)
-        if folder is None or not ids:
-            self.message = "Nothing to export yet."
-            return
-        out = folder / "exports"
-        out.mkdir(exist_ok=True)
-        stamp = datetime.now().strftime("%Y-%m-%d-%H%M")
-        (out / f"games-{stamp}.jsonl").write_text(export_jsonl(app.log, ids), encoding="utf-8")
-        (out / f"games-{stamp}.csv").write_text(export_csv(app.log, ids), encoding="utf-8")
-        self.message = f"Exported {len(ids)} games to {out}"
-        app.say(self.message)
+        self.message = export_beside(self.app.log)
+        self.app.say(self.message)
 
     def to_usb(self) -> None:
         """Every game's HTML score sheet onto a mounted USB stick, with the games as JSON
