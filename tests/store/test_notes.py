@@ -100,3 +100,24 @@ def test_a_bad_note_is_refused_and_nothing_changes(game_log, bad, words):
 def test_a_note_on_no_game_is_refused(game_log):
     with pytest.raises(LogError, match="no game 42"):
         game_log.set_note(42, "hello")
+
+
+def test_a_note_survives_the_salvage_of_a_damaged_log(tmp_path):
+    from logfiles import damage_page_holding
+
+    path = tmp_path / "games.sqlite3"
+    log = GameLog(path)
+    long_game = log.new_game("scorepad", SETUP)
+    for i in range(1, 201):
+        log.append(long_game, {"type": "score", "seat": 1, "points": 1,
+                               "note": f"L-{i:04d}" + "x" * 150})
+    noted = finished_game(log)
+    log.set_note(noted, "kept through a bad card")
+    log.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    log.close()
+    damage_page_holding(path, b"L-0100")
+    again = GameLog(path)
+    assert again.recovered
+    assert again.game(noted).note == "kept through a bad card"
+    assert again.game(noted).setup == SETUP
+    again.close()
