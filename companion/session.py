@@ -254,7 +254,7 @@ class GameSession:
         replays this game. An engine whose ``outcome`` fails never stops a game from
         closing: nothing is kept (History replays it, and says what is wrong)."""
         try:
-            what = kept(self.rules.outcome(state))
+            what = kept(self.rules.outcome(state), self.rules, state)
         except Exception:  # noqa: BLE001 - the close matters more than its summary
             logger.exception("game %s: its outcome for History failed", self.game_id)
             return None

@@ -39,6 +39,7 @@ from urllib.parse import quote
 
 from companion.errors import CompanionError, LogError, clip
 from companion.games import info
+from companion.games.summary import runs
 
 SOURCE_NAME = "Table Companion"
 LINK_BASE = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -150,27 +151,12 @@ def play_of(kind: str, setup: Mapping[str, Any], started_at: str, ended_at: str 
 
 def _runs(rules: Any, state: Any) -> list[str]:
     """For a game played in runs (T.I.M.E Stories): each run's end and the time units it
-    used, from the snapshot's ``runs`` and the burn-down charts (nothing for others)."""
-    try:
-        runs = rules.snapshot(state).get("runs")
-    except Exception:  # noqa: BLE001 - a comment never costs the export
-        return []
-    if not isinstance(runs, list) or not runs:
-        return []
-    left: dict[int, float] = {}
-    draw = getattr(rules, "charts", None)
-    for i, chart in enumerate(draw(state) if draw else (), start=1):
-        points = chart.series[0][1] if getattr(chart, "series", None) else ()
-        if points:
-            left[i] = points[-1][1]
+    used (``summary.runs``; nothing for others)."""
     out = []
-    for run in runs:
-        n, start = run.get("number"), run.get("starting_tu")
-        ending = {"successful": "mission complete", "failed_time": "time ran out",
-                  "failed_deaths": "every character died"}.get(run.get("outcome"), "unfinished")
-        used = f", {start - left[n]:g} TU used of {start}" \
-            if isinstance(start, int) and n in left else ""
-        out.append(f"Run {n}: {ending}{used}")
+    for run in runs(rules, state):
+        used = f", {run['used']:g} TU used of {run['starting_tu']}" \
+            if run["used"] is not None else ""
+        out.append(f"Run {run['number']}: {run['ending']}{used}")
     return out
 
 
@@ -192,7 +178,8 @@ def log_play(log: Any, game_id: int, *, state: Any = None, tz: tzinfo | None = N
     if state is None:
         state = final(rules, rules.initial(row.setup), [a for _s, _t, a in rows])
     ended = rows[-1][1] if rows else row.started_at
-    return play_of(row.kind, row.setup, row.started_at, ended, rules, state, tz=tz)
+    return play_of(row.kind, row.setup, row.started_at, ended, rules, state, tz=tz,
+                   note=row.note)
 
 
 # ------------------------------------------------------------------- the createPlay link

@@ -28,12 +28,13 @@ import stat
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from companion.errors import LogError, MalformedAction, RuleError, clip
 from companion.games import get_rules, known
 from companion.games.replay import replay
-from companion.store.gamelog import GameLog
+from companion.store.gamelog import GameLog, clean_note
 
 FORMAT = "table-companion-log"
 VERSION = 1
@@ -114,6 +115,7 @@ class LoggedGame:
     lines: list[int] = field(default_factory=list)  # file line of each action
     times: list = field(default_factory=list)  # each action's "at", as the file has it
     declared: int | None = None  # the header's "actions" (None in an older export)
+    note: str = ""  # the game's note (the header's "note"; none in an older export)
     header_line: int = 0
 
 
@@ -125,6 +127,8 @@ def export_jsonl(log: GameLog, game_ids: Iterable[int]) -> str:
         header = {"format": FORMAT, "version": VERSION, "game": row.id, "kind": row.kind,
                   "setup": row.setup, "started_at": row.started_at, "status": row.status,
                   "actions": len(rows)}
+        if row.note:  # a game without a note is written as before notes existed
+            header["note"] = row.note
         out.write(json.dumps(header, sort_keys=True) + "\n")
         for seq, at, action in rows:
             out.write(json.dumps({"seq": seq, "at": at, "action": action}, sort_keys=True) + "\n")
@@ -134,12 +138,14 @@ def export_jsonl(log: GameLog, game_ids: Iterable[int]) -> str:
 def export_csv(log: GameLog, game_ids: Iterable[int]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["game", "kind", "started_at", "status", "seq", "at", "type", "action"])
+    writer.writerow(["game", "kind", "started_at", "status", "seq", "at", "type", "action",
+                     "note"])
     for gid in game_ids:
         row = log.game(gid)
         for seq, at, action in log.action_rows(gid):
             writer.writerow([row.id, row.kind, row.started_at, row.status, seq, at,
-                             action.get("type", ""), json.dumps(action, sort_keys=True)])
+                             action.get("type", ""), json.dumps(action, sort_keys=True),
+                             row.note])
     return out.getvalue()
 
 
@@ -200,8 +206,13 @@ def _header(obj: dict, where: str) -> LoggedGame:
     declared = obj.get("actions")
     if declared is not None and (type(declared) is not int or declared < 0):
         raise LogError(f"{where}: the header's action count {clip(declared)} is not a count")
+    note = obj.get("note", "")
+    try:
+        note = clean_note(note)
+    except LogError as exc:
+        raise LogError(f"{where}: the game's note: {exc}") from exc
     return LoggedGame(kind, obj["setup"], obj.get("game"), obj.get("started_at"),
-                      obj.get("status"), declared=declared)
+                      obj.get("status"), declared=declared, note=note)
 
 
 def replay_game(game: LoggedGame, source: str = "<log>", deadline: Deadline | None = None):
@@ -221,6 +232,22 @@ def replay_game(game: LoggedGame, source: str = "<log>", deadline: Deadline | No
     for i, _, last in replay(rules, state, game.actions, refusal=refusal):  # noqa: B007
         deadline.check(f"{source}:{game.lines[i - 1]}")
     return rules, last
+
+
+def export_beside(log: GameLog, stamp: str | None = None) -> str:
+    """History's Export: the whole log (``exported_ids``) as JSON Lines and CSV in
+    ``exports/`` beside the database, named by ``stamp`` (default: now, to the minute);
+    what was done, in a sentence."""
+    ids = exported_ids(log)
+    folder = log.path.parent if log.path else None
+    if folder is None or not ids:
+        return "Nothing to export yet."
+    out = folder / "exports"
+    out.mkdir(exist_ok=True)
+    stamp = stamp or datetime.now().strftime("%Y-%m-%d-%H%M")
+    (out / f"games-{stamp}.jsonl").write_text(export_jsonl(log, ids), encoding="utf-8")
+    (out / f"games-{stamp}.csv").write_text(export_csv(log, ids), encoding="utf-8")
+    return f"Exported {len(ids)} games to {out}"
 
 
 def exported_ids(log: GameLog) -> list[int]:

@@ -109,9 +109,9 @@ def recorded(game: LoggedGame, source: str, deadline: Deadline) -> Recorded:
     finished = None if game.status == "open" else (times[-1] if times else started)
     summary = None
     if game.status != "open":
-        summary = (key(game.kind, finished, len(times)), kept(rules.outcome(state)))
+        summary = (key(game.kind, finished, len(times)), kept(rules.outcome(state), rules, state))
     return Recorded(game.game, game.kind, game.setup, started, game.status, finished,
-                    list(zip(times, game.actions, strict=True)), summary)
+                    list(zip(times, game.actions, strict=True)), summary, game.note)
 
 
 def checked(text: str, source: str = "<file>") -> list[Recorded]:

@@ -34,6 +34,7 @@ table { border-collapse: collapse; margin: .6rem 0; } td, th { padding: .2rem .6
        border-bottom: 1px solid #dde; text-align: left; } .num { text-align: right; }
 .won { font-weight: bold; color: #00734f; } svg { max-width: 100%; height: auto; }
 figure { margin: 1rem 0; } figcaption { color: #5b6270; font-size: .9rem; }
+.note { font-style: italic; }
 .seat { display:inline-block; width:.8em; height:.8em; border-radius:50%; margin-right:.3em; }
 """
 
@@ -50,6 +51,7 @@ class SheetGame:
     status: str = "finished"
     game: int | None = None
     table: str | None = None
+    note: str = ""  # the table's note on the game (``GameLog.set_note``)
 
 
 def _e(value) -> str:
@@ -101,6 +103,8 @@ def render_sheet(game: SheetGame) -> str:
                  f"{rows}</table>")
     if outcome.status:
         parts.append(f'<p class="meta">{_e(outcome.status)}</p>')
+    if game.note:
+        parts.append(f'<p class="note">Note: {_e(game.note)}</p>')
     names = {p.get("seat"): p.get("name") for p in players}
     parts += [_picture(chart, colour, names) for chart in charts(rules, state)]
     parts.append(_action_log(game, players))

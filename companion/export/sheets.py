@@ -25,7 +25,7 @@ def sheet_game(log: GameLog, game_id: int, table: str | None = None) -> SheetGam
     row = log.game(game_id)
     actions = [{"seq": s, "at": at, "action": a} for s, at, a in log.action_rows(game_id)]
     return SheetGame(row.kind, row.setup, actions, row.started_at, row.finished_at,
-                     row.status, row.id, table)
+                     row.status, row.id, table, row.note)
 
 
 def file_name(game: SheetGame) -> str:

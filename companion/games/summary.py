@@ -19,13 +19,51 @@ from companion.games import info
 from companion.games.base import Outcome
 
 #: The form of a kept outcome; raise it when ``kept`` changes what it keeps.
-SUMMARY_FORM = 2  # 2: from the engine's outcome()
+SUMMARY_FORM = 3  # 2: from the engine's outcome(); 3: with points by name and runs
 
 
-def kept(outcome: Outcome) -> dict[str, Any]:
-    """What History keeps of a game's outcome: winners and slap delays by name (JSON)."""
-    return {"winners": list(outcome.winner_names),
-            "reactions": {name: list(ds) for name, ds in outcome.reaction_names.items()}}
+def kept(outcome: Outcome, rules: Any = None, state: Any = None) -> dict[str, Any]:
+    """What History keeps of a game's outcome (JSON): winners, slap delays and points
+    by name, and, given the game's ``rules`` and final ``state``, its ``runs`` (see
+    ``runs``; for the statistics' bests, ``companion.stats``)."""
+    out = {"winners": list(outcome.winner_names),
+           "reactions": {name: list(ds) for name, ds in outcome.reaction_names.items()},
+           "scores": {outcome.name(s): v for s, v in outcome.scores.items()
+                      if isinstance(v, int) and not isinstance(v, bool)}}
+    if rules is not None:
+        out["runs"] = runs(rules, state)
+    return out
+
+
+#: How a run ended, in the words of the score sheets and BG Stats' comments.
+RUN_ENDINGS = {"successful": "mission complete", "failed_time": "time ran out",
+               "failed_deaths": "every character died"}
+
+
+def runs(rules: Any, state: Any) -> list[dict[str, Any]]:
+    """For a game played in runs (T.I.M.E Stories): each run's ``number``, ``ending``
+    (``RUN_ENDINGS``, or "unfinished"), ``starting_tu`` and the time units it ``used``
+    (None when its burn-down is not known), from the engine's snapshot ``runs`` and its
+    burn-down charts; empty for any other game."""
+    try:
+        found = rules.snapshot(state).get("runs")
+    except Exception:  # noqa: BLE001 - a summary never fails for its extras
+        return []
+    if not isinstance(found, list) or not found:
+        return []
+    left: dict[int, float] = {}
+    draw = getattr(rules, "charts", None)
+    for i, chart in enumerate(draw(state) if draw else (), start=1):
+        points = chart.series[0][1] if getattr(chart, "series", None) else ()
+        if points:
+            left[i] = points[-1][1]
+    out = []
+    for run in found:
+        n, start = run.get("number"), run.get("starting_tu")
+        used = start - left[n] if isinstance(start, int) and n in left else None
+        out.append({"number": n, "ending": RUN_ENDINGS.get(run.get("outcome"), "unfinished"),
+                    "starting_tu": start, "used": used})
+    return out
 
 
 def made_with(row: Any) -> str:
@@ -42,4 +80,4 @@ def key(kind: str, finished_at: str | None, n_actions: int) -> str:
             f"{finished_at}/{n_actions}")
 
 
-__all__ = ["SUMMARY_FORM", "key", "kept", "made_with"]
+__all__ = ["RUN_ENDINGS", "SUMMARY_FORM", "key", "kept", "made_with", "runs"]

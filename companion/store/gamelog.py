@@ -72,6 +72,7 @@ class GameRow:
     n_actions: int
     damaged: str | None = None
     last_at: str | None = None  # when its last action was logged (None: none yet)
+    note: str = ""  # the table's note on the game (``GameLog.set_note``); not in ``setup``
 
     @property
     def played_at(self) -> str:
@@ -93,6 +94,7 @@ class Recorded:
     finished_at: str | None
     actions: list[tuple[str, dict]]
     summary: tuple[str, Any] | None = None
+    note: str = ""  # the game's note (``GameLog.set_note``)
 
 
 class GameLog:
@@ -346,7 +348,7 @@ class GameLog:
                         or gid in taken:
                     gid = max(taken, default=0) + 1
                 taken.add(gid)
-                text = dumps(game.setup)
+                text = dumps(with_note(game.setup, game.note))
                 self._note("games", "id = ?", (gid,))
                 self.db.execute(
                     "INSERT INTO games (id, kind, setup, started_at, finished_at, status, crc)"
@@ -392,6 +394,39 @@ class GameLog:
             self._hook("setup", game_id, 0, {})
 
         self._tx(write)
+
+    def set_note(self, game_id: int, note: str) -> str:
+        """The table's note on a game (any status: a finished game is noted afterwards),
+        replacing the one before; an empty note removes it. Returns the note as kept
+        (stripped). It is kept in the game's stored setup under ``NOTE_KEY``, so the
+        setup's checksum covers it, an undo (which removes actions) never touches it,
+        and it is not an action: no engine sees it and no replay changes. ``GameRow``
+        gives it apart (``note``; ``setup`` is what the game was started with, as the
+        engines, the stable play ids and the restore's recognition read it)."""
+        note = clean_note(note)
+
+        def write() -> None:
+            row = self.db.execute("SELECT kind, started_at, setup, status, finished_at, crc"
+                                  " FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise LogError(f"there is no game {game_id} in the log")
+            kind, started_at, old, status, finished_at, crc = row
+            version = self.schema_version
+            if crc != row_crc(version, game_id, kind, started_at, old, status, finished_at):
+                # never re-sealed as sound
+                raise LogError(f"the game log is damaged at game {game_id}, its setup: it "
+                               "was changed after it was recorded; its note is not changed")
+            setup, _before = without_note(_loads(old, f"game {game_id}, its setup"))
+            text = dumps(with_note(setup, note))
+            if text == old:
+                return
+            self._note("games", "id = ?", (game_id,))
+            self.db.execute("UPDATE games SET setup = ?, crc = ? WHERE id = ?",
+                            (text, row_crc(version, game_id, kind, started_at, text, status,
+                                           finished_at), game_id))
+
+        self._tx(write)
+        return note
 
     def finish(self, game_id: int, status: str = "finished", *,
                keep: Keep | None = None) -> None:
@@ -621,9 +656,10 @@ class GameLog:
                 log.error("%s", exc)
                 damaged = str(exc)
                 setup = {"damaged": damaged}
+            setup, note = without_note(setup)
             out.append(GameRow(gid, _shown(kind), setup, _shown(started),
                                None if finished is None else _shown(finished),
-                               _shown(status), n, damaged, last_at))
+                               _shown(status), n, damaged, last_at, note))
         return out
 
     def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
@@ -684,6 +720,40 @@ class GameLog:
                             (key, text))
 
         self._tx(write)
+
+
+#: Where a game's note is kept inside its stored setup (``GameLog.set_note``).
+NOTE_KEY = "note"
+#: A note at most this many characters (a few lines on a score sheet).
+NOTE_CHARS = 300
+
+
+def clean_note(note: Any) -> str:
+    """A note as it is kept: text, stripped, at most ``NOTE_CHARS``; LogError else."""
+    if not isinstance(note, str):
+        raise LogError(f"a game's note is text, not {clip(note)}")
+    note = " ".join(note.split())  # one line: a note is shown and exported on one line
+    if len(note) > NOTE_CHARS:
+        raise LogError(f"a game's note holds at most {NOTE_CHARS} characters, "
+                       f"not {len(note)}")
+    return note
+
+
+def with_note(setup: dict, note: str) -> dict:
+    """The setup as stored: ``setup`` with ``note`` under ``NOTE_KEY`` (none when empty)."""
+    out = {k: v for k, v in setup.items() if k != NOTE_KEY}
+    if note:
+        out[NOTE_KEY] = note
+    return out
+
+
+def without_note(stored: Any) -> tuple[Any, str]:
+    """``(setup, note)`` from a stored setup: the note taken out of it."""
+    if not isinstance(stored, dict) or NOTE_KEY not in stored:
+        return stored, ""
+    note = stored[NOTE_KEY]
+    setup = {k: v for k, v in stored.items() if k != NOTE_KEY}
+    return setup, note if isinstance(note, str) else ""
 
 
 def _must_be_open(game_id: int, row: tuple | None) -> None:

@@ -8,10 +8,11 @@ held over the box reads it; beside it what the play says and a Close button. A g
 is not a play (the slap pad, an unfinished game) or does not replay is one sentence in
 the status line instead.
 
-Two doors lead here: the score sheet's "BG Stats" button in History (any finished game),
-and ``GameOverButton``, which the app shows over the game's own screen once the game in
-progress is over by its rules (``CompanionApp.refresh``), whichever game it is: no game
-screen needs to know.
+"Add a note" beside it types the game's note in History first (``note_in_history``),
+so it goes into the play's comments. Two doors lead here: the score sheet's "BG Stats"
+button in History (any finished game), and ``GameOverButton``, which the app shows over
+the game's own screen once the game in progress is over by its rules
+(``CompanionApp.refresh``), whichever game it is: no game screen needs to know.
 
     show_play(app, 12)                          # from History
     app.game_over_button.update(app)            # after every recorded action
@@ -61,7 +62,7 @@ class BgStatsPanel(ModalView):
     """The QR code of a play's link, white on the left half of the screen, what it holds
     and Close on the right. ``url`` is the link shown; ``px`` its pixels per module."""
 
-    def __init__(self, url: str, text: str, **kwargs) -> None:
+    def __init__(self, url: str, text: str, on_note=None, **kwargs) -> None:
         super().__init__(size_hint=(1, 1), auto_dismiss=False, background="",
                          background_color=theme.BACKGROUND, overlay_color=(0, 0, 0, 0.6),
                          **kwargs)
@@ -98,6 +99,10 @@ class BgStatsPanel(ModalView):
                       color=theme.TEXT_COLOUR)
         about.bind(size=lambda w, s: setattr(w, "text_size", s))
         words.add_widget(about)
+        if on_note is not None:  # the game's note first: it goes into the comments
+            note = BigButton(text="Add a note", size_hint_y=None, height=dp(theme.BUTTON_H))
+            note.bind(on_release=lambda _w: on_note())
+            words.add_widget(note)
         close = BigButton(text="Close", size_hint_y=None, height=dp(theme.BUTTON_H))
         close.bind(on_release=lambda _w: self.dismiss(animation=False))
         words.add_widget(close)
@@ -125,10 +130,21 @@ def show_play(app, game_id: int, state=None) -> BgStatsPanel | None:
     except CompanionError as exc:
         app.say(f"Game {game_id} cannot go to BG Stats: {exc}", error=True)
         return None
-    panel = BgStatsPanel(link(play), play_text(play))
+    panel = BgStatsPanel(link(play), play_text(play),
+                         on_note=lambda: note_in_history(app, game_id))
     panel.open(animation=False)  # at once: the code is read the moment it is there
     app.bgstats_panel = panel
     return panel
+
+
+def note_in_history(app, game_id: int) -> None:
+    """"Add a note": the code closes and the game's note is typed in History (its sheet,
+    and this code with the note in its comments, come back once it is kept)."""
+    if app.bgstats_panel is not None:
+        app.bgstats_panel.dismiss(animation=False)
+        app.bgstats_panel = None
+    app.navigate("history")
+    app.sm.get_screen("history").start_note(game_id)
 
 
 def _screen_of(app) -> str:
@@ -180,5 +196,5 @@ class GameOverButton(BigButton):
         show_play(app, self.game_id, state=session.state)
 
 
-__all__ = ["BgStatsPanel", "GameOverButton", "module_px", "play_text", "qr_modules",
-           "show_play"]
+__all__ = ["BgStatsPanel", "GameOverButton", "module_px", "note_in_history", "play_text",
+           "qr_modules", "show_play"]

@@ -291,3 +291,5 @@ STEP_TEXT = 36  # a stepper's "-" and "+"
 START_TU_TEXT = 48  # the starting TU on Time Stories' setup
 TRACK_HEADING = 36  # The Times' scoring track headline
 NUMBER_TYPED = 40  # the number typed on The Times' pad
+LIST_LINE_H = 34  # a line of a scrolling list of lines (a score sheet, History's statistics)
+NOTE_FIELD_H = 110  # History's note as typed, three lines at MEDIUM

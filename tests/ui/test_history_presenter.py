@@ -7,7 +7,19 @@ import pytest
 from companion.games import get_rules
 from companion.games.base import Outcome
 from companion.session import GameSession
-from companion.ui.presenters.history import summarise, win_table
+from companion.ui.presenters.history import (
+    GAME_LINE_CHARS,
+    STATS_LINE_CHARS,
+    GameSummary,
+    game_item,
+    history_view,
+    paged,
+    recent_summaries,
+    score_sheet,
+    sentence_start,
+    summarise,
+    win_table,
+)
 
 PLAYERS = [{"name": "Ann", "seat": 1}, {"name": "Bo", "seat": 2}]
 
@@ -172,3 +184,69 @@ def test_an_open_game_is_resumable_but_the_slap_pad_s_running_log_is_not(game_lo
     tool = summarise(rows[pad.game_id], pad.rules.outcome(pad.state))
     assert scorepad.status == tool.status == "open"
     assert scorepad.resumable and not tool.resumable
+
+
+# -- the view History shows (issue 37: notes and statistics) --------------------------
+
+
+def summary(gid, players=("Ann", "Bo"), status="finished", **kw):
+    return GameSummary(gid, "scorepad", "Score pad", tuple(players), "today 20:00", status, 3,
+                       **kw)
+
+
+@pytest.mark.parametrize("heights, room, gap, pages", [
+    ([], 100, 4, [(0, 0)]),
+    ([40, 40, 40], 100, 4, [(0, 2), (2, 3)]),  # 40 + 4 + 40 fits, a third does not
+    ([40, 40, 40], 128, 4, [(0, 3)]),
+    ([150, 20], 100, 0, [(0, 1), (1, 2)]),  # taller than the room: a page of its own
+    ([20, 150, 20], 100, 0, [(0, 1), (1, 2), (2, 3)]),
+])
+def test_the_list_is_cut_into_pages_of_whole_games(heights, room, gap, pages):
+    assert paged(heights, room, gap) == pages
+
+
+@pytest.mark.parametrize("text, capital", [
+    ("", True), ("   ", True), ("Bo won", False), ("Bo won.", False), ("Bo won. ", True),
+    ("Really? ", True), ("Yes! ", True), ("Ann, ", False),
+])
+def test_the_note_keyboard_capitalises_sentences_not_words(text, capital):
+    assert sentence_start(text) is capital
+
+
+def test_a_game_item_is_wrapped_whole_lines_with_its_note():
+    long = ("Anne-Sophie Lefebvre", "Bartholomew Jamesons", "Carolina Wilhelmsens")
+    item = game_item(summary(7, long, result="Won by Anne-Sophie Lefebvre",
+                             note="The longest night of the year, and the best one too"))
+    lines = item["text"].split("\n")
+    assert item["lines"] == len(lines) and all(len(x) <= GAME_LINE_CHARS for x in lines)
+    assert lines[0] == "#7 Score pad, today 20:00"
+    assert "Won by Anne-Sophie Lefebvre" in lines
+    assert " ".join(lines).endswith('Note: "The longest night of the year, and the best one '
+                                    'too"')
+    assert (item["game_id"], item["resumable"]) == (7, False)
+
+
+def test_the_view_lists_the_newest_and_counts_every_game():
+    games = [summary(i, winners=("Ann",), result="Won by Ann") for i in range(5, 0, -1)]
+    view = history_view(games, shown=2)
+    assert [g["game_id"] for g in view.games] == [5, 4]
+    assert [(s.name, s.played) for s in view.chart] == [("Ann", 2), ("Bo", 2)]
+    texts = [line["text"] for line in view.stats]
+    assert texts[0] == "Head-to-head (competitive"  # a title, wrapped like the lines
+    assert "Ann 5 - 0 Bo (5 games)" in texts  # statistics over all five games
+    assert all(len(t) <= STATS_LINE_CHARS for t in texts)
+
+
+def test_no_games_no_statistics():
+    view = history_view([], shown=30)
+    assert view.games == () and view.chart == () and view.stats == ()
+
+
+def test_a_note_and_the_kept_points_reach_the_summary_and_the_sheet(game_log):
+    game = play_scorepad(game_log, [(1, 5), (2, 3)])
+    game_log.set_note(game.game_id, "Ann's birthday")
+    (s,) = recent_summaries(game_log, 30)
+    assert s.note == "Ann's birthday" and 'Note: "Ann\'s birthday"' in s.line
+    assert s.scores == {"Ann": 5, "Bo": 3}
+    sheet = score_sheet(s, {"players": PLAYERS}, None, [])
+    assert "Note: Ann's birthday" in sheet

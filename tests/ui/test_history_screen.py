@@ -59,7 +59,7 @@ def test_wins_chart_shows_eight_players_with_twelve_letter_names(ui):
         w.texture_update()
         assert chart.y - 1 <= w.y and w.top <= chart.top + 1
         assert w.texture_size[0] <= w.width + 1 and not w.shorten
-    line = ui.find("Won by Maximilienne and Hildegardine")  # a shared win, not a team
+    line = ui.find("Won by Maximilienne and Hildegardine", Label)  # a shared win, not a team
     assert line.texture_size[1] <= line.height + 1  # the long game line is not cut
     ui.screenshot("history_eight_players")
 
@@ -85,14 +85,14 @@ def test_a_game_is_deleted_from_its_sheet_after_a_question(ui):
     ui.tap(line)
     sheet = next(w for w in ui.app.layer.children if isinstance(w, ScoreSheet))
     assert isinstance(sheet, Modal)
-    ui.tap(next(w for w in sheet.walk() if getattr(w, "text", "") == "Delete game"))
+    ui.tap(next(w for w in sheet.walk() if getattr(w, "text", "") == "Delete"))
     question = ui.app.question
     assert isinstance(question, Question) and f"#{ids[1]}" in question.text
     ui.screenshot("history_delete_question")
     # "Keep it": nothing changes
     ui.tap(next(w for w in question.walk() if getattr(w, "text", "") == "Keep it"))
     assert ui.app.log.deleted_games() & set(ids) == set()
-    ui.tap(next(w for w in sheet.walk() if getattr(w, "text", "") == "Delete game"))
+    ui.tap(next(w for w in sheet.walk() if getattr(w, "text", "") == "Delete"))
     ui.tap(next(w for w in ui.app.question.walk() if getattr(w, "text", "") == "Delete it"))
     ui.pump()
     assert ids[1] in ui.app.log.deleted_games()
@@ -131,7 +131,8 @@ def test_history_reads_the_log_again_only_when_it_changed(ui, monkeypatch):
     ui.app.navigate("history")
     ui.pump()
     assert len(reads) == 2
-    assert screen._shown[0].game_id == ui.app.session.game_id
+    assert screen._view.games[0]["game_id"] == ui.app.session.game_id
+    assert "(2 actions)" in screen._view.games[0]["text"]
     ui.app.end_game("abandoned", ask=False)
 
 

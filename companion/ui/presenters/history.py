@@ -17,21 +17,25 @@ except the one being played, whose state is already in memory.
 
     games = recent_summaries(log, 30, live=app.session)   # newest first
     table = win_table(games)
+    view = history_view(all_games, shown=30)              # what the screen shows
 """
 
 from __future__ import annotations
 
 import logging
 import statistics
-from collections.abc import Iterable
+import textwrap
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import CompanionError, LogError
+from companion.export.bgstats import exported
 from companion.games import get_rules, info, title_of
 from companion.games.base import Outcome, listed
 from companion.games.summary import kept, made_with
-from companion.session import final_state
+from companion.session import final_state, replay
+from companion.stats import sections
 from companion.ui.presenters.home import when
 
 log = logging.getLogger(__name__)
@@ -49,6 +53,9 @@ class GameSummary:
     winners: tuple[str, ...] = ()
     result: str = ""
     reactions: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    scores: dict[str, int] = field(default_factory=dict)
+    runs: tuple[dict, ...] = ()
+    note: str = ""
 
     @property
     def resumable(self) -> bool:
@@ -60,7 +67,8 @@ class GameSummary:
     @property
     def line(self) -> str:
         who = ", ".join(self.players)
-        return f"#{self.game_id} {self.title} ({self.started}): {who}. {self.result}"
+        note = f' Note: "{self.note}"' if self.note else ""
+        return f"#{self.game_id} {self.title} ({self.started}): {who}. {self.result}{note}"
 
 
 def summarise(row, outcome: Outcome | dict[str, Any] | None, error: str = "") -> GameSummary:
@@ -68,7 +76,8 @@ def summarise(row, outcome: Outcome | dict[str, Any] | None, error: str = "") ->
     ``kept`` of it); with neither, the ``error`` that stopped its replay."""
     players = tuple(p.get("name", "?") for p in row.setup.get("players", []))
     base = dict(game_id=row.id, kind=row.kind, title=title_of(row.kind), players=players,
-                started=when(row.started_at), status=row.status, actions=row.n_actions)
+                started=when(row.started_at), status=row.status, actions=row.n_actions,
+                note=getattr(row, "note", ""))
     if outcome is None:
         return GameSummary(**base, result=f"Cannot replay: {error}")
     if isinstance(outcome, Outcome):
@@ -82,8 +91,13 @@ def summarise(row, outcome: Outcome | dict[str, Any] | None, error: str = "") ->
         result = f"In progress ({row.n_actions} actions)"
     else:
         result = "Finished" if row.status == "finished" else "Abandoned"
+    scores = outcome.get("scores")
+    runs = outcome.get("runs")
     return GameSummary(**base, winners=winners, result=result,
-                       reactions={name: tuple(ds) for name, ds in outcome["reactions"].items()})
+                       reactions={name: tuple(ds) for name, ds in outcome["reactions"].items()},
+                       scores=dict(scores) if isinstance(scores, dict) else {},
+                       runs=tuple(r for r in runs if isinstance(r, dict))
+                       if isinstance(runs, list) else ())
 
 
 def recent_summaries(game_log, limit: int, live=None) -> list[GameSummary]:
@@ -107,7 +121,7 @@ def recent_summaries(game_log, limit: int, live=None) -> list[GameSummary]:
                 state = live.state
             else:
                 state = final_state(rules, row.setup, game_log.iter_actions(row.id))
-            outcome = kept(rules.outcome(state))
+            outcome = kept(rules.outcome(state), rules, state)
         except CompanionError as exc:
             out.append(summarise(row, None, str(exc)))
             continue
@@ -173,6 +187,84 @@ def win_table(games: Iterable[GameSummary]) -> list[PlayerStats]:
     return sorted(stats, key=lambda s: (-s.won, -s.win_rate, s.name.lower()))
 
 
+#: A statistics line at most (800x480, 22 px, half the screen); longer ones wrap.
+STATS_LINE_CHARS = 30
+#: A line of a game in History's list at most (800x480, 22 px; beside Resume, fewer).
+GAME_LINE_CHARS, RESUMABLE_LINE_CHARS = 52, 40
+#: Head-to-head lists the pairs with the most games together, up to this many.
+PAIRS_SHOWN = 12
+
+
+@dataclass(frozen=True)
+class HistoryView:
+    """What the History screen shows: ``games``, the list's lines (newest first: text,
+    game id, whether it can be resumed); ``chart``, the wins chart's rows; ``stats``,
+    the statistics page's lines (text, whether it is a section's title), empty when no
+    section has data (the page is then not offered)."""
+
+    games: tuple[dict, ...]
+    chart: tuple[PlayerStats, ...]
+    stats: tuple[dict, ...]
+
+
+def game_item(g: GameSummary) -> dict:
+    """A game's entry in the list: its lines, already wrapped at ``GAME_LINE_CHARS`` (so
+    the screen knows each entry's height and shows only whole ones, ``paged``), the
+    game's id, and whether it can be resumed."""
+    width = RESUMABLE_LINE_CHARS if g.resumable else GAME_LINE_CHARS
+    lines = textwrap.wrap(f"#{g.game_id} {g.title}, {g.started}", width)
+    lines += textwrap.wrap(", ".join(g.players) or "nobody", width)
+    lines += textwrap.wrap(g.result, width)
+    if g.note:
+        lines += textwrap.wrap(f'Note: "{g.note}"', width)
+    return {"text": "\n".join(lines), "lines": len(lines), "game_id": g.game_id,
+            "resumable": g.resumable}
+
+
+def paged(heights: Sequence[float], room: float, gap: float = 0) -> list[tuple[int, int]]:
+    """The list cut into pages of whole entries: ``(first, end)`` per page, each page's
+    entries (``heights``, with ``gap`` between two) within ``room``; an entry taller
+    than ``room`` has a page of its own. One empty page for no entries."""
+    pages: list[tuple[int, int]] = []
+    first, used = 0, 0.0
+    for i, h in enumerate(heights):
+        need = h if i == first else used + gap + h
+        if i > first and need > room:
+            pages.append((first, i))
+            first, used = i, h
+        else:
+            used = need
+    pages.append((first, len(heights)))
+    return pages
+
+
+def history_view(games: list[GameSummary], shown: int) -> HistoryView:
+    """The screen from every game History knows (``recent_summaries``, newest first):
+    the newest ``shown`` listed and charted, the statistics from all of them."""
+    listed_games = games[:shown]
+    lines: list[dict] = []
+    for section in sections(games):
+        body = section.lines
+        if section.title.startswith("Head-to-head") and len(body) > PAIRS_SHOWN:
+            body = (*body[:PAIRS_SHOWN], f"and {len(body) - PAIRS_SHOWN} more pairs")
+        lines += [{"text": part, "heading": True}
+                  for part in textwrap.wrap(section.title, STATS_LINE_CHARS)]
+        for line in body:
+            indent = " " * (len(line) - len(line.lstrip()))
+            for part in textwrap.wrap(line.strip(), STATS_LINE_CHARS, initial_indent=indent,
+                                      subsequent_indent=indent + "    "):
+                lines.append({"text": part, "heading": False})
+    return HistoryView(tuple(game_item(g) for g in listed_games),
+                       tuple(win_table(listed_games)), tuple(lines))
+
+
+def sentence_start(text: str) -> bool:
+    """Whether the note's keyboard starts with a capital here: at the start of the note
+    and after a sentence's end (". "), not at every word as for a name."""
+    head = text.rstrip()
+    return not head or (head[-1] in ".!?" and text != head)
+
+
 def describe_action(action: dict, names: dict[int, str]) -> str:
     """An action in a few words: "pickup: Dan (slap)", "score: Ann +3", "stay"."""
     words = str(action.get("type", "action")).replace("_", " ")
@@ -212,6 +304,9 @@ def score_sheet(summary: GameSummary, setup: dict, outcome: Outcome | None,
     out = [f"{summary.title}, game #{summary.game_id}, started {summary.started}",
            *_one_or_many("Players", [f"{n} (seat {s})" for s, n in sorted(names.items())]),
            summary.result]
+    if summary.note:
+        out += textwrap.wrap(f"Note: {summary.note}", SHEET_LINE_CHARS,
+                             subsequent_indent="  ")
     if outcome is not None and outcome.scores:
         out += _one_or_many("Totals", [f"{names.get(s, s)} {v}" for s, v in sorted(
             outcome.scores.items(), key=lambda kv: -kv[1])])
@@ -222,3 +317,32 @@ def score_sheet(summary: GameSummary, setup: dict, outcome: Outcome | None,
         out.append(f"{seq}. {when(at)}  {describe_action(action, names)}")
     return out
 
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """A game's sheet as History shows it: its ``lines``; whether it has a BG Stats code
+    (a finished play) and takes a note (a closed game whose setup is sound); ``error``,
+    why it did not replay ("" when it did)."""
+
+    lines: tuple[str, ...]
+    bgstats: bool
+    note: bool
+    error: str = ""
+
+
+def sheet_view(game_log, summary: GameSummary) -> SheetView:
+    """The sheet of ``summary``'s game from ``game_log``: replayed (its actions checked
+    against their checksums) for its totals and where it stands."""
+    row = game_log.game(summary.game_id)
+    error = ""
+    try:
+        actions = game_log.action_rows(summary.game_id)
+        rules = get_rules(row.kind)
+        outcome = rules.outcome(replay(rules, row.setup, [a for _s, _t, a in actions])[-1])
+    except CompanionError as exc:
+        actions, outcome, error = [], None, f"Game {summary.game_id} cannot be replayed: {exc}"
+    return SheetView(tuple(score_sheet(summary, row.setup, outcome, actions)),
+                     outcome is not None and summary.status == "finished"
+                     and exported(row.kind),
+                     summary.status != "open" and not row.damaged, error)

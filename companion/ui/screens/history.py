@@ -1,51 +1,57 @@
-"""History: every game night in the log, who won, statistics, and export.
+"""History: every game night in the log, who won, statistics, notes, and export.
 
 Games are summed up from their replay (the log is the truth; a finished game's summary is
-kept, see ``presenters.history``); an open game can be resumed from here. 'Export' writes
-the whole log as JSON Lines and CSV beside the database (``exports/``), the same files
-``companion export`` writes.
+kept, see ``presenters.history``); an open game can be resumed from here. What shows is
+the presenter's ``history_view`` (the list, the wins chart, the statistics page of
+``companion.stats``, offered only when it has something to say); the layout is
+``history.kv`` and this module only shows it. A closed game's sheet has "Note": the note
+is typed on the screen's own keyboard (``ScreenKeyboard``, shown in place of the screen
+while typing, as the Players screen does) and kept in the log (``GameLog.set_note``).
+'Export' writes the whole log as JSON Lines and CSV beside the database (``exports/``),
+the same files ``companion export`` writes.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from kivy.app import App
+from kivy.factory import Factory
 from kivy.graphics import Color, Rectangle
 from kivy.metrics import dp, sp
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from companion.errors import CompanionError
-from companion.export.bgstats import exported
-from companion.export.logfile import export_csv, export_jsonl, exported_ids
-from companion.games import get_rules
-from companion.session import replay
+from companion.export.logfile import export_beside
+from companion.store.gamelog import NOTE_CHARS
 from companion.ui import storage_problem, theme
 from companion.ui.app import load_kv
 from companion.ui.bgstats_panel import show_play
 from companion.ui.modal import Modal
+from companion.ui.name_entry import NUMBERS, SHIFT, ScreenKeyboard
 from companion.ui.presenters.history import (
     PlayerStats,
     delete_question,
+    history_view,
+    paged,
     recent_summaries,
-    score_sheet,
-    win_table,
+    sentence_start,
+    sheet_view,
 )
-from companion.ui.widgets import BigButton, BodyLabel, TapButton
 
 load_kv(__file__)
 
 SHOWN_GAMES = 30
+ALL_GAMES = 100_000  # the statistics count every game History knows
 
 
 #: The chart shows this many players (the table's most), names up to NAME_LETTERS letters.
 CHART_ROWS = 8
 NAME_LETTERS = 12
-NAME_W, COUNT_W = 150, 124  # px: a 12-letter name at 22 px; "12/30 180ms" at 20 px
+NAME_W, COUNT_W = 150, 136  # px: a 12-letter name at 22 px; "12/30 180ms" at 22 px
 
 
 def chart_name(name: str) -> str:
@@ -74,7 +80,7 @@ class WinsChart(Widget):
         pool = self.__dict__.setdefault("_pool", [])
         while len(pool) < n:
             pool.append((Label(font_size=sp(theme.SMALL), halign="right", valign="middle"),
-                         Label(font_size=sp(theme.TINY), halign="left", valign="middle")))
+                         Label(font_size=sp(theme.SMALL), halign="left", valign="middle")))
         return pool[:n]
 
     def _draw(self) -> None:
@@ -118,111 +124,195 @@ class ScoreSheet(Modal, BoxLayout):
     closed)."""
 
 
+class GameLine(BoxLayout):
+    """A game in the list (a tap opens its sheet; Resume beside an open game): laid out
+    in ``history.kv``, ``lines`` lines high."""
+
+    text = StringProperty("")
+    lines = NumericProperty(1)
+    game_id = NumericProperty(0)
+    resumable = BooleanProperty(False)
+
+
+#: A game's line in the list, and the room around its lines (px at 22 px text).
+LINE_H, ROW_PAD, ROW_GAP = 30, 12, 4
+
+
+class NoteInput(TextInput):
+    """The note as typed: no system keyboard, at most ``NOTE_CHARS`` letters."""
+
+    limit = NumericProperty(NOTE_CHARS)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(keyboard_mode="managed", **kwargs)
+
+    def insert_text(self, substring: str, from_undo: bool = False):
+        room = max(0, NOTE_CHARS - len(self.text) + len(self.selection_text))
+        return super().insert_text(substring[:room], from_undo=from_undo)
+
+
+class NoteKeyboard(ScreenKeyboard):
+    """The screen's keyboard for a note: a capital where a sentence begins, not at every
+    word as for a name."""
+
+    def press(self, key: str) -> None:
+        super().press(key)
+        if key not in (SHIFT, NUMBERS) and self.target is not None:
+            self.shift = sentence_start(self.target.text)
+
+    def type_into(self, target) -> None:
+        super().type_into(target)
+        self.shift = target is None or sentence_start(target.text)
+
+
 class HistoryScreen(Screen):
     message = StringProperty("")
+    page = StringProperty("games")  # "games" (list and chart) or "stats"
+    has_stats = BooleanProperty(False)  # the statistics page has something to say
+    typing = BooleanProperty(False)  # a note is typed: the keyboard shows instead
+    note_game = NumericProperty(0)  # the game whose note is typed
+    pages = NumericProperty(1)  # the games list's pages of whole games
+    page_no = NumericProperty(0)  # the one shown, 0 the newest
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.app = App.get_running_app()
+        self._read_at: tuple | None = None  # (log version, live session, its state)
+        self._view = None
+        self._pages: list[tuple[int, int]] = [(0, 0)]
 
     def on_pre_enter(self, *_args) -> None:
         self.refresh()
 
+    def on_leave(self, *_args) -> None:
+        self.stop_note()
+
     def summaries(self):
         """The newest games, newest first; finished ones from their kept summaries."""
-        app = App.get_running_app()
-        return recent_summaries(app.log, SHOWN_GAMES, live=app.session)
-
-    _read_at: tuple | None = None  # (log version, live session, its state) last read
+        return recent_summaries(self.app.log, SHOWN_GAMES, live=self.app.session)
 
     def refresh(self) -> None:
-        """The list and the chart from the newest games: rows are built once (a pool, one
-        per game shown) and updated in place; nothing is redrawn when nothing changed.
-        Nothing is read again when neither the log (``GameLog.version``) nor the game
-        in progress changed since the last reading."""
-        app = App.get_running_app()
-        session = app.session
-        state = session.state if session is not None else None
-        seen = self._read_at
-        if seen is not None and seen[0] == app.log.version() and seen[1] is session \
-                and seen[2] is state:
+        """The view from the log, read again only when the log (``GameLog.version``) or
+        the game in progress changed since the last reading."""
+        app = self.app
+        state = app.session.state if app.session is not None else None
+        was = self._read_at
+        if was is not None and was[0] == app.log.version() and was[1] is app.session \
+                and was[2] is state:
             return
-        games = self.summaries()
-        self._read_at = (app.log.version(), session, state)  # after any summary kept
-        if games == getattr(self, "_shown", None):
+        games = recent_summaries(app.log, ALL_GAMES, live=app.session)
+        self._read_at = (app.log.version(), app.session, state)  # after any summary kept
+        self.show(history_view(games, SHOWN_GAMES))
+
+    def show(self, view) -> None:
+        if view == self._view:
             return
-        self._shown = games
-        kids = [self._row(i, g) for i, g in enumerate(games)] or [self._none_yet()]
+        self._view = view
+        self.page_no = 0
+        self.fit_rows()
+        self.ids.chart.show(list(view.chart))
+        self.ids.stats.data = list(view.stats)
+        self.has_stats = bool(view.chart or view.stats)
+        if not self.has_stats:
+            self.page = "games"
+
+    def fit_rows(self) -> None:
+        """The games cut into pages of whole games for the list's height, and the page
+        shown (again when the window's size changes)."""
+        if self._view is None:
+            return
+        heights = [dp(LINE_H) * g["lines"] + dp(ROW_PAD) for g in self._view.games]
+        self._pages = paged(heights, self.ids.games.height, dp(ROW_GAP))
+        self.pages = len(self._pages)
+        self.turn(0)
+
+    def turn(self, step: int) -> None:
+        """Newer (-1) or Older (+1) games; 0: the page shown, laid out again."""
+        self.page_no = max(0, min(self.pages - 1, self.page_no + step))
+        first, end = self._pages[self.page_no]
         box = self.ids.games
-        if box.children[::-1] != kids:
-            box.clear_widgets()
-            for kid in kids:
-                box.add_widget(kid)
-        self.ids.chart.show(win_table(games))
+        box.clear_widgets()
+        for item in self._view.games[first:end]:
+            box.add_widget(GameLine(height=dp(LINE_H) * item["lines"] + dp(ROW_PAD), **item))
+        if not self._view.games:
+            box.add_widget(Factory.NoGamesYet())
+        box.add_widget(Widget())  # the room left over goes below the games
 
-    def _none_yet(self):
-        if not hasattr(self, "_empty"):
-            self._empty = BodyLabel(text="No games yet.", size_hint_y=None,
-                                    height=dp(theme.TOUCH))
-        return self._empty
+    def toggle_page(self) -> None:
+        self.page = "stats" if self.page == "games" else "games"
 
-    def _row(self, i: int, g):
-        """The list's ``i``-th line (built the first time), showing game ``g``: the whole
-        line is a button that opens its score sheet; an open game has Resume beside it."""
-        pool = self.__dict__.setdefault("_rows", [])
-        if i == len(pool):
-            app = App.get_running_app()
-            row = BoxLayout(size_hint_y=None, height=dp(theme.HISTORY_ROW_H),
-                            spacing=dp(theme.GAP))
-            line = TapButton(font_size=sp(theme.SMALL), halign="left", valign="middle",
-                             background_normal="", background_color=theme.LIST_ROW)
-            line.bind(width=lambda w, width: setattr(w, "text_size", (width - 12, None)))
-            # a game of 8 long names takes 4 lines: the row grows instead of spilling over
-            line.bind(texture_size=lambda w, ts, r=row: setattr(
-                r, "height", max(dp(theme.HISTORY_ROW_H), ts[1] + dp(12))))
-            line.bind(on_release=lambda _w, r=row: self.show_sheet(r.game))
-            resume = BigButton(text="Resume", size_hint_x=None, width=dp(theme.SIDE_BUTTON_W),
-                               tint=theme.GO)
-            resume.bind(on_release=lambda _w, r=row: app.resume_game(r.game.game_id))
-            row.add_widget(line)
-            row.line, row.resume = line, resume
-            pool.append(row)
-        row = pool[i]
-        row.game = g
-        row.line.text = g.line + "  [Sheet]"
-        if g.resumable != (row.resume.parent is row):
-            if row.resume.parent is row:
-                row.remove_widget(row.resume)
-            else:
-                row.add_widget(row.resume)
-        return row
+    def open_sheet(self, game_id: int) -> None:
+        """A line tapped: its game's sheet."""
+        found = [g for g in self.summaries() if g.game_id == game_id]
+        if found:
+            self.show_sheet(found[0])
 
     def show_sheet(self, summary) -> None:
-        """The game's score sheet over the screen: totals, result, every action."""
-        app = App.get_running_app()
-        row = app.log.game(summary.game_id)
-        try:
-            actions = app.log.action_rows(summary.game_id)
-            rules = get_rules(row.kind)
-            outcome = rules.outcome(replay(rules, row.setup, [a for _s, _t, a in actions])[-1])
-        except CompanionError as exc:
-            actions, outcome = [], None
-            app.say(f"Game {summary.game_id} cannot be replayed: {exc}", error=True)
+        """The game's score sheet over the screen: totals, result, note, every action."""
+        view = sheet_view(self.app.log, summary)
+        if view.error:
+            self.app.say(view.error, error=True)
         sheet = ScoreSheet()
-        sheet.ids.lines.data = [{"text": line} for line in
-                                score_sheet(summary, row.setup, outcome, actions)]
+        sheet.ids.lines.data = [{"text": line} for line in view.lines]
         sheet.ids.delete.bind(on_release=lambda _w: self.ask_delete(summary, sheet))
-        sheet.ids.bgstats.disabled = not (outcome is not None and summary.status == "finished"
-                                          and exported(row.kind))
-        sheet.ids.bgstats.bind(on_release=lambda _w: show_play(app, summary.game_id))
+        sheet.ids.bgstats.disabled = not view.bgstats
+        sheet.ids.bgstats.bind(on_release=lambda _w: show_play(self.app, summary.game_id))
+        sheet.ids.note.disabled = not view.note
+        sheet.ids.note.bind(on_release=lambda _w: self.start_note(summary.game_id, sheet))
         sheet.show()
+
+    # -- a game's note, typed on the screen's keyboard ---------------------------------
+
+    def start_note(self, game_id: int, sheet=None) -> None:
+        """The note of ``game_id`` on the keyboard, in place of the screen (the sheet
+        closes; it opens again when the note is kept or left)."""
+        if sheet is not None:
+            sheet.close()
+        self.note_game = game_id
+        field = self.ids.note_input
+        field.text = self.app.log.game(game_id).note
+        keyboard = self.ids.keyboard
+        keyboard.type_into(field)
+        keyboard.on_enter, keyboard.on_tab = self.save_note, None
+        if not self.typing:
+            keyboard.attach()
+        self.typing = True
+
+    def stop_note(self) -> None:
+        if self.typing:
+            self.ids.keyboard.detach()
+            self.ids.keyboard.type_into(None)
+            self.typing = False
+
+    def save_note(self) -> None:
+        """Done: the note into the log (an empty one removes it), then its sheet."""
+        gid = self.note_game
+        try:
+            note = self.app.log.set_note(gid, self.ids.note_input.text)
+        except CompanionError as exc:
+            self.app.say(str(exc), error=True)
+            storage_problem.tell(exc)
+            return
+        self.stop_note()
+        self.message = f"Note kept with game #{gid}." if note else \
+            f"Game #{gid} has no note now."
+        self.refresh()
+        self.open_sheet(gid)
+
+    def cancel_note(self) -> None:
+        self.stop_note()
+        self.open_sheet(self.note_game)
 
     def ask_delete(self, summary, sheet=None) -> None:
         """"Delete" on a score sheet: asked first; a deleted game leaves History, the
         statistics and the exports, and stays in the log as it was recorded."""
-        app = App.get_running_app()
+        app = self.app
         app.ask(delete_question(summary),
                 [("Keep it", None, None),
                  ("Delete it", lambda: self.delete(summary.game_id), theme.ALARM)])
 
     def delete(self, game_id: int) -> bool:
-        app = App.get_running_app()
+        app = self.app
         try:
             app.log.delete_game(game_id)
         except CompanionError as exc:
@@ -236,19 +326,8 @@ class HistoryScreen(Screen):
         return True
 
     def export(self) -> None:
-        app = App.get_running_app()
-        ids = exported_ids(app.log)
-        folder = (app.log.path.parent if app.log.path else None)
-        if folder is None or not ids:
-            self.message = "Nothing to export yet."
-            return
-        out = folder / "exports"
-        out.mkdir(exist_ok=True)
-        stamp = datetime.now().strftime("%Y-%m-%d-%H%M")
-        (out / f"games-{stamp}.jsonl").write_text(export_jsonl(app.log, ids), encoding="utf-8")
-        (out / f"games-{stamp}.csv").write_text(export_csv(app.log, ids), encoding="utf-8")
-        self.message = f"Exported {len(ids)} games to {out}"
-        app.say(self.message)
+        self.message = export_beside(self.app.log)
+        self.app.say(self.message)
 
     def to_usb(self) -> None:
         """Every game's HTML score sheet onto a mounted USB stick, with the games as JSON
@@ -256,7 +335,7 @@ class HistoryScreen(Screen):
         (companion/export/usb.py)."""
         from companion.export.usb import copy_log, copy_sheets
 
-        app = App.get_running_app()
+        app = self.app
         self.message = copy_sheets(app.log)
         if self.message.startswith("Wrote"):
             self.message += " " + copy_log(app.log)
@@ -267,7 +346,7 @@ class HistoryScreen(Screen):
         (issue 37), asked first; games the box has stay exactly as they are."""
         from companion.export.usb import newest_export
 
-        app = App.get_running_app()
+        app = self.app
         found = newest_export()
         if found is None:
             self.message = ("No games export on a USB stick: plug in the stick that "
@@ -283,7 +362,7 @@ class HistoryScreen(Screen):
     def restore(self, path) -> None:
         from companion.export.usb import restore_from_stick
 
-        app = App.get_running_app()
+        app = self.app
         self.message = restore_from_stick(app.log, path)
         app.say(self.message, seconds=12, error=self.message.startswith("Nothing"))
         app.switch(self.name)  # the list reads the log again
