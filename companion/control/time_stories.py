@@ -307,6 +307,7 @@ class TimeStoriesControl:
         title, rows, note, footer = getattr(self, "panel_" + self.panel)(snap, n, last)
         if self.panel != "setup":
             footer = (*footer, MISSION)
+        mission["heading"] = title or mission["heading"]
         return View(**mission, panel="panel", title=title, rows=tuple(rows), note=note,
                     footer=tuple(footer))
 

@@ -28,7 +28,7 @@ def _choice(text, key, down=False, disabled=False) -> dict:
 
 
 def _steps(steps, key) -> tuple:
-    return tuple(_choice(f"{n:+d}" if abs(n) > 1 else ("-" if n < 0 else "+"), (*key, n))
+    return tuple(_choice(f"{n:+d}" if len(steps) > 1 else ("-" if n < 0 else "+"), (*key, n))
                  for n in steps)
 
 

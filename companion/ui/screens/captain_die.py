@@ -23,7 +23,7 @@ load_kv(__file__)
 
 
 class CaptainDieScreen(Screen):
-    v = ObjectProperty(DieView())
+    v = ObjectProperty(DieView(), rebind=True)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

@@ -87,7 +87,7 @@ class BurndownChart(Widget):
 
 
 class TimeStoriesScreen(Screen):
-    v = ObjectProperty(View())
+    v = ObjectProperty(View(), rebind=True)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
