@@ -43,6 +43,11 @@ class CaptainDieControl:
         self.face, self.cost, self.tu = "?", DieView.cost, ""
         self.asking = False
 
+    def enter(self) -> DieView:
+        """The screen comes up: no question left open from an earlier visit."""
+        self.asking = False
+        return self.view()
+
     def history(self) -> list:
         return list(self.app.log.get_setting(SETTING, []) or [])
 
@@ -53,7 +58,7 @@ class CaptainDieControl:
             buttons = [("Roll", ("roll",)), ("Enter a face", ("face",)),
                        ("Clear list", ("clear",))]
         cost = "Which face does your die show?" if self.asking else self.cost
-        return DieView(face=self.face, cost=cost, tu=self.tu,
+        return DieView(face=self.face, cost=cost, tu="" if self.asking else self.tu,
                        history=tuple(p.history_lines(self.history()[:5])), red=self.red,
                        rolling=self.anim is not None, buttons=tuple(
                            {"text": text, "key": key, "down": False,

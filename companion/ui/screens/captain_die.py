@@ -33,7 +33,7 @@ class CaptainDieScreen(Screen):
         self.v = self.control.tap(key)
 
     def on_pre_enter(self, *_args) -> None:
-        self.v = self.control.view()
+        self.v = self.control.enter()
 
     def frames_wanted(self) -> bool:
         return self.control.frames_wanted()
