@@ -32,7 +32,6 @@ from companion import dice
 from companion.control.time_stories_setup import SetupControl
 from companion.games.base import check
 from companion.palette import rgba
-from companion.ui import theme
 from companion.ui.presenters import time_stories as p
 from companion.ui.presenters import time_stories_items as pi
 from companion.ui.presenters import time_stories_setup as setup
@@ -317,10 +316,9 @@ class TimeStoriesControl:
         if not snap["running"] and self.panel not in ("next", "items") and not (
                 self.panel == "test" and news):
             self.panel = "next"
-        elif self.panel == "next" and snap["running"]:
-            self.panel = "mission"
-        elif self.panel == "setup" and not setup.nothing_happened(snap):
-            self.panel = "mission"
+        elif (self.panel == "next" and snap["running"]) or (
+                self.panel == "setup" and not setup.nothing_happened(snap)):
+            self.panel = "mission"  # undone, or the run has begun
         elif self.panel == "mission" and self.needs_setup(snap):
             self.open("setup")
 
@@ -483,8 +481,9 @@ class TimeStoriesControl:
         tiles = tuple({"text": f"{p.FACE_LOOK[sym][0]}\n[size=22]{p.FACE_LOOK[sym][1]}[/size]",
                        "colour": p.FACE_LOOK[sym][2], "key": None}
                       for sym in p.face_symbols(snap["last_roll"]))
-        rows = [{"viewclass": "TsTiles", "tiles": tiles},
-                *(line(text) for text in p.roll_lines(snap["last_roll"]))]
+        said = p.roll_lines(snap["last_roll"])  # (what was removed and what is left: one line)
+        said[1:3] = [" · ".join(said[1:3])]
+        rows = [{"viewclass": "TsTiles", "tiles": tiles}, *(line(text) for text in said)]
         space = snap["last_roll"]["space"]
         still = [t for t in tests if t["space"] == space]
         if not snap["running"]:

@@ -174,7 +174,7 @@ def test_the_asylum_glibness_test_of_the_rulebook(ts):
     roll = snap(ts)["last_roll"]["outcome"]
     assert roll["cleared"] and roll["hits"] == 4 and roll["turned"] == [3]
     assert view.title == "The roll" and footer(view)[0] == "New test"
-    assert any(r.get("text") == "Test cleared!" for r in view.rows)
+    assert any("Test cleared!" in r.get("text", "") for r in view.rows)
     assert footer(ts.tap(("new_test",)))[0].startswith("Start:")
 
 
