@@ -74,8 +74,12 @@ class View:
     typing: dict | None = None  # {"text", "seat", "colour", "suggestions"} while typing
 
 
-def choice(text: str, key: tuple, down: bool = False, disabled: bool = False) -> dict:
-    return {"text": text, "key": key, "down": down, "disabled": disabled}
+def choice(text: str, key: tuple, down: bool = False, disabled: bool = False,
+           counter: bool = False) -> dict:
+    """A button: a ``counter`` (a step, a shield) counts every tap, however fast; any
+    other takes one tap for one action (a double tap on Stay spends one TU)."""
+    return {"text": text, "key": key, "down": down, "disabled": disabled,
+            "repeat_ok": counter}
 
 
 def choices(heading: str, items) -> dict:
@@ -357,7 +361,8 @@ class TimeStoriesControl:
     def panel_correct(self, snap, n, last):
         after = max(0, snap["tu"] + self.delta)
         rows = [line(f"TU {snap['tu']}  change: [b]{self.delta:+d}[/b]  ->  {after}", "big"),
-                choices("Change", (choice(f"{d:+d}", ("delta", d)) for d in (-5, -1, 1, 5))),
+                choices("Change", (choice(f"{d:+d}", ("delta", d), counter=True)
+                                    for d in (-5, -1, 1, 5))),
                 choices("Why", (choice(r, ("reason", r), down=r == self.reason)
                                 for r in REASONS))]
         return "Correct the TU", rows, "", (choice("Apply", ("apply",)),
@@ -432,7 +437,8 @@ class TimeStoriesControl:
             choices("Who rolls", (choice(c["name"], ("who", c["name"]), c["name"] in self.who)
                                   for c in alive)),
             choices("Shields, in order", [
-                *(choice(f"{p.SHIELD_LOOK[k][0]} {k}", ("shield", k)) for k in SHIELDS),
+                *(choice(f"{p.SHIELD_LOOK[k][0]} {k}", ("shield", k), counter=True)
+                  for k in SHIELDS),
                 choice("Clear", ("clear_shields",))])]
         if self.offer is not None:
             return "Dice test", rows, "", (choice("Stay (1 TU) and start", ("paid_start",)),
@@ -455,7 +461,8 @@ class TimeStoriesControl:
         odds = t["odds"] if not self.turn_to_hit else self.odds(t["space"])
         rows += [line(text) for text in p.odds_lines(odds)]
         rows.append(choices(f"Turn to hit: {self.turn_to_hit}",
-                            (choice("-", ("turn_to_hit", -1)), choice("+", ("turn_to_hit", 1)))))
+                            (choice("-", ("turn_to_hit", -1), counter=True),
+                             choice("+", ("turn_to_hit", 1), counter=True))))
         return "Dice test", rows, "", (
             choice(f"Roll {p.counted(t['dice'], 'die', 'dice')}", ("roll_test",)),
             choice("Our dice", ("our_dice",)))

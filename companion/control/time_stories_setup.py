@@ -23,13 +23,15 @@ from companion.ui import theme
 from companion.ui.presenters import time_stories_setup as s
 
 
-def _choice(text, key, down=False, disabled=False) -> dict:
-    return {"text": text, "key": key, "down": down, "disabled": disabled}
+def _choice(text, key, down=False, disabled=False, counter=False) -> dict:
+    return {"text": text, "key": key, "down": down, "disabled": disabled,
+            "repeat_ok": counter}
 
 
 def _steps(steps, key) -> tuple:
-    return tuple(_choice(f"{n:+d}" if len(steps) > 1 else ("-" if n < 0 else "+"), (*key, n))
-                 for n in steps)
+    """A stepper's buttons: every tap counts."""
+    return tuple(_choice(f"{n:+d}" if len(steps) > 1 else ("-" if n < 0 else "+"), (*key, n),
+                         counter=True) for n in steps)
 
 
 class SetupControl:

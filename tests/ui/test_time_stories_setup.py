@@ -157,3 +157,13 @@ def test_asylum_preset_fills_the_sheet_and_keeps_the_game(ui):
     ui.tap(ui.find("Stay (1 TU)"))
     ui.tap(ui.find("Characters"))
     ui.find("New characters can come in at the start of the next run")
+
+
+def test_a_double_tap_on_next_turns_one_page_and_fast_steps_all_count(ui):
+    screen = start(ui)
+    assert screen.control.setup.page == 0
+    ui.double_tap(ui.find("Next >"))
+    assert screen.control.setup.page == 1, "the second touch of one tap turns no page"
+    plus = ui.find("+", kind=__import__("kivy.uix.button").uix.button.Button)
+    ui.double_tap(plus)  # a stepper: every tap counts
+    assert screen.control.setup.sheet().life == 4

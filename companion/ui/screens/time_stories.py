@@ -53,7 +53,8 @@ class TsButton(BigButton):
     key = ObjectProperty(None, allownone=True)
     down = BooleanProperty(False)
 
-    def on_release(self) -> None:
+    def on_release(self, *args) -> None:
+        super().on_release(*args)  # (the one-tap guard notes the tap)
         screen = self.parent
         while screen is not None and not hasattr(screen, "control"):
             screen = screen.parent
