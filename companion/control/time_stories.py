@@ -308,7 +308,7 @@ class TimeStoriesControl:
                 choice("Stay (1 TU)", ("stay",)), choice("Characters", ("open", "characters")),
                 choice("Dice test", ("open", "test"))))
         title, rows, note, footer = getattr(self, "panel_" + self.panel)(snap, n, last)
-        if self.panel != "setup":
+        if self.panel not in ("setup", "next"):  # (the run over: no mission to go back to)
             footer = (*footer, MISSION)
         mission["heading"] = title or mission["heading"]
         return View(**mission, panel="panel", title=title, rows=tuple(rows), note=note,

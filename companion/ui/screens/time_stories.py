@@ -129,6 +129,10 @@ class TimeStoriesScreen(Screen):
     def on_pre_enter(self, *_args) -> None:
         self.show(self.control.enter())
 
+    def on_leave(self, *_args) -> None:
+        if self.v.typing:  # (the hardware keyboard types nowhere else)
+            self.tap(("done_typing",))
+
     def open(self, panel: str) -> None:
         self.show(self.control.open(panel))
 
