@@ -24,8 +24,9 @@ def settle(ui, screen):
     ui.pump(2)
 
 
-def test_captain_button_rolls_and_the_cost_follows_the_face(ui):
+def test_captain_button_rolls_and_the_cost_follows_the_face(ui, monkeypatch):
     screen = open_tool(ui)
+    monkeypatch.setattr(ui.app.table, "clock", lambda: 0)  # the die tumbles until settled
     screen.control.rng = Faces(6)
     ui.press_seat("spacebar")
     assert screen.v.rolling and screen.v.face != "6"
@@ -44,8 +45,9 @@ def test_captain_button_rolls_and_the_cost_follows_the_face(ui):
     ui.tap(ui.find("Red-lettered: +2"))
 
 
-def test_a_tap_on_the_die_rolls_and_a_roll_cannot_start_twice(ui):
+def test_a_tap_on_the_die_rolls_and_a_roll_cannot_start_twice(ui, monkeypatch):
     screen = open_tool(ui)
+    monkeypatch.setattr(ui.app.table, "clock", lambda: 0)  # the die tumbles until settled
     screen.control.rng = Faces(3)
     ui.tap(screen.ids.die)
     assert screen.v.rolling

@@ -27,8 +27,9 @@ def settle(ui, screen):
     ui.pump(2)
 
 
-def test_captain_button_rolls_travel_then_stay_and_undo(ui):
+def test_captain_button_rolls_travel_then_stay_and_undo(ui, monkeypatch):
     screen = start(ui)
+    monkeypatch.setattr(ui.app.table, "clock", lambda: 0)  # the die tumbles until settled
     ui.find("25")
     screen.rng = Faces(2)
     ui.press_seat("spacebar")
