@@ -11,34 +11,43 @@ SETUP = ASYLUM
 
 
 def open_items(ui):
-    from companion.ui.screens.time_stories_items import ItemsPanel
-
     ui.goto_home()
     assert ui.app.start_game("time_stories", SETUP), ui.app.status
     ui.pump()
     screen = ui.app.sm.current_screen
     ui.tap(ui.find("Items"))
-    assert isinstance(screen.panel, ItemsPanel)
     ui.find("No items yet")
-    return screen, screen.panel
+    return screen, screen
+
+
+def type_name(ui, screen, name):
+    """The name typed on the screen's own keyboard (a tap on the field, keys, Done)."""
+    ui.tap(ui.find("item name"))
+    keyboard = screen.entry.keyboard
+    for letter in name:
+        keyboard.shift = letter.isupper()
+        keyboard.press("Space" if letter == " " else letter.lower())
+    ui.pump(1)
+    ui.tap(ui.find("Done"))
 
 
 def add_item(ui, panel, name, holder, agency):
-    from kivy.uix.togglebutton import ToggleButton
+    from kivy.uix.button import Button
 
     ui.tap(ui.find("New item"))
-    panel.name_in.text = name  # what the on-screen keyboard would type
-    ui.tap(ui.find(holder, kind=ToggleButton))
+    type_name(ui, panel, name)
+    ui.tap(ui.find(holder, kind=Button))
     if agency:
         ui.tap(ui.find("Agency: no"))
         ui.find("Agency: yes")
-    assert panel.name_in.text == name, "a tap must not lose the typed name"
+    ui.find(name)  # a tap must not lose the typed name
     ui.tap(ui.find("Add item"))
-    assert panel.mode == "list", ui.app.status
+    assert panel.control.item_mode == "list", panel.v.message
 
 
 def row(panel, name):
-    return next(r for r in panel.rows if r.item_name == name)
+    return next(w for w in panel.walk() if getattr(w, "detail", None) is not None
+                and w.name == name)
 
 
 def button(row_widget, text):
@@ -60,18 +69,22 @@ def test_add_give_use_and_a_failed_run_keeps_the_agency_item(ui):
                                           "holder": "Madeleine", "agency": False}
     ui.find("3 items in play, 1 T.I.M.E Agency")
     assert row(panel, "Agency badge").agency and not row(panel, "Item 12").agency
+    ui.find("Agency")
 
     # a blank name is refused in the status bar, nothing is logged
     n = len(ui.app.session.actions)
     ui.tap(ui.find("New item"))
     ui.tap(ui.find("Add item"))
-    assert len(ui.app.session.actions) == n and "name" in ui.app.status
+    assert len(ui.app.session.actions) == n and "name" in panel.v.message
+    ui.find(panel.v.message)
     ui.tap(ui.find("Cancel"))
 
     # the Agency badge goes from the group to Madeleine
     ui.tap(button(row(panel, "Agency badge"), "Give"))
     ui.find("Agency badge[/b] (now: group) to:")
+    ui.screenshot("time_stories_items_give")
     ui.tap(ui.find("Madeleine", kind=__import__("kivy.uix.button").uix.button.Button))
+    ui.pump(1)
     assert items(ui)["Agency badge"] == ("Madeleine", True)
     assert ui.app.session.actions[-1] == {"type": "give_item", "item": "Agency badge",
                                           "to": "Madeleine"}
@@ -93,7 +106,7 @@ def test_add_give_use_and_a_failed_run_keeps_the_agency_item(ui):
     assert snap["outcome"] == "failed_time"
     assert snap["items"] == [{"name": "Agency badge", "holder": "Madeleine", "agency": True}]
     ui.find("Run 1 is over")
-    assert [r.item_name for r in panel.rows] == ["Agency badge"]
+    assert [r["name"] for r in panel.v.rows if r["viewclass"] == "TsItem"] == ["Agency badge"]
     assert button(row(panel, "Agency badge"), "Give").disabled
     ui.find("Next run")
     ui.screenshot("time_stories_items_run_over")
@@ -104,16 +117,15 @@ def test_add_give_use_and_a_failed_run_keeps_the_agency_item(ui):
     assert snap["running"] and snap["tu"] == 25
     assert items(ui) == {"Agency badge": ("Madeleine", True), "Item 12": ("Marie", False)}
     ui.tap(ui.find("Mission"))
-    assert screen.panel is None
+    assert screen.v.panel == "mission"
     ui.find("Roll die")
 
 
 def test_add_screen_look(ui):
     _screen, panel = open_items(ui)
     ui.tap(ui.find("New item"))
-    panel.name_in.text = "Item 12"
-    ui.tap(ui.find("Marie", kind=__import__("kivy.uix.togglebutton").uix.togglebutton
-                   .ToggleButton))
+    type_name(ui, panel, "Item 12")
+    ui.tap(ui.find("Marie", kind=__import__("kivy.uix.button").uix.button.Button))
     ui.tap(ui.find("Agency: no"))
     ui.screenshot("time_stories_items_add")
     ui.tap(ui.find("Add item"))

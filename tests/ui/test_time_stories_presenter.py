@@ -110,39 +110,9 @@ def test_life_text_hearts_numbers_and_revival():
     assert "cannot come back" in p.life_text(c | {"dead": True})
 
 
-def test_parse_sheet_gives_the_new_character_to_the_least_busy_player():
-    snap = play()
-    sheet, why = p.parse_sheet("Paul", "3 1 Deftness 2, Glibness 0, Combat 3", snap)
-    assert why == "" and sheet == {"name": "Paul", "player_seat": 1, "life": 3,
-                                   "resistance": 1, "characteristics": {
-                                       "Deftness": 2, "Glibness": 0, "Combat": 3}}
-    assert p.parse_sheet("Paul", "three 1 Combat 3", snap)[0] is None
-    assert p.parse_sheet(" ", "3 1 Combat 3", snap)[1] == "Give the character a name"
-    again = [p.sheet_of(c) for c in snap["characters"]]
-    assert again == SETUP["characters"]
-
-
 def test_the_tables_dice_symbols_read_back_as_themselves():
     """Each symbol a die can be set to is logged as a face the engine reads as it."""
     from companion.games.time_stories.action_test import FACE_SYMBOL
 
     assert set(p.DIE_SYMBOLS) == set(FACE_SYMBOL.values())
     assert [FACE_SYMBOL[f] for f in p.faces_for(list(p.DIE_SYMBOLS))] == list(p.DIE_SYMBOLS)
-
-
-def test_one_line_keeps_a_line_that_fits_and_cuts_a_long_one_where_it_fits():
-    calls = []
-
-    def measure(text):  # 10 px a letter
-        calls.append(text)
-        return 10 * len(text)
-
-    assert p.one_line("turn 3: stay", 200, measure) == "turn 3: stay"
-    assert calls == ["turn 3: stay"], "a line that fits is measured once"
-    calls.clear()
-    # 100 px: "..." takes 30, so the 7 letters that fit in 70 px, then "..."
-    assert p.one_line("turn 12: another turn at the Asylum", 100, measure) == "turn 12..."
-    assert len(calls) <= 10, "a long line is cut with a few measures, not one a letter"
-    assert p.one_line("two\nlines", 200, measure) == "two lines"
-    assert p.one_line("anything", 25, measure) == ".."
-    assert p.one_line("anything", 15, measure) == "."

@@ -117,7 +117,6 @@ def test_check_gives_engine_sheets_and_the_engine_names_the_page():
     assert [c.name for c in after.characters] == ["Marie Bertholet", "Paul"]
     assert s.new_draft(ts.snapshot(after), fresh=False).sheets[0].extras == {
         "abilities": [{"characteristic": "Glibness", "turn_to_hit": 1}]}
-    assert s.sheet_line(sheets[1]) == "Paul: 2 LP, resistance 2, Combat 3"
     assert not s.tu_changes(d, snap_of())
     s.step_tu(d, 5)
     assert s.tu_changes(d, snap_of())

@@ -1,8 +1,8 @@
 """View data for the T.I.M.E Stories screens and the standalone Time Captain die tool.
 
-Pure (no Kivy, no clock, no randomness): the screens in ``companion/ui/screens/
-time_stories*.py`` and ``captain_die.py`` read the engine's snapshot
-(``app.session.snapshot()``) through these functions and draw what comes back.
+Pure (no Kivy, no clock, no randomness): the controllers in ``companion/control/
+time_stories*.py`` and ``captain_die.py`` read the engine's snapshot through these
+functions and put what comes back in the views their screens show.
 
     view = mission_view(snap)          # TU, run line, log lines, burn-down, run-over offer
     odds_lines(test["odds"])           # "Clear 40.7 %" and each character's risk
@@ -10,13 +10,11 @@ time_stories*.py`` and ``captain_die.py`` read the engine's snapshot
     anim = DieAnimation(face=2, start_ns=t)   # cycling faces, then the rolled one
     anim.shown(now_ns)                 # (face to draw, settled?)
     chart_points(snap["burndown"], snap["starting_tu"])   # 0..1 steps for the chart
-    one_line(text, room_px, measure)   # a log line as it fits one line ("..." if cut)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from companion.dice import captain_cost
 from companion.games.time_stories.action_test import counted
@@ -163,39 +161,10 @@ def mission_view(snap: dict, lines: int = LOG_LINES) -> MissionView:
     )
 
 
-@lru_cache(maxsize=1024)
 def short_log(text: str) -> str:
-    """A log line without its "run N, " prefix (the run is on screen already).
-
-    Kept per line (a pure function of the text): a new state's log is the last one's
-    and a line more, so each line is cut once, and the screen's rows compare as the
-    same strings from one state to the next."""
+    """A log line without its "run N, " prefix (the run is on screen already)."""
     head, sep, rest = text.partition(", ")
     return rest if sep and head.startswith("run ") else text
-
-
-def one_line(text: str, room: int, measure) -> str:
-    """``text`` on one line of ``room`` px: as it is when it fits, else its longest
-    beginning that fits with "..." after it; ``measure(text)`` is its width in px.
-
-    The same line Kivy's own ``shorten`` (``shorten_from="right"``, no ``split_str``)
-    draws, found with a few measures instead of one per letter: the time log's rows
-    (``screens/time_stories.py``, ``LogLine``) measure a line once when it fits."""
-    text = text.replace("\n", " ")
-    if len(text) <= room and measure(text) <= room:
-        return text
-    dots = measure("...")
-    if dots > room:
-        return ".." if measure("..") <= room else "."
-    room -= dots
-    fits, over = 0, len(text) + 1  # text[:fits] fits, text[:over] does not
-    while over - fits > 1:
-        mid = (fits + over) // 2
-        if measure(text[:mid]) <= room:
-            fits = mid
-        else:
-            over = mid
-    return text[:fits] + "..."
 
 
 def chart_points(burndown: list, starting_tu: int, min_turns: int = 10) -> list[tuple]:
@@ -288,39 +257,3 @@ def roll_lines(last: dict | None) -> list[str]:
 def face_symbols(last: dict | None) -> list[str]:
     """The symbol of each die of the last roll (after modifiers), for big tiles."""
     return [] if not last else list(last["outcome"]["symbols"])
-
-
-# ----------------------------------------------------------------- adding characters
-def sheet_of(c: dict) -> dict:
-    """A snapshot character back as the sheet ``set_characters`` takes."""
-    return {"name": c["name"], "player_seat": c["seat"], "life": c["max_life"],
-            "resistance": c["resistance"], "characteristics": dict(c["characteristics"])}
-
-
-def parse_sheet(name: str, stats: str, snap: dict) -> tuple[dict | None, str]:
-    """A new sheet from "life resistance  Trait n, Trait n" typed by the host.
-
-    The character goes to the player with the fewest characters (seat order on ties).
-    Returns (sheet, "") or (None, why not).
-    """
-    name = name.strip()
-    if not name:
-        return None, "Give the character a name"
-    head, _, rest = stats.strip().partition(" ")
-    second, _, traits = rest.strip().partition(" ")
-    try:
-        life, resistance = int(head), int(second)
-        chars = {}
-        for part in traits.split(","):
-            if part.strip():
-                trait, value = part.strip().rsplit(" ", 1)
-                chars[trait.strip()] = int(value)
-    except ValueError:
-        return None, "Type life, resistance, then traits: 2 2 Deftness 2, Glibness 3"
-    if not chars:
-        return None, "Give at least one characteristic, e.g. Combat 2"
-    players = [pl["seat"] for pl in snap["players"]]
-    load = {s: sum(1 for c in snap["characters"] if c["seat"] == s) for s in players}
-    seat = min(players, key=lambda s: (load[s], s))
-    return {"name": name, "player_seat": seat, "life": life, "resistance": resistance,
-            "characteristics": chars}, ""

@@ -1,6 +1,6 @@
 """View data and actions for the T.I.M.E Stories Items panel (no Kivy).
 
-The panel (``companion/ui/screens/time_stories_items.py``) reads the engine snapshot's
+The controller (``companion/control/time_stories.py``) reads the engine snapshot's
 ``items`` (name, holder, agency) through these functions and hands the actions they
 build to ``app.act``:
 

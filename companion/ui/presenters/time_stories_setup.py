@@ -1,8 +1,8 @@
 """The T.I.M.E Stories setup panel's data: mission, starting TU, one character a player.
 
-Pure (no Kivy). The panel (``companion/ui/screens/time_stories_setup.py``) keeps a
-``SetupDraft`` while the host fills it in, changes it only through these functions and
-turns it into the engine's sheets with ``check``:
+Pure (no Kivy). The setup's controller (``companion/control/time_stories_setup.py``)
+keeps a ``SetupDraft`` while the host fills it in, changes it only through these
+functions and turns it into the engine's sheets with ``check``:
 
     draft = new_draft(snap, fresh=True)   # from the snapshot; one sheet per player
     choose_mission(draft, "The Marcy Case")
@@ -11,12 +11,12 @@ turns it into the engine's sheets with ``check``:
     sheets, why, page = check(draft)      # engine sheets, or a sentence and the page
     page = page_of(draft, refusal)        # the page an engine refusal of the sheets names
 
-Whether the sheets are acceptable is the engine's to say: the screen dry-runs
+Whether the sheets are acceptable is the engine's to say: the controller dry-runs
 ``set_characters`` and shows the refusal's sentence on the page ``page_of`` finds.
 ``check`` only turns the draft's pairs into the engine's dict (a characteristic named
 twice in one sheet, or none at all, is the draft's own problem).
 
-``needs_setup(snap, skipped)`` says when the screen opens the panel by itself and
+``needs_setup(snap, skipped)`` says when the screen opens the setup by itself and
 blocks the Time Captain die: the run has no characters, nothing has happened in it
 yet (``set_characters`` is still allowed) and the host has not chosen to play
 without characters.
@@ -228,8 +228,3 @@ def page_of(draft: SetupDraft, refusal) -> int:
     found = [i for i, s in enumerate(draft.sheets)
              if (name and s.name.strip().lower() == name) or (player and s.player == player)]
     return first + found[-1] if found else 0
-
-
-def sheet_line(sheet: dict) -> str:
-    traits = ", ".join(f"{k} {v}" for k, v in sheet["characteristics"].items())
-    return f"{sheet['name']}: {sheet['life']} LP, resistance {sheet['resistance']}, {traits}"
