@@ -141,7 +141,7 @@ def test_a_double_tap_on_next_in_the_story_setup_skips_nothing(ui):
     setup = {"players": ASYLUM["players"]}
     assert ui.app.start_game("time_stories", setup)
     ui.pump()
-    panel = ui.app.sm.current_screen.panel
+    panel = ui.app.sm.current_screen.control.setup
     assert panel is not None and panel.page == 0
     ui.double_tap(ui.find("Next >"))
     assert panel.page == 1, "the second touch of one tap must not turn a second page"

@@ -129,8 +129,6 @@ def test_time_stories_travel(ui):
 def test_time_stories_dice_test_after_undo_and_resume(ui):
     """The roll (faces [4], one die) is the log's last action: after an undo of the next
     roll and after a resume from the same log, the panel shows exactly that roll."""
-    from companion.ui.screens.time_stories_panels import DiceTestPanel
-
     ui.goto_home()
     assert ui.app.start_game("time_stories", ASYLUM)
     screen = ui.app.sm.current_screen
@@ -143,7 +141,7 @@ def test_time_stories_dice_test_after_undo_and_resume(ui):
     ui.tap(ui.find("Roll 1 die"))
     assert ui.app.session.actions[-1] == {"type": "test_roll", "space": "B", "faces": [4]}
     ui.find("Removed: blank")
-    assert isinstance(screen.panel, DiceTestPanel)
+    assert screen.control.panel == "test"
     check_undo_and_resume(ui, lambda: ui.app.act(
         {"type": "test_continue", "space": "B"}))
 
@@ -189,21 +187,19 @@ def test_time_stories_dice_test_with_more_dice_undone(ui):
         ui.tap(ui.find("Record roll"))
         ui.find("Removed:")
 
-    assert screen.panel is not None
+    assert screen.control.panel == "test"
     check_undo_and_resume(ui, more)
 
 
 def test_time_stories_next_run_panel(ui):
     """The end of a run (the next-run panel, kept): after the next run's start is
     undone, and after a resume, it reads exactly as before."""
-    from companion.ui.screens.time_stories_panels import NextRunPanel
-
     ui.goto_home()
     assert ui.app.start_game("time_stories", ASYLUM)
     screen = ui.app.sm.current_screen
     assert ui.app.act({"type": "adjust_tu", "delta": -25, "reason": "card effect"})
     ui.pump()
-    assert isinstance(screen.panel, NextRunPanel)
+    assert screen.control.panel == "next"
     ui.find("Start run 2 (25 TU)")
     check_undo_and_resume(ui, lambda: ui.tap(ui.find("Start run 2")))
 

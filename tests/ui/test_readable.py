@@ -14,9 +14,9 @@ def test_captain_die_shows_the_time_units_big_and_the_face_smaller(ui):
     ui.app.navigate("captain_die")
     ui.pump()
     screen = ui.app.sm.current_screen
-    screen.rng = Faces(6)
-    screen.red = True
-    screen.roll()
+    screen.control.rng = Faces(6)
+    screen.tap(("red",))
+    screen.tap(("roll",))
     screen.on_frame(ui.app.table.now_ns() + 10**9)
     ui.pump()
     tu = ui.find("5 TU")
@@ -42,7 +42,7 @@ def test_the_time_log_keeps_its_box_under_the_chart_newest_line_first(ui):
 
 
 def test_dice_test_choices_have_headings_and_names_stay_in_their_buttons(ui):
-    from kivy.uix.togglebutton import ToggleButton
+    from kivy.uix.button import Button
 
     ui.goto_home()
     setup = dict(ASYLUM)
@@ -52,7 +52,7 @@ def test_dice_test_choices_have_headings_and_names_stay_in_their_buttons(ui):
     ui.pump(3)
     for heading in ("Space", "Tested", "Who rolls", "Shields, in order"):
         ui.find(heading)
-    for t in (w for w in screen.panel.walk() if isinstance(w, ToggleButton)):
+    for t in (w for w in screen.walk() if isinstance(w, Button) and w.text):
         assert t.texture_size[0] <= t.width, t.text  # cut to fit, never over the edge
     ui.screenshot("time_stories_dice_test_setup")
 

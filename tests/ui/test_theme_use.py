@@ -28,8 +28,7 @@ CHECKED_KV = sorted([
     "screens/slap.kv", "screens/voice_panel.kv",
     "screens/captain_die.kv", "screens/crazy_time.kv", "screens/crazy_time_panels.kv",
     "screens/game.kv", "screens/professor_tempus.kv", "screens/time_after_time.kv",
-    "screens/time_stories.kv", "screens/time_stories_items.kv",
-    "screens/time_stories_panels.kv", "screens/timer.kv", "screens/times.kv",
+    "screens/time_stories.kv", "screens/timer.kv", "screens/times.kv",
     "screens/times_panels.kv",
 ])
 CHECKED_PY = sorted([
@@ -40,8 +39,7 @@ CHECKED_PY = sorted([
     "presenters/settings.py", "presenters/voice_settings.py",
     "screens/captain_die.py", "screens/crazy_time.py", "screens/crazy_time_panels.py",
     "screens/game.py", "screens/professor_tempus.py", "screens/time_after_time.py",
-    "screens/time_stories.py", "screens/time_stories_items.py",
-    "screens/time_stories_panels.py", "screens/time_stories_setup.py", "screens/timer.py",
+    "screens/time_stories.py", "screens/timer.py",
     "screens/times.py", "screens/times_panels.py",
     "presenters/crazy_time.py", "presenters/crazy_time_view.py",
     "presenters/professor_tempus.py", "presenters/time_after_time.py",
