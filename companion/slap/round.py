@@ -7,10 +7,10 @@ and no I/O, so that a plain test can play every edge of it:
   from any source while nothing is armed. A round opened by a slap starts a round's
   length (the arbiter's ``timeout_ns``) before it, though never before the last press of
   the round before could truly have been (a pad press's stamp plus its clock-sync doubt,
-  so that press never straddles the start and leaves its seat untimed): nobody armed it, so the slaps that came before the opener's (a pad
-  press that arrived after a button's, held back by its link) are that round's first,
-  and a pad press whose clock-sync doubt straddles its own stamp is never "too close to
-  the start" of the round it opened.
+  so that press never straddles the start and leaves its seat untimed): nobody armed it,
+  so the slaps that came before the opener's (a pad press that arrived after a button's,
+  held back by its link) are that round's first, and a pad press whose clock-sync doubt
+  straddles its own stamp is never "too close to the start" of the round it opened.
 * **Fed** every seat edge (``press``), the Pico pad's state each frame (``pad_state``:
   ready or not, how far its stream is complete) and its notices (``pad_event``): a pad
   restart, clock jump, flood or untimed stretch during a round voids it and says so in
