@@ -29,6 +29,17 @@ slope is fitted, since the fit may be off the other way), plus ``wander_ppm`` fo
 crystal's slow changes. Before the samples span ``min_span_ns`` the rate is not fitted
 (slope 1).
 
+A round trip that waited one way still tells the other side: the pad read its clock no
+earlier than the send and no later than the receipt, each on its own. So the map is also
+bounded by the *causal envelope*: the set of error lines (the error is a straight line)
+that lie, at every sample of this clock in the window (the delayed ones too), between
+``F(pad) - recv`` and ``F(pad) - sent`` (widened by the wander), with a rate error no
+larger than a crystal allows. Its width at a pad time is how far apart the quickest trip
+there and the quickest trip back, wherever they fell, leave the truth; the map is moved
+to the envelope's centre, and ``uncertainty_at`` is the smaller of the two bounds. A
+host that answers late one way (a busy reader, a pad that reads its input late) then no
+longer needs one exchange that was quick both ways.
+
 A sample that the current map cannot explain (its round trip is farther from the mapped
 time than the bound allows) means the pad's clock jumped: a reboot the host did not see,
 a wrapped counter, a stepped clock. ``add`` then starts a new fit (a new ``epoch``) and
@@ -68,6 +79,12 @@ class ClockMap:
     inside_hi: int
     inside_ns: int
     samples: int
+    # The causal envelope (see ``ClockSync``): every (a, b) here is a corner of the set of
+    # error lines ``a + b * (pad - lines_ref)`` that causality leaves possible; the error
+    # at a pad time is at most the largest of them there, plus the crystal's wander.
+    lines: tuple[tuple[float, float], ...] = ()
+    lines_ref: int = 0
+    wander: float = 0.0
 
     def to_pad(self, host_ns: int) -> int:
         return self.pad_ref + round(self.slope * (host_ns - self.host_ref))
@@ -80,12 +97,16 @@ class ClockMap:
         bound = self.anchor_ns + self.growth * abs(pad_ns - self.anchor_pad)
         if self.inside_lo <= pad_ns <= self.inside_hi:
             bound = min(bound, self.inside_ns)
+        if self.lines:
+            x = pad_ns - self.lines_ref
+            worst = max(abs(a + b * x) for a, b in self.lines)
+            bound = min(bound, worst + self.wander * abs(x) + 1.0)
         return math.ceil(bound)
 
     @property
     def uncertainty_ns(self) -> int:
         """The bound at its tightest point (the most recent good sample)."""
-        return self.anchor_ns
+        return min(self.anchor_ns, self.uncertainty_at(self.anchor_pad))
 
 
 class ClockSync:
@@ -119,6 +140,7 @@ class ClockSync:
         self._mean_h = self._mean_p = 0.0
         self._var_h = self._cov = 0.0
         self._kept: deque[tuple[int, int, int]] = deque()  # (sent, recv, pad) accepted
+        self._causal: deque[tuple[int, int, int]] = deque()  # every sample of this clock
         self._snapshot: ClockMap | None = None
 
     def snapshot(self) -> ClockMap | None:
@@ -146,8 +168,15 @@ class ClockSync:
             self.min_rtt = float(rtt)
         else:
             self.min_rtt = min(self.min_rtt * (1.0 + self.creep) + 1000.0, float(rtt))
+        causal = self._causal
+        causal.append((sent_ns, recv_ns, pad_ns))
+        while causal and causal[0][1] < recv_ns - self.window_ns:
+            causal.popleft()
         if outcome == ACCEPTED and rtt > 2.0 * self.min_rtt + self.slack_ns:
+            # Too slow to pull the fit, yet the pad read its clock inside this round
+            # trip all the same: the causal envelope keeps it.
             self.rejected += 1
+            self._snapshot = self._make_snapshot()
             return DELAYED
         self._fit(sent_ns, recv_ns, pad_ns)
         return outcome
@@ -185,6 +214,21 @@ class ClockSync:
             slope = min(max(self._cov / self._var_h, 1.0 - limit), 1.0 + limit)
         host_ref = base[0] + round(self._mean_h)
         pad_ref = base[1] + round(self._mean_p)
+        envelope = self._envelope(host_ref, pad_ref, slope)
+        lines: tuple[tuple[float, float], ...] = ()
+        lines_ref = 0
+        if envelope is not None:
+            # Centre the map in what causality leaves possible: its error is then at most
+            # half the envelope's width at the latest sample.
+            corners, lines_ref = envelope
+            a_lo, a_hi = min(a for a, _ in corners), max(a for a, _ in corners)
+            b_lo, b_hi = min(b for _, b in corners), max(b for _, b in corners)
+            a_c, b_c = (a_lo + a_hi) / 2, (b_lo + b_hi) / 2
+            mapped = host_ref + (lines_ref - pad_ref) / slope
+            host_ref, pad_ref = round(mapped - a_c), lines_ref
+            slope = 1.0 / (1.0 / slope - b_c)
+            shift = host_ref - (mapped - a_c)  # the rounding of host_ref
+            lines = tuple((a - a_c + shift, b - b_c) for a, b in corners)
 
         inv = 1.0 / slope
         n = len(kept)
@@ -220,4 +264,81 @@ class ClockSync:
         return ClockMap(epoch=self.epoch, host_ref=host_ref, pad_ref=pad_ref, slope=slope,
                         anchor_pad=p_end, anchor_ns=math.ceil(b_end), growth=growth,
                         inside_lo=lo, inside_hi=hi, inside_ns=math.ceil(inside),
-                        samples=self.samples)
+                        samples=self.samples, lines=lines, lines_ref=lines_ref,
+                        wander=self.wander)
+
+    def _envelope(self, host_ref: int, pad_ref: int, slope: float
+                  ) -> tuple[list[tuple[float, float]], int] | None:
+        """Every error line ``e(x) = a + b * x`` (``x`` pad ns after the latest sample's
+        pad time, ``e`` the map's host time less the truth) that causality leaves
+        possible: at each sample of this clock in the window the truth lies inside its
+        round trip, so ``F(pad) - recv <= e <= F(pad) - sent`` there (widened by the
+        crystal's wander with the distance), and ``b`` is within what a crystal allows.
+        Each direction's quickest trip counts on its own: a reply that sat long on the
+        way to the pad still says when the pad cannot have answered later than. Returns
+        the corners of that convex set and the reference pad time, or None if the
+        samples contradict each other (then the other bound alone stands)."""
+        causal = self._causal
+        if not causal:
+            return None
+        inv = 1.0 / slope
+        ref = causal[-1][2]
+        w = self.wander
+        lows: list[tuple[float, float]] = []  # (x, lowest e there)
+        highs: list[tuple[float, float]] = []  # (x, highest e there)
+        for sent, recv, pad in causal:
+            x = float(pad - ref)
+            mapped = (host_ref - sent) + (pad - pad_ref) * inv  # F(pad) - sent
+            slack = w * abs(x)
+            highs.append((x, mapped + slack))
+            lows.append((x, mapped - (recv - sent) - slack))
+        limit = self.max_ppm * 1e-6
+        rate = 1.0 / (1.0 - limit) - 1.0  # the widest a crystal's host-per-pad rate is off
+        b_lo, b_hi = (inv - 1.0) - rate, (inv - 1.0) + rate
+        x0 = lows[-1][1]
+        poly = [(x0, b_lo), (x0, b_hi), (highs[-1][1], b_hi), (highs[-1][1], b_lo)]
+        # Only the hulls bind: e below every (x, high) is below their lower hull, above
+        # every (x, low) above their upper hull.
+        for x, high in _hull(highs, lower=True):
+            poly = _clip(poly, 1.0, x, high)  # a + b x <= high
+            if not poly:
+                return None
+        for x, low in _hull(lows, lower=False):
+            poly = _clip(poly, -1.0, -x, -low)  # a + b x >= low
+            if not poly:
+                return None
+        return poly, ref
+
+
+def _hull(points: list[tuple[float, float]], lower: bool) -> list[tuple[float, float]]:
+    """The lower (or upper) convex hull of points in pad-time order (monotone chain)."""
+    pts = sorted(points)
+    out: list[tuple[float, float]] = []
+    sign = 1.0 if lower else -1.0
+    for p in pts:
+        while len(out) >= 2:
+            (x1, y1), (x2, y2) = out[-2], out[-1]
+            cross = (x2 - x1) * (p[1] - y1) - (y2 - y1) * (p[0] - x1)
+            if sign * cross <= 0:
+                out.pop()
+            else:
+                break
+        out.append(p)
+    return out
+
+
+def _clip(poly: list[tuple[float, float]], ca: float, cb: float, c: float
+          ) -> list[tuple[float, float]]:
+    """The convex polygon ``poly`` of (a, b) cut to ``ca * a + cb * b <= c``."""
+    out: list[tuple[float, float]] = []
+    n = len(poly)
+    for i in range(n):
+        p, q = poly[i], poly[(i + 1) % n]
+        fp = ca * p[0] + cb * p[1] - c
+        fq = ca * q[0] + cb * q[1] - c
+        if fp <= 0:
+            out.append(p)
+        if (fp < 0 < fq) or (fq < 0 < fp):
+            t = fp / (fp - fq)
+            out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+    return out
