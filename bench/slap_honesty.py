@@ -216,6 +216,7 @@ class Harness:
         app.frame_pacing = False
         app._run_prepare()
         self.pad = VirtualPad(seats=8, link=folder / "slap-pad", seed=seed)
+        self.pad.serve()  # its own thread, as the Pico has its own CPU
         self.gate = Gate()
         self.delivered: dict[tuple, int] = {}
         self.bridge = PadBridge(lambda port, post: PadSource(
