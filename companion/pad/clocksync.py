@@ -36,7 +36,9 @@ that lie, at every sample of this clock in the window (the delayed ones too), be
 ``F(pad) - recv`` and ``F(pad) - sent`` (widened by the wander), with a rate error no
 larger than a crystal allows. Its width at a pad time is how far apart the quickest trip
 there and the quickest trip back, wherever they fell, leave the truth; the map is moved
-to the envelope's centre, and ``uncertainty_at`` is the smaller of the two bounds. A
+to the envelope's centre at the latest sample (its fitted rate kept unless causality
+rules it out), and ``uncertainty_at`` is the smaller of the two bounds. The envelope's
+hulls are kept as samples come (a few corners, whatever the window holds). A
 host that answers late one way (a busy reader, a pad that reads its input late) then no
 longer needs one exchange that was quick both ways.
 
@@ -140,7 +142,10 @@ class ClockSync:
         self._mean_h = self._mean_p = 0.0
         self._var_h = self._cov = 0.0
         self._kept: deque[tuple[int, int, int]] = deque()  # (sent, recv, pad) accepted
-        self._causal: deque[tuple[int, int, int]] = deque()  # every sample of this clock
+        # The hulls of the causal envelope (see ``_envelope``): (pad, -sent, recv) and
+        # (pad, -recv, recv) of this clock's samples, kept as samples come and go.
+        self._top: list[tuple[int, int, int]] = []
+        self._bottom: list[tuple[int, int, int]] = []
         self._snapshot: ClockMap | None = None
 
     def snapshot(self) -> ClockMap | None:
@@ -168,10 +173,11 @@ class ClockSync:
             self.min_rtt = float(rtt)
         else:
             self.min_rtt = min(self.min_rtt * (1.0 + self.creep) + 1000.0, float(rtt))
-        causal = self._causal
-        causal.append((sent_ns, recv_ns, pad_ns))
-        while causal and causal[0][1] < recv_ns - self.window_ns:
-            causal.popleft()
+        oldest = recv_ns - self.window_ns
+        for chain, y, lower in ((self._top, -sent_ns, True), (self._bottom, -recv_ns, False)):
+            _push(chain, (pad_ns, y, recv_ns), lower)
+            while len(chain) > 1 and chain[0][2] < oldest:
+                del chain[0]
         if outcome == ACCEPTED and rtt > 2.0 * self.min_rtt + self.slack_ns:
             # Too slow to pull the fit, yet the pad read its clock inside this round
             # trip all the same: the causal envelope keeps it.
@@ -218,12 +224,13 @@ class ClockSync:
         lines: tuple[tuple[float, float], ...] = ()
         lines_ref = 0
         if envelope is not None:
-            # Centre the map in what causality leaves possible: its error is then at most
-            # half the envelope's width at the latest sample.
+            # Centre the map in what causality leaves possible at the latest sample: its
+            # error there is then at most half the envelope's width. The fitted rate
+            # stays unless causality rules it out (then the nearest rate it allows).
             corners, lines_ref = envelope
             a_lo, a_hi = min(a for a, _ in corners), max(a for a, _ in corners)
             b_lo, b_hi = min(b for _, b in corners), max(b for _, b in corners)
-            a_c, b_c = (a_lo + a_hi) / 2, (b_lo + b_hi) / 2
+            a_c, b_c = (a_lo + a_hi) / 2, min(max(0.0, b_lo), b_hi)
             mapped = host_ref + (lines_ref - pad_ref) / slope
             host_ref, pad_ref = round(mapped - a_c), lines_ref
             slope = 1.0 / (1.0 / slope - b_c)
@@ -278,53 +285,62 @@ class ClockSync:
         way to the pad still says when the pad cannot have answered later than. Returns
         the corners of that convex set and the reference pad time, or None if the
         samples contradict each other (then the other bound alone stands)."""
-        causal = self._causal
-        if not causal:
+        top, bottom = self._top, self._bottom
+        if not top or not bottom:
             return None
         inv = 1.0 / slope
-        ref = causal[-1][2]
+        ref = max(top[-1][0], bottom[-1][0])  # the latest sample's pad time
         w = self.wander
-        lows: list[tuple[float, float]] = []  # (x, lowest e there)
-        highs: list[tuple[float, float]] = []  # (x, highest e there)
-        for sent, recv, pad in causal:
+        # Only the hulls bind: e below every (x, high) is below their lower hull, above
+        # every (x, low) above their upper hull. ``high`` is ``-sent`` plus a straight line
+        # in pad time (the map, and the wander's ``w * |x|`` as ``x <= 0``), ``low`` the
+        # same with ``-recv``: a straight line added to all points keeps the same hull, so
+        # the hulls are kept on the raw integers (exactly) as samples come, whatever the
+        # fit, and only their corners are turned into error bounds. A corner that leaves
+        # the window is dropped without bringing back the samples it hid: fewer bounds,
+        # a wider envelope, never a wrong one.
+
+        def bound(pad: int, minus: int, sign: float) -> tuple[float, float]:
             x = float(pad - ref)
-            mapped = (host_ref - sent) + (pad - pad_ref) * inv  # F(pad) - sent
-            slack = w * abs(x)
-            highs.append((x, mapped + slack))
-            lows.append((x, mapped - (recv - sent) - slack))
+            return x, (host_ref + minus) + (pad - pad_ref) * inv + sign * w * abs(x)
+
+        highs = [bound(pad, y, 1.0) for pad, y, _ in top]
+        lows = [bound(pad, y, -1.0) for pad, y, _ in bottom]
         limit = self.max_ppm * 1e-6
         rate = 1.0 / (1.0 - limit) - 1.0  # the widest a crystal's host-per-pad rate is off
         b_lo, b_hi = (inv - 1.0) - rate, (inv - 1.0) + rate
-        x0 = lows[-1][1]
-        poly = [(x0, b_lo), (x0, b_hi), (highs[-1][1], b_hi), (highs[-1][1], b_lo)]
-        # Only the hulls bind: e below every (x, high) is below their lower hull, above
-        # every (x, low) above their upper hull.
-        for x, high in _hull(highs, lower=True):
+        # The latest sample (x = 0) is a corner of both hulls: it bounds ``a`` itself.
+        poly = [(lows[-1][1], b_lo), (lows[-1][1], b_hi), (highs[-1][1], b_hi),
+                (highs[-1][1], b_lo)]
+        for x, high in highs:
             poly = _clip(poly, 1.0, x, high)  # a + b x <= high
             if not poly:
                 return None
-        for x, low in _hull(lows, lower=False):
+        for x, low in lows:
             poly = _clip(poly, -1.0, -x, -low)  # a + b x >= low
             if not poly:
                 return None
         return poly, ref
 
 
-def _hull(points: list[tuple[float, float]], lower: bool) -> list[tuple[float, float]]:
-    """The lower (or upper) convex hull of points in pad-time order (monotone chain)."""
-    pts = sorted(points)
-    out: list[tuple[float, float]] = []
-    sign = 1.0 if lower else -1.0
-    for p in pts:
-        while len(out) >= 2:
-            (x1, y1), (x2, y2) = out[-2], out[-1]
-            cross = (x2 - x1) * (p[1] - y1) - (y2 - y1) * (p[0] - x1)
-            if sign * cross <= 0:
-                out.pop()
-            else:
-                break
-        out.append(p)
-    return out
+def _push(chain: list[tuple[int, int, int]], point: tuple[int, int, int],
+          lower: bool) -> None:
+    """Add a point right of every other to a lower (or upper) convex chain (monotone
+    chain, exact on integers): the corners it hides leave."""
+    sign = 1 if lower else -1
+    x, y = point[0], point[1]
+    if chain and chain[-1][0] >= x:  # the same pad time again: the tighter bound stays
+        if sign * (y - chain[-1][1]) >= 0:
+            return
+        chain.pop()
+    while len(chain) >= 2:
+        x1, y1, _ = chain[-2]
+        x2, y2, _ = chain[-1]
+        if sign * ((x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)) <= 0:
+            chain.pop()
+        else:
+            break
+    chain.append(point)
 
 
 def _clip(poly: list[tuple[float, float]], ca: float, cb: float, c: float
