@@ -43,9 +43,10 @@ host that answers late one way (a busy reader, a pad that reads its input late) 
 longer needs one exchange that was quick both ways.
 
 A sample that the current map cannot explain (its round trip is farther from the mapped
-time than the bound allows) means the pad's clock jumped: a reboot the host did not see,
-a wrapped counter, a stepped clock. ``add`` then starts a new fit (a new ``epoch``) and
-returns ``"jump"``; whoever owns it voids what was stamped in doubt.
+time than the tightest samples' bound allows; the envelope is not asked, its straight
+line over two minutes is too fine a test) means the pad's clock jumped: a reboot the
+host did not see, a wrapped counter, a stepped clock. ``add`` then starts a new fit (a
+new ``epoch``) and returns ``"jump"``; whoever owns it voids what was stamped in doubt.
 
 How to wire it (pure: times are passed in)::
 
@@ -87,6 +88,7 @@ class ClockMap:
     lines: tuple[tuple[float, float], ...] = ()
     lines_ref: int = 0
     wander: float = 0.0
+    bend: float = 0.0  # how fast the rate may change, per ns (a crystal warming up)
 
     def to_pad(self, host_ns: int) -> int:
         return self.pad_ref + round(self.slope * (host_ns - self.host_ref))
@@ -96,14 +98,24 @@ class ClockMap:
 
     def uncertainty_at(self, pad_ns: int) -> int:
         """How far ``to_host(pad_ns)`` may be from the true host time, in ns."""
-        bound = self.anchor_ns + self.growth * abs(pad_ns - self.anchor_pad)
-        if self.inside_lo <= pad_ns <= self.inside_hi:
-            bound = min(bound, self.inside_ns)
+        bound = self._sample_bound(pad_ns)
         if self.lines:
             x = pad_ns - self.lines_ref
             worst = max(abs(a + b * x) for a, b in self.lines)
-            bound = min(bound, worst + self.wander * abs(x) + 1.0)
+            bound = min(bound, worst + self.wander * abs(x) + 0.5 * self.bend * x * x + 1.0)
         return math.ceil(bound)
+
+    def jump_bound_at(self, pad_ns: int) -> int:
+        """The bound a new sample is checked against for a clock jump: the tightest
+        samples' alone, without the envelope, whose two minutes of straight line a
+        crystal warming up may bend by some µs (that must never void a round)."""
+        return math.ceil(self._sample_bound(pad_ns))
+
+    def _sample_bound(self, pad_ns: int) -> float:
+        bound = self.anchor_ns + self.growth * abs(pad_ns - self.anchor_pad)
+        if self.inside_lo <= pad_ns <= self.inside_hi:
+            bound = min(bound, self.inside_ns)
+        return bound
 
     @property
     def uncertainty_ns(self) -> int:
@@ -116,7 +128,8 @@ class ClockSync:
                  slack_ns: int = 200_000, rtt_floor_ns: int = 50_000,
                  max_ppm: float = 1000.0, wander_ppm: float = 0.2,
                  min_span_ns: int = 2_000_000_000, window_ns: int = 120_000_000_000,
-                 group: int = 12, jump_slack_ns: int = 100_000) -> None:
+                 group: int = 12, jump_slack_ns: int = 100_000,
+                 bend_ppm_per_s: float = 0.2) -> None:
         self.forget = forget
         self.creep = creep
         self.slack_ns = slack_ns
@@ -127,6 +140,7 @@ class ClockSync:
         self.window_ns = window_ns
         self.group = group
         self.jump_slack_ns = jump_slack_ns
+        self.bend = bend_ppm_per_s * 1e-6 / 1e9
         self.epoch = 0
         self.rejected = 0
         self.jumps = 0
@@ -165,7 +179,7 @@ class ClockSync:
         if snap is not None:
             mapped = snap.to_host(pad_ns)
             outside = max(sent_ns - mapped, mapped - recv_ns, 0)
-            if outside > snap.uncertainty_at(pad_ns) + self.jump_slack_ns:
+            if outside > snap.jump_bound_at(pad_ns) + self.jump_slack_ns:
                 self.jumps += 1
                 self.reset()
                 outcome = JUMP
@@ -272,7 +286,7 @@ class ClockSync:
                         anchor_pad=p_end, anchor_ns=math.ceil(b_end), growth=growth,
                         inside_lo=lo, inside_hi=hi, inside_ns=math.ceil(inside),
                         samples=self.samples, lines=lines, lines_ref=lines_ref,
-                        wander=self.wander)
+                        wander=self.wander, bend=self.bend)
 
     def _envelope(self, host_ref: int, pad_ref: int, slope: float
                   ) -> tuple[list[tuple[float, float]], int] | None:
@@ -297,12 +311,18 @@ class ClockSync:
         # same with ``-recv``: a straight line added to all points keeps the same hull, so
         # the hulls are kept on the raw integers (exactly) as samples come, whatever the
         # fit, and only their corners are turned into error bounds. A corner that leaves
-        # the window is dropped without bringing back the samples it hid: fewer bounds,
-        # a wider envelope, never a wrong one.
+        # the window is dropped without bringing back the samples it hid, and the bend
+        # (not a straight line) may uncover a sample inside the hull: fewer bounds, a
+        # wider envelope, never a wrong one.
+
+        bend = self.bend
 
         def bound(pad: int, minus: int, sign: float) -> tuple[float, float]:
+            # The error is the straight line of the rate now, bent by the rate's change
+            # since (at most ``bend`` per ns): ``bend * x**2 / 2`` away from it at ``x``.
             x = float(pad - ref)
-            return x, (host_ref + minus) + (pad - pad_ref) * inv + sign * w * abs(x)
+            slack = w * abs(x) + 0.5 * bend * x * x
+            return x, (host_ref + minus) + (pad - pad_ref) * inv + sign * slack
 
         highs = [bound(pad, y, 1.0) for pad, y, _ in top]
         lows = [bound(pad, y, -1.0) for pad, y, _ in bottom]

@@ -258,3 +258,24 @@ def test_the_bound_is_honest_whichever_way_the_trip_waits(ppm, seed, beats, to_p
     for pad, truth in probes:
         err = abs(snap.to_host(pad) - truth)
         assert err <= snap.uncertainty_at(pad), (err, snap.uncertainty_at(pad))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_crystal_warming_up_bends_the_line_and_the_bound_still_holds(seed):
+    """The envelope takes the error for a straight line over two minutes; a crystal that
+    warms up changes its rate (here 10 ppm within a minute, more than a board warming
+    does), which bends it. The bound allows for that bend, and it is never a jump."""
+    rng = random.Random(seed)
+    sync = ClockSync()
+    host, pad, ppm = 10**12, 7 * 10**15, 20.0
+    for k in range(1200):
+        ppm = 20.0 + 10.0 * min(max((k * 0.247 - 120) / 60, 0.0), 1.0)
+        rate = 1 + ppm * 1e-6
+        there, back = rng.randint(50_000, 400_000), rng.randint(50_000, 400_000)
+        assert sync.add(host, host + there + back, round(pad + there * rate)) != JUMP
+        snap = sync.snapshot()
+        for ahead in (there, there + 100_000_000, 247_000_000):
+            truth_pad = round(pad + ahead * rate)
+            err = abs(snap.to_host(truth_pad) - (host + ahead))
+            assert err <= snap.uncertainty_at(truth_pad), (k, ahead, err)
+        host, pad = host + 247_000_000, pad + 247_000_000 * rate
