@@ -7,7 +7,8 @@ real Kivy app: ``xvfb-run`` gives one).
 
 Path: slap rounds with known true times -> GPIO seats 1-4 on gpiozero's MockFactory
 pins (the app's ``Table``, stamped as gpiozero stamps them) and pad seats 5-8 on the
-real firmware (``firmware/core.py`` inside ``VirtualPad``) -> a real pseudo-terminal ->
+real firmware (``firmware/core.py`` inside ``VirtualPad``, on a thread of its own as the
+Pico on its own CPU) -> a real pseudo-terminal ->
 real pyserial in ``PadSource`` (its own thread) -> ``PadBridge`` -> the real
 ``CompanionApp`` frame loop (``app._frame`` run by Kivy's clock) -> the slap screen
 (``SlapScreen``, its ``SlapArbiter``, the pad's watermark) -> the verdict on screen.
@@ -216,6 +217,7 @@ class Harness:
         app.frame_pacing = False
         app._run_prepare()
         self.pad = VirtualPad(seats=8, link=folder / "slap-pad", seed=seed)
+        self.pad.serve()  # its own thread, as the Pico has its own CPU
         self.gate = Gate()
         self.delivered: dict[tuple, int] = {}
         self.bridge = PadBridge(lambda port, post: PadSource(

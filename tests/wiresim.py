@@ -77,6 +77,9 @@ class WireSim:
         self.spike_rate = 0.0  # share of pad frames held back 20-200 ms (a huge round trip)
         self.spike_ns = (20 * MS, 200 * MS)
         self.answer_heartbeats = True
+        #: if set, ``delay_for(direction)`` gives each frame's one-way time instead of
+        #: ``delay_ns`` (``TO_PAD`` or ``TO_HOST``): a wire that waits one way only
+        self.delay_for: Callable[[str], int] | None = None
         self.reconnects: list[str] = []
         self.received: list[object] = []  # drained from the bridge, as the UI does
         self.boots = 0
@@ -202,7 +205,8 @@ class WireSim:
             data = b"".join(self._not_heartbeats(data))
             if not data:
                 return
-        delay = self.rng.randint(*self.delay_ns)
+        delay = (self.delay_for(where) if self.delay_for is not None
+                 else self.rng.randint(*self.delay_ns))
         if where == TO_HOST and self.spike_rate and self.rng.random() < self.spike_rate:
             delay += self.rng.randint(*self.spike_ns)
         arrival = max(self.host_ns + delay, self._last_arrival[where])

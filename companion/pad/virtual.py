@@ -27,6 +27,12 @@ taken after they were read, so a heartbeat reply is never stamped before the hos
 it, however late this process's thread ran (the Pico has a CPU of its own). A test may
 pass its own ``now_us`` and never look at real time, or inject ``clock``.
 
+``serve()`` gives the pad a thread of its own, as the Pico has its own CPU: it answers the
+host's bytes as they come and sends its reports when it scans them, not when the owner's
+loop next calls ``step()`` (a UI frame that takes 40 ms would otherwise hold every
+heartbeat reply that long, a round trip no Pico has). ``step()`` may still be called; a
+lock keeps one scan at a time.
+
 Faults (attributes, change them any time): ``corrupt_rate`` (each byte, both
 directions, XORed with a random non-zero value), ``drop_rate`` and ``dup_rate`` (whole
 frames from the pad), ``muted`` (stop answering: bytes both ways are lost, the port
@@ -46,6 +52,7 @@ import itertools
 import os
 import random
 import select
+import threading
 import time
 import tty
 from collections.abc import Callable
@@ -79,6 +86,9 @@ class VirtualPad:
         self.corrupt_rate, self.drop_rate, self.dup_rate = corrupt_rate, drop_rate, dup_rate
         self.muted = False
         self._clock = clock
+        self._lock = threading.RLock()
+        self._serving: threading.Thread | None = None
+        self._stop = threading.Event()
         self._rng = random.Random(seed)
         self._inputs = 0  # the physical buttons: bit n-1 = seat n closed
         self._order = itertools.count()
@@ -125,16 +135,18 @@ class VirtualPad:
 
     def set_ppm(self, ppm: float) -> None:
         """The crystal's rate changes from now on (temperature, another crystal)."""
-        self._base_us, self._mono0 = self.clock_us(), self._clock()
-        self._rate = 1.0 + ppm * 1e-6
+        with self._lock:
+            self._base_us, self._mono0 = self.clock_us(), self._clock()
+            self._rate = 1.0 + ppm * 1e-6
 
     def step_clock(self, delta_us: int) -> None:
         """Fault injection: the pad's clock jumps by ``delta_us`` (negative: back) with no
         new boot and no new HELLO: a counter that wrapped, a reset the host missed."""
-        now = self.clock_us()
-        self._base_us, self._mono0 = now + delta_us, self._clock()
-        self.hal.jump(max(0, self.hal.now_us() + delta_us))
-        self._next_scan_us = self._base_us + self.scan_us
+        with self._lock:
+            now = self.clock_us()
+            self._base_us, self._mono0 = now + delta_us, self._clock()
+            self.hal.jump(max(0, self.hal.now_us() + delta_us))
+            self._next_scan_us = self._base_us + self.scan_us
 
     def stamp_ns(self, at_us: int) -> int:
         """The pad time (ns) the firmware will stamp an edge at ``at_us`` with."""
@@ -204,8 +216,9 @@ class VirtualPad:
     def _change(self, seat: int, pressed: bool, at_us: int | None) -> None:
         if not 1 <= seat <= self.seats:
             raise LinkError(f"the virtual pad has seats 1..{self.seats}, not {seat}")
-        at = self.hal.now_us() + 1 if at_us is None else at_us
-        heapq.heappush(self._schedule, (at, next(self._order), seat, pressed))
+        with self._lock:
+            at = self.hal.now_us() + 1 if at_us is None else at_us
+            heapq.heappush(self._schedule, (at, next(self._order), seat, pressed))
 
     # ---- running ------------------------------------------------------------------
     def step(self, now_us: int | None = None) -> None:
@@ -217,16 +230,41 @@ class VirtualPad:
         moment: the clock read at the top of this step may precede a heartbeat the host
         wrote while this step was scanning (on a busy host, by milliseconds), and a reply
         stamped then would claim the pad answered before the host asked."""
-        self._scan_to(self.clock_us() if now_us is None else now_us)
-        data = self._read_host()
-        if data:
-            if now_us is None:
-                served = self.clock_us()
-                self._scan_to(served)
-                self.hal.set_time(max(served, self.hal.now_us()))  # between two scans
-            self.hal.feed_rx(data)
-            self.firmware.service()
-        self._send(self.hal.take_tx())
+        with self._lock:
+            self._scan_to(self.clock_us() if now_us is None else now_us)
+            data = self._read_host()
+            if data:
+                if now_us is None:
+                    served = self.clock_us()
+                    self._scan_to(served)
+                    self.hal.set_time(max(served, self.hal.now_us()))  # between two scans
+                self.hal.feed_rx(data)
+                self.firmware.service()
+            self._send(self.hal.take_tx())
+
+    def serve(self) -> None:
+        """Run the pad in a thread of its own from now on (see the module docstring):
+        it scans every ``scan_us`` (at most every millisecond) and answers the host's
+        bytes as soon as they arrive. ``close()`` stops it."""
+        if self._serving is not None:
+            return
+        self._stop.clear()
+        self._serving = threading.Thread(target=self._serve, name="virtual-pad", daemon=True)
+        self._serving.start()
+
+    def _serve(self) -> None:
+        timeout = max(self.scan_us / 1e6, 0.001)
+        while not self._stop.is_set():
+            fd = self._master
+            try:
+                if fd >= 0:
+                    select.select([fd], [], [], timeout)
+                else:
+                    self._stop.wait(timeout)
+            except (OSError, ValueError):  # unplugged while waiting
+                pass
+            if not self._stop.is_set():
+                self.step()
 
     def _scan_to(self, now: int) -> None:
         """One firmware scan every ``scan_us`` up to pad time ``now``."""
@@ -309,23 +347,31 @@ class VirtualPad:
     # ---- faults -------------------------------------------------------------------
     def unplug(self) -> None:
         """Pull the cable: the pty goes away (the host sees an unplug)."""
-        self._close_pty()
+        with self._lock:
+            self._close_pty()
 
     def replug(self, reboot: bool = False) -> None:
         """Plug back in: a new pty (and link). ``reboot``: the Pico restarts, as a
         bus-powered one does."""
-        if self.plugged:
-            self._close_pty()
-        if reboot:
-            self.reboot()
-        self._open_pty()
+        with self._lock:
+            if self.plugged:
+                self._close_pty()
+            if reboot:
+                self.reboot()
+            self._open_pty()
 
     def reboot(self, start_us: int = 0) -> None:
         """Reset the Pico: new nonce, report ids from 1, clock from ``start_us``."""
-        self._boot(start_us)
+        with self._lock:
+            self._boot(start_us)
 
     def close(self) -> None:
-        self._close_pty()
+        if self._serving is not None:
+            self._stop.set()
+            self._serving.join()
+            self._serving = None
+        with self._lock:
+            self._close_pty()
 
     def __enter__(self) -> VirtualPad:
         return self

@@ -6,10 +6,11 @@ and no I/O, so that a plain test can play every edge of it:
 * **Armed** by the referee (the STOP TIME face), the captain button, or the first slap
   from any source while nothing is armed. A round opened by a slap starts a round's
   length (the arbiter's ``timeout_ns``) before it, though never before the last press of
-  the round before: nobody armed it, so the slaps that came before the opener's (a pad
-  press that arrived after a button's, held back by its link) are that round's first,
-  and a pad press whose clock-sync doubt straddles its own stamp is never "too close to
-  the start" of the round it opened.
+  the round before could truly have been (a pad press's stamp plus its clock-sync doubt,
+  so that press never straddles the start and leaves its seat untimed): nobody armed it,
+  so the slaps that came before the opener's (a pad press that arrived after a button's,
+  held back by its link) are that round's first, and a pad press whose clock-sync doubt
+  straddles its own stamp is never "too close to the start" of the round it opened.
 * **Fed** every seat edge (``press``), the Pico pad's state each frame (``pad_state``:
   ready or not, how far its stream is complete) and its notices (``pad_event``): a pad
   restart, clock jump, flood or untimed stretch during a round voids it and says so in
@@ -141,8 +142,9 @@ class SlapRound:
         self.last: Recorded | None = None  # the round last recorded
         self.correction: Verdict | None = None  # its redone verdict, when it differs
         self._verdict_ns: int | None = None  # when the round on screen was judged
-        # The latest press stamp that belongs to no round to come (the rounds before, the
-        # presses between them), and the latest of the round on: see ``opened_at``.
+        # The latest a press that belongs to no round to come (the rounds before, the
+        # presses between them) may truly have been, its stamp plus its sync doubt, and
+        # the same for the round on: see ``opened_at``.
         self._floor_ns = self._round_ns = -(1 << 62)
         self._pad_down: set[int] = set()  # seats whose latest pad edge was a press
         self._dead_boots: set[int] = set()  # pad boots that restarted (``_stale``)
@@ -211,10 +213,14 @@ class SlapRound:
             self.arm(self.opened_at(event), by="slap")
         if event.source in PAD_SOURCES:
             (self._pad_down.add if event.pressed else self._pad_down.discard)(event.seat)
+        # A pad stamp may be off by its sync doubt: a round that opens after this press
+        # must start after the latest it may truly have been, or the press straddles the
+        # start and its seat cannot be timed in the round it opens.
+        latest = event.t_ns + max(0, getattr(event, "uncertainty_ns", 0))
         if event.pressed and self.phase == IDLE:  # a press that is no slap of a round
-            self._floor_ns = max(self._floor_ns, event.t_ns)
+            self._floor_ns = max(self._floor_ns, latest)
         elif event.pressed:
-            self._round_ns = max(self._round_ns, event.t_ns)
+            self._round_ns = max(self._round_ns, latest)
         self._inbox.append(event)
 
     def _stale(self, event: PressEvent) -> bool:

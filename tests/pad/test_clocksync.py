@@ -176,3 +176,106 @@ def test_a_slower_path_is_relearned():
                          crystal.pad(host + k * 250_000_000 + 1_500_000)) for k in range(300)]
     assert outcomes[0] == DELAYED
     assert outcomes[-1] == ACCEPTED, "the smallest round trip must be forgotten slowly"
+
+
+def lopsided(sync, crystal, host, rng, to_pad, to_host):
+    """A heartbeat whose way to the pad takes ``to_pad`` ns (the pad reads its clock when
+    it reads the heartbeat) and whose reply takes ``to_host`` ns back (either may be a
+    (lo, hi) range to draw from)."""
+    there = rng.randint(*to_pad) if isinstance(to_pad, tuple) else to_pad
+    back = rng.randint(*to_host) if isinstance(to_host, tuple) else to_host
+    at = host + there
+    return sync.add(host, at + back, crystal.pad(at)), crystal.pad(at), at
+
+
+QUICK, SLOW = (100_000, 1_000_000), (10_000_000, 90_000_000)
+
+
+def test_each_direction_s_quickest_trip_counts_on_its_own():
+    """Every round trip waits 10-90 ms one way or the other: on its way to the pad (the
+    pad's loop reads it late) or on its way back (the host's reader gets to it late), as
+    the bench's virtual pad and a busy host's link thread did. No single reply pins the
+    pad's time closer than 5 ms, so the bound stayed over 5 ms and every press waited its
+    3 s for a 2 ms fit, then went out with a wide doubt. But a reply bounds the pad's
+    clock from above by its send and from below by its receipt, each on its own, and a
+    steady crystal ties them together over the window: the quick ways there pin one side,
+    the quick ways back the other. Within 40 s a press up to a heartbeat past the latest
+    one is placed well inside the 2 ms the link asks for."""
+    crystal = Crystal(+37)
+    rng = random.Random(8)
+    sync = ClockSync()
+    host = 10**12
+    for _ in range(160):
+        there, back = (SLOW, QUICK) if rng.random() < 0.5 else (QUICK, SLOW)
+        assert lopsided(sync, crystal, host, rng, there, back)[0] != JUMP
+        host += 247_000_000
+    snap = sync.snapshot()
+    for ahead in (0, 100_000_000, 247_000_000):
+        pad = crystal.pad(host + ahead)
+        err = abs(snap.to_host(pad) - (host + ahead))
+        assert err <= snap.uncertainty_at(pad) <= 1_000_000, (ahead, err, snap)
+
+
+def test_a_way_that_always_waits_is_a_doubt_no_sample_can_remove():
+    """If every heartbeat waits at least 10 ms on its way to the pad, a pad clock 10 ms
+    ahead would answer alike: the bound must stay at least that wide."""
+    crystal = Crystal(0)
+    rng = random.Random(9)
+    sync = ClockSync()
+    host = 10**12
+    for _ in range(200):
+        lopsided(sync, crystal, host, rng, SLOW, QUICK)
+        host += 247_000_000
+    snap = sync.snapshot()
+    pad = crystal.pad(host)
+    assert abs(snap.to_host(pad) - host) <= snap.uncertainty_at(pad)
+    assert snap.uncertainty_at(pad) >= 5_000_000
+
+
+@settings(max_examples=40, deadline=None)
+@given(ppm=st.floats(-120, 120), seed=st.integers(0, 10**6), beats=st.integers(1, 400),
+       to_pad_hi=st.sampled_from([300_000, 5_000_000, 90_000_000]),
+       to_host_hi=st.sampled_from([300_000, 5_000_000, 90_000_000]))
+def test_the_bound_is_honest_whichever_way_the_trip_waits(ppm, seed, beats, to_pad_hi,
+                                                          to_host_hi):
+    """Lopsided trips, either way round, with slow replies the fit discards: wherever a
+    pad time is mapped, the truth is within the claimed bound."""
+    rng = random.Random(seed)
+    crystal = Crystal(ppm, offset=rng.randint(0, 2**50))
+    sync = ClockSync()
+    host = 10**12
+    truths = []
+    for _ in range(beats):
+        outcome, pad, at = lopsided(sync, crystal, host, rng, (50_000, to_pad_hi),
+                                    (50_000, to_host_hi))
+        assert outcome != JUMP
+        truths.append((pad, at))
+        host += rng.choice((30_000_000, 247_000_000))
+    snap = sync.snapshot()
+    probes = truths[-40:] + [(crystal.pad(host + d), host + d)
+                             for d in (0, 50_000_000, 1_000_000_000, 3_000_000_000)]
+    probes += [(crystal.pad(host - d), host - d) for d in (3_000_000_000, 30_000_000_000)]
+    for pad, truth in probes:
+        err = abs(snap.to_host(pad) - truth)
+        assert err <= snap.uncertainty_at(pad), (err, snap.uncertainty_at(pad))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_crystal_warming_up_bends_the_line_and_the_bound_still_holds(seed):
+    """The envelope takes the error for a straight line over two minutes; a crystal that
+    warms up changes its rate (here 10 ppm within a minute, more than a board warming
+    does), which bends it. The bound allows for that bend, and it is never a jump."""
+    rng = random.Random(seed)
+    sync = ClockSync()
+    host, pad, ppm = 10**12, 7 * 10**15, 20.0
+    for k in range(1200):
+        ppm = 20.0 + 10.0 * min(max((k * 0.247 - 120) / 60, 0.0), 1.0)
+        rate = 1 + ppm * 1e-6
+        there, back = rng.randint(50_000, 400_000), rng.randint(50_000, 400_000)
+        assert sync.add(host, host + there + back, round(pad + there * rate)) != JUMP
+        snap = sync.snapshot()
+        for ahead in (there, there + 100_000_000, 247_000_000):
+            truth_pad = round(pad + ahead * rate)
+            err = abs(snap.to_host(truth_pad) - (host + ahead))
+            assert err <= snap.uncertainty_at(truth_pad), (k, ahead, err)
+        host, pad = host + 247_000_000, pad + 247_000_000 * rate

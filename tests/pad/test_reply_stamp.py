@@ -203,3 +203,37 @@ def test_a_real_jump_of_the_pad_clock_is_still_reported(tmp_path):
         assert [v.reason for v in voids] == ["clock_jump"]
     finally:
         rig.close()
+
+
+def test_a_served_pad_answers_on_its_own_thread_while_its_owner_is_busy(tmp_path):
+    """``serve()``: the pad runs on a thread of its own, as the Pico on its own CPU. The
+    owner never calls ``step()`` here (a UI frame that takes long), yet the handshake and
+    the heartbeats are answered as they come, and ``close()`` ends the thread."""
+    pad = VirtualPad(seats=4, link=tmp_path / "pad", seed=6)
+    pad.serve()
+    port = serial.Serial(pad.path, timeout=0.005, exclusive=True)
+    link = PadLink(LinkTiming(heartbeat_ns=20 * MS))
+    trips: list[int] = []
+    real_add = link.clock.add
+
+    def add(sent: int, recv: int, pad_ns: int) -> str:
+        trips.append(recv - sent)
+        return real_add(sent, recv, pad_ns)
+
+    link.clock.add = add
+    try:
+        link.opened(pad.path, time.monotonic_ns())
+        deadline = time.monotonic() + 10
+        while len(trips) < 20 and time.monotonic() < deadline:
+            now = time.monotonic_ns()
+            link.feed(port.read(4096), now)
+            link.poll(now)
+            port.write(link.take_output())
+        assert link.ready and len(trips) >= 20, (link.state, link.text, trips)
+        trips.sort()
+        assert trips[len(trips) // 2] < 20 * MS, trips  # answered at once, not by a frame
+    finally:
+        port.close()
+        thread = pad._serving
+        pad.close()
+    assert thread is not None and not thread.is_alive()

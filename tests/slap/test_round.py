@@ -109,6 +109,32 @@ def test_a_round_opened_by_a_slap_takes_nothing_of_the_round_before():
     assert [e.seat for e in verdict.ranking] == [3, 1, 2] and verdict.picker == 2
 
 
+@pytest.mark.parametrize("doubt_ns", [1, 250_000, 8 * MS])
+def test_a_pad_slap_that_ended_the_round_before_does_not_straddle_the_next_one_s_start(
+        doubt_ns):
+    """The round before ended with a pad slap (its stamp doubtful by ``doubt_ns``); the
+    next round, opened by a button's slap 1.5 s later (within a round's length), starts
+    after the latest that pad slap may truly have been: its seat slaps again and is
+    timed, never "within 0.250 ms of the round's start" and left out."""
+    rnd = table((1, 2, 3))
+    rnd.arm(0)
+    tap(rnd, key(1, 100))
+    tap(rnd, key(2, 150))
+    tap(rnd, pad(3, 200, doubt_ns=doubt_ns))  # the last press of that round
+    run_to_verdict(rnd, 200)
+    assert rnd.verdict.picker == 3
+    rnd.cancel()
+    later = 1700
+    for event in (key(1, later), pad(3, later + 40, doubt_ns=doubt_ns), key(2, later + 90)):
+        tap(rnd, event)
+        rnd.tick(event.t_ns + MS)
+    assert rnd.opened_by == "slap"
+    verdict = run_to_verdict(rnd, later + 90)
+    assert not verdict.excluded, verdict.summary()
+    assert verdict.certain and verdict.picker == 2
+    assert [e.seat for e in verdict.ranking] == [1, 3, 2]
+
+
 def test_a_slap_before_anything_is_armed_lights_its_lamp_and_clicks():
     rnd = table()
     rnd.press(pad(2, 500))
