@@ -126,53 +126,6 @@ def test_score_pad_scores_and_undo(ui, made):
     ui.app.end_game("abandoned", ask=False)
 
 
-def test_times_marker_taps_and_undo(ui, made):
-    from tests.ui.times_steps import lay_first_space
-
-    ui.goto_home()
-    assert ui.app.start_game("times", {"players": FOUR, "target": 15})
-    screen = ui.app.sm.current_screen
-    screen.choices = {1: "pink5", 2: "blue3", 3: "yellow1", 4: "blue1"}
-    screen.play_cards()
-    ui.pump(3)
-    made.reset()
-    lay_first_space(ui, screen)
-    ui.app.undo()
-    ui.pump(2)
-    assert made.n == 0
-    ui.app.end_game("abandoned", ask=False)
-
-
-def test_times_a_whole_event_once_every_panel_was_shown(ui, made):
-    """Cards, turns, the year, the outcomes and the next event's cards: once each phase's
-    panel has been shown (built on its first showing), a second event makes no widget
-    (the panels change places, their widgets are kept)."""
-    from tests.ui.times_steps import lay_and_doubt, play_cards
-
-    ui.goto_home()
-    assert ui.app.start_game("times", {"players": FOUR, "target": 15})
-    screen = ui.app.sm.current_screen
-    ui.pump(3)
-
-    def event(year_digits: str) -> None:
-        play_cards(ui, screen)
-        lay_and_doubt(ui, screen)
-        for d in year_digits:
-            screen.digit(int(d))
-        screen.reveal_year()
-        ui.pump(1)
-        assert screen._shown == "evaluated"
-        screen.next_event()
-        ui.pump(2)
-        assert screen._shown == "play"
-
-    event("299")
-    made.reset()
-    event("650")
-    assert made.n == 0
-    ui.app.end_game("abandoned", ask=False)
-
-
 def test_score_pad_number_pad_opens_again_without_new_keys(ui, made):
     """The number pad is built on its first opening; each next one asks anew, its last
     digits, note and title gone."""

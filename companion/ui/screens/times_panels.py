@@ -45,16 +45,20 @@ class PlayerPick(OneTap, ButtonBehavior, BoxLayout):
 
 
 class SpaceButton(TapButton):
-    """A space of a Time Table column; a tap on one that takes no marker is told too
-    (``refused``): the prompt then says why."""
+    """Space ``i`` of a Time Table lane; a tap on one that takes no marker is told too:
+    the prompt then says why."""
 
-    column = StringProperty("")
-    space = NumericProperty(0)
-    screen = ObjectProperty(None, allownone=True)
+    lane = ObjectProperty(None, allownone=True, rebind=True)
+    i = NumericProperty(0)
+
+    def tapped(self, refused: bool = False) -> None:
+        screen = self.parent.parent.parent.screen  # spaces' box, its float, the lane
+        column, space = self.lane.column, self.lane.spaces[self.i][0]
+        (screen.refused_space if refused else screen.tap_space)(column, space)
 
     def on_touch_down(self, touch):
-        if self.disabled and self.collide_point(*touch.pos) and self.screen is not None:
-            self.screen.refused_space(self.column, self.space)
+        if self.disabled and self.lane is not None and self.collide_point(*touch.pos):
+            self.tapped(refused=True)
             return True
         return super().on_touch_down(touch)
 
@@ -68,23 +72,11 @@ class TimesDialog(Modal, FloatLayout):
 
 
 class TimeLane(BoxLayout):
-    """One column of the Time Table: its title, its ten spaces (a RecycleView) over the
-    markers laid (``MarkerBars``)."""
+    """One column of the Time Table: its title and ten spaces over the markers laid."""
 
     lane = ObjectProperty(None, allownone=True, rebind=True)
     colours = ObjectProperty({})
     screen = ObjectProperty(None, allownone=True)
-
-    def on_lane(self, *_args) -> None:
-        lane = self.lane
-        if lane is None:
-            return
-        enabled = set(lane.enabled)
-        self.ids.spaces.data = [{"text": label, "column": lane.column, "space": space,
-                                 "disabled": space not in enabled, "screen": self.screen}
-                                for space, label in lane.spaces]
-
-    on_screen = on_lane
 
 
 class MarkerBars(Widget):
