@@ -25,8 +25,8 @@ from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.modal import Modal
 from companion.ui.presenters.times import stacks
-from companion.ui.widgets import TapButton
 from companion.ui.taps import OneTap
+from companion.ui.widgets import TapButton
 
 _LAYERS = {5: 0, 3: 1, 1: 2}  # markers stack like on the board: the smaller on top
 _SHADES = {5: 0.55, 3: 0.78, 1: 1.0}
