@@ -387,7 +387,8 @@ def times(app, rec, n: int) -> tuple[float, float]:
     for target in (15, 99):
         start_game(app, "times", {"players": FOUR, "target": target})
         screen = app.sm.current_screen
-        screen.show_track = True  # the scoring track on screen: 0..target
+        screen.control.show_track = True  # the scoring track on screen: 0..target
+        screen.refresh()
         frames(2)
         out.append(median_of(app, rec, overrides(n)))
         app.end_game("abandoned", ask=False)
@@ -498,45 +499,50 @@ def times_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
         rec.add("times", kind, sample)
         return sample
 
+    def views(box) -> list:
+        """The rows of a RecycleView as shown, in order."""
+        return list(reversed(box.children[0].children))
+
+    ids = screen.ids
     while rec.count("times") < taps:
-        state = screen._state()
+        state = screen.control.state()
         if state is None:
             break
-        if screen._shown == "track":
+        if screen.view.panel == "track":
             if state.phase == times.OVER:
                 break
-            tap("continue after the track", screen._track_button)
+            tap("continue after the track", ids.track_button)
         elif state.phase == times.PLAY:
-            for pick in list(reversed(screen._picks.children)):
+            for pick in views(ids.picks):
                 if rng.random() < 0.5:
                     tap("player pick", pick)
-                tap("card", screen._card_keys[rng.choice(list(screen._card_keys))])
-            tap("play the cards", screen._play_button)
+                tap("card", rng.choice(views(ids.cards)))
+            tap("play the cards", ids.play_button)
         elif state.phase == times.TURNS:
-            if not screen._doubt.disabled and rng.random() < 0.15:
-                tap("doubt", screen._doubt)
+            if not ids.doubt.disabled and rng.random() < 0.15:
+                tap("doubt", ids.doubt)
                 continue
-            if not screen._join.disabled and rng.random() < 0.3:
-                tap("join doubt", screen._join)
+            if not ids.join.disabled and rng.random() < 0.3:
+                tap("join doubt", ids.join)
                 continue
-            lane = next((lane for lane in screen.time_table.lanes if lane.active), None)
-            spaces = [b for b in lane.buttons if not b.disabled] if lane else []
+            spaces = [b for b in ids.time_table.walk(restrict=True)
+                      if type(b).__name__ == "SpaceButton" and not b.disabled]
             if not spaces:
-                tap("doubt", screen._doubt if not screen._doubt.disabled else screen._join)
+                tap("doubt", ids.doubt if not ids.doubt.disabled else ids.join)
                 continue
             n = app.session.n_actions
             sample = rec.tap(rng.choice(spaces))
             rec.add("times", "placement (last marker)" if app.session.n_actions > n
                     else "marker tap", sample)
         elif state.phase == times.REVEAL:
-            keys = {b.text: b for b in screen._year_pad.ids.digit_keys.children}
+            keys = {b.text: b for b in views(ids.digits)}
             for d in f"{rng.randint(0, 999):03d}":
                 tap("year digit", keys[d])
             tap("reveal the year", keys["OK"])
         else:
-            tap("next event", screen._next_event)
+            tap("next event", ids.next_event)
         if app.session.can_undo and rng.random() < 0.04:
-            tap("undo", screen.ids.undo)
+            tap("undo", ids.undo)
     app.end_game("abandoned", ask=False)
     frames(2)
 

@@ -146,6 +146,11 @@ class Override:
 _NO_TRACK = pv.TrackView(0, (), (), None)
 
 
+def _keys(chosen: str | None = None) -> tuple[Key, ...]:
+    return tuple(Key(c, _CARDS[c].label, _CARDS[c].rgba, _CARDS[c].text_rgba, c == chosen)
+                 for c in KEY_ORDER)
+
+
 @dataclass(frozen=True)
 class TimesView:
     """Everything the Times screen shows; ``panel`` names the part of it in use (play,
@@ -154,7 +159,7 @@ class TimesView:
     heading: str
     chips: tuple[Chip, ...] = ()
     panel: str | None = None
-    play: Play = Play((), "", (), False)
+    play: Play = Play((), "", _keys(), False)
     turns: Turns = Turns(0, theme.WHITE, "", "", "", False, pv.blank_lanes(), {}, "Doubt",
                          False, "Join doubt", False, False)
     reveal: Reveal = Reveal("1 _ _ _", False, "")
@@ -174,6 +179,7 @@ class TimesControl:
         self.app = app
         self._game: int | None = None
         self._seen = None  # the state last shown
+        self._stepping = False  # one of its own steps is being taken
         self._reset()
         self._lit: frozenset[int] | None = None  # the lamps lit (None: unknown)
 
@@ -212,7 +218,12 @@ class TimesControl:
         """Send ``action``; the game that moved on leaves nothing half-entered behind."""
         if action is None:
             return False
-        if not self.app.act(action, cue):
+        self._stepping = True  # the app's refresh in the middle of it shows nothing
+        try:
+            done = self.app.act(action, cue)
+        finally:
+            self._stepping = False
+        if not done:
             return False
         self._turn_dropped()
         self._seen = self.state()
@@ -228,7 +239,12 @@ class TimesControl:
         """Take back the last action; an undone ``play`` gives its cards back."""
         session = self.app.session
         removed = session.last_action if session is not None else None
-        if self.app.undo():
+        self._stepping = True
+        try:
+            done = self.app.undo()
+        finally:
+            self._stepping = False
+        if done:
             self._turn_dropped()
             state = self.state()
             if removed and removed.get("type") == "play":
@@ -239,10 +255,13 @@ class TimesControl:
             self._seen = state
         return self.shown()
 
-    def changed(self) -> TimesView:
+    def changed(self) -> TimesView | None:
         """The app says the game changed (or the screen shows again): follow it. A
         state this controller did not make (another game, a step from elsewhere)
-        drops the half-entered turn."""
+        drops the half-entered turn. None (nothing new to show) while one of its own
+        steps is under way: the tap that made it shows the view once it is done."""
+        if self._stepping:
+            return None
         session, state = self.app.session, self.state()
         if state is None:
             self._game = None
@@ -496,10 +515,8 @@ class TimesControl:
             picks.append(Pick(seat, self.colour(seat), names[seat],
                               _CARDS[code].label if code else "",
                               _CARDS[code].rgba if code else theme.NO_CARD, seat == selected))
-        chosen = self.choices.get(selected)
-        keys = tuple(Key(c, _CARDS[c].label, _CARDS[c].rgba, _CARDS[c].text_rgba, c == chosen)
-                     for c in KEY_ORDER)
-        return Play(tuple(picks), pv.play_prompt(state, self.choices, selected), keys,
+        return Play(tuple(picks), pv.play_prompt(state, self.choices, selected),
+                    _keys(self.choices.get(selected)),
                     pv.play_action(state, self.choices) is not None)
 
     def _turns(self, state: times.State) -> Turns:

@@ -19,8 +19,8 @@ Nothing here knows Kivy or reads a clock.
 * ``override_action`` builds the override dict or says what is missing; ``chips``
   gives each player's hand count for the always-visible header.
 
-Wiring: ``companion/ui/screens/times.py`` calls these with ``app.session.state`` and
-sends the returned dicts with ``app.act``.
+Wiring: ``companion/control/times.py`` (the screen's controller) calls these with the
+session's state and sends the returned dicts with ``app.act``.
 """
 
 from __future__ import annotations

@@ -43,7 +43,6 @@ class TimesScreen(Screen):
         ids, play = self.ids, view.play
         ids.chips.data = [vars(c) for c in view.chips]
         ids.picks.data = [vars(p) | {"tap": self.select} for p in play.picks]
-        ids.cards.data = [vars(k) | {"tap": self.choose} for k in play.keys]
         ids.digits.data = [{"text": k, "tap": self.key, "repeat_ok": k.isdigit(), "main": k == "OK",
                             "disabled": k == "OK" and not view.reveal.ready} for k in DIGITS]
         ids.outcomes.data = [vars(r) for r in view.evaluated.rows]
@@ -55,7 +54,9 @@ class TimesScreen(Screen):
                 dialog.show() if view.overlay == name else dialog.close()
 
     def refresh(self) -> None:
-        self.show(self.control.changed())
+        view = self.control.changed()
+        if view is not None:
+            self.show(view)
 
     def on_pre_enter(self, *_args) -> None:
         self.show(self.control.entered())

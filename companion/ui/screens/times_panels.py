@@ -20,7 +20,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.widget import Widget
 
-from companion.control.times import TimesView
+from companion.control.times import Key, TimesView
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.modal import Modal
@@ -42,6 +42,13 @@ class PlayerPick(OneTap, ButtonBehavior, BoxLayout):
     card_rgba = ColorProperty(theme.NO_CARD)
     selected = BooleanProperty(False)
     tap = ObjectProperty(None, allownone=True)
+
+
+class CardKey(TapButton):
+    """One of the nine card keys (``key``: the controller's ``Key``)."""
+
+    key = ObjectProperty(Key("", "", theme.WHITE, theme.WHITE, False), rebind=True)
+    fill = ColorProperty(theme.WHITE)
 
 
 class SpaceButton(TapButton):
