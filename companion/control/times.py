@@ -6,7 +6,7 @@ year's digits, why the last tap on the Time Table laid nothing, which rounds' sc
 track has been looked at, and which dialog (More, Override) is open with its choices.
 Each tap method changes that, sends the action it completes (``app.act``), and returns
 the ``TimesView`` to show; ``view()`` gives it at any time. The rules' words and the
-actions' shapes are the presenter's (``companion.ui.presenters.times``).
+actions' shapes are ``times_view``'s (``companion/control/times_view.py``).
 
 Wiring: the screen (``companion/ui/screens/times.py``) builds one with the app as its
 port and calls ``changed()`` whenever the app says the game changed (``refresh``). The
@@ -26,10 +26,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from companion.control import times_view as pv
 from companion.games import times
 from companion.palette import seat_rgba
 from companion.ui import theme
-from companion.ui.presenters import times as pv
 
 RGBA = tuple[float, float, float, float]
 _CARDS = {b.code: b for b in pv.card_buttons()}

@@ -21,10 +21,10 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.widget import Widget
 
 from companion.control.times import Key, TimesView
+from companion.control.times_view import stacks
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.modal import Modal
-from companion.ui.presenters.times import stacks
 from companion.ui.taps import OneTap
 from companion.ui.widgets import TapButton
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games import times
-from companion.games.base import check
-from companion.ui.presenters.times import (
+from companion.control.times_view import (
     CARD_RGBA,
     Step,
     YearEntry,
@@ -30,6 +28,8 @@ from companion.ui.presenters.times import (
     turn_view,
     winners_text,
 )
+from companion.games import times
+from companion.games.base import check
 
 PLAYERS = [{"name": "Einstein", "seat": 1}, {"name": "Curie", "seat": 2},
            {"name": "Gauss", "seat": 3}, {"name": "Riese", "seat": 4}]
@@ -241,8 +241,8 @@ def test_a_marker_tap_works_out_the_turn_the_refresh_showed(monkeypatch):
 
 
 def test_a_space_that_takes_no_tap_says_why():
+    from companion.control import times_view as view
     from companion.games import times
-    from companion.ui.presenters import times as view
 
     state = times.initial({"players": [{"name": "Ann", "seat": 1}, {"name": "Bob", "seat": 2}],
                            "target": 15})
