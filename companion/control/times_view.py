@@ -361,7 +361,7 @@ def claims(state: times.State) -> tuple[str, ...]:
         elif t.kind == "doubt":
             lines.append(f"{who[t.seat]} doubts {who.get(t.target, '?')}")
         else:
-            lines.append(f"{who[t.seat]} joins the doubt on {who.get(t.target, '?')}")
+            lines.append(f"{who[t.seat]} joins the doubt")  # on the doubt's target, above
     return tuple(lines)
 
 

@@ -300,3 +300,4 @@ TIMES_HAND_W = 90  # an outcome's hand after it, "5 (-1)"
 TIMES_POINTS_H = 56  # the track's row of points
 TIMES_MENU_W = 480  # the More dialog
 TIMES_DIALOG_W = 784  # the Override dialog at most
+TIMES_LEAST = 18  # a line that must stay whole where 22 px cannot (five long names)

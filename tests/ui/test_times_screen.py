@@ -61,7 +61,7 @@ def outcome(ui, name):
 
     (row,) = [w for w in widgets(ui, Factory.OutcomeRow) if w.name == name]
     assert row.get_root_window() is not None and row.opacity > 0
-    shown = [w.text for w in row.children if getattr(w, "text", "")]
+    shown = [w.text for w in row.walk(restrict=True) if w is not row and getattr(w, "text", "")]
     assert name in shown and row.text in shown, f"{name}'s outcome is not shown: {shown}"
     return row.text
 
