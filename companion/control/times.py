@@ -305,10 +305,10 @@ class TimesControl:
         state = self.state()
         if state is None:
             return self.shown()
-        if self._selected(state) is None:
+        seat = self._selected(state)
+        if seat is None:  # every card entered, none picked to change
             self.app.say("Tap a player first, then their card.")
             return self.shown()
-        seat = self._selected(state)
         self.choices[seat] = code
         self.selected = pv.next_chooser(state, self.choices, after=seat)
         return self.shown()
