@@ -35,7 +35,11 @@ def test_times_year_outcomes_track_and_dialogs(ui, size):
     ui.goto_home()
     assert ui.app.start_game("times", {"players": FOUR, "target": 15})
     screen = ui.app.sm.current_screen
+    check(ui, size, "times_play_long_names")
     play_cards(ui, screen)
+    screen.refused_space("century", 17)  # why a tap laid nothing: whole, at 22 px
+    assert "cannot start at 1700" in screen.ids.turn_prompt.text
+    check(ui, size, "times_refused")
     assert screen.ids.turn_prompt.font_size >= sp(22), "the instruction is read at 22 px"
     for name in ("doubt", "join_doubt", "join_doubt"):  # Ann's pink 5 doubted by all
         screen.do("tap_space", "century", 10) if name == "doubt" else None
