@@ -516,7 +516,7 @@ def times_taps(app, rec: Recorder, taps: int, seed: int = 24) -> None:
             for pick in views(ids.picks):
                 if rng.random() < 0.5:
                     tap("player pick", pick)
-                tap("card", rng.choice(views(ids.cards)))
+                tap("card", rng.choice(ids.cards.children))
             tap("play the cards", ids.play_button)
         elif state.phase == times.TURNS:
             if not ids.doubt.disabled and rng.random() < 0.15:
