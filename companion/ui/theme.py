@@ -300,3 +300,14 @@ TRACK_HEADING = 36  # The Times' scoring track headline
 NUMBER_TYPED = 40  # the number typed on The Times' pad
 LIST_LINE_H = 34  # a line of a scrolling list of lines (a score sheet, History's statistics)
 NOTE_FIELD_H = 110  # History's note as typed, three lines at MEDIUM
+
+# -- The Times (screens/times.kv, times_panels.kv) ---------------------------------------
+TIMES_PROMPT_H = 50  # the instruction: two lines of 22 px at least
+TIMES_HEADLINE_H = 40  # whose turn it is, beside their seat disc
+TIMES_PERIOD_W = 230  # "Now: 1000–1999"
+TIMES_HAND_W = 90  # an outcome's hand after it, "5 (-1)"
+TIMES_POINTS_H = 56  # the track's row of points
+TIMES_MENU_W = 480  # the More dialog
+TIMES_DIALOG_W = 784  # the Override dialog at most
+TIMES_LEAST = 18  # a line that must stay whole where 22 px cannot (five long names)
+

@@ -11,6 +11,8 @@ from __future__ import annotations
 import pytest
 from layout_check import problems, shown
 
+from tests.ui.times_steps import play_cards
+
 pytestmark = pytest.mark.window
 
 SIXTY = "Maximiliana Theodora Konstantinopoulou-Wittgenstein Bergstrm"
@@ -66,8 +68,7 @@ def test_times(ui, small):
     assert ui.app.start_game("times", {"players": PLAYERS, "target": 15}), ui.app.status
     screen = ui.app.sm.current_screen
     readable(ui, "times_play")
-    screen.choices = {1: "pink5", 2: "blue3", 3: "yellow1", 4: "blue1"}
-    screen.play_cards()
+    play_cards(ui, screen)
     readable(ui, "times_turns")
     ui.app.end_game("abandoned", ask=False)
 

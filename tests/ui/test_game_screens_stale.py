@@ -66,14 +66,13 @@ def check_undo_and_resume(ui, more):
 def test_times(ui):
     ui.goto_home()
     assert ui.app.start_game("times", {"players": FOUR, "target": 15})
+    from tests.ui.times_steps import lay_first_space, play_cards
+
     screen = ui.app.sm.current_screen
-    screen.choices = {1: "pink5", 2: "blue3", 3: "yellow1", 4: "blue1"}
-    screen.play_cards()
-    ui.pump()
+    play_cards(ui, screen)
 
     def more():
-        lane = next(lane for lane in screen.time_table.lanes if lane.active)
-        ui.tap(next(b for b in lane.buttons if not b.disabled))  # a marker placed
+        lay_first_space(ui, screen)  # a marker placed
 
     check_undo_and_resume(ui, more)
 

@@ -13,6 +13,7 @@ from layout_check import FOUR, LONG, SIZES, moved, places, size_id
 from samples import MADELEINE, MARIE
 
 from tests.ui.test_layout_sizes import check
+from tests.ui.times_steps import lay_first_space, open_spaces, play_cards
 
 pytestmark = pytest.mark.window
 
@@ -44,26 +45,22 @@ def test_times_instruction_and_doubt_with_long_names(ui, size):
     ui.goto_home()
     assert ui.app.start_game("times", {"players": FOUR, "target": 15})
     screen = ui.app.sm.current_screen
-    screen.choices = {1: "pink5", 2: "blue3", 3: "yellow1", 4: "blue1"}
-    screen.play_cards()
+    play_cards(ui, screen)
     ui.pump(3)
     before = places(ui.app.root)
-    lane = next(lane for lane in screen.time_table.lanes if lane.active)
-    ui.tap(next(b for b in lane.buttons if not b.disabled))
+    lay_first_space(ui, screen)
     ui.pump(3)
     still(ui, before, "a marker placed")
     check(ui, size, "times_marker_placed")
     n = 0
-    while screen._doubt.disabled is not False and n < 8:  # until a doubt is possible
-        lane = next((lane for lane in screen.time_table.lanes if lane.active), None)
-        if lane is None:
-            break
-        free = [b for b in lane.buttons if not b.disabled]
+    while not screen.view.turns.may_doubt and n < 8:  # until a doubt is possible
+        free = open_spaces(screen)
         if not free:
             break
         ui.tap(free[0])
         n += 1
-    assert not screen._doubt.disabled and LONG[0] in screen._doubt.text  # "Doubt <name>"
+    doubt = screen.ids.doubt
+    assert not doubt.disabled and LONG[0] in doubt.text  # "Doubt <name>"
     check(ui, size, "times_doubt")
     ui.app.undo()
     check(ui, size, "times_after_undo")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from layout_check import FOUR, LONG, SIZES, problems, size_id
 
+from tests.ui.times_steps import lay_first_space, play_cards
+
 pytestmark = pytest.mark.window
 
 
@@ -28,11 +30,9 @@ def test_times_play_turns_reveal_evaluated(ui, size):
     assert ui.app.start_game("times", {"players": FOUR, "target": 15})
     screen = ui.app.sm.current_screen
     check(ui, size, "times_play")
-    screen.choices = {1: "pink5", 2: "blue3", 3: "yellow1", 4: "blue1"}
-    screen.play_cards()
+    play_cards(ui, screen)
     check(ui, size, "times_turns")
-    lane = next(lane for lane in screen.time_table.lanes if lane.active)
-    ui.tap(next(b for b in lane.buttons if not b.disabled))
+    lay_first_space(ui, screen)
     check(ui, size, "times_turns_pending")
     ui.app.end_game("abandoned", ask=False)
 

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from fakes import Front
 
+from companion.control import times_view
 from companion.errors import StorageError
 from companion.games import get_rules, times
 from companion.games.base import check
 from companion.speech import Line
 from companion.store.gamelog import GameLog
-from companion.ui.presenters import times as times_view
 from companion.ui.presenters.crazy_time_view import view as crazy_view
 from companion.ui.session_controller import SessionController
 

@@ -44,7 +44,7 @@ CHECKED_PY = sorted([
     "presenters/crazy_time.py", "presenters/crazy_time_view.py",
     "presenters/professor_tempus.py", "presenters/time_after_time.py",
     "presenters/time_stories.py", "presenters/time_stories_items.py",
-    "presenters/time_stories_setup.py", "presenters/times.py",
+    "presenters/time_stories_setup.py",
 ])
 
 COLOUR_KEYS = {"rgba", "color", "colour", "background_color", "tint", "shade",

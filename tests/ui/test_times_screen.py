@@ -39,8 +39,13 @@ def screen(ui, played):
 def widgets(ui, cls, text=None):
     """Widgets of a class (and text) on the screen, or in its open dialog if there is one."""
     screen = ui.app.sm.current_screen
-    top = getattr(screen, "overlay", None) or screen
+    top = {"menu": screen.menu, "override": screen.dialog}.get(screen.control.overlay, screen)
     return [w for w in top.walk() if isinstance(w, cls) and (text is None or w.text == text)]
+
+
+def hands(screen):
+    """The hand counts in the header, in seat order."""
+    return [chip["hand"] for chip in screen.ids.chips.data]
 
 
 def pick(ui, name):
@@ -52,23 +57,24 @@ def pick(ui, name):
 def outcome(ui, name):
     """The outcome shown beside ``name`` (its name and its words are two labels of one
     row, both visible)."""
-    from companion.ui.screens.times_panels import OutcomeRow
+    from kivy.factory import Factory
 
-    (row,) = [w for w in widgets(ui, OutcomeRow) if w.name == name]
+    (row,) = [w for w in widgets(ui, Factory.OutcomeRow) if w.name == name]
     assert row.get_root_window() is not None and row.opacity > 0
-    shown = [w.text for w in row.children if getattr(w, "text", "")]
+    shown = [w.text for w in row.walk(restrict=True) if w is not row and getattr(w, "text", "")]
     assert name in shown and row.text in shown, f"{name}'s outcome is not shown: {shown}"
     return row.text
 
 
 def space(ui, column: str, label: str):
     """The Time Table space showing ``label`` in the lane titled ``column``."""
-    from companion.ui.screens.times_panels import SpaceButton
+    from companion.ui.screens.times_panels import SpaceButton, TimeLane
 
-    for button in widgets(ui, SpaceButton, label):
-        row = button.parent.parent
-        if any(getattr(w, "text", None) == column for w in row.children):
-            return button
+    for lane in widgets(ui, TimeLane):
+        if lane.lane.title == column:
+            for button in lane.walk():
+                if isinstance(button, SpaceButton) and button.text == label:
+                    return button
     raise LookupError(f"no space {label!r} in the {column} column")
 
 
@@ -79,14 +85,14 @@ def key(ui, text: str):
     return found[0]
 
 
-def type_on_number_pad(ui, dialog, digits: str) -> None:
+def type_on_number_pad(ui, screen, digits: str) -> None:
     """Tap the dialog's number, type ``digits`` on the number pad that opens, then OK."""
     from kivy.uix.button import Button
 
     from companion.ui.widgets import NumberPad
 
-    (number,) = [w for w in dialog.walk() if isinstance(w, Button)
-                 and w.text == str(dialog.value) and w.font_size == 40]
+    (number,) = [w for w in screen.dialog.walk() if isinstance(w, Button)
+                 and w.text == str(screen.control.o_value) and w.font_size == 40]
     ui.tap(number)
     (pad,) = [w for w in ui.app.layer.children if isinstance(w, NumberPad)]
     ui.screenshot("times_override_number_pad")
@@ -121,11 +127,11 @@ def enter_cards(ui, cards):
 def test_the_1299_example_from_cards_to_evaluation(ui, screen, played):
     log = ui.app.session
     assert ui.find("Round 1 · Event 1")
-    assert [c.hand for c in screen.ids.chips.children[::-1]] == [6, 6, 6, 6]
+    assert hands(screen) == [6, 6, 6, 6]
     # Einstein is picked first; after each card the next player is picked
     enter_cards(ui, [(None, "Pink 5"), (None, "Blue 1"), (None, "Yellow 5")])
     enter_cards(ui, [(3, "Yellow 3"), (4, "Yellow 1")])  # seat buttons pick the player
-    assert screen.choices == {1: "pink5", 2: "blue1", 3: "yellow3", 4: "yellow1"}
+    assert screen.control.choices == {1: "pink5", 2: "blue1", 3: "yellow3", 4: "yellow1"}
     assert ui.app.table.lamps.state(4)
     path, colours = ui.screenshot("times_play")
     assert colours > 8
@@ -189,7 +195,7 @@ def test_the_1299_example_from_cards_to_evaluation(ui, screen, played):
     assert outcome(ui, "Curie") == "wrong: takes Blue 1 back"
     assert outcome(ui, "Gauss") == "right doubt: discards Yellow 3"
     assert outcome(ui, "Riese") == "wrong: takes Yellow 1 back"
-    assert [c.hand for c in screen.ids.chips.children[::-1]] == [5, 6, 5, 6]
+    assert hands(screen) == [5, 6, 5, 6]
     path, colours = ui.screenshot("times_evaluated")
     assert colours > 8
     check_touch_targets(ui)
@@ -210,7 +216,7 @@ def test_undo_takes_back_a_turn_and_a_play_keeps_the_cards(ui, screen):
     assert ui.find("Einstein's turn: Pink 5")
     ui.tap(ui.find("Undo"))
     assert ui.app.session.state.phase == "play"
-    assert screen.choices == {1: "pink5", 2: "blue1", 3: "yellow3", 4: "yellow1"}
+    assert screen.control.choices == {1: "pink5", 2: "blue1", 3: "yellow3", 4: "yellow1"}
     assert ui.find("Play the cards", kind=Button).disabled is False
 
 
@@ -253,8 +259,8 @@ def test_override_ends_the_round_and_the_track_names_the_winner(ui, played):
     ui.tap(ui.find("Save override"))
     assert ui.find("Override: Choose whose hand or score to set.")
     ui.tap(pick(ui, "Einstein"))
-    type_on_number_pad(ui, screen.overlay, "1")  # far from the hand: typed, not stepped
-    assert screen.overlay.value == 1
+    type_on_number_pad(ui, screen, "1")  # far from the hand: typed, not stepped
+    assert screen.control.o_value == 1
     ui.tap(ui.find("Save override"))
     assert "reason" in ui.find("Override: ").text
     ui.tap(ui.find("Card dropped"))
@@ -265,7 +271,7 @@ def test_override_ends_the_round_and_the_track_names_the_winner(ui, played):
     log = ui.app.session
     assert log.actions[-1] == {"type": "override", "seat": 1, "hand": 1,
                                "reason": "Card dropped"}
-    assert screen.overlay is None
+    assert screen.control.overlay is None and screen.dialog.parent is None
     # a hand of one between events ends the round: Einstein +3 reaches the target
     assert ui.find("Einstein wins!")
     assert ui.find("+3 = 3") and ui.find("+1 = 1")
@@ -304,12 +310,12 @@ def test_cancelled_cards_and_a_lone_card_replay_the_event(ui, screen):
     ui.tap(ui.find("Play the cards", kind=Button))
     assert log.state.phase == "play"
     assert ui.find("All cards cancelled (1 of 3): play again.")
-    assert screen.choices == {}, "a new reveal starts from no cards"
+    assert screen.control.choices == {}, "a new reveal starts from no cards"
     enter_cards(ui, [(None, "Pink 5"), (None, "Pink 5"), (None, "Pink 5"), (None, "Blue 1")])
     ui.tap(ui.find("Play the cards", kind=Button))
     assert ui.find("Only Riese's card stands: discarded. Play again.")
     assert outcome(ui, "Riese") == "the only card standing: discards Blue 1"
-    assert [c.hand for c in screen.ids.chips.children[::-1]] == [6, 6, 6, 5]
+    assert hands(screen) == [6, 6, 6, 5]
     ui.screenshot("times_lone_card")
     ui.tap(ui.find("Next event"))
     assert ui.find("Round 1 · Event 1")
@@ -335,26 +341,8 @@ def test_five_players_fit_the_screen(ui):
     ui.app.end_game("abandoned")
 
 
-def test_taps_change_the_time_table_in_place_and_make_no_widgets(ui, screen):
-    """The turns panel is built once: a marker tap, a placement, a doubt and Undo leave
-    the same widgets on screen (only their words, colours and states change)."""
-    enter_cards(ui, [(None, "Pink 5"), (None, "Blue 1"), (None, "Yellow 3"), (None, "Yellow 1")])
-    ui.tap(ui.find("Play the cards", kind=Button))
-    before = {id(w) for w in screen.walk()}
-    table = screen.time_table
-    ui.tap(space(ui, "Century", "1000"))  # Einstein's placement
-    ui.tap(space(ui, "Century", "1300"))  # Curie's forced marker, not yet sent
-    ui.tap(ui.find("Lay again"))
-    ui.tap(space(ui, "Century", "1300"))
-    ui.tap(space(ui, "Decade", "30"))  # her placement
-    ui.tap(ui.find("Doubt Curie"))
-    ui.tap(ui.find("Undo"))
-    assert screen.time_table is table
-    assert {id(w) for w in screen.walk()} == before, "no widget made, none dropped"
-
-
 def test_a_new_table_shows_its_own_players_not_the_last_games(ui, played):
-    """Panels kept between games show the new game's players, never the old ones."""
+    """A new game shows its own players, never the last game's."""
     from companion.ui.screens.times_panels import PlayerPick
 
     start(ui)
@@ -399,22 +387,13 @@ def test_the_judged_year_stays_after_an_override_and_its_undo(ui, screen):
     assert ui.app.session.state.phase == "reveal" and ui.find("1 _ _ _")
 
 
-def test_a_space_takes_its_tap_and_a_finger_slid_off_it_lays_nothing(ui, screen, monkeypatch):
-    """A tap elsewhere is not walked through the Time Table's spaces; a space still gets
-    its own tap, and a finger pressed on a space and lifted outside the lane (the space
-    holds the touch) lays no marker."""
+def test_a_finger_slid_off_a_space_lays_nothing(ui, screen):
+    """A finger pressed on a space and lifted outside the Time Table lays no marker; the
+    space's own tap lays one."""
     from kivy.tests.common import UnitTestTouch
-
-    from companion.ui.screens.times_panels import SpaceButton
 
     enter_cards(ui, [(None, "Pink 5"), (None, "Blue 1"), (None, "Yellow 3"), (None, "Yellow 1")])
     ui.tap(ui.find("Play the cards", kind=Button))
-    ups: list[SpaceButton] = []
-    up = SpaceButton.on_touch_up
-    monkeypatch.setattr(SpaceButton, "on_touch_up",
-                        lambda self, touch: (ups.append(self), up(self, touch))[1])
-    ui.tap(ui.find("Lay again"))
-    assert ups == [], "a tap on the action row visits no space of the Time Table"
     start = space(ui, "Century", "1000")
     x, y = start.to_window(*start.center)
     touch = UnitTestTouch(x, y)
@@ -423,8 +402,7 @@ def test_a_space_takes_its_tap_and_a_finger_slid_off_it_lays_nothing(ui, screen,
     touch.touch_move(x, 5)  # down to the status line, out of the Time Table
     touch.touch_up()
     ui.pump(2)
-    assert start in ups, "the space holding the touch is told it ended"
-    assert ui.app.session.n_actions == 1 and screen.pending == [], "nothing laid"
+    assert ui.app.session.n_actions == 1 and screen.control.pending == [], "nothing laid"
     ui.tap(start)
     assert ui.app.session.last_action["type"] == "place", "the space's own tap lays"
 
@@ -441,14 +419,14 @@ def test_a_tap_on_the_wrong_column_or_space_says_why(ui, screen, played):
     decade = space(ui, "Decade", "30")
     assert decade.disabled
     ui.tap(decade)
-    prompt = screen._turn_prompt.text
+    prompt = screen.ids.turn_prompt.text
     assert prompt == ("Not the Decade column: Einstein's Pink 5 goes in the Century column.")
     assert played[-1] == "error" and ui.app.session.n_actions == before
     ui.screenshot("times_wrong_column")
     late = space(ui, "Century", "1700")
     assert late.disabled and isinstance(late, SpaceButton)
     ui.tap(late)
-    assert screen._turn_prompt.text.startswith("Einstein's Pink 5 cannot start at 1700")
+    assert screen.ids.turn_prompt.text.startswith("Einstein's Pink 5 cannot start at 1700")
     ui.tap(space(ui, "Century", "1000"))
     assert ui.app.session.last_action["type"] == "place"
-    assert "cannot start" not in screen._turn_prompt.text
+    assert "cannot start" not in screen.ids.turn_prompt.text

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games import times
-from companion.games.base import check
-from companion.ui.presenters.times import (
+from companion.control.times_view import (
     CARD_RGBA,
     Step,
     YearEntry,
@@ -30,6 +28,8 @@ from companion.ui.presenters.times import (
     turn_view,
     winners_text,
 )
+from companion.games import times
+from companion.games.base import check
 
 PLAYERS = [{"name": "Einstein", "seat": 1}, {"name": "Curie", "seat": 2},
            {"name": "Gauss", "seat": 3}, {"name": "Riese", "seat": 4}]
@@ -218,31 +218,9 @@ def test_prompts_after_cancelled_cards_a_lone_card_and_a_redeal():
     assert play_prompt(state, {}, None).startswith("Same event: play again.")
 
 
-def test_a_marker_tap_works_out_the_turn_the_refresh_showed(monkeypatch):
-    """The screen shows ``turn_view(state, pending)``; a tap then lays through ``lay``
-    and sends through ``place_action`` on the same state: the engine is asked for the
-    legal starts and the forced markers once, not again per call."""
-    state = act(start(), play_action(start(), CARDS))
-    asked = {"legal_starts": 0, "required_forced_markers": 0}
-    for name in asked:
-        real = getattr(times, name)
-        monkeypatch.setattr(times, name, lambda *a, _n=name, _f=real: (
-            asked.__setitem__(_n, asked[_n] + 1), _f(*a))[1])
-    shown = turn_view(state, [])
-    pending = lay(state, [], 10)
-    assert place_action(state, pending)["markers"] == [
-        {"column": "century", "size": 5, "start": 10}]
-    assert lanes(state, [], shown)[0].enabled == shown.starts
-    assert asked == {"legal_starts": 1, "required_forced_markers": 1}
-    assert turn_view(state, []) is shown
-    assert turn_view(state, pending) is not shown  # other markers: worked out anew
-    later = act(state, place_action(state, pending))
-    assert turn_view(later, []).seat == 2 and asked["legal_starts"] == 2  # a new state
-
-
 def test_a_space_that_takes_no_tap_says_why():
+    from companion.control import times_view as view
     from companion.games import times
-    from companion.ui.presenters import times as view
 
     state = times.initial({"players": [{"name": "Ann", "seat": 1}, {"name": "Bob", "seat": 2}],
                            "target": 15})

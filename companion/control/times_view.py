@@ -19,15 +19,15 @@ Nothing here knows Kivy or reads a clock.
 * ``override_action`` builds the override dict or says what is missing; ``chips``
   gives each player's hand count for the always-visible header.
 
-Wiring: ``companion/ui/screens/times.py`` calls these with ``app.session.state`` and
-sends the returned dicts with ``app.act``.
+Wiring: ``companion/control/times.py`` (the screen's controller) calls these with the
+session's state and sends the returned dicts with ``app.act``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, wraps
+from functools import cache
 
 from companion.games import times
 from companion.games.times.cards import CARD_CODES, COLOUR_COLUMN, card_label, parse_card
@@ -154,33 +154,8 @@ class Step:
     forced: bool
 
 
-def keeps_last(key):
-    """Decorate ``fn(state, arg)``, a pure function of an immutable state: its last
-    answer is given again while it is asked about the same state object (``is``: the
-    object is held, so never a reused id) and an equal ``key(arg)``. A tap and the
-    refresh after it ask for the same state: the work is done once."""
-
-    def wrap(fn):
-        last: list = [None, None, None]  # (state, key, answer)
-
-        @wraps(fn)
-        def kept(state, arg):
-            k = key(arg)
-            if last[0] is state and last[1] == k:
-                return last[2]
-            answer = fn(state, arg)
-            last[:] = state, k, answer
-            return answer
-
-        return kept
-
-    return wrap
-
-
-@keeps_last(lambda seat: seat)
 def placement_steps(state: times.State, seat: int) -> tuple[Step, ...]:
-    """The markers ``seat`` lays in this turn, in order (asked by ``turn_view``,
-    ``place_action`` and ``lanes`` of one state: worked out once per state and seat)."""
+    """The markers ``seat`` lays in this turn, in order."""
     code = next((c for s, c in state.played if s == seat), None)
     if code is None:
         return ()
@@ -207,10 +182,8 @@ class TurnView:
     doubt_target: str  # the name doubted by "Doubt" / "Join doubt"
 
 
-@keeps_last(lambda pending: tuple(tuple(m.items()) for m in pending))
 def turn_view(state: times.State, pending: Sequence[Mapping]) -> TurnView | None:
-    """What the player to act may do, given the markers they have tapped so far (a
-    marker tap, ``lay``, and the refresh after it work the turn out once)."""
+    """What the player to act may do, given the markers they have tapped so far."""
     seat = times.whose_turn(state)
     if seat is None:
         return None
@@ -310,7 +283,7 @@ class Lane:
 def lanes(state: times.State, pending: Sequence[Mapping] = (),
           view: TurnView | None = None) -> tuple[Lane, ...]:
     """The three columns; ``view``: ``turn_view(state, pending)`` when the caller has
-    it already (a refresh works the turn out once)."""
+    it already."""
     if view is None:
         view = turn_view(state, pending)
     seat = view.seat if view else 0
@@ -361,7 +334,7 @@ def claims(state: times.State) -> tuple[str, ...]:
         elif t.kind == "doubt":
             lines.append(f"{who[t.seat]} doubts {who.get(t.target, '?')}")
         else:
-            lines.append(f"{who[t.seat]} joins the doubt on {who.get(t.target, '?')}")
+            lines.append(f"{who[t.seat]} joins the doubt")  # on the doubt's target, above
     return tuple(lines)
 
 
