@@ -118,16 +118,16 @@ class CrazyView:
     board: cp.Board | None = None
     lead_colour: tuple = GREY
     pickups: tuple[Row, ...] = ()
-    facts: str = ""  # the laws in force and the round winners, under the buttons
+    laws: str = ""  # "Laws: Time Machine  ·  Synchronisation  ·  High Noon (round 2+)"
+    facts: str = ""  # who dealt, how many cards, who won which round
     undo: str = "Undo"
     can_undo: bool = False
     call_back: str = ""  # the screen's own message (a tap closes it)
     question: Question | None = None
-    order: str = ""  # the mistakes' order, or what to do
     who: str = ""  # whom the metronome counts at
     word: str = ""  # the metronome's word
     beat: int = -1
-    laws: str = ""  # the law cards a player may read (markup, escaped)
+    cards: str = ""  # the law cards a player may read (markup, escaped)
     law: LawForm | None = None
     end: End | None = None
 
@@ -212,16 +212,15 @@ class CrazyTimeControl:
             lead_colour=self._colour(b.lead.seat) if b.lead else GREY,
             pickups=tuple(Row(line.seat, self._colour(line.seat), line.text)
                           for line in reversed(b.pickups)),
-            facts=laws + (f"\n{b.won}" if b.won else ""),
+            laws=laws, facts=b.facts + (f"\n{b.won}" if b.won else ""),
             undo=undo, can_undo=bool(session.can_undo), call_back=call_back,
             question=self._question if page == "question" else
             self._erred(v) if page == "mistakes" else None,
             who=self.metro["who"] if self.metro else "",
-            order=self.order_note or self._order_text(v),
             word=cp.TICK_TOCK[self.metro["beat"]] if self.metro and self.metro["beat"] >= 0
             else "",
             beat=self.metro["beat"] if self.metro else -1,
-            laws=self._laws_text(v) if page == "laws" else "",
+            cards=self._laws_text(v) if page == "laws" else "",
             law=self._law_form(v) if page == "law" else None,
             end=self._end(v) if page == "end" else None)
 
@@ -244,12 +243,19 @@ class CrazyTimeControl:
         """The answer ``index`` of the question shown was tapped."""
         if self.page == "question" and 0 <= index < len(self._values):
             self._on_pick(self._values[index])
+        elif self.page == "mistakes":
+            v = self._game()
+            options = self._erred(v).options if v is not None else ()
+            if 0 <= index < len(options):
+                return self.mistake(options[index].seat)
         return self.view()
 
     def end_button(self, index: int) -> CrazyView:
         """A button under the answers (Cancel, "Undo the win")."""
         if self.page == "question" and 0 <= index < len(self._ends):
             self._ends[index]()
+        elif self.page == "mistakes" and 0 <= index < 3:
+            return (self.clear_mistakes, self.back, self.mistakes_done)[index]()
         return self.view()
 
     def press(self, seat: int) -> str:
@@ -348,9 +354,11 @@ class CrazyTimeControl:
         self._to("mistakes", "mistakes")
 
     def _erred(self, v: dict) -> Question:
-        return Question("Who erred? Tap the seats in the order of their mistakes", "",
+        """The seats in the order they erred (the hint), the last one picking up."""
+        return Question("Who erred? Tap the seats in the order of their mistakes",
+                        self.order_note or self._order_text(v),
                         tuple(Option(o.text, o.seat, o.colour, o.seat in self.order)
-                              for o, _ in self._seats(v)), 3, ())
+                              for o, _ in self._seats(v)), 3, ("Clear", "Cancel", "Next"))
 
     def _order_text(self, v: dict) -> str:
         if self.flow != "mistakes" or self.page != "mistakes":
@@ -440,8 +448,9 @@ class CrazyTimeControl:
         if m["start"] is None:
             m["start"] = now_ns
         beat, _word, done = cp.metronome(m["start"], now_ns)
+        if done and not self._act({"type": "tick_tock", "seat": m["seat"]}):
+            self.close()  # refused (said by the app): counted once, not at every frame
         if done:
-            self._act({"type": "tick_tock", "seat": m["seat"]})
             return self.view()
         if m["beat"] >= beat:
             return None

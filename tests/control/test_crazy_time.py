@@ -93,7 +93,8 @@ def test_the_board_at_the_start(ct):
     v = ct.view()
     assert (v.page, v.heading) == ("board", "Crazy Time: round 1 of 4")
     assert v.board.notice == "Ann deals 15 cards each" and v.board.lead.text == "Ann"
-    assert v.facts == "Laws: Time Machine  ·  Synchronisation"
+    assert v.laws == "Laws: Time Machine  ·  Synchronisation"
+    assert v.facts == "Dealer: Ann  ·  15 cards each"
     assert not v.board.can_guess and not v.can_undo and v.undo == "Undo"
     assert v.pickups == () and v.call_back == ""
 
@@ -145,15 +146,16 @@ def test_seat_buttons_answer_a_question_and_on_the_board_open_the_slap_pad(app, 
 
 def test_several_mistakes_charge_the_last_one(app, ct):
     v = ct.tap("mistakes")
-    assert v.page == "mistakes" and v.order == "Nobody yet"
-    v = ct.mistakes_done()
-    assert v.order == "Tap the players who erred, in order" and v.page == "mistakes"
-    ct.mistake(1)
-    assert ct.press(4) == "answer"
+    assert v.page == "mistakes" and v.question.hint == "Nobody yet"
+    assert v.question.ends == ("Clear", "Cancel", "Next")
+    v = ct.end_button(2)  # Next, with nobody yet
+    assert v.question.hint == "Tap the players who erred, in order" and v.page == "mistakes"
+    ct.pick(0)  # Ann, tapped
+    assert ct.press(4) == "answer"  # Dan, with his button
     v = ct.view()
-    assert v.order == "Ann then Dan: Dan picks up"
+    assert v.question.hint == "Ann then Dan: Dan picks up"
     assert [o.selected for o in v.question.options] == [True, False, False, True]
-    v = ct.mistakes_done()
+    v = ct.end_button(2)
     assert v.question.title == "What went wrong? Dan picks up"
     answer(ct, "Wrong hour")
     p = snap(app)["pickups"][-1]
@@ -161,7 +163,7 @@ def test_several_mistakes_charge_the_last_one(app, ct):
     ct.tap("mistakes")
     ct.mistake(2)
     ct.mistake(3)
-    ct.clear_mistakes()
+    assert ct.end_button(0).question.hint == "Nobody yet"  # Clear
     ct.mistake(3)
     ct.mistake(2)
     ct.mistakes_done()
@@ -224,7 +226,7 @@ def test_a_round_won_asks_who_leaves_then_the_law_is_typed_and_kept_secret(app, 
     assert v.page == "board" and v.heading == "Crazy Time: round 2 of 4"
     assert v.call_back == "Call Ann back and tell them the new law's name: High Noon"
     assert "noon is called" not in repr(v) and "whistle" not in repr(v)
-    assert "High Noon (round 2+)" in v.facts and "Won: Cara (round 1)" in v.facts
+    assert "High Noon (round 2+)" in v.laws and v.facts.endswith("\nWon: Cara (round 1)")
 
 
 def test_the_call_back_message_closes_with_a_tap_or_the_next_action(app, ct):
@@ -325,14 +327,14 @@ def test_who_is_looking_sees_only_what_they_may(app, ct):
     new_law(ct)
     ct.tap("read_laws")
     v = answer(ct, "Ann")
-    assert v.page == "laws" and "for Ann (seat 1)" in v.laws
-    assert "Hidden from you" in v.laws and "noon is called" not in v.laws
+    assert v.page == "laws" and "for Ann (seat 1)" in v.cards
+    assert "Hidden from you" in v.cards and "noon is called" not in v.cards
     assert ct.back().page == "board"
     ct.tap("read_laws")
     assert ct.press(2) == "answer"
     v = ct.view()
-    assert "When? noon is called" in v.laws and "What? whistle" in v.laws
-    assert "noon is called" not in ct.back().laws
+    assert "When? noon is called" in v.cards and "What? whistle" in v.cards
+    assert "noon is called" not in ct.back().cards
 
 
 def test_a_law_name_with_brackets_is_shown_as_typed(app, ct):
@@ -340,7 +342,7 @@ def test_a_law_name_with_brackets_is_shown_as_typed(app, ct):
     answer(ct, "Cara")
     new_law(ct, name="[b]Bold[/b]")
     ct.tap("read_laws")
-    assert "&bl;b&br;Bold" in answer(ct, "Bob").laws
+    assert "&bl;b&br;Bold" in answer(ct, "Bob").cards
 
 
 def test_the_end_crowns_the_grand_master_and_undo_goes_back(app, ct):
