@@ -118,8 +118,8 @@ class CrazyView:
     board: cp.Board | None = None
     lead_colour: tuple = GREY
     pickups: tuple[Row, ...] = ()
-    laws: str = ""  # "Laws: Time Machine  ·  Synchronisation  ·  High Noon (round 2+)"
-    facts: str = ""  # who dealt, how many cards, who won which round
+    laws: str = ""  # "Laws: Time Machine · Synchronisation · High Noon" (the names)
+    facts: str = ""  # who won which round, who dealt, how many cards
     undo: str = "Undo"
     can_undo: bool = False
     call_back: str = ""  # the screen's own message (a tap closes it)
@@ -204,15 +204,14 @@ class CrazyTimeControl:
         call_back = ""
         if self.call_back is not None and self.call_back[0] is session.state:
             call_back = self.call_back[1]
-        laws = "Laws: " + "  ·  ".join(
-            name + (f" ({since})" if since else "") for name, since in b.law_parts)
+        laws = "Laws: " + " · ".join(name for name, _since in b.law_parts)
         page = self.page if self.flow else "board"
         return CrazyView(
             page=page, heading=b.title, board=b,
             lead_colour=self._colour(b.lead.seat) if b.lead else GREY,
             pickups=tuple(Row(line.seat, self._colour(line.seat), line.text)
                           for line in reversed(b.pickups)),
-            laws=laws, facts=b.facts + (f"\n{b.won}" if b.won else ""),
+            laws=laws, facts=(f"{b.won}\n" if b.won else "") + b.facts,
             undo=undo, can_undo=bool(session.can_undo), call_back=call_back,
             question=self._question if page == "question" else
             self._erred(v) if page == "mistakes" else None,

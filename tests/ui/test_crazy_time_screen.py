@@ -418,8 +418,8 @@ def test_board_lines_are_large_and_never_cut(ui):
     assert newest.size_px == 28 and newest.text.startswith("Cara: last to slap")
     _x, rv_bottom = rv.to_window(rv.x, rv.y)
     whole = [w for w in rows if w.to_window(w.x, w.y)[1] >= rv_bottom - 1]
-    assert len(whole) >= 3, "the newest three pick-ups lie whole in the list"
     ui.screenshot("crazy_board_seven")
+    assert len(whole) >= 3, "the newest three pick-ups lie whole in the list"
 
 
 def test_the_end_lists_seven_players_below_the_headline(ui):
@@ -437,9 +437,12 @@ def test_the_end_lists_seven_players_below_the_headline(ui):
     headline = ui.find("Grand Master of Time: Fred")
     rows = [w for w in screen.ids.end_rows.children[0].children if hasattr(w, "wins")]
     assert sorted(r.seat for r in rows) == list(range(1, 8))
-    bottom_bar = ui.find("Finish game").y  # the buttons sit at the bottom of the panel
+    finish = ui.find("Finish game")  # the buttons sit at the bottom of the panel
+    below_headline = headline.to_window(headline.x, headline.y)[1]
+    bottom_bar = finish.to_window(finish.x, finish.y)[1]
     for row in rows:
-        assert row.top <= headline.y + 1 and row.y >= bottom_bar - 1
+        _x, y = row.to_window(row.x, row.y)
+        assert y + row.height <= below_headline + 1 and y >= bottom_bar - 1
         assert row.height >= 36
     ui.find("Evangelina")
     ui.screenshot("crazy_end_seven")

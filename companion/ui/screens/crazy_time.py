@@ -17,7 +17,7 @@ press as its first slap.
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.metrics import dp
+from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
@@ -92,12 +92,15 @@ class CrazyTimeScreen(Screen):
             self.notice, self.notice_more = b.notice, b.notice_more
             self.laws, self.facts = v.laws, v.facts
             self.undo, self.can_undo, self.can_guess = v.undo, v.can_undo, b.can_guess
+            room = self.ids.pickups.width - dp(60)  # a line's letters, at about 0.5 em
             self.ids.pickups.data = [
                 {"seat": r.seat, "colour": r.colour, "text": r.text,
-                 "size_px": 28 if i == 0 else 24, "row_size": (None, dp(80 if i == 0 else 44))}
+                 "size_px": 28 if i == 0 else 24,
+                 "row_size": (None, dp((72 if i == 0 else 64) if len(r.text) * sp(
+                     15 if i == 0 else 13) > room else (50 if i == 0 else 42)))}
                 for i, r in enumerate(v.pickups)] or [
                 {"seat": 0, "colour": GREY, "text": "No pick-ups yet this round",
-                 "size_px": 24, "row_size": (None, dp(44))}]
+                 "size_px": 24, "row_size": (None, dp(42))}]
         q = v.question
         if q is not None:
             self.q_title, self.q_hint = q.title, q.hint
