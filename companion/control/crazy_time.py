@@ -117,6 +117,11 @@ class CrazyView:
     heading: str
     board: cp.Board | None = None
     lead_colour: tuple = GREY
+    #: the first line, beside the badge of who starts at 1 o'clock: what they do now
+    #: when the news is theirs ("Dan gathers every discard pile and starts at 1
+    #: o'clock"), else who starts; ``notice`` is then the news, on a line of its own
+    lead: str = ""
+    notice: str = ""
     pickups: tuple[Row, ...] = ()
     laws: str = ""  # "Laws: Time Machine · Synchronisation · High Noon" (the names)
     facts: str = ""  # who won which round, who dealt, how many cards
@@ -209,6 +214,7 @@ class CrazyTimeControl:
         return CrazyView(
             page=page, heading=b.title, board=b,
             lead_colour=self._colour(b.lead.seat) if b.lead else GREY,
+            **self._lead(b),
             pickups=tuple(Row(line.seat, self._colour(line.seat), line.text)
                           for line in reversed(b.pickups)),
             laws=laws, facts=(f"{b.won}\n" if b.won else "") + b.facts,
@@ -222,6 +228,14 @@ class CrazyTimeControl:
             cards=self._laws_text(v) if page == "laws" else "",
             law=self._law_form(v) if page == "law" else None,
             end=self._end(v) if page == "end" else None)
+
+    @staticmethod
+    def _lead(b: cp.Board) -> dict:
+        if b.lead is None:
+            return {"lead": "", "notice": b.notice}
+        if b.notice.startswith(b.lead.text + " "):
+            return {"lead": f"{b.notice} and starts at 1 o'clock", "notice": ""}
+        return {"lead": f"{b.lead.text} starts at 1 o'clock", "notice": b.notice}
 
     # -- a question and its answers ---------------------------------------------------
 

@@ -93,6 +93,8 @@ def test_the_board_at_the_start(ct):
     v = ct.view()
     assert (v.page, v.heading) == ("board", "Crazy Time: round 1 of 4")
     assert v.board.notice == "Ann deals 15 cards each" and v.board.lead.text == "Ann"
+    # the news is Ann's: one line with her badge says it and that she starts
+    assert (v.lead, v.notice) == ("Ann deals 15 cards each and starts at 1 o'clock", "")
     assert v.laws == "Laws: Time Machine · Synchronisation"
     assert v.facts == "Dealer: Ann  ·  15 cards each"
     assert not v.board.can_guess and not v.can_undo and v.undo == "Undo"
@@ -224,6 +226,8 @@ def test_a_round_won_asks_who_leaves_then_the_law_is_typed_and_kept_secret(app, 
     law = snap(app)["laws"][-1]
     assert (law["name"], law["absent"], law["creator"]) == ("High Noon", 1, 3)
     assert v.page == "board" and v.heading == "Crazy Time: round 2 of 4"
+    assert (v.lead, v.notice) == ("Cara starts at 1 o'clock",
+                                  "Before play: Cara turns up one card")
     assert v.call_back == "Call Ann back and tell them the new law's name: High Noon"
     assert "noon is called" not in repr(v) and "whistle" not in repr(v)
     assert v.laws.endswith(" · High Noon") and v.facts.startswith("Won: Cara (round 1)\n")

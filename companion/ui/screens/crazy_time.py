@@ -45,7 +45,7 @@ class CrazyTimeScreen(Screen):
     call_back = StringProperty("")
     lead_seat = NumericProperty(0)
     lead_colour = ColorProperty(GREY)
-    lead_name = StringProperty("")
+    lead_text = StringProperty("")
     notice = StringProperty("")
     notice_more = StringProperty("")
     laws = StringProperty("")
@@ -88,19 +88,11 @@ class CrazyTimeScreen(Screen):
         b = v.board
         if b is not None:
             self.call_back, self.lead_colour = v.call_back, v.lead_colour
-            self.lead_seat, self.lead_name = (b.lead.seat, b.lead.text) if b.lead else (0, "")
-            self.notice, self.notice_more = b.notice, b.notice_more
+            self.lead_seat, self.lead_text = (b.lead.seat if b.lead else 0), v.lead
+            self.notice, self.notice_more = v.notice, b.notice_more
             self.laws, self.facts = v.laws, v.facts
             self.undo, self.can_undo, self.can_guess = v.undo, v.can_undo, b.can_guess
-            room = self.ids.pickups.width - dp(60)  # a line's letters, at about 0.5 em
-            self.ids.pickups.data = [
-                {"seat": r.seat, "colour": r.colour, "text": r.text,
-                 "size_px": 28 if i == 0 else 24,
-                 "row_size": (None, dp((72 if i == 0 else 64) if len(r.text) * sp(
-                     15 if i == 0 else 13) > room else (50 if i == 0 else 42)))}
-                for i, r in enumerate(v.pickups)] or [
-                {"seat": 0, "colour": GREY, "text": "No pick-ups yet this round",
-                 "size_px": 24, "row_size": (None, dp(42))}]
+            self.show_rows()
         q = v.question
         if q is not None:
             self.q_title, self.q_hint = q.title, q.hint
@@ -124,6 +116,20 @@ class CrazyTimeScreen(Screen):
         typing = v.law is not None and bool(v.law.typing)
         self.ids.stage.current = {"mistakes": "question"}.get(v.page, v.page) \
             if not typing else "typing"
+
+    def show_rows(self) -> None:
+        """The pick-ups as the list's rows, the newest first and larger; a row is two
+        lines tall when its words need them at the list's width (set again with it)."""
+        room = self.ids.pickups.width - dp(60)  # a line's letters at about 0.55 em
+        rows = self.view.pickups if self.view is not None else ()
+        self.ids.pickups.data = [
+            {"seat": r.seat, "colour": r.colour, "text": r.text,
+             "size_px": 28 if i == 0 else 24,
+             "row_size": (None, dp((72 if i == 0 else 64) if len(r.text) * sp(
+                 16 if i == 0 else 14) > room else (50 if i == 0 else 42)))}
+            for i, r in enumerate(rows)] or [
+            {"seat": 0, "colour": GREY, "text": "No pick-ups yet this round",
+             "size_px": 24, "row_size": (None, dp(42))}]
 
     def _show_law(self, law) -> None:
         self.law_title, self.law_note = law.title, law.note
