@@ -589,7 +589,7 @@ class CrazyTimeControl:
         self.app.end_game(ask=False)
 
     def _end(self, v: dict) -> End:
-        head, _lines = cp.end_lines(v)
+        head = cp.crowning(v)
         gm = v["grand_master"] or {"seat": 0}
         rounds, bars = cp.chart(v)
         return End(head, gm["seat"], self._colour(gm["seat"]),
