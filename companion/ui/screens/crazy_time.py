@@ -214,14 +214,12 @@ class CrazyTimeScreen(Screen):
             return
         if not event.pressed:
             return
-        if event.seat == CAPTAIN_SEAT:
-            if self.page == "board" and self.control.press(event.seat) == "slap" \
-                    and self.app.has_screen("slap"):
-                SlapScreen.open_armed(self.app, by="captain")
-            return
         took = self.control.press(event.seat)
-        if took == "slap" and self.app.has_screen("slap"):
-            SlapScreen.open_armed(self.app, event)
+        if took == "slap" and self.app.has_screen("slap"):  # the captain's arms a round
+            if event.seat == CAPTAIN_SEAT:
+                SlapScreen.open_armed(self.app, by="captain")
+            else:
+                SlapScreen.open_armed(self.app, event)
         elif took:
             self.refresh()
 
