@@ -515,7 +515,7 @@ class CrazyTimeControl:
 
     def _law_form(self, v: dict) -> LawForm:
         nl = v["new_law"] or {}
-        title = (f"{self._name(v, self.absent)} is out of the room. "
+        title = (f"{self._name(v, self.absent)} is out. "
                  f"{nl.get('creator_name', '')}, write the law for round "
                  f"{nl.get('for_round', '')}:")
         return LawForm(title, tuple(Field(key, label, self.draft[key], hint, most)

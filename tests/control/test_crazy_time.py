@@ -212,7 +212,7 @@ def test_a_round_won_asks_who_leaves_then_the_law_is_typed_and_kept_secret(app, 
     assert [o.text for o in v.question.options] == ["Ann", "Bob", "Dan"]
     assert v.question.ends == ("Undo the win",)  # no Cancel: the law must be made
     v = answer(ct, "Ann")
-    assert v.page == "law" and v.law.title.startswith("Ann is out of the room. Cara,")
+    assert v.page == "law" and v.law.title.startswith("Ann is out. Cara, write the law for round 2")
     assert [f.label for f in v.law.fields] == ["Name", "When?", "What?"]
     v = ct.type_field("name")
     assert v.law.typing == "name"

@@ -446,3 +446,65 @@ def test_the_end_lists_seven_players_below_the_headline(ui):
         assert row.height >= 36
     ui.find("Evangelina")
     ui.screenshot("crazy_end_seven")
+
+
+# ------------------------------------------------- every page through the layout check
+
+@pytest.fixture(params=[(800, 480), (1024, 600), (1280, 720)], ids=lambda s: f"{s[0]}x{s[1]}")
+def size(request, ui):
+    with ui.sized(request.param) as shown:
+        yield shown
+
+
+def test_every_page_is_whole_and_covers_nothing(ui, size):
+    """Each page with 20-letter names at each size: nothing cut, nothing over another,
+    buttons a finger wide at 800x480 (``tests/layout_check.py``)."""
+    from layout_check import FOUR as LONG_FOUR
+    from layout_check import problems
+
+    def check(name):
+        ui.pump(3)
+        ui.screenshot(f"crazy_page_{name}_{size[0]}x{size[1]}")
+        found = problems(ui.app.root, min_target=64 if size == (800, 480) else None)
+        assert not found, name + ":\n" + "\n".join(found)
+
+    ui.goto_home()
+    assert ui.app.start_game("crazy_time", {"players": LONG_FOUR})
+    screen = ui.app.sm.current_screen
+    ui.pump()
+    ui.tap(ui.find("Mistakes"))
+    ui.tap(seat_option(ui, 2))
+    ui.tap(seat_option(ui, 4))
+    check("mistakes")
+    ui.tap(ui.find("Next"))
+    check("what_went_wrong")
+    ui.tap(ui.find("Wrong hour"))
+    ui.tap(ui.find("Round won"))
+    ui.tap(seat_option(ui, 3))
+    check("who_leaves")
+    ui.tap(seat_option(ui, 1))
+    ui.tap(ui.find("Record the law"))
+    check("law_refused")
+    ui.tap(ui.find("What must be done"))
+    check("typing")
+    screen.ids.typed.insert_text("x" * 90)
+    check("typing_long")
+    ui.tap(ui.find("Done"))
+    for field, text in (("name", "The Law of " + LONG_FOUR[1]["name"]), ("when", "w " * 45)):
+        screen.type_field(field)
+        screen.ids.typed.insert_text(text)
+    screen.stop_typing()
+    check("law_filled")
+    ui.tap(ui.find("Record the law"))
+    assert screen.call_back
+    check("call_back")
+    ui.tap(ui.find("Laws", kind=__import__("companion.ui.widgets", fromlist=["BigButton"])
+                   .BigButton))
+    ui.tap(seat_option(ui, 2))
+    check("laws")
+    ui.tap(ui.find("Done"))
+    ui.tap(ui.find("Tick, Tock"))
+    ui.tap(seat_option(ui, 4))
+    check("metronome")
+    ui.tap(ui.find("Stop counting"))
+    ui.app.end_game("abandoned", ask=False)
