@@ -367,6 +367,9 @@ def test_refusals_are_said_in_the_screens_own_lines(ui):
     ui.tap(ui.find("Record the law"))
     assert screen.law_note == "Write the law's name first." and ui.app.banner_text == ""
     ui.screenshot("crazy_law_refused")
+    ui.tap(ui.find("What must be done"))  # a tap on another field: the note stays
+    assert screen.law_note == "Write the law's name first."
+    ui.tap(ui.find("Done"))
     ui.tap(ui.find("Everyone will know the name"))
     type_on_keys(ui, "Time machine")
     assert screen.law_note == ""
@@ -462,6 +465,8 @@ def test_every_page_is_whole_and_covers_nothing(ui, size):
     from layout_check import FOUR as LONG_FOUR
     from layout_check import problems
 
+    from companion.ui.widgets import BigButton
+
     def check(name):
         ui.pump(3)
         ui.screenshot(f"crazy_page_{name}_{size[0]}x{size[1]}")
@@ -498,8 +503,7 @@ def test_every_page_is_whole_and_covers_nothing(ui, size):
     ui.tap(ui.find("Record the law"))
     assert screen.call_back
     check("call_back")
-    ui.tap(ui.find("Laws", kind=__import__("companion.ui.widgets", fromlist=["BigButton"])
-                   .BigButton))
+    ui.tap(ui.find("Laws", kind=BigButton))
     ui.tap(seat_option(ui, 2))
     check("laws")
     ui.tap(ui.find("Done"))

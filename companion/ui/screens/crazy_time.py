@@ -77,6 +77,7 @@ class CrazyTimeScreen(Screen):
         self.app = App.get_running_app()
         self.control = CrazyTimeControl(self.app)
         self.view: CrazyView | None = None
+        self._filling = False
         self.ids.stage.transition = NoTransition()
         self.ids.keyboard.on_tab = self.next_field
         self.ids.keyboard.on_enter = self.stop_typing
@@ -145,8 +146,9 @@ class CrazyTimeScreen(Screen):
         if keyboard.target is None or self.typing_label != field.label:
             self.typing_label, self.typing_most, typed.most = field.label, field.most, \
                 field.most
+            self._filling = True  # the field's words, not typed now
             typed.text = field.text
-            typed.cursor = (len(field.text), 0)
+            typed.cursor, self._filling = (len(field.text), 0), False
             keyboard.words = field.key == "name"
             if keyboard.target is None:
                 keyboard.attach()
@@ -188,7 +190,7 @@ class CrazyTimeScreen(Screen):
         self.show(self.control.type_field(key))
 
     def typed(self, text: str) -> None:
-        if self.typing:
+        if self.typing and not self._filling:
             self.show(self.control.typed(text))
 
     def next_field(self) -> None:
