@@ -124,7 +124,7 @@ class CrazyView:
     notice: str = ""
     pickups: tuple[Row, ...] = ()
     laws: str = ""  # "Laws: Time Machine · Synchronisation · High Noon" (the names)
-    facts: str = ""  # who won which round, who dealt, how many cards
+    facts: str = ""  # who won which round; who dealt how many cards, until a pick-up
     undo: str = "Undo"
     can_undo: bool = False
     call_back: str = ""  # the screen's own message (a tap closes it)
@@ -217,7 +217,7 @@ class CrazyTimeControl:
             **self._lead(b),
             pickups=tuple(Row(line.seat, self._colour(line.seat), line.text)
                           for line in reversed(b.pickups)),
-            laws=laws, facts=(f"{b.won}\n" if b.won else "") + b.facts,
+            laws=laws, facts="\n".join(filter(None, (b.won, "" if b.pickups else b.facts))),
             undo=undo, can_undo=bool(session.can_undo), call_back=call_back,
             question=self._question if page == "question" else
             self._erred(v) if page == "mistakes" else None,

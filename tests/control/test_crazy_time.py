@@ -129,6 +129,7 @@ def test_a_temporal_flaw_picks_up_whom_the_rulebook_says(app, ct, accuser, accus
         v = answer(ct, last)
     p = snap(app)["pickups"][-1]
     assert (p["seat"], p["reason"]) == picked
+    assert v.facts == ""  # the deal is history once someone picked up
     assert v.page == "board" and v.pickups[0].seat == picked[0]
     assert v.can_undo and v.undo.startswith("Undo: accusation")
 
@@ -230,7 +231,7 @@ def test_a_round_won_asks_who_leaves_then_the_law_is_typed_and_kept_secret(app, 
                                   "Before play: Cara turns up one card")
     assert v.call_back == "Call Ann back and tell them the new law's name: High Noon"
     assert "noon is called" not in repr(v) and "whistle" not in repr(v)
-    assert v.laws.endswith(" · High Noon") and v.facts.startswith("Won: Cara (round 1)\n")
+    assert v.laws.endswith(" · High Noon") and v.facts == "Won: Cara (round 1)\nDealer: Cara  ·  15 cards each"
 
 
 def test_the_call_back_message_closes_with_a_tap_or_the_next_action(app, ct):
