@@ -493,7 +493,7 @@ class CrazyTimeControl:
         out = [f"[b]Laws of Time, for {escape(self._name(v, self.reader))} "
                f"(seat {self.reader})[/b]"]
         for card in reversed(cards):  # the newest law first
-            out.append(f"[b]{escape(card.name)}[/b]  ({escape(card.by)})")
+            out.append(f"\n[b]{escape(card.name)}[/b]  ({escape(card.by)})")
             out.append("Hidden from you: you were out of the room. Guess it after "
                        "someone picks up because of it." if card.hidden else
                        f"When? {escape(card.when)}\nWhat? {escape(card.what)}")
