@@ -18,7 +18,7 @@ def test_a_tap_on_a_disabled_button_does_nothing_and_says_nothing(ui):
     guess = ui.find("Guess a law")
     assert guess.disabled
     ui.tap(guess)
-    assert ui.app.session.actions == [] and ui.app.sm.current_screen.panel is None
+    assert ui.app.session.actions == [] and ui.app.sm.current_screen.page == "board"
     assert ui.app.banner_text == ""
 
 
@@ -51,8 +51,8 @@ def test_names_as_long_as_allowed_stay_inside_their_labels(ui):
             assert w.texture_size[0] <= w.width + 1, w.text
             if w.size_hint_y is not None or w.text_size[1]:  # a box of its own height
                 assert w.texture_size[1] <= w.height + 1, w.text
-    grid = screen.board_w.ids.buttons
-    assert grid.top <= screen.board_w.top + 1, "the buttons stay under the top bar"
+    grid, board = screen.ids.buttons, screen.ids.board
+    assert grid.top <= board.top + 1, "the buttons stay under the top bar"
     ui.screenshot("crazy_board_long_names")
     ui.app.home()
     ui.pump()

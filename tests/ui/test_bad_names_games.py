@@ -88,7 +88,7 @@ def test_crazy_time(ui, small):
         assert ui.app.act({"type": "pickup", "seat": seat, "reason": "temporal_flaw"})
     readable(ui, "crazy_time")
     no_name_lost(ui, BAD[2:])  # the newest pick-ups in sight; the older ones scroll:
-    rows = [row["text"] for row in ui.app.sm.current_screen.board_w.ids.pickups.data]
+    rows = [row["text"] for row in ui.app.sm.current_screen.ids.pickups.data]
     assert all(any(name in text for text in rows) for name in BAD), rows
     ui.app.end_game("abandoned", ask=False)
 

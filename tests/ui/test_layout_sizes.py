@@ -65,7 +65,7 @@ def test_crazy_time_board(ui, size):
     for i in range(6):
         ui.app.act({"type": "pickup", "seat": 1 + i % 4, "reason": "temporal_flaw"})
     check(ui, size, "crazy_time_board")
-    undo = ui.app.sm.current_screen.buttons["undo"]
+    undo = ui.app.sm.current_screen.ids.undo
     assert undo.text.startswith("Undo") and "…" not in undo.text and "..." not in undo.text
     ui.app.end_game("abandoned", ask=False)
 
@@ -118,10 +118,10 @@ def test_crazy_time_newest_pick_up_is_whole_in_its_list(ui, size):
     for i in range(6):
         ui.app.act({"type": "pickup", "seat": 1 + i % 4, "reason": "temporal_flaw"})
     ui.pump(3)
-    rv = ui.app.sm.current_screen.board_w.ids.pickups
+    rv = ui.app.sm.current_screen.ids.pickups
     rows = [w for w in rv.children[0].children if getattr(w, "text", "")]
     newest = max(rows, key=lambda w: w.top)
-    assert newest.height >= 84
+    assert newest.height >= 48
     _x, top = newest.to_window(newest.x, newest.top)
     _x, bottom = newest.to_window(newest.x, newest.y)
     _x, rv_bottom = rv.to_window(rv.x, rv.y)

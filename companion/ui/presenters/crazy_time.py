@@ -9,9 +9,10 @@ open guesses as buttons, the law cards a viewer may read, the "Tick, Tock" metro
 (one word a second, computed from times passed in: no clock here) and the end-of-game
 bar chart of pick-ups per player per round.
 
-Wiring: ``companion/ui/screens/crazy_time.py`` calls ``board(view(state, None))`` for the
-shared screen, ``law_cards(view(state, seat))`` once a player said who is looking, and
-``metronome(start_ns, now_ns)`` from its ``on_frame``.
+Wiring: the screen's controller (``companion/control/crazy_time.py``) calls
+``board(view(state, None))`` for the shared screen, ``law_cards(view(state, seat))``
+once a player said who is looking, and ``metronome(start_ns, now_ns)`` at each frame the
+screen passes it.
 """
 
 from __future__ import annotations
@@ -41,12 +42,10 @@ class Board:
     title: str
     phase: str
     facts: str  # "Dealer: Cara  ·  15 cards each"
-    dealer: Line | None
     lead: Line | None
     notice: str  # what to do now, short (the board shows it large)
     pickups: tuple[Line, ...]
     laws: tuple[str, ...]
-    winners: tuple[Line, ...]
     can_guess: bool
     notice_more: str = ""  # the details of ``notice`` (a smaller line)
     won: str = ""  # "Won: Cara (round 1)" (a smaller line)
@@ -124,12 +123,6 @@ def now_lines(v: Mapping[str, Any]) -> tuple[str, str]:
     return v["notice"] or "", ""
 
 
-def now_line(v: Mapping[str, Any]) -> str:
-    """``now_lines`` as one sentence."""
-    head, more = now_lines(v)
-    return f"{head}. {more}" if more else head
-
-
 def board(v: Mapping[str, Any]) -> Board:
     """The shared screen's board from ``view(state, None)``."""
     if v["phase"] == "over":
@@ -145,12 +138,9 @@ def board(v: Mapping[str, Any]) -> Board:
     notice, more = now_lines(v)
     return Board(
         title=title, phase=v["phase"], facts=facts,
-        dealer=_who(v["dealer"]), lead=_who(v["lead"]), notice=notice, notice_more=more,
+        lead=_who(v["lead"]), notice=notice, notice_more=more,
         won=won, law_parts=parts,
         pickups=tuple(pickup_line(p) for p in v["pickups"]), laws=laws,
-        winners=tuple(Line(r["seat"], f"Round {r['round']}: {r['name']}"
-                           + (" (by a guess)" if r["how"] == "guess" else ""))
-                      for r in v["results"]),
         can_guess=bool(v["guesses_open"]) and v["phase"] == "playing")
 
 
@@ -198,10 +188,6 @@ def chart(v: Mapping[str, Any]) -> tuple[list[int], list[Bar]]:
     return list(grid["rounds"]), bars
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 @dataclass(frozen=True)
 class EndRow:
     seat: int
@@ -216,11 +202,7 @@ def end_rows(v: Mapping[str, Any]) -> list[EndRow]:
             for p in v["players"]]
 
 
-def end_lines(v: Mapping[str, Any]) -> tuple[str, list[Line]]:
-    """The crowning line and, per player, their rounds won and pick-ups."""
+def crowning(v: Mapping[str, Any]) -> str:
+    """The line that crowns the Grand Master of Time."""
     gm = v["grand_master"]
-    head = f"Grand Master of Time: {gm['name']}" if gm else "The game is not over"
-    rows = [Line(p["seat"], f"{p['name']}: {_count(p['rounds_won'], 'win')}, "
-                            f"{_count(p['pickups_total'], 'pick-up')}")
-            for p in v["players"]]
-    return head, rows
+    return f"Grand Master of Time: {gm['name']}" if gm else "The game is not over"

@@ -3,8 +3,6 @@ timeline picture and a line of the last rounds. Their look is in ``slap.kv``."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
@@ -31,10 +29,8 @@ from companion.ui.widgets import SeatBadge
 WHITE = theme.WHITE
 
 
-@lru_cache(maxsize=256)
 def _text(canvas_text: str, size: int, bold: bool = False):
-    """The texture of a word drawn on a canvas, kept: the same delays, seat numbers and
-    ticks come back every round, and a redraw then draws no text."""
+    """The texture of a word to draw on a canvas."""
     label = CoreLabel(text=canvas_text, font_size=size, bold=bold)
     label.refresh()
     return label.texture
