@@ -231,7 +231,8 @@ def test_a_round_won_asks_who_leaves_then_the_law_is_typed_and_kept_secret(app, 
                                   "Before play: Cara turns up one card")
     assert v.call_back == "Call Ann back and tell them the new law's name: High Noon"
     assert "noon is called" not in repr(v) and "whistle" not in repr(v)
-    assert v.laws.endswith(" · High Noon") and v.facts == "Won: Cara (round 1)\nDealer: Cara  ·  15 cards each"
+    assert v.laws.endswith(" · High Noon")
+    assert v.facts == "Won: Cara (round 1)\nDealer: Cara  ·  15 cards each"
 
 
 def test_the_call_back_message_closes_with_a_tap_or_the_next_action(app, ct):
