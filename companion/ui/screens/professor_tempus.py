@@ -32,6 +32,7 @@ class ProfessorTempusScreen(Screen):
 
     def show(self, view: PtView) -> None:
         self.view = view
+        self.ids.pages.current = view.page or "none"
 
     def refresh(self) -> None:
         self.show(self.control.view())
