@@ -119,9 +119,11 @@ class ProfessorTempusControl:
         self.move = self.move.but(mode=mode, holder=holder)
 
     def choose_holder(self, holder: int) -> None:
+        self.state()  # (what the session did first: it may drop the choice)
         self.move = self.move.but(holder=holder)
 
     def choose_colour(self, colour: str) -> None:
+        self.state()  # (what the session did first: it may drop the choice)
         self.move = self.move.in_colour(colour)
 
     def enter_value(self, value: int) -> bool:
@@ -187,6 +189,7 @@ class ProfessorTempusControl:
         return self.app.act(view.score_action(state, self.entries))
 
     def toggle_scores(self) -> None:
+        self.state()  # (what the session did first: it may drop the choice)
         self.scores_open, self.fixing = not self.scores_open, None
 
     def start_correction(self, number: int) -> None:
@@ -196,6 +199,7 @@ class ProfessorTempusControl:
             self.fix_entries = view.correction_entries(state, number)
 
     def cancel_correction(self) -> None:
+        self.state()  # (what the session did first: it may drop the choice)
         self.fixing = None
 
     def save_correction(self) -> bool:

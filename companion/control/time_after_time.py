@@ -128,15 +128,18 @@ class TimeAfterTimeControl:
 
     def choose_seat(self, seat: int) -> None:
         """That player's row is chosen (four players: the hour pad opens for them)."""
+        self.state()  # (what the session did first: it may drop the choice)
         self.pick = self.pick.with_seat(seat)
         self.pad_open = not self.pick.emergency
 
     def choose_hour(self, hour: int) -> None:
         """The hour drawn (tapped again: none); an hour picked closes the pad."""
+        self.state()
         self.pick = self.pick.with_hour(hour)
         self.pad_open = self.pick.hour is None
 
     def close_pad(self) -> None:
+        self.state()  # (what the session did first: it may drop the choice)
         self.pad_open = False
 
     def tap_slot(self, seat: int, slot: int) -> bool:
@@ -177,13 +180,15 @@ class TimeAfterTimeControl:
         return state is not None and self._act(view.ghost_action(state, self.pick, delta))
 
     def draw(self) -> bool:
+        if self.state() is None:
+            return False
         action = {"type": "draw_pile", "count": 1}
         if self.pick.seat is not None:
             action["seat"] = self.pick.seat
-        return self.state() is not None and self._act(action)
+        return self._act(action)
 
     def discard(self) -> bool:
-        if self.pick.seat is None or self.pick.hour is None:
+        if self.state() is None or self.pick.seat is None or self.pick.hour is None:
             return False
         action = {"type": "discard", "seat": self.pick.seat, "hour": self.pick.hour}
         return self._act(action, view.Pick(seat=self.pick.seat))
@@ -194,10 +199,12 @@ class TimeAfterTimeControl:
             self.pick, self.pad_open = view.start_emergency(state, self.pick), False
 
     def cancel_emergency(self) -> None:
+        self.state()  # (what the session did first: it may drop the choice)
         self.pick = view.cancel_emergency(self.pick)
 
     def confirm_emergency(self) -> bool:
         """Send the moves chosen as one emergency_move; the flow closes if accepted."""
+        self.state()
         return self._act(view.emergency_action(self.pick), view.cancel_emergency(self.pick))
 
     def hand_empty(self) -> bool:
