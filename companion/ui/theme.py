@@ -291,3 +291,8 @@ STEP_TEXT = 36  # a stepper's "-" and "+"
 START_TU_TEXT = 48  # the starting TU on Time Stories' setup
 TRACK_HEADING = 36  # The Times' scoring track headline
 NUMBER_TYPED = 40  # the number typed on The Times' pad
+# Professor Tempus
+PT_STRIP_TALL_H = 88  # the players strip with four or five players: names on two lines
+PT_STRIP_BADGE = 30  # a seat's disc in the strip, beside the score (the name above)
+PT_COUNT_KEY_W = 72  # a count's − and +
+PT_LABEL_W = 150  # the scores table's first column ("Count 1", "Total")
