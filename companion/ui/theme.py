@@ -296,3 +296,5 @@ PT_STRIP_TALL_H = 88  # the players strip with four or five players: names on tw
 PT_STRIP_BADGE = 30  # a seat's disc in the strip, beside the score (the name above)
 PT_COUNT_KEY_W = 72  # a count's − and +
 PT_LABEL_W = 150  # the scores table's first column ("Count 1", "Total")
+# Time After Time
+TAT_PROMPT_H = 54  # its title bar: what to do now on two lines of SMALL text
