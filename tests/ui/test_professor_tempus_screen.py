@@ -347,3 +347,23 @@ def test_plus_at_the_cap_says_why(ui):
     ui.screenshot("professor_tempus_cap")
 
 
+
+
+def test_a_count_typed_on_the_number_pad(ui):
+    """A tap on a player's count opens the number pad (0 to their cap); OK enters it.
+    A player who collected nothing is told why instead."""
+    from companion.ui.widgets import _PADS
+
+    screen = start(ui)
+    play_a_round(screen)
+    ui.pump()
+    ui.tap(count_row(screen, ARTHUR).ids.label)
+    assert ui.app.status == "Arthur's max: 0 (3 hourglasses per card, no cards)"
+    ui.tap(count_row(screen, LOUISA).ids.label)
+    pad = _PADS[ui.app]
+    assert pad.is_open and pad.title.startswith("Hourglasses for Louisa (0 to ")
+    pad.press("5")
+    pad.ok()
+    ui.pump()
+    assert not pad.is_open and screen.control.entries == {LOUISA: 5}
+    ui.find("Louisa: 5")
