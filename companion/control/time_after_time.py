@@ -32,7 +32,8 @@ CONTROLS = ("ghost_plus", "ghost_minus", "draw", "discard", "emergency", "hand_e
 class TatView:
     """What the screen shows. ``rows``, ``hours`` and ``pad`` are ``data`` for boxes of
     views (dicts of their properties; ``key``: what a tap means, a method of the
-    controller and its arguments); ``off``: the bar's buttons that take no tap."""
+    controller and its arguments; ``off``: a key or slot that takes no tap now); ``off``:
+    the bar's buttons that take none."""
 
     heading: str = ""
     prompt: str = "No game"
@@ -233,7 +234,7 @@ class TimeAfterTimeControl:
                or (key == "draw" and pile_out)}
         off |= {"confirm"} if not controls["confirm"] else set()
         hours = tuple({"text": str(h["hour"]), "key": ("choose_hour", h["hour"]),
-                       "disabled": not h["enabled"] or band != "hours",
+                       "off": not h["enabled"] or band != "hours",
                        "look": "picked" if h["selected"] else "empty"}
                       for h in view.hour_buttons(state, pick))
         return TatView(
@@ -242,7 +243,7 @@ class TimeAfterTimeControl:
             hour_pad=four, pad_shown=four and self.pad_open and band == "hours"
             and pick.seat is not None, pile_out=pile_out,
             can_undo=self.app.session.can_undo, rows=tuple(self._rows(state)), hours=hours,
-            pad=(*hours, {"text": "Close", "key": ("close_pad",), "disabled": False,
+            pad=(*hours, {"text": "Close", "key": ("close_pad",), "off": False,
                           "look": "button"}), off=frozenset(off))
 
     def _rows(self, state):
@@ -253,7 +254,7 @@ class TimeAfterTimeControl:
                    "label": row["label"], "selected": row["selected"],
                    "disabled": emergency and not row["selected"],
                    "slots": [{"text": s["text"], "key": ("tap_slot", seat, s["slot"]),
-                              "disabled": not s["enabled"], "look": _look(s)}
+                              "off": not s["enabled"], "look": _look(s)}
                              for s in row["slots"]]}
 
 

@@ -622,7 +622,8 @@ class DataViews:
     """Mixin for a box that shows a few items from data, as a RecycleView shows a long
     list: one widget of ``viewclass`` (an item's own ``"viewclass"`` wins) per dict of
     ``data``, its properties set from the dict (Kivy skips a value unchanged). Widgets
-    are made or dropped only when the number of items, or an item's class, changes.
+    are made or dropped only when the number of items, or an item's class, changes, and
+    a view is set again only when its item changed.
     A view passes its tap on with ``self.parent.dispatch("on_key", key)``; the screen's
     kv hears it as ``on_key: root.tap(args[1])``. ``DataBox`` and ``DataGrid`` below."""
 
@@ -648,10 +649,12 @@ class DataViews:
             self.remove_widget(view)
         for name in names[same:]:
             self.add_widget(Factory.get(name)())
-        for view, item in zip(self.children[::-1], data, strict=True):
-            for key, value in item.items():
-                if key != "viewclass":
-                    setattr(view, key, value)
+        shown, self._shown = getattr(self, "_shown", []), list(data)
+        for i, (view, item) in enumerate(zip(self.children[::-1], data, strict=True)):
+            if i >= same or i >= len(shown) or shown[i] != item:  # (an item unchanged: kept)
+                for key, value in item.items():
+                    if key != "viewclass":
+                        setattr(view, key, value)
 
 
 class DataBox(DataViews, BoxLayout):

@@ -54,7 +54,7 @@ def test_chloes_row_tap_by_tap_then_her_ghost_question(app_control):
     v = control.view()
     assert v.band == "ask" and "Chloé: is a ghost still in your hand?" in v.question
     assert app.table.lamps.lit == {CHLOE} and v.no_label == "No ghost: Chloé wins"
-    assert all(h["disabled"] for h in v.hours)
+    assert all(h["off"] for h in v.hours)
     assert not control.press(LUCAS, True)  # nobody answers for her
     assert app.session.state.asking == CHLOE
     assert control.no_ghost()
@@ -102,7 +102,7 @@ def test_an_illegal_slot_is_refused_in_the_engines_words_and_the_choice_stays(ap
     control.choose_seat(CHLOE)
     control.choose_hour(17)
     slots = control.view().rows[0]["slots"]
-    assert slots[2]["disabled"] and slots[4]["look"] == "legal"  # 17H left of 12H: no
+    assert slots[2]["off"] and slots[4]["look"] == "legal"  # 17H left of 12H: no
     assert not control.tap_slot(CHLOE, 2)
     assert app.last_said() == ("Chloé cannot place it there: 17H00 cannot go left of 12H00 "
                                "in slot 4: times increase from left to right.", True)
@@ -147,7 +147,7 @@ def test_an_emergency_move_of_two_cards(app_control):
     assert "emergency" not in control.view().off
     control.start_emergency()
     v = control.view()
-    assert v.band == "emergency" and "confirm" in v.off and all(h["disabled"] for h in v.hours)
+    assert v.band == "emergency" and "confirm" in v.off and all(h["off"] for h in v.hours)
     for slot in (4, 3, 5, 4):  # lift 08H, down one left; lift 09H, down one left
         assert not control.tap_slot(CHLOE, slot)
     assert [s["text"] for s in control.view().rows[0]["slots"]][3:5] == ["8H", "9H"]

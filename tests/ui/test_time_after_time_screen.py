@@ -82,7 +82,7 @@ def test_chloe_example_through_taps(ui):
         assert screen.pick.hour == hour
         if n == 1:
             # 17H left of 12H is out of order: the slot is disabled and the engine refuses
-            assert slot_button(screen, 1, 2).disabled
+            assert slot_button(screen, 1, 2).off
             assert not screen.tap_slot(1, 2)
             assert ui.app.status == ("Chloé cannot place it there: 17H00 cannot go left of "
                                      "12H00 in slot 4: times increase from left to right.")
@@ -151,10 +151,10 @@ def test_emergency_move_of_two_cards(ui):
     ui.tap(screen.ids.emergency)
     assert screen.pick.emergency and screen.band == "emergency"
     assert screen.ids.ghost_plus.disabled and screen.ids.em_confirm.disabled
-    assert all(b.disabled for b in screen.ids.hours.children)  # the hours wait, in place
+    assert all(b.off for b in screen.ids.hours.children)  # the hours wait, in place
     ui.tap(slot_button(screen, 1, 4))  # lift 08H
-    assert slot_button(screen, 1, 0).disabled and not slot_button(screen, 1, 3).disabled
-    assert slot_button(screen, 2, 0).disabled  # other rows are out of the flow
+    assert slot_button(screen, 1, 0).off and not slot_button(screen, 1, 3).off
+    assert slot_button(screen, 2, 0).off  # other rows are out of the flow
     ui.screenshot("time_after_time_emergency")
     ui.tap(slot_button(screen, 1, 3))
     ui.tap(slot_button(screen, 1, 5))  # lift 09H
@@ -256,7 +256,7 @@ def test_a_complete_row_asks_the_player_privately_and_play_goes_on(ui):
         assert ui.app.act({"type": "place", "seat": 1, "slot": slot, "hour": hour})
     ui.pump()
     assert screen.band == "ask" and ui.app.table.lamps.state(1)
-    assert screen.ids.ghost_plus.disabled and all(b.disabled for b in screen.ids.hours.children)
+    assert screen.ids.ghost_plus.disabled and all(b.off for b in screen.ids.hours.children)
     assert all(s["enabled"] is False for r in view.rows(ui_state(screen), screen.pick)
                for s in r["slots"])
     ui.screenshot("time_after_time_ghost_question")
@@ -309,8 +309,8 @@ def test_four_players_enter_the_hour_on_the_pad(ui):
     ui.tap(hour_button(screen, 12))
     ui.tap(slot_button(screen, 4, 3))  # both 12H are out now
     ui.tap(ui.find("Chloé", Button))
-    assert screen.pad_shown and hour_button(screen, 12).disabled
-    assert not hour_button(screen, 13).disabled
+    assert screen.pad_shown and hour_button(screen, 12).off
+    assert not hour_button(screen, 13).off
 
 
 def test_undo_leaves_no_hour_selected(ui):
