@@ -12,8 +12,9 @@ passes each tap to it and shows the view it returns (``show``).
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from kivy.app import App
-from kivy.properties import ObjectProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.control.time_after_time import TatView, TimeAfterTimeControl
@@ -24,14 +25,17 @@ load_kv(__file__)
 
 
 class TimeAfterTimeScreen(Screen):
-    view = ObjectProperty(TatView(), rebind=True)  # what the kv shows
+    """The kv shows the view's fields, each a property of the screen (kv declares them)."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
+        self.view = TatView()
         self.control = TimeAfterTimeControl(App.get_running_app())
 
     def show(self, view: TatView) -> None:
         self.view = view
+        for field in fields(view):
+            setattr(self, field.name, getattr(view, field.name))
 
     def refresh(self) -> None:
         self.show(self.control.view())
@@ -54,11 +58,7 @@ class TimeAfterTimeScreen(Screen):
         self.refresh()
         return done
 
-    # read by tests and the bench: the choice half made, and what the view shows
-    pick = property(lambda self: self.control.pick)
-    band = property(lambda self: self.view.band)
-    pad_shown = property(lambda self: self.view.pad_shown)
-    hour_pad = property(lambda self: self.view.hour_pad)
+    pick = property(lambda self: self.control.pick)  # the choice half made (tests read it)
 
     @property
     def _rows(self) -> list:
