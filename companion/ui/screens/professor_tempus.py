@@ -11,8 +11,9 @@ it and shows the view it returns (``show``).
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from kivy.app import App
-from kivy.properties import ObjectProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.control.professor_tempus import ProfessorTempusControl, PtView
@@ -23,15 +24,18 @@ load_kv(__file__)
 
 
 class ProfessorTempusScreen(Screen):
-    view = ObjectProperty(PtView(), rebind=True)  # what the kv shows
+    """The kv shows the view's fields, each a property of the screen (kv declares them)."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
+        self.view = PtView()
         self.app = App.get_running_app()
         self.control = ProfessorTempusControl(self.app)
 
     def show(self, view: PtView) -> None:
         self.view = view
+        for field in fields(view):
+            setattr(self, field.name, getattr(view, field.name))
         self.ids.pages.current = view.page or "none"
 
     def refresh(self) -> None:
@@ -40,10 +44,6 @@ class ProfessorTempusScreen(Screen):
     def on_pre_enter(self, *_args) -> None:
         self.control.entered()
         self.refresh()
-
-    @property
-    def info(self) -> str:
-        return self.view.info
 
     def on_press_event(self, event) -> None:
         """A seat button: the player on turn is confirmed (``ProfessorTempusControl.press``)."""
