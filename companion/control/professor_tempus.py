@@ -267,7 +267,7 @@ class ProfessorTempusControl:
         move, joker = self.move, self.move.colour == "joker"
         holders = tuple(
             {"key": ("choose_holder", h["holder"]), "held": h["text"], "then": h["next"],
-             "owner": h["owner"] or 0, "selected": h["selected"], "disabled": not h["enabled"],
+             "owner": h["owner"] or 0, "selected": h["selected"], "off": not h["enabled"],
              "colour": self._colour(h["owner"]) if h["owner"] else theme.CLEAR}
             for h in view.holders(state, move))
         values = tuple({"text": str(v), "key": ("enter_value", v), "card": move.colour,
