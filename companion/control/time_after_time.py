@@ -84,7 +84,7 @@ class TimeAfterTimeControl:
         state = self._state = session.state
         self._steps = session.n_actions
         if undone:
-            self.pick, self.pad_open = view.Pick(), False
+            self.pick, self.pad_open = view.after_undo(self.pick), False
         if self.pick.emergency and not view.is_stuck(state, self.pick.seat):
             self.pick = view.cancel_emergency(self.pick)
         self._light(state.asking if not state.over else None)
