@@ -54,8 +54,10 @@ class ProfessorTempusScreen(Screen):
         """A tap on a view: ``key`` names the controller's method and its arguments."""
         if key[0] == "type_count":
             return self.type_count(key[1])
+        before = self.control.state()
         done = getattr(self.control, key[0])(*key[1:])
-        self.refresh()
+        if self.control.state() is before:  # (a step recorded: the app showed it already)
+            self.refresh()
         return done
 
     def type_count(self, seat: int) -> None:
