@@ -311,3 +311,10 @@ TIMES_MENU_W = 480  # the More dialog
 TIMES_DIALOG_W = 784  # the Override dialog at most
 TIMES_LEAST = 18  # a line that must stay whole where 22 px cannot (five long names)
 
+# Professor Tempus
+PT_STRIP_TALL_H = 88  # the players strip with four or five players: names on two lines
+PT_STRIP_BADGE = 30  # a seat's disc in the strip, beside the score (the name above)
+PT_COUNT_KEY_W = 72  # a count's − and +
+PT_LABEL_W = 150  # the scores table's first column ("Count 1", "Total")
+# Time After Time
+TAT_PROMPT_H = 54  # its title bar: what to do now on two lines of SMALL text

@@ -616,3 +616,50 @@ class NumberPad(Modal, BoxLayout):
 
 #: each app's NumberPad, built on its first opening and reused after
 _PADS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+class DataViews:
+    """Mixin for a box that shows a few items from data, as a RecycleView shows a long
+    list: one widget of ``viewclass`` (an item's own ``"viewclass"`` wins) per dict of
+    ``data``, its properties set from the dict (Kivy skips a value unchanged). Widgets
+    are made or dropped only when the number of items, or an item's class, changes, and
+    a view is set again only when its item changed.
+    A view passes its tap on with ``self.parent.dispatch("on_key", key)``; the screen's
+    kv hears it as ``on_key: root.tap(args[1])``. ``DataBox`` and ``DataGrid`` below."""
+
+    viewclass = StringProperty("")
+    data = ListProperty([])
+
+    def __init__(self, **kwargs) -> None:
+        self.register_event_type("on_key")
+        super().__init__(**kwargs)
+
+    def on_key(self, key) -> None:
+        """A view's tap: ``key`` says what it means (the screen's kv answers)."""
+
+    def on_data(self, _box, data) -> None:
+        from kivy.factory import Factory
+
+        names = [item.get("viewclass") or self.viewclass for item in data]
+        views = self.children[::-1]
+        same = 0
+        while same < min(len(views), len(names)) and type(views[same]).__name__ == names[same]:
+            same += 1
+        for view in views[same:]:
+            self.remove_widget(view)
+        for name in names[same:]:
+            self.add_widget(Factory.get(name)())
+        shown, self._shown = getattr(self, "_shown", []), list(data)
+        for i, (view, item) in enumerate(zip(self.children[::-1], data, strict=True)):
+            if i >= same or i >= len(shown) or shown[i] != item:  # (an item unchanged: kept)
+                for key, value in item.items():
+                    if key != "viewclass":
+                        setattr(view, key, value)
+
+
+class DataBox(DataViews, BoxLayout):
+    """A BoxLayout of views made from ``data`` (``DataViews``)."""
+
+
+class DataGrid(DataViews, GridLayout):
+    """A GridLayout of views made from ``data`` (``DataViews``)."""

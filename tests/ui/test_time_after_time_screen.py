@@ -15,12 +15,13 @@ CHLOE = [(3, 12), (5, 17), (1, 8), (0, 6), (2, 10), (4, 15), (6, 20)]
 
 
 class _ButtonClass:
-    """Kivy's Button, imported once the window exists (see docs/ui.md)."""
+    """Anything tapped as a button (a key, a player's name), Kivy imported once the
+    window exists (see docs/ui.md)."""
 
     def __instancecheck__(self, obj):
-        from kivy.uix.button import Button as KivyButton
+        from kivy.uix.behaviors import ButtonBehavior
 
-        return isinstance(obj, KivyButton)
+        return isinstance(obj, ButtonBehavior)
 
 
 Button = _ButtonClass()
@@ -38,11 +39,11 @@ def start(ui, setup=SETUP):
 def slot_button(screen, seat, slot):
     seats = [s.player.seat for s in ui_state(screen).seats]
     row = list(reversed(screen.ids.rows.children))[seats.index(seat)]
-    return list(reversed(row.children))[2 + slot]
+    return row.ids.slots.children[::-1][slot]
 
 
 def ui_state(screen):
-    return screen._state()
+    return screen.control.state()
 
 
 def hour_button(screen, hour):
@@ -81,7 +82,7 @@ def test_chloe_example_through_taps(ui):
         assert screen.pick.hour == hour
         if n == 1:
             # 17H left of 12H is out of order: the slot is disabled and the engine refuses
-            assert slot_button(screen, 1, 2).disabled
+            assert slot_button(screen, 1, 2).off
             assert not screen.tap_slot(1, 2)
             assert ui.app.status == ("Chloé cannot place it there: 17H00 cannot go left of "
                                      "12H00 in slot 4: times increase from left to right.")
@@ -95,12 +96,12 @@ def test_chloe_example_through_taps(ui):
     assert ui.app.log.actions(ui.app.session.game_id) == actions  # logged, not only shown
     # the row is complete, but the deal was secret: Chloé is asked before she wins
     assert not ui.app.session.state.over and screen.band == "ask"
-    assert "Chloé: is a ghost still in your hand?" in screen.question
+    assert "Chloé: is a ghost still in your hand?" in screen.view.question
     ui.tap(ui.find("No ghost: Chloé wins"))
     assert ui.app.session.actions[-1] == {"type": "ghost_answer", "seat": 1,
                                           "holds_ghost": False}
     assert ui.app.session.state.over and ui.app.session.state.winners == (1,)
-    assert "Chloé wins!" in screen.result
+    assert "Chloé wins!" in screen.view.result
     ui.find("Chloé wins!")
     path, colours = ui.screenshot("time_after_time")
     assert colours > 5
@@ -143,17 +144,17 @@ def test_emergency_move_of_two_cards(ui):
         ui.tap(slot_button(screen, 1, slot))
     ui.tap(ui.find("Chloé", kind=Button))  # nobody stays chosen after a card is laid
     assert not screen.ids.emergency.disabled
-    assert "cannot be completed" in screen.prompt
+    assert "cannot be completed" in screen.view.prompt
     ui.tap(ui.find("Lucas"))
     assert screen.ids.emergency.disabled  # Lucas's row is fine
     ui.tap(ui.find("Chloé", Button))
     ui.tap(screen.ids.emergency)
     assert screen.pick.emergency and screen.band == "emergency"
     assert screen.ids.ghost_plus.disabled and screen.ids.em_confirm.disabled
-    assert all(b.disabled for b in screen.ids.hours.children)  # the hours wait, in place
+    assert all(b.off for b in screen.ids.hours.children)  # the hours wait, in place
     ui.tap(slot_button(screen, 1, 4))  # lift 08H
-    assert slot_button(screen, 1, 0).disabled and not slot_button(screen, 1, 3).disabled
-    assert slot_button(screen, 2, 0).disabled  # other rows are out of the flow
+    assert slot_button(screen, 1, 0).off and not slot_button(screen, 1, 3).off
+    assert slot_button(screen, 2, 0).off  # other rows are out of the flow
     ui.screenshot("time_after_time_emergency")
     ui.tap(slot_button(screen, 1, 3))
     ui.tap(slot_button(screen, 1, 5))  # lift 09H
@@ -190,7 +191,7 @@ def test_hand_empty_once_the_pile_is_gone(ui):
     ui.tap(screen.ids.draw)
     assert ui.app.session.state.draw_pile == 0
     ui.pump()
-    assert screen.pile_out and screen.ids.draw.disabled and screen.ids.draw.width == 0
+    assert screen.view.pile_out and screen.ids.draw.disabled and screen.ids.draw.width == 0
     assert not screen.ids.hand_empty.disabled
     ui.find("Pile 0")
     ui.screenshot("time_after_time_pile_out")
@@ -221,7 +222,8 @@ def test_every_row_visible_with_three_and_four_players(ui, n):
         sx, sy = scroll.to_window(scroll.x, scroll.y)
         assert y >= sy and y + row.height <= sy + scroll.height
         assert all(c.height >= 64 for c in row.children[:-1])  # slots and name
-    for w in (screen.ids.undo, screen.ids.discard, hour_button(screen, 22)):
+    keys = [] if screen.hour_pad else [hour_button(screen, 22)]  # (4: the pad is closed)
+    for w in (screen.ids.undo, screen.ids.discard, *keys):
         assert w.height >= 64
     path, colours = ui.screenshot(f"time_after_time_{n}_players")
     assert colours > 5
@@ -235,7 +237,7 @@ def test_a_seat_button_picks_that_players_row(ui):
     ui.press_seat("2")
     assert screen.pick.seat == 2
     assert [r["selected"] for r in view.rows(ui_state(screen), screen.pick)] == [False, True]
-    assert "Lucas" in screen.prompt
+    assert "Lucas" in screen.view.prompt
     ui.screenshot("time_after_time_seat_press")
     ui.press_seat("1")
     assert screen.pick.seat == 1
@@ -254,7 +256,7 @@ def test_a_complete_row_asks_the_player_privately_and_play_goes_on(ui):
         assert ui.app.act({"type": "place", "seat": 1, "slot": slot, "hour": hour})
     ui.pump()
     assert screen.band == "ask" and ui.app.table.lamps.state(1)
-    assert screen.ids.ghost_plus.disabled and all(b.disabled for b in screen.ids.hours.children)
+    assert screen.ids.ghost_plus.disabled and all(b.off for b in screen.ids.hours.children)
     assert all(s["enabled"] is False for r in view.rows(ui_state(screen), screen.pick)
                for s in r["slots"])
     ui.screenshot("time_after_time_ghost_question")
@@ -273,7 +275,7 @@ def test_a_complete_row_asks_the_player_privately_and_play_goes_on(ui):
     screen.on_press_event(PressEvent(1, 0, "mock", False))  # a release answers nothing
     assert ui.app.session.state.asking == 1
     ui.tap(screen.ids.no_ghost)
-    assert ui.app.session.state.winners == (1,) and "Chloé wins!" in screen.result
+    assert ui.app.session.state.winners == (1,) and "Chloé wins!" in screen.view.result
     assert ui.app.session.game_id not in [g.id for g in ui.app.log.open_games()]
 
 
@@ -286,7 +288,7 @@ def test_four_players_enter_the_hour_on_the_pad(ui):
     screen = start(ui, {"players": [{"name": nm, "seat": i + 1}
                                     for i, nm in enumerate(names)]})
     assert screen.hour_pad and not screen.pad_shown
-    assert screen.ids.hours.height == 0 and screen.ids.hours.disabled
+    assert screen.ids.hours.parent.height == 0 and not screen.ids.hours.children
     ui.press_seat("3")
     assert screen.pad_shown and screen.pick.seat == 3
     assert screen.ids.scroll.opacity == 0  # the rows under it are not shown
@@ -307,8 +309,8 @@ def test_four_players_enter_the_hour_on_the_pad(ui):
     ui.tap(hour_button(screen, 12))
     ui.tap(slot_button(screen, 4, 3))  # both 12H are out now
     ui.tap(ui.find("Chloé", Button))
-    assert screen.pad_shown and hour_button(screen, 12).disabled
-    assert not hour_button(screen, 13).disabled
+    assert screen.pad_shown and hour_button(screen, 12).off
+    assert not hour_button(screen, 13).off
 
 
 def test_undo_leaves_no_hour_selected(ui):
@@ -331,7 +333,7 @@ def test_undo_leaves_no_hour_selected(ui):
     assert lit == []
     assert not any(slot_button(screen, seat, slot).background_color
                    == list(view_colour("LEGAL")) for seat in (1, 2) for slot in range(7))
-    assert screen.prompt.startswith("Tap a player")
+    assert screen.view.prompt.startswith("Tap a player")
     ui.screenshot("time_after_time_after_undo")
 
 
@@ -339,29 +341,3 @@ def view_colour(name):
     from companion.ui import theme
 
     return getattr(theme, name)
-
-
-def test_a_cards_hour_and_the_prompt_come_back_from_kept_textures(ui):
-    """A card's hour laid again (after an Undo, in the next game) and a prompt said again
-    are shown from the texture drawn the first times (``KeptText``), not drawn anew."""
-    from companion.ui.kept_text import _stores
-    from companion.ui.screens.time_after_time import TatPrompt, TatSlot
-
-    screen = start(ui)
-    for _ in range(2):  # laid, undone, laid again: "12H" and the prompts shown twice
-        ui.tap(ui.find("Chloé"))
-        ui.tap(hour_button(screen, 12))
-        ui.tap(slot_button(screen, 1, 3))
-        ui.pump()
-        assert slot_button(screen, 1, 3).text == "12H"
-        ui.tap(screen.ids.undo)
-        ui.pump()
-    ui.tap(ui.find("Chloé"))
-    ui.tap(hour_button(screen, 12))
-    ui.tap(slot_button(screen, 1, 3))
-    ui.pump()
-    slot = slot_button(screen, 1, 3)
-    kept = {key[0]: hit[0] for key, hit in _stores(TatSlot)[0].items()}
-    assert slot.text == "12H" and slot.texture is kept["12H"]
-    prompts = {key[0] for key in _stores(TatPrompt)[0]}
-    assert "Chloé: tap a green slot for 12H" in prompts
