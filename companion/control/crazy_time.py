@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games import crazy_time
 from companion.games.base import check
 from companion.palette import seat_rgba
 from companion.ui.presenters import crazy_time as cp
@@ -167,7 +168,7 @@ class CrazyTimeControl:
 
     def _game(self) -> dict | None:
         session = self.app.session
-        if session is None or session.rules.NAME != "crazy_time":
+        if session is None or session.rules.NAME != crazy_time.NAME:
             return None
         return game_view(session.state, None)
 

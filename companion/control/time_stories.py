@@ -30,13 +30,14 @@ from dataclasses import dataclass
 
 from companion import dice
 from companion.control.time_stories_setup import SetupControl
+from companion.games import time_stories
 from companion.games.base import check
 from companion.palette import rgba
 from companion.ui.presenters import time_stories as p
 from companion.ui.presenters import time_stories_items as pi
 from companion.ui.presenters import time_stories_setup as setup
 
-SCREEN = "time_stories"
+SCREEN = time_stories.GAME.screen_name  # the screen this controller drives
 LOG_ROWS = 60  # the time log's rows, newest first
 SPACES = ("A", "B", "C", "D", "E", "F", "G")
 SHIELDS = ("blank", "skull", "heart", "tu")
