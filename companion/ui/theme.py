@@ -161,6 +161,16 @@ TOUCH = 64  # the smallest touch target
 BUTTON_H = 72
 BAR_H = 72  # a screen's top bar
 STATUS_H = 36
+#: The status band, where notices show: two lines of SMALL text (2 x 26 px) and 2 px
+#: above and below. Every screen has the window's height less this.
+NOTICE_H = 56
+NOTICE_CLOSE_W = 100  # a notice's "Close" / "Read all"
+# the score pad (screens/game.kv)
+SCORE_NAME_SIZES = (28, 24, 22)  # a name beside its total: two lines, then "..."
+SCORE_TOTAL_SIZES = (28, 24, 22)  # a total of five digits and a sign
+SCORE_TOTAL_W = 112
+SCORE_STEP_W = 84  # -1, +1, +5, + N
+END_GAME_W = 150
 BACK_W = 136  # a top bar's Back button and its margin: the banner leaves it free
 BANNER_TEXT = 26
 GAP = 6
