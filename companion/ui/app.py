@@ -89,8 +89,9 @@ class Layer(FloatLayout):
 class Banner(BoxLayout):
     """The one notice area, in the status band under every screen (app.kv): a refusal
     (red) or something the table must do or know (amber), on two lines at most. It lies
-    where no screen has a control, so it covers nothing; the band keeps its height
-    whether or not a notice shows, so nothing moves when one comes or goes. A tap on it
+    where no screen has a control, so it covers nothing: a notice of one line takes the
+    status band's usual height, one of two lines makes the band ``theme.NOTICE_H`` high
+    (the screens have 20 px less while it shows: their bottom rises). A tap on it
     puts it away (a notice cut to two lines is shown whole first, in a question, by
     ``reader``); when empty it is invisible and takes no taps. ``cause`` names what
     fixes a notice ("pad": the pad is back); ``until`` (a ``time.monotonic()``, 0 for
@@ -101,6 +102,7 @@ class Banner(BoxLayout):
     cause = StringProperty("")
     until = NumericProperty(0.0)
     shown = StringProperty("")  # ``text``, or its first words and "..." on two lines
+    lines = NumericProperty(1)  # the lines ``shown`` takes: the band grows for two
     #: ``reader(text)``: shows a cut notice whole (the app: a question with "Close")
     reader = None
 
@@ -111,14 +113,21 @@ class Banner(BoxLayout):
     def on_text(self, *_args) -> None:
         self._fit()
 
-    def on_size(self, *_args) -> None:
+    def on_width(self, *_args) -> None:
         self._fit()
 
     def _fit(self) -> None:
         from kivy.metrics import dp, sp
 
+        from companion.ui.widgets import fits
+
         room = self.width - 2 * self.padding[0] - self.spacing - dp(theme.NOTICE_CLOSE_W)
-        self.shown = two_lines(self.text, room, self.height, sp(theme.SMALL))
+        px, one = sp(theme.SMALL), dp(theme.STATUS_H) - dp(4)
+        if not self.text or fits(self.text, room, one, px):
+            self.shown, self.lines = self.text, 1
+        else:
+            self.shown = two_lines(self.text, room, dp(theme.NOTICE_H) - dp(4), px)
+            self.lines = 2
 
     def on_touch_down(self, touch):
         if not self.text or not self.collide_point(*touch.pos):
@@ -497,8 +506,8 @@ class CompanionApp(App):
             cause: str = "") -> None:
         """A line in the status band, for a few seconds. A refusal (``error``) is a
         notice instead (with a sound) until the next recorded action or a tap on it, and
-        so is a line longer than the news line's two lines (for ``seconds``): each is
-        shown once, in one place. ``cause`` names what a notice is about
+        so is a line longer than the news line (for ``seconds``): each is shown once,
+        in one place. ``cause`` names what a notice is about
         ("pad", "venue"): a newer line about it takes the older one's banner away (the
         pad is back: its "lost" notice goes)."""
         self.fixed(cause)
@@ -530,7 +539,7 @@ class CompanionApp(App):
         line = self.root.ids.status_line if self.root is not None else None
         if line is None:
             return True
-        return fits(text, line.width, line.height, line.font_size, 2)
+        return fits(text, line.width, line.height, line.font_size)
 
     def _banner(self, text: str, kind: str, cause: str = "", until: float = 0.0) -> None:
         """Show ``text`` in the banner. A line that leaves by itself (``until``: a long

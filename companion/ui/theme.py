@@ -161,8 +161,8 @@ TOUCH = 64  # the smallest touch target
 BUTTON_H = 72
 BAR_H = 72  # a screen's top bar
 STATUS_H = 36
-#: The status band, where notices show: two lines of SMALL text (2 x 26 px) and 2 px
-#: above and below. Every screen has the window's height less this.
+#: The status band while a notice takes two lines of SMALL text (2 x 26 px, 2 px above
+#: and below; STATUS_H otherwise): the screens have 20 px less while it shows.
 NOTICE_H = 56
 NOTICE_CLOSE_W = 100  # a notice's "Close" / "Read all"
 # the score pad (screens/game.kv)

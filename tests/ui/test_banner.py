@@ -31,7 +31,7 @@ def _showing(ui, text):
 
 @pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 720)])
 @pytest.mark.parametrize("screen_name", ["home", "history", "settings", "players", "slap"])
-def test_a_notice_lies_under_the_screen_and_moves_nothing(ui, size, screen_name):
+def test_a_notice_lies_under_the_screen_and_covers_nothing(ui, size, screen_name):
     from layout_check import places
 
     ui.goto_home()
@@ -44,6 +44,10 @@ def test_a_notice_lies_under_the_screen_and_moves_nothing(ui, size, screen_name)
         ui.pump()
         screen = ui.app.sm.current_screen
         before = places(screen)
+        ui.app.say("Nobody plays at seat 9.", error=True)  # one line: nothing moves
+        ui.pump()
+        assert ui.app.banner.lines == 1 and places(screen) == before
+        assert ui.app.root.ids.band.height == 36
         text = "Seat 2 is in play but has no name: type one, or tap Out if nobody sits there."
         ui.app.say(text, error=True)
         ui.pump()
@@ -52,14 +56,20 @@ def test_a_notice_lies_under_the_screen_and_moves_nothing(ui, size, screen_name)
         sx0, sy0, sx1, sy1 = _rect(ui.app.layer)
         assert by1 <= sy0 + 1, f"the notice ({by1}) reaches into the screens ({sy0})"
         assert bx0 >= 0 and bx1 <= size[0] and by0 >= 0
-        assert sy1 - sy0 == size[1] - 56, "the screens have the window less the band"
-        assert places(screen) == before, "nothing moved for the notice"
+        assert banner.lines == 2 or size[0] > 800
+        band = 56 if banner.lines == 2 else 36
+        assert sy1 - sy0 == size[1] - band, "20 px less for two lines, no more"
+        for box in places(screen).values():  # every control over the band
+            assert box[1] >= sy0 - 1
         words = ui.app.root.ids.words
         assert banner.shown == text, "whole on two lines"
         assert words.texture_size[1] <= banner.height, "the notice's words are cut"
         assert words.font_size >= 22
         assert _showing(ui, text) == [words.__self__], "shown once: the notice only"
         ui.screenshot(f"banner_{screen_name}_{size[0]}x{size[1]}")
+        ui.app.clear_banner()
+        ui.pump()
+        assert places(screen) == before, "all back where it was"
     finally:
         ui.app.clear_banner()
         ui.resize((800, 480))
