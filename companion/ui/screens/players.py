@@ -67,6 +67,9 @@ class PlayersScreen(Screen):
         self._showing = False
         self._editing: int | None = None
 
+    def on_typing(self, *_args) -> None:
+        self.ids.middle.current = "entry" if self.typing else "seats"
+
     @property
     def editing(self) -> int | None:
         return self.control.editing
