@@ -53,7 +53,7 @@ class ScorePadControl:
         session = self.app.session
         if session is None:
             return ScorePadView("No game")
-        heading = f"{title_of(session.rules.NAME)}: game {session.game_id}"
+        heading = title_of(session.rules.NAME)
         snap = session.snapshot()
         totals = snap.get("totals")
         if totals is None:

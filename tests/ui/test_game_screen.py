@@ -78,6 +78,7 @@ def test_plus_n_asks_for_the_player_of_its_row_and_the_next_game_shows_its_own(u
     ui.pump(2)
     assert ui.app.session.snapshot()["totals"]["2"] == 12
     assert screen.can_undo
-    ui.tap(ui.find("Undo"))
+    assert ui.find("Undo: score (Fay)")
+    ui.tap(ui.find("Undo: score (Fay)"))
     assert ui.app.session.snapshot()["totals"]["2"] == 0
     ui.app.end_game("abandoned", ask=False)

@@ -2,8 +2,8 @@
 
 One row per player (seat badge, name, total, -1 +1 +5 and "+ N"); a seat button press
 adds one point for that seat. What a tap means and what shows is
-``companion.control.score_pad.ScorePadControl``; this screen shows its view (the rows
-through a RecycleView) and passes taps to it.
+``companion.control.score_pad.ScorePadControl``; this screen shows its view and passes
+taps to it.
 """
 
 from __future__ import annotations
@@ -12,29 +12,22 @@ from kivy.app import App
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
-    ListProperty,
     NumericProperty,
     ObjectProperty,
     StringProperty,
 )
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.recycleview import RecycleView
 from kivy.uix.screenmanager import Screen
 
 from companion.control.score_pad import TYPED_MAX, TYPED_MIN, ScorePadControl
 from companion.ui import theme
 from companion.ui.app import load_kv
-from companion.ui.widgets import NumberPad
+from companion.ui.screens.still_scroll import StillScroll
+from companion.ui.widgets import NumberPad, show_items
 
 
-class ScoreRows(RecycleView):
-    """The rows: a plain box while they fit (a tap goes straight to its button, as in
-    ``StillScroll``)."""
-
-    def on_touch_down(self, touch):
-        if self.do_scroll_y or not self.collide_point(*touch.pos):
-            return super().on_touch_down(touch)
-        return self.simulate_touch_down(touch)
+class ScoreRows(StillScroll):
+    """The rows: a plain box while they fit (a tap goes straight to its button)."""
 
 
 class ScoreRowView(BoxLayout):
@@ -49,7 +42,8 @@ class GameScreen(Screen):
     heading = StringProperty("")
     summary = StringProperty("")
     can_undo = BooleanProperty(False)
-    rows = ListProperty([])
+    count = NumericProperty(0)  # rows shown
+    row_h = NumericProperty(64)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -64,8 +58,10 @@ class GameScreen(Screen):
 
     def show(self, view) -> None:
         self.heading, self.summary, self.can_undo = view.heading, view.summary, view.can_undo
-        self.rows = [{"screen": self, "seat": r.seat, "name": r.name, "total": r.total,
-                      "colour": r.colour} for r in view.rows]
+        self.count = len(view.rows)
+        show_items(self.ids.box, ScoreRowView,
+                   [{"screen": self, "seat": r.seat, "name": r.name, "total": r.total,
+                     "colour": r.colour} for r in view.rows])
 
     def score(self, seat: int, points: int) -> None:
         self.control.score(seat, points)

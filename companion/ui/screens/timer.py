@@ -30,7 +30,6 @@ from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
-    ListProperty,
     NumericProperty,
     ObjectProperty,
     StringProperty,
@@ -44,7 +43,7 @@ from companion.control.timer import TimerControl
 from companion.timer import NS_PER_S
 from companion.ui import theme
 from companion.ui.app import load_kv
-from companion.ui.widgets import BigButton, share_row
+from companion.ui.widgets import BigButton, share_row, show_items
 
 
 class ControlButton(BigButton):
@@ -77,9 +76,8 @@ class TimerScreen(Screen):
     look = StringProperty("")
     caption = StringProperty("")
     columns = NumericProperty(1)
-    control_data = ListProperty([])
-    lamp_data = ListProperty([])
-    bank_data = ListProperty([])
+    lamp_count = NumericProperty(0)
+    lamp_w = NumericProperty(64)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -100,6 +98,10 @@ class TimerScreen(Screen):
 
     # -- showing ------------------------------------------------------------------------
 
+    def on_lamp_w(self, *_args) -> None:
+        for lamp in self.ids.lamps.children:
+            lamp.width = self.lamp_w
+
     def on_mode(self, *_args) -> None:
         self.ids.panels.current = self.mode  # only the panel shown takes a tap
 
@@ -113,11 +115,13 @@ class TimerScreen(Screen):
         self.big, self.look, self.caption = view.big, view.look, view.caption
         self._controls = view.controls
         self.show_controls()
-        self.lamp_data = [{"screen": self, "seat": lamp.seat, "name": lamp.name,
-                           "colour": lamp.colour, "lit": lamp.lit} for lamp in view.lamps]
-        self.bank_data = [{"screen": self, "seat": b.seat, "colour": b.colour,
-                           "text": b.text, "note": b.note, "active": b.active,
-                           "flagged": b.flagged} for b in view.banks]
+        self.lamp_count = len(view.lamps)
+        show_items(self.ids.lamps, SeatLamp, [
+            {"screen": self, "seat": lamp.seat, "name": lamp.name, "colour": lamp.colour,
+             "lit": lamp.lit, "width": self.lamp_w} for lamp in view.lamps])
+        show_items(self.ids.banks, BankCell, [
+            {"screen": self, "seat": b.seat, "colour": b.colour, "text": b.text,
+             "note": b.note, "active": b.active, "flagged": b.flagged} for b in view.banks])
 
     def show_controls(self) -> None:
         """The control row: the row's width shared by what each button's words need, at
@@ -125,10 +129,10 @@ class TimerScreen(Screen):
         row = self._controls
         bar = self.ids.controls
         px, widths = share_row([c.label for c in row], bar.width - 8, theme.GAP)
-        self.control_data = [
+        show_items(self.ids.controls, ControlButton, [
             {"screen": self, "key": c.key, "text": c.label, "disabled": not c.enabled,
              "tint": theme.MAIN if c.selected else theme.BUTTON, "font_size": px,
-             "size_hint_x": w} for c, w in zip(row, widths, strict=True)]
+             "size_hint_x": w} for c, w in zip(row, widths, strict=True)])
 
     # -- entering and leaving -----------------------------------------------------------
 
