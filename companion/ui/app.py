@@ -91,7 +91,8 @@ class Banner(BoxLayout):
     (red) or something the table must do or know (amber), on two lines at most. It lies
     where no screen has a control, so it covers nothing: a notice of one line takes the
     status band's usual height, one of two lines makes the band ``theme.NOTICE_H`` high
-    (the screens have 20 px less while it shows: their bottom rises). A tap on it
+    (the screens have 20 px less while it shows: their bottom rises), and one longer
+    than two lines beside the lamp dots takes the band's whole width. A tap on it
     puts it away (a notice cut to two lines is shown whole first, in a question, by
     ``reader``); when empty it is invisible and takes no taps. ``cause`` names what
     fixes a notice ("pad": the pad is back); ``until`` (a ``time.monotonic()``, 0 for
@@ -103,6 +104,8 @@ class Banner(BoxLayout):
     until = NumericProperty(0.0)
     shown = StringProperty("")  # ``text``, or its first words and "..." on two lines
     lines = NumericProperty(1)  # the lines ``shown`` takes: the band grows for two
+    wide = BooleanProperty(False)  # it takes the band's whole width (the dots give way)
+    full = NumericProperty(0)  # the band's width for words (app.kv)
     #: ``reader(text)``: shows a cut notice whole (the app: a question with "Close")
     reader = None
 
@@ -113,21 +116,26 @@ class Banner(BoxLayout):
     def on_text(self, *_args) -> None:
         self._fit()
 
-    def on_width(self, *_args) -> None:
+    def on_full(self, *_args) -> None:
         self._fit()
 
     def _fit(self) -> None:
+        """One line beside the lamp dots, else two; else two lines of the band's whole
+        width (``wide``: the dots give way while it shows); else cut there."""
         from kivy.metrics import dp, sp
 
         from companion.ui.widgets import fits
 
-        room = self.width - 2 * self.padding[0] - self.spacing - dp(theme.NOTICE_CLOSE_W)
-        px, one = sp(theme.SMALL), dp(theme.STATUS_H) - dp(4)
-        if not self.text or fits(self.text, room, one, px):
-            self.shown, self.lines = self.text, 1
+        px, one, two = sp(theme.SMALL), dp(theme.STATUS_H) - dp(4), dp(theme.NOTICE_H) - dp(4)
+        room = self.full - 2 * self.padding[0] - self.spacing - dp(theme.NOTICE_CLOSE_W)
+        narrow = room - 8 * dp(theme.LAMP_DOT_STEP) - dp(theme.GAP)
+        text = self.text
+        if not text or fits(text, narrow, one, px):
+            self.shown, self.lines, self.wide = text, 1, False
+        elif fits(text, narrow, two, px, 2):
+            self.shown, self.lines, self.wide = text, 2, False
         else:
-            self.shown = two_lines(self.text, room, dp(theme.NOTICE_H) - dp(4), px)
-            self.lines = 2
+            self.shown, self.lines, self.wide = two_lines(text, room, two, px), 2, True
 
     def on_touch_down(self, touch):
         if not self.text or not self.collide_point(*touch.pos):

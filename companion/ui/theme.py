@@ -280,6 +280,7 @@ LAMP_W = 92  # a countdown's ready lamp
 LAMP_H = 120  # the badge and a 20-letter name on two lines of 22 px
 LAMPS_H = 128  # their row
 CLOCK_BADGE_ROOM = 84  # a game clock's seat disc and margins, left of the digits
+CLOCK_DIGITS_ROOM = 100  # and a margin more: the digits never wrap
 CLOCK_NOTE_W = 110  # the line under a clock's digits
 CLOCK_NOTE_H = 26
 COUNTDOWN_TEXT = 150  # the countdown's digits at most
