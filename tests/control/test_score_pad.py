@@ -75,3 +75,18 @@ def test_a_game_with_a_screen_of_its_own_is_not_scored_from_here(app):
     pad = ScorePadControl(app)
     assert not pad.press(1)
     assert app.session.log.actions(app.session.game_id) == []
+
+
+def test_the_controllers_load_without_kivy():
+    """The shell's controllers are tested without a window: importing them (a fresh
+    interpreter, so nothing imported by other tests counts) loads no Kivy."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys, companion.control.timer, companion.control.players, "
+            "companion.control.score_pad\n"
+            "print(sorted(m for m in sys.modules if m.startswith('kivy')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).parents[2], timeout=120)
+    assert out.stdout.strip() == "[]"
