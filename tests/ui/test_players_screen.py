@@ -31,8 +31,10 @@ def test_the_refusal_leaves_seat_5_s_in_out_free_to_tap(ui):
     ui.app.choose_game("scorepad")
     ui.pump(2)
     screen = ui.app.sm.current_screen
-    for seat, row in screen.rows.items():
+    for seat, row in screen.rows.items():  # four players; whatever earlier games left
         row.name_input.text = ["Ann", "Bob", "Cara", "Dan"][seat - 1] if seat <= 4 else ""
+        row.toggle.state = "down" if seat <= 4 else "normal"
+    ui.pump()
     ui.tap(screen.rows[5].toggle)  # in, without a name: Start is refused
     assert screen.rows[5].toggle.state == "down"
     ui.tap(ui.find("Start"))
