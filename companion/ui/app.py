@@ -18,12 +18,13 @@ Screens are named; ``navigate(name)`` is the one way to move between them and ``
 returns along the way you came. Every change of screen turns the seat lamps off and
 clears the banner, so nothing lit or said for one screen lingers on the next.
 
-Messages: ``say`` puts a line in the status bar; a refusal (``error=True``) also shows in
-the banner at the top of the screen, where the table looks, until the next recorded
-action or a tap on it. ``tell`` shows a message that needs the table's action in the
-banner until it is tapped away (or the screen changes, or the next action is recorded);
-``ask`` puts a question with big answer buttons over the screen (ending a game, putting
-an open game aside).
+Messages: one notice area, the status band under every screen (``Banner``), where no
+screen has a control. ``say`` puts a line of news there; a refusal (``error=True``)
+shows as a red notice in its stead until the next recorded action or a tap on it.
+``tell`` shows a message that needs the table's action (amber) until it is tapped away
+(or the screen changes, or the next action is recorded); a line that leaves by itself
+never takes the place of one of those. ``ask`` puts a question with big answer buttons
+over the screen (ending a game, putting an open game aside).
 """
 
 from __future__ import annotations
@@ -75,37 +76,93 @@ def load_kv(py_file: str) -> None:
 
 
 class Root(BoxLayout):
-    """The screen manager (under the banner and any question) above a status bar of lamp
-    dots and messages."""
+    """The screen manager (under any question or sheet) above the status band: the lamp
+    dots, then the news line or a notice in its stead (``Banner``)."""
 
     lamp_colours = ListProperty([])
 
 
 class Layer(FloatLayout):
-    """Where the screens, the banner and a question lie on top of each other."""
+    """Where the screens and a question or sheet lie on top of each other."""
 
 
 class Banner(BoxLayout):
-    """A message under the screen's top bar (never over it), the screen's width, as tall
-    as its words need (never cut): a refusal (red) or something the table must do or
-    know (amber). A tap on it puts it away; when empty it is invisible and takes no
-    taps. ``cause`` names what fixes a notice ("pad": the pad is back); ``until`` (a
-    ``time.monotonic()``, 0 for none) when an informative line leaves by itself."""
+    """The one notice area, in the status band under every screen (app.kv): a refusal
+    (red) or something the table must do or know (amber), on two lines at most. It lies
+    where no screen has a control, so it covers nothing: a notice of one line takes the
+    status band's usual height, one of two lines makes the band ``theme.NOTICE_H`` high
+    (the screens have 20 px less while it shows: their bottom rises), and one longer
+    than two lines beside the lamp dots takes the band's whole width. A tap on it
+    puts it away (a notice cut to two lines is shown whole first, in a question, by
+    ``reader``); when empty it is invisible and takes no taps. ``cause`` names what
+    fixes a notice ("pad": the pad is back); ``until`` (a ``time.monotonic()``, 0 for
+    none) when an informative line leaves by itself."""
 
     text = StringProperty("")
     kind = StringProperty("")  # "refusal" or "notice"
     cause = StringProperty("")
     until = NumericProperty(0.0)
+    shown = StringProperty("")  # ``text``, or its first words and "..." on two lines
+    lines = NumericProperty(1)  # the lines ``shown`` takes: the band grows for two
+    wide = BooleanProperty(False)  # it takes the band's whole width (the dots give way)
+    full = NumericProperty(0)  # the band's width for words (app.kv)
+    #: ``reader(text)``: shows a cut notice whole (the app: a question with "Close")
+    reader = None
 
     def show(self, text: str, kind: str, cause: str = "", until: float = 0.0) -> None:
         """Show ``text`` (the same words again change nothing: shown once)."""
         self.kind, self.cause, self.until, self.text = kind, cause, until, text
 
+    def on_text(self, *_args) -> None:
+        self._fit()
+
+    def on_full(self, *_args) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """One line beside the lamp dots, else two; else two lines of the band's whole
+        width (``wide``: the dots give way while it shows); else cut there."""
+        from kivy.metrics import dp, sp
+
+        from companion.ui.widgets import fits
+
+        px, one, two = sp(theme.SMALL), dp(theme.STATUS_H) - dp(4), dp(theme.NOTICE_H) - dp(4)
+        room = self.full - 2 * self.padding[0] - self.spacing - dp(theme.NOTICE_CLOSE_W)
+        narrow = room - 8 * dp(theme.LAMP_DOT_STEP) - dp(theme.GAP)
+        text = self.text
+        if not text or fits(text, narrow, one, px):
+            self.shown, self.lines, self.wide = text, 1, False
+        elif fits(text, narrow, two, px, 2):
+            self.shown, self.lines, self.wide = text, 2, False
+        else:
+            self.shown, self.lines, self.wide = two_lines(text, room, two, px), 2, True
+
     def on_touch_down(self, touch):
         if not self.text or not self.collide_point(*touch.pos):
             return False
+        whole = self.text if self.shown != self.text else ""
         self.show("", "")
+        if whole and self.reader is not None:
+            self.reader(whole)
         return True
+
+
+def two_lines(text: str, width: float, height: float, px: float) -> str:
+    """``text`` if it is whole on two lines of ``width`` x ``height``; else as many of
+    its first words as are, and "..."."""
+    from companion.ui.widgets import fits
+
+    if not text or width < 1 or fits(text, width, height, px, 2):
+        return text
+    words = text.split()
+    lo, hi = 0, len(words)  # words[:lo] + "..." fits; words[:hi] + "..." does not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fits(" ".join(words[:mid]) + " ...", width, height, px, 2):
+            lo = mid
+        else:
+            hi = mid
+    return " ".join(words[:lo]) + " ..."
 
 
 class Question(Modal, FloatLayout):
@@ -185,7 +242,8 @@ class CompanionApp(App):
         self.sm.pos_hint = {"x": 0, "y": 0}
         # strong references: ids are weak proxies, and ``is`` must see the widgets
         self.layer, self.banner = root.ids.holder.__self__, root.ids.banner.__self__
-        self.layer.add_widget(self.sm, index=len(self.layer.children))  # under the banner
+        self.layer.add_widget(self.sm, index=len(self.layer.children))  # under a question
+        self.banner.reader = lambda text: self.ask(text, [("Close", None, None)])
         from companion.ui.bgstats_panel import GameOverButton
 
         # 'Log in BG Stats' over a game that is over (issue 37), laid on the layer then
@@ -457,10 +515,10 @@ class CompanionApp(App):
 
     def say(self, text: str, error: bool = False, seconds: float = 6,
             cause: str = "") -> None:
-        """A line in the status bar, for a few seconds. A refusal (``error``) goes to the
-        banner instead (with a sound) until the next recorded action or a tap on it, and
-        so does a line too long for the status bar (whole there, for ``seconds``): each
-        is shown once, in one place, never cut. ``cause`` names what a notice is about
+        """A line in the status band, for a few seconds. A refusal (``error``) is a
+        notice instead (with a sound) until the next recorded action or a tap on it, and
+        so is a line longer than the news line (for ``seconds``): each is shown once,
+        in one place. ``cause`` names what a notice is about
         ("pad", "venue"): a newer line about it takes the older one's banner away (the
         pad is back: its "lost" notice goes)."""
         self.fixed(cause)
@@ -474,7 +532,7 @@ class CompanionApp(App):
             self._banner(text, "notice", cause, until=self._status_until)
 
     def tell(self, text: str, cause: str = "") -> None:
-        """A message the table must act on, in the banner at the top of the screen; it
+        """A message the table must act on, in the notice area under the screen; it
         stays until tapped away, the next recorded action, a change of screen, or (with
         ``cause``) until its cause is fixed (``fixed(cause)``, a newer ``say`` of it)."""
         self._banner(text, "notice", cause)

@@ -113,7 +113,6 @@ def test_the_timer_names_players_and_says_it_runs_on_after_back(ui):
     ui.pump()
     timer = ui.app.sm.current_screen
     timer.board = TimerBoard.fresh((1, 2, 3, 4))
-    timer._shown = ()
     timer.refresh()
     ui.pump()
     ui.find("Cara")

@@ -172,9 +172,9 @@ def test_timer_tool_rows_with_every_seat_and_a_length_of_its_own(ui, size):
     timer = ui.app.sm.get_screen("timer")
     while len(timer.board.seats) < len(ui.app.table.seats):
         timer.control("seats")
-    longer = next(c.key for c in timer._row if c.key.startswith("length:"))
+    longer = next(c.key for c in timer.timer.view().controls if c.key.startswith("length:"))
     timer.control(longer)  # a length of the table's own: "+15 s (m:ss)"
-    assert any(c.label.startswith("+15 s (") for c in timer._row)
+    assert any(c.label.startswith("+15 s (") for c in timer.timer.view().controls)
     check(ui, size, "timer_tool_countdown")
     timer.control("mode_clock")
     check(ui, size, "timer_tool_clock")

@@ -49,8 +49,13 @@ def test_the_score_pad_shows_bracketed_names_literally(ui):
     setup = {"players": [{"name": n, "seat": i + 1} for i, n in enumerate(NAMES)]}
     assert ui.app.start_game("scorepad", setup)
     ui.pump()
-    rows = ui.app.sm.current_screen.ids.rows.children
-    shown = [(rendered(row.children[-2].text) if row.children[-2].markup
-              else row.children[-2].text, row.children[-3].text) for row in reversed(rows)]
+    from companion.ui.screens.game import ScoreRowView
+    from companion.ui.widgets import FitLabel
+
+    rows = sorted((w for w in ui.app.sm.current_screen.ids.box.children
+                   if isinstance(w, ScoreRowView)), key=lambda w: -w.y)
+    labels = [[w for w in row.children if isinstance(w, FitLabel)] for row in rows]
+    shown = [(rendered(name.text) if name.markup else name.text, total.text)
+             for total, name in labels]
     assert shown == [(f"{name}:", "0") for name in NAMES]
     ui.app.end_game("abandoned", ask=False)

@@ -100,7 +100,7 @@ def test_twenty_letters_at_most_while_typing_and_pasting(ui, players):
 
 def test_known_players_are_one_tap(ui, players):
     screen = players
-    screen.known = ["Cara", "Carl", "Dan", "Ann"]
+    screen.control.known = ["Cara", "Carl", "Dan", "Ann"]  # from the log, as if
     screen.rows[2].name_input.text = "Dan"
     ui.tap(screen.rows[1].name_input)
     offered = [b.text for b in screen.known_buttons if b.opacity > 0]

@@ -107,7 +107,7 @@ def test_every_seated_player_ready_reveals_with_lamps_and_sound(ui, timer, playe
     assert "2 of 4 ready" in timer.caption
     ui.screenshot("timer_two_ready")
     ui.press_seat("2")
-    ui.tap(timer._lamps[4])  # a tap on seat 4's lamp on screen is its button
+    ui.tap(lamps_of(timer)[4])  # a tap on seat 4's lamp on screen is its button
     assert timer.big == "Reveal!"
     assert ui.find("Reveal!").font_size >= 96
     assert played == ["reveal"]
@@ -131,7 +131,7 @@ def test_the_tool_opens_clean_after_a_choice_was_revealed(ui, timer, played):
     ui.pump(2)
     assert timer.big != "Reveal!" and timer.board.countdown.ready == ()
     assert not any(ui.app.table.lamps.state(s) for s in (1, 2, 3, 4))
-    assert not any(lamp.lit for lamp in timer._lamps.values())
+    assert not any(lamp.lit for lamp in lamps_of(timer).values())
 
 
 def test_running_timer_is_restored_from_the_settings_store(ui, timer, played):
@@ -183,7 +183,7 @@ def test_game_clock_banks_pass_the_turn_and_flag(ui, timer, played):
     ui.pump(2)
     ui.press_seat("2")  # not seat 2's turn
     ui.press_seat("1")
-    cells = timer._banks
+    cells = banks_of(timer)
     assert (cells[1].text, cells[2].text, cells[2].active) == ("0:45", "1:00", True)
     assert ui.app.table.lamps.state(2) and not ui.app.table.lamps.state(1)
     for cell in cells.values():
@@ -194,11 +194,13 @@ def test_game_clock_banks_pass_the_turn_and_flag(ui, timer, played):
     ui.tap(ui.find("Pause all"))
     timer.clock.advance(300)
     ui.pump(2)
+    cells = banks_of(timer)
     assert cells[2].text == "1:00"
     ui.tap(ui.find("Resume"))
     timer.clock.advance(61)
     ui.pump(3)
     assert played == ["expired"]
+    cells = banks_of(timer)
     assert cells[2].flagged and cells[2].note == "FLAG"
     assert "Flag: seat 2" in timer.caption
     ui.screenshot("timer_game_clock_flag")
@@ -216,6 +218,22 @@ def text_width(label) -> int:
     core = CoreLabel(text=label.text, font_size=label.font_size, bold=label.bold)
     core.refresh()
     return core.texture.size[0]
+
+
+def lamps_of(timer) -> dict:
+    """The countdown's ready lamps on screen, by seat."""
+    from companion.ui.screens.timer import SeatLamp
+
+    return {w.seat: w for w in timer.walk(restrict=True) if isinstance(w, SeatLamp)
+            and w.parent is not None}
+
+
+def banks_of(timer) -> dict:
+    """The game clock's banks on screen, by seat."""
+    from companion.ui.screens.timer import BankCell
+
+    return {w.seat: w for w in timer.walk(restrict=True) if isinstance(w, BankCell)
+            and w.parent is not None}
 
 
 def enter_timer(ui):
@@ -239,8 +257,8 @@ def test_game_clock_digits_fit_for_many_seats(ui, timer, n, least_px):
     ui.tap(ui.find("Clock"))
     ui.tap(ui.find("Start"))
     ui.pump(2)
-    assert len(timer._banks) == n
-    for cell in timer._banks.values():
+    assert len(banks_of(timer)) == n
+    for cell in banks_of(timer).values():
         label = [w for w in cell.children if getattr(w, "text", None) == cell.text][0]
         assert label.font_size >= least_px
         assert text_width(label) <= label.width, "the digits must fit their cell"
@@ -264,7 +282,7 @@ def test_after_the_pi_restarted_a_running_timer_comes_back_paused(ui, timer):
     ui.tap(ui.find("Start"))
     timer.clock.advance(10)
     timer.board, _ = timer.board.press(1, timer.clock())  # seat 1 ready: saved 10 s in
-    timer._save()
+    timer.timer.save()
     timer.boot_id = lambda: "another-boot"
     timer.clock = FakeClock()  # the new boot's monotonic clock starts near zero
     ui.goto_home()
@@ -365,26 +383,6 @@ def test_a_revealed_choice_goes_back_by_its_planned_update(ui, timer, planned):
     assert ui.app.sm.current == "home" and planned.planned is None
 
 
-def test_a_length_chosen_again_shows_its_digits_and_words_from_kept_textures(ui, timer):
-    """The countdown's digits and the control row's words of a length chosen again are
-    shown from the textures drawn the first times (``KeptText``), not drawn anew."""
-    from companion.ui.kept_text import _stores
-    from companion.ui.screens.timer import ControlButton, CountdownDigits
-
-    for _ in range(3):
-        ui.tap(ui.find("60 s"))
-        ui.tap(ui.find("+15 s"))
-        ui.pump()
-    digits = next(w for w in timer.walk(restrict=True) if isinstance(w, CountdownDigits))
-    assert digits.text == "1:15"
-    assert digits.texture is {k[0]: hit[0] for k, hit in _stores(CountdownDigits)[0].items()
-                              }["1:15"]
-    longer = ui.find("+15 s (1:15)")
-    assert isinstance(longer, ControlButton)
-    assert longer.texture is {k[0]: hit[0] for k, hit in _stores(ControlButton)[0].items()
-                              }["+15 s (1:15)"]
-
-
 def test_a_tap_that_changes_nothing_stores_and_draws_nothing(ui, timer, monkeypatch):
     """The length already chosen tapped again, the mode already shown chosen again: the
     board is the same, so nothing is written to the settings and nothing is drawn
@@ -404,20 +402,3 @@ def test_a_tap_that_changes_nothing_stores_and_draws_nothing(ui, timer, monkeypa
     ui.tap(ui.find("30 s"))
     assert stored == ["timer"] and shown == [1] and timer.big == "0:30"
     assert ui.app.log.get_setting("timer")["board"] == timer.board.to_json()
-
-
-def test_a_caption_that_comes_back_is_shown_from_its_kept_texture(ui, timer):
-    """The line under the digits says the same few sentences at every choice: shown
-    again from the textures drawn the first times (``KeptText``)."""
-    from companion.ui.kept_text import _stores
-    from companion.ui.screens.timer import CaptionLabel
-
-    for _ in range(3):
-        ui.tap(ui.find("Start"))
-        ui.tap(ui.find("Reset"))
-        ui.pump()
-    caption = next(w for w in timer.walk(restrict=True) if isinstance(w, CaptionLabel))
-    assert caption.text.startswith("Choose a time, then Start.")
-    kept = {k[0]: hit[0] for k, hit in _stores(CaptionLabel)[0].items()}
-    assert caption.texture is kept[caption.text]
-    assert any(text.startswith("0 of 4 ready") for text in kept)

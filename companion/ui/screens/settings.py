@@ -28,8 +28,13 @@ class SettingsScreen(Screen):
     venue_note = StringProperty("")  # empty without venue mode
     venue_candidate = StringProperty("")  # a venue's fingerprint to confirm, or empty
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.app = App.get_running_app()
+        self.light = None
+
     def on_pre_enter(self, *_args) -> None:
-        app = App.get_running_app()
+        app = self.app
         self.volume = int(app.log.get_setting("volume", 100))
         self.light = box.find_backlight()
         if self.light is None:
@@ -44,7 +49,7 @@ class SettingsScreen(Screen):
     def trust_venue(self) -> None:
         """The one-time confirmation of the venue (no ``venue.fingerprint`` in the config):
         asked first, since the person must compare it with the venue page's fingerprint."""
-        app = App.get_running_app()
+        app = self.app
         venue, fingerprint = getattr(app, "venue", None), self.venue_candidate
         if venue is None or not fingerprint:
             return
@@ -60,7 +65,7 @@ class SettingsScreen(Screen):
                 [("Cancel", None, None), ("Believe it", trust, theme.MAIN)])
 
     def change_volume(self, delta: int) -> None:
-        app = App.get_running_app()
+        app = self.app
         self.volume = box.step(self.volume, delta)
         app.cues.volume = self.volume / 100
         app.log.set_setting("volume", self.volume)
@@ -69,28 +74,28 @@ class SettingsScreen(Screen):
     def explain_brightness(self) -> None:
         """A tap on "No backlight": the whole sentence."""
         if self.light is None:
-            App.get_running_app().tell(box.NO_BACKLIGHT)
+            self.app.tell(box.NO_BACKLIGHT)
 
     def change_brightness(self, delta: int) -> None:
         if self.light is None:
-            App.get_running_app().say(box.NO_BACKLIGHT, error=True)
+            self.app.say(box.NO_BACKLIGHT, error=True)
             return
         wanted = box.step(self.brightness, delta, 10, 100)
         problem = self.light.set_percent(wanted)
         if problem:
-            App.get_running_app().say(problem, error=True)
+            self.app.say(problem, error=True)
             return
         self.brightness = self.light.percent()
 
     def toggle_fullscreen(self) -> None:
-        app = App.get_running_app()
+        app = self.app
         full = not bool(app.log.get_setting("fullscreen", False))
         app.log.set_setting("fullscreen", full)
         Window.fullscreen = "auto" if full else False
         self.ids.full.text = "Full screen: on" if full else "Full screen: off"
 
     def shut_down(self) -> None:
-        app = App.get_running_app()
+        app = self.app
 
         def off():
             app.tell(box.shut_down(app.table.simulated))

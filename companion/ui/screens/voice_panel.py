@@ -35,16 +35,17 @@ class VoicePanel(BoxLayout):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
+        self.app = App.get_running_app()
         Clock.schedule_once(lambda _dt: self._bind_app(), 0)
 
     def _bind_app(self) -> None:
-        app = App.get_running_app()
+        app = self.app
         if app is not None:
             app.bind(muted=lambda *_: self.refresh())
             self.refresh()
 
     def refresh(self) -> None:
-        voice = App.get_running_app().voice
+        voice = self.app.voice
         view = vs.voice_view(voice.settings, voice.accents(), voice.engine_name,
                              voice.problem, voice.muted)
         self.switch, self.volume, self.speed = view.switch, view.volume, view.speed
@@ -54,7 +55,7 @@ class VoicePanel(BoxLayout):
 
     def change(self, what: str) -> None:
         """A button: "switch", "softer", "louder", "speed", "accent" or "test"."""
-        app = App.get_running_app()
+        app = self.app
         voice = app.voice
         s = voice.settings
         if what == "test":
