@@ -115,6 +115,7 @@ class Recorder:
     made: dict[str, list[int]] = field(default_factory=dict)
     gc_in_taps: dict[str, int] = field(default_factory=dict)
     quiet: list[float] = field(default_factory=list)
+    thaws: list[float] = field(default_factory=list)  # the whole heap walked (collector)
     n: int = 0
     _collections: int = 0
     _draw_cpu: float = 0.0
@@ -172,9 +173,11 @@ class Recorder:
         """The table pauses: the collector's quiet-moment collection, timed apart."""
         from companion.ui import collector
 
+        mark = collector._frozen_at_settle
         t0 = time.perf_counter()
         if collector.idle():
-            self.quiet.append((time.perf_counter() - t0) * 1000)
+            ms = (time.perf_counter() - t0) * 1000
+            (self.thaws if collector._frozen_at_settle != mark else self.quiet).append(ms)
 
     def every(self, screen: str) -> list[float]:
         return [ms for kinds in self.taps.get(screen, {}).values() for ms in kinds]
@@ -432,8 +435,11 @@ def main() -> int:
     if rec.quiet:
         print(f"collections at quiet moments: {len(rec.quiet)}, longest "
               f"{max(rec.quiet):.1f} ms (goal <= {QUIET_GOAL_MS:.0f})")
-    gc.unfreeze()  # what died in a cycle after it was frozen (collector.idle) waits for
-    print(f"cycles frozen and dead after {rec.n} taps: {gc.collect()} objects "  # a start
+    if rec.thaws:
+        print(f"whole-heap walks (collector.THAW_AFTER): {len(rec.thaws)}, longest "
+              f"{max(rec.thaws):.1f} ms")
+    gc.unfreeze()  # what died in a cycle since it was frozen waits for the next thaw
+    print(f"cycles frozen and dead at the end: {gc.collect()} objects "
           f"(of {len(gc.get_objects())} alive)")
     app.stop()
     app.table.close()

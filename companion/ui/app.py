@@ -43,7 +43,6 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition
 from kivy.uix.textinput import TextInput
-from kivy.uix.vkeyboard import VKeyboard
 
 from companion.errors import CompanionError
 from companion.events import PressEvent
@@ -249,9 +248,6 @@ class CompanionApp(App):
         # 'Log in BG Stats' over a game that is over (issue 37), laid on the layer then
         self.game_over_button = GameOverButton()
         self.layer.bind(pos=self.game_over_button.place, size=self.game_over_button.place)
-        from companion.ui.widgets import TableKeyboard
-
-        Window.set_vkeyboard_class(TableKeyboard)  # keys of 56 px at least
         Window.bind(on_key_down=self._on_key_down, on_key_up=self._on_key_up,
                     on_flip=self._after_flip)
         self.pacer = FramePacer(Clock, frame=self._frame, wanted=self._frames_wanted,
@@ -624,7 +620,6 @@ class CompanionApp(App):
             for other in listeners:
                 if other is not self.sm.current_screen:  # (it may have just opened)
                     other.on_background_press(event)
-        self._keep_field_above_keyboard()
         now_ns = self.table.now_ns()
         for other in listeners:
             if other is not self.sm.current_screen:
@@ -690,19 +685,6 @@ class CompanionApp(App):
     def _focused_input(self) -> TextInput | None:
         return next((w for w in self.root.walk() if isinstance(w, TextInput) and w.focus),
                     None)
-
-    def _keep_field_above_keyboard(self) -> None:
-        """Slide the whole screen up while the docked on-screen keyboard would cover the
-        field being typed in (the kiosk has no other keyboard); back down after."""
-        keyboard_top = max((w.top for w in Window.children if isinstance(w, VKeyboard)),
-                           default=0)
-        field = self._focused_input() if keyboard_top else None
-        shift = 0.0
-        if field is not None:
-            bottom = field.to_window(field.x, field.y)[1] - self.root.y
-            shift = max(0.0, keyboard_top + 8 - bottom)
-        if self.root.y != shift:
-            self.root.y = shift
 
     def _on_key_down(self, _window, key, _scancode, codepoint, _mods) -> bool:
         if key == 27:  # Escape

@@ -23,9 +23,12 @@ wait for the quiet moment.
 What a full collection at a quiet moment leaves alive has lived through a tap or more
 and lives on (a screen's rows made at its first showing, the game's state): it is
 frozen in turn, so the next full collection walks only what was made since, however
-long the night. A cycle among frozen objects that dies later waits for the next start
-(refcounting still frees whatever is not in a cycle); ``bench/ui_actions.py`` counts
-how much that is after a walk of every screen.
+long the night. A cycle among frozen objects that dies later (a dialog open at that
+quiet moment, closed since) is not walked then (refcounting still frees whatever is not
+in a cycle); once ``THAW_AFTER`` objects were frozen since the app settled, the next
+full collection thaws them and walks the whole heap once (the one long collection, at
+a quiet moment, every few thousand taps), so what died frozen never piles up.
+``bench/ui_actions.py`` prints both.
 
 Wiring: ``CompanionApp.on_start`` calls ``settle()`` once the first screen is built (a
 full collection first, so no garbage is frozen with it), ``LazyScreens`` again once
@@ -42,23 +45,27 @@ ENABLED = True
 #: Tracked objects made (net) since the last collection at which Python collects on
 #: its own, even though the table has not paused (some 30 MB of small objects).
 BACKSTOP = 200_000
+#: Objects frozen at quiet moments (since the app settled) after which the next full
+#: collection walks everything once (what died frozen is freed then).
+THAW_AFTER = 200_000
 #: Quiet moments between two collections of everything (the others collect only what
 #: was made since the last two: a walk of the young objects, not of the whole app).
 FULL_EVERY = 5
 
 _settled = False
+_frozen_at_settle = 0  # gc.get_freeze_count() once the app settled (or last thawed)
 
 
 def settle() -> None:
     """Collect once, then freeze everything alive: the app's start is done. From now
     on, collections run when the table is quiet (``idle``), Python's own only past
     ``BACKSTOP``."""
-    global _settled
+    global _settled, _frozen_at_settle
     if ENABLED:
         gc.collect()
         gc.freeze()
         gc.set_threshold(BACKSTOP, 10, 10)
-        _settled = True
+        _settled, _frozen_at_settle = True, gc.get_freeze_count()
 
 
 def waiting() -> int:
@@ -69,12 +76,19 @@ def waiting() -> int:
 def idle() -> bool:
     """The table is quiet (nothing moved for a moment): collect the cycles made since
     the last quiet moments, if any were made; every ``FULL_EVERY`` times everything not
-    frozen, then freeze what is left (it lives on). Returns whether it collected."""
+    frozen, then freeze what is left (it lives on); past ``THAW_AFTER`` frozen since
+    the app settled, everything. Returns whether it collected."""
+    global _frozen_at_settle
     if not (ENABLED and _settled) or not waiting():
         return False
-    if gc.get_count()[2] >= FULL_EVERY - 1:
+    if gc.get_count()[2] < FULL_EVERY - 1:
+        gc.collect(1)
+    elif gc.get_freeze_count() - _frozen_at_settle > THAW_AFTER:
+        gc.unfreeze()  # everything walked once: what died frozen is freed
+        gc.collect()
+        gc.freeze()
+        _frozen_at_settle = gc.get_freeze_count()
+    else:
         gc.collect(2)
         gc.freeze()
-    else:
-        gc.collect(1)
     return True

@@ -71,9 +71,10 @@ def prepare(kivy_home: Path, fullscreen: bool = False, compositor: bool = False)
     fullscreen = fullscreen or compositor
     Config.set("kivy", "exit_on_escape", "0")
     one_touch_provider(Config)
-    # The kiosk has a touchscreen and no keyboard: name fields and law texts get Kivy's
-    # on-screen keyboard, docked at the bottom. A laptop keeps its own keyboard.
-    Config.set("kivy", "keyboard_mode", "systemanddock" if fullscreen else "system")
+    # The kiosk has a touchscreen and no keyboard: every field types on the box's own
+    # keyboard, laid out inside its screen (companion/ui/name_entry.py), never Kivy's
+    # docked one. A keyboard plugged in types too.
+    Config.set("kivy", "keyboard_mode", "system")
     # A clock whose sleep a press from another thread can cut short: the app idles at a
     # low frame rate and still handles a press on the next frame (ui/frame_pacer.py).
     Config.set("kivy", "kivy_clock", "interrupt")

@@ -27,11 +27,9 @@ from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.togglebutton import ToggleButton
-from kivy.uix.vkeyboard import VKeyboard
 from kivy.uix.widget import Widget
 
 from companion.ui import theme
-from companion.ui.kept_text import KeptText
 from companion.ui.modal import Modal
 from companion.ui.taps import OneTap
 
@@ -78,166 +76,9 @@ class TouchGrid(TouchInside, GridLayout):
     """A GridLayout that passes touches on only when they land inside it."""
 
 
-class TouchOne(TouchInside):
-    """Mixin for a container whose children lie side by side (a row, a grid, a page
-    of stacked rows): a touch inside it goes to the one child under it, not through
-    every child (each button of a row otherwise looks at every touch, and each label
-    walks its own children). Put it first: ``class OneBox(TouchOne, BoxLayout)``.
-
-    A button that took the finger down still gets the finger up wherever it is lifted
-    (Kivy sends it to the widget that grabbed the touch, not through the tree); as
-    ``TouchInside``, only for children that lie inside their container and do not
-    overlap. A container that knows better which child is under a point (one page of
-    several in the same box, spaces some of which are hidden) overrides
-    ``child_under``."""
-
-    def child_under(self, x: float, y: float):
-        """The child that takes a touch at ``(x, y)`` inside the container, or None."""
-        for child in self.children:  # the topmost first, as Kivy walks them
-            if child.collide_point(x, y):
-                return child
-        return None
-
-    def _one(self, event: str, touch) -> bool:
-        x, y = touch.pos
-        if not self.collide_point(x, y):
-            return False
-        child = self.child_under(x, y)
-        return child is not None and child.dispatch(event, touch)
-
-    def on_touch_down(self, touch) -> bool:
-        return self._one("on_touch_down", touch)
-
-    def on_touch_move(self, touch) -> bool:
-        return self._one("on_touch_move", touch)
-
-    def on_touch_up(self, touch) -> bool:
-        return self._one("on_touch_up", touch)
-
-
-class OneBox(TouchOne, BoxLayout):
-    """A BoxLayout that passes a touch to the one child under it (``TouchOne``)."""
-
-
-class OneGrid(TouchOne, GridLayout):
-    """A GridLayout that passes a touch to the one child under it (``TouchOne``)."""
-
-
-class Page(OneBox):
-    """A page of a ``PageStack``: a box of widgets that is on the window only while its
-    stack shows it (``get_root_window`` is None otherwise, for it and everything in it,
-    as for a widget taken off the window)."""
-
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.on_window = True  # False while its stack shows another page
-
-    def get_root_window(self):
-        return super().get_root_window() if self.on_window else None
-
-
-class PageStack(TouchOne, Widget):
-    """Pages that share one box, one of them shown (``show``): the screen's body holds one
-    page per phase, the action row one row of buttons per phase.
-
-    Every page (a ``Page``) stays a child for good, laid out once in the stack's box;
-    the others are off the window: not drawn (their canvas is out of the stack's),
-    see-through (opacity 0), no root window, and they take no touch. Showing another
-    page moves no widget: a Box or Grid layout given a new parent lays itself out
-    again, and so did its parents, at every change of phase when pages were swapped
-    by ``clear_widgets``/``add_widget``."""
-
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.shown: Page | None = None
-        self.fbind("pos", self._arrange)
-        self.fbind("size", self._arrange)
-
-    def add_page(self, page: Page) -> None:
-        """A page more, off the window until shown."""
-        self.add_widget(page)
-        self._off(page)
-        page.pos, page.size = self.pos, self.size
-
-    def show(self, page: Page | None) -> None:
-        """Show ``page`` (one of the stack's; None: none) in place of the page shown."""
-        old = self.shown
-        if page is old:
-            return
-        if old is not None:
-            self._off(old)
-        self.shown = page
-        if page is not None:
-            self.canvas.add(page.canvas)
-            page.on_window, page.opacity = True, 1
-
-    def _off(self, page: Page) -> None:
-        self.canvas.remove(page.canvas)
-        page.on_window, page.opacity = False, 0
-
-    def _arrange(self, *_args) -> None:
-        for page in self.children:
-            page.pos, page.size = self.pos, self.size
-
-    def child_under(self, _x: float, _y: float) -> Page | None:
-        return self.shown  # (TouchOne: the shown page takes every touch inside the stack)
-
-
-def hold(box, kids: list) -> None:
-    """Make ``box`` hold ``kids`` (top to bottom), touching it only when they differ (an
-    unchanged box is not laid out again). The most kids it holds already in the wanted
-    order stay where they are; the others are taken out and put in at their places: a
-    new round at the top of the side list moves the bottom row to the top (one out, one
-    in), not every row."""
-    now = box.children[::-1]
-    if now == kids:
-        return
-    staying = _in_order(now, kids)
-    if not staying:
-        box.clear_widgets()
-    else:
-        for kid in now:
-            if kid not in staying:
-                box.remove_widget(kid)
-    for i, kid in enumerate(kids):
-        if kid not in staying:
-            box.add_widget(kid, index=len(box.children) - i)
-
-
-def _in_order(now: list, kids: list) -> list:
-    """The most of ``now`` that are in ``kids`` and already in its order (a longest
-    increasing run of their places in ``kids``; a box holds a few kids)."""
-    place = {id(kid): i for i, kid in enumerate(kids)}
-    seq = [kid for kid in now if id(kid) in place]
-    best: list[list] = []  # best[j]: the longest run ending with seq[j]
-    for j, kid in enumerate(seq):
-        before = [best[k] for k in range(j) if place[id(seq[k])] < place[id(kid)]]
-        best.append(max(before, key=len, default=[]) + [kid])
-    return max(best, key=len, default=[])
-
-
-class SteadyText:
-    """Mix in before a Label or Button class whose text is not drawn again when it is
-    enabled or disabled.
-
-    Kivy draws a label's text into a texture in its colour, so a button disabled or
-    enabled again is drawn anew in ``disabled_color`` or ``color``: at every tap on
-    screens whose keys change state with each choice. A ``SteadyText`` widget gives its
-    text one colour (``disabled_color: self.color`` in its kv rule) and looks off by
-    being dimmed as a whole (a veil, as ``BigButton`` does, or its opacity); then a
-    change of state alone draws nothing again (a change of text or colour still does).
-    """
-
-    def _trigger_texture_update(self, name=None, source=None, value=None):
-        if (name == "disabled" and source is not None and self.color == self.disabled_color
-                and list(self._label.options.get("color", ())) == list(self.color)):
-            return  # the same text in the same colour as drawn
-        super()._trigger_texture_update(name, source, value)
-
-
-class BigButton(SteadyText, OneTap, Button):
+class BigButton(OneTap, Button):
     """A button at least 64 px high with 28 px text, in the colour ``tint``; one that
-    takes no tap is veiled as a whole (``theme.VEIL``), its text not drawn again."""
+    takes no tap is veiled as a whole (``theme.VEIL``)."""
 
     tint = ColorProperty(theme.BUTTON)
 
@@ -247,12 +88,10 @@ class BigButton(SteadyText, OneTap, Button):
         super().__init__(**kwargs)
 
 
-class UndoButton(KeptText, BigButton):
+class UndoButton(BigButton):
     """Undo, saying what it would take back ("Undo: pickup (Dan)", from
     ``app.undo_text``): in two lines at most and never cut mid-word; when the whole does
     not fit even at 18 px, the words without the name ("Undo: pickup"), then "Undo".
-    Its words come back at every turn ("… (Ann)", "… (Bob)", "… (Ann)"): each is kept
-    in its texture from its first showing (``KeptText``).
 
     Every game screen has one; only the shown screen's follows ``app.undo_text`` at
     each action (bound while its screen shows, from ``on_pre_enter`` to ``on_leave``),
@@ -261,7 +100,6 @@ class UndoButton(KeptText, BigButton):
 
     words = StringProperty("Undo")
     keep_first_showing = True
-    kept_looks = 48  # a table's players times the kinds of action
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -461,16 +299,6 @@ class Heading(FitLabel):
         super().__init__(**kwargs)
 
 
-class KeptFitLabel(KeptText, FitLabel):
-    """A ``FitLabel`` whose looks that come back are shown from kept textures
-    (``KeptText``): a headline or prompt that says again what it said before."""
-
-
-class KeptButton(KeptText, BigButton):
-    """A ``BigButton`` whose words that come back are shown from kept textures
-    (``KeptText``): "Doubt Dan", "Join doubt on Ann"."""
-
-
 class BodyLabel(Label):
     """Wrapped body text at table size."""
 
@@ -516,36 +344,6 @@ class LampDots(Widget):
             dot.pos = (self.x + 30 * i, self.center_y - 12)
 
     on_size = on_pos
-
-
-class TableKeyboard(VKeyboard):
-    """The on-screen keyboard docked at the bottom of the kiosk, with keys at least
-    ``dp(theme.KEY_MIN)`` (56 px) high at any screen width: docked, it is as wide as the
-    window and exactly tall enough for its rows (Kivy's own scales a 700x200 keyboard
-    to the width, which gives 40 px keys on 800x480). The app slides the screen up so the
-    field being typed in stays above it (``CompanionApp._keep_field_above_keyboard``)."""
-
-    def key_height(self) -> float:
-        """The height of one row of keys on the screen, in px."""
-        rows = self.available_layouts[self.layout]["rows"]
-        mtop, _r, mbottom, _l = self.margin_hint
-        return self.height * self.scale * (1 - mtop - mbottom) / rows
-
-    def _fit(self, win) -> None:
-        rows = self.available_layouts[self.layout]["rows"]
-        mtop, _r, mbottom, _l = self.margin_hint
-        self.size = (win.width, (dp(theme.KEY_MIN) + 2) * rows / (1 - mtop - mbottom))
-
-    def setup_mode_dock(self, *args) -> None:
-        win = self.get_parent_window()
-        if win is not None:
-            self._fit(win)
-        super().setup_mode_dock(*args)  # scale = window width / width = 1
-
-    def _update_dock_mode(self, win, *args) -> None:
-        self._fit(win)
-        self.scale = 1.0
-        self.pos = 0, 0
 
 
 class NumberPad(Modal, BoxLayout):

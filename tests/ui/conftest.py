@@ -274,32 +274,3 @@ def _fresh_slap_arbiter(app) -> None:
         slap.round = None
 
 
-@pytest.fixture
-def label_renders(monkeypatch):
-    """Drawings of labels, counted: ``watch(label, ...)`` gives a list that gets the text
-    of every drawing (Kivy's core label measuring and rendering it: what a kept texture
-    saves) made for one of the labels from then on; ``watch()`` with none, for every
-    label. A ``KeptText`` label draws on with a copy of its core label, so each drawing
-    is matched with the labels' core labels of that moment."""
-    from kivy.core.text import Label as CoreLabel
-    from kivy.core.text.markup import MarkupLabel
-
-    watchers: list[tuple[tuple, list]] = []
-
-    def counting(render):
-        def counted(core, *args, **kwargs):
-            for labels, drawn in watchers:
-                if not labels or any(core is label._label for label in labels):
-                    drawn.append(core.text)
-            return render(core, *args, **kwargs)
-        return counted
-
-    for cls in (CoreLabel, MarkupLabel):  # a markup label has a drawing of its own
-        monkeypatch.setattr(cls, "render", counting(cls.render))
-
-    def watch(*labels) -> list[str]:
-        drawn: list[str] = []
-        watchers.append((labels, drawn))
-        return drawn
-
-    return watch

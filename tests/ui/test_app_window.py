@@ -118,55 +118,18 @@ def test_end_game_asks_before_it_ends_a_game(ui):
     assert ui.app.log.game(game_id).status == "finished"
 
 
-def test_the_docked_keyboard_never_covers_the_field_being_typed_in(ui):
-    from kivy.core.window import Window
-    from kivy.uix.vkeyboard import VKeyboard
+def test_every_field_types_on_the_box_s_own_keyboard(ui):
+    """One keyboard: no field of any screen asks for Kivy's docked keyboard (it covered
+    the buttons under it and typed a tab for Tab); each types on the keys its screen
+    lays out in place of its rows."""
+    from kivy.uix.textinput import TextInput
 
-    ui.goto_home()
-    ui.app.choose_game("scorepad")
-    ui.pump()
-    rows = ui.app.sm.current_screen.rows
-    low = min(rows.values(), key=lambda r: r.name_input.to_window(0, r.name_input.y)[1])
-    keyboard = VKeyboard(size=(800, 230), pos=(0, 0))  # as the kiosk docks it
-    Window.add_widget(keyboard)
-    try:
-        low.name_input.focus = True
-        ui.pump(3)
-        field_bottom = low.name_input.to_window(low.name_input.x, low.name_input.y)[1]
-        assert ui.app.root.y > 0 and field_bottom >= keyboard.top
-    finally:
-        low.name_input.focus = False
-        Window.remove_widget(keyboard)
-    ui.pump(3)
-    assert ui.app.root.y == 0
-
-
-def test_the_kiosk_keyboard_has_keys_of_56_px_and_leaves_the_field_in_sight(ui):
-    from kivy.core.window import Window
-
-    from companion.ui.widgets import TableKeyboard
-
-    ui.goto_home()
-    ui.app.choose_game("scorepad")
-    ui.pump()
-    rows = ui.app.sm.current_screen.rows
-    low = min(rows.values(), key=lambda r: r.name_input.to_window(0, r.name_input.y)[1])
-    keyboard = TableKeyboard()
-    Window.add_widget(keyboard)
-    keyboard.setup_mode_dock()
-    try:
-        assert keyboard.key_height() >= 56
-        assert keyboard.width * keyboard.scale == Window.width
-        low.name_input.focus = True
-        ui.pump(3)
-        bottom = low.name_input.to_window(low.name_input.x, low.name_input.y)[1]
-        top = low.name_input.to_window(low.name_input.x, low.name_input.top)[1]
-        assert bottom >= keyboard.top and top <= Window.height, "the field is in sight"
-    finally:
-        low.name_input.focus = False
-        Window.remove_widget(keyboard)
-    ui.pump(3)
-    assert ui.app.root.y == 0
+    ui.app.sm.build_all()
+    fields = [w for screen in ui.app.sm.screens for w in screen.walk(restrict=True)
+              if isinstance(w, TextInput)]
+    assert fields, "the screens have fields to type in"
+    assert all(f.keyboard_mode == "managed" for f in fields), \
+        [type(f).__name__ for f in fields if f.keyboard_mode != "managed"]
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720)])

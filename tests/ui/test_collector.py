@@ -13,6 +13,7 @@ class FakeGC:
     def __init__(self) -> None:
         self.calls: list[str] = []
         self.count = (0, 0, 0)
+        self.frozen = 0
 
     def collect(self, generation: int = 2) -> int:
         self.calls.append(f"collect {generation}")
@@ -20,6 +21,12 @@ class FakeGC:
 
     def freeze(self) -> None:
         self.calls.append("freeze")
+
+    def unfreeze(self) -> None:
+        self.calls.append("unfreeze")
+
+    def get_freeze_count(self) -> int:
+        return self.frozen
 
     def set_threshold(self, *thresholds: int) -> None:
         self.calls.append(f"threshold {thresholds[0]}")
@@ -66,3 +73,17 @@ def test_a_quiet_moment_collects_what_was_made_and_everything_now_and_then(fake)
     assert collector.idle()
     # what a full collection leaves alive is frozen: the next one walks only what is new
     assert fake.calls == ["collect 1", "collect 2", "freeze"]
+
+
+def test_what_died_frozen_is_freed_once_enough_was_frozen_since_the_start(fake):
+    collector.settle()
+    fake.calls.clear()
+    fake.count = (500, 0, collector.FULL_EVERY - 1)
+    fake.frozen = collector.THAW_AFTER  # not more than that yet
+    assert collector.idle()
+    fake.frozen = collector.THAW_AFTER + 1
+    assert collector.idle()
+    assert fake.calls == ["collect 2", "freeze", "unfreeze", "collect 2", "freeze"]
+    fake.calls.clear()
+    assert collector.idle()  # counted afresh from the thaw
+    assert fake.calls == ["collect 2", "freeze"]
