@@ -102,7 +102,13 @@ def test_a_venue_is_believed_once_a_person_confirms_it_in_settings(ui, venue_box
     try:
         ui.app.navigate("settings")
         ui.pump()
-        ui.tap(ui.find(f"Believe venue {venue.fingerprint}"))
+        believe = ui.find(f"Believe venue {venue.fingerprint}")
+        scroll = believe.parent
+        while type(scroll).__name__ != "ScrollView":  # below the fold: scrolled to
+            scroll = scroll.parent
+        scroll.scroll_to(believe, animate=False)
+        ui.pump(2)
+        ui.tap(believe)
         ui.pump(2)
         assert pub.venue_key is None  # asked first
         assert "the very same fingerprint" in ui.app.question.text
