@@ -155,6 +155,9 @@ def _tap_seats(rig, seats, rng):
     return out, start + len(seats) * 3_000 + 30_000 + 25_000
 
 
+PATIENCE_S = 25  # per round: about twice the slowest seen with a loaded machine
+
+
 @pytest.mark.parametrize("seed", [11])
 def test_five_percent_noise_both_ways_with_replugs_loses_doubles_and_invents_nothing(
         end_to_end, seed):
@@ -170,9 +173,11 @@ def test_five_percent_noise_both_ways_with_replugs_loses_doubles_and_invents_not
         expected.extend(taps)
         rig.drive(lambda done=done: rig.pad.clock_us() > done, timeout=1)
         rig.pad.replug()
-        # A round's presses get through before the next round (the pad keeps 32 reports).
+        # A round's presses get through before the next round (the pad keeps 32 reports),
+        # within PATIENCE_S of wall time: a replug under this noise may need several
+        # handshakes, each timed out on the machine's real clock (slower under load).
         late += not rig.drive(lambda: len(rig.presses()) >= len(expected)
-                              and not rig.pad.firmware.pad.queue, timeout=15)
+                              and not rig.pad.firmware.pad.queue, timeout=PATIENCE_S)
     rig.drive(lambda: len(rig.presses()) >= len(expected)
               and not rig.pad.firmware.pad.queue, timeout=20)
     rig.pad.corrupt_rate = 0.0
@@ -185,11 +190,11 @@ def test_five_percent_noise_both_ways_with_replugs_loses_doubles_and_invents_not
     texts = [s.text for s in rig.statuses()]
     strangers = [t for t in texts if "another board" in t]
     print(f"5 % noise both ways, {rounds} rounds with a replug: presses {len(expected)}, "
-          f"lost {lost}, doubled {doubled}, phantom {phantom}; rounds late (15 s) "
+          f"lost {lost}, doubled {doubled}, phantom {phantom}; rounds late ({PATIENCE_S} s) "
           f"{late}; stranger verdicts {len(strangers)}; handshakes that timed out "
           f"{sum('did not answer' in t for t in texts)}; pad overflow "
           f"{rig.pad.firmware.pad.overflow}; bytes corrupted {rig.pad.stats['bytes_corrupted']}")
-    assert strangers == [] and late == 0  # no round's presses kept waiting for 15 s
+    assert strangers == [] and late == 0  # no round's presses kept waiting that long
     assert (lost, doubled, phantom) == (0, 0, 0), (sorted(want - set(got)),
                                                    sorted(set(got) - want))
     assert len(want) == len(expected) == rounds * 3
