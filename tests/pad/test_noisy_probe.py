@@ -155,7 +155,7 @@ def _tap_seats(rig, seats, rng):
     return out, start + len(seats) * 3_000 + 30_000 + 25_000
 
 
-PATIENCE_S = 25  # per round: about twice the slowest seen with a loaded machine
+PATIENCE_S = 25  # per round (a round once took over 15 s in a full run of the suite)
 
 
 @pytest.mark.parametrize("seed", [11])
