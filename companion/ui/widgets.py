@@ -461,20 +461,3 @@ class DataBox(DataViews, BoxLayout):
 
 class DataGrid(DataViews, GridLayout):
     """A GridLayout of views made from ``data`` (``DataViews``)."""
-
-
-def show_items(box, make, items: list[dict]) -> None:
-    """Show ``items`` in ``box``, one child each (made by ``make()`` when there are
-    more items than children, the extra children removed when fewer), each child's
-    properties set from its item. A child keeps its place and its item's place for as
-    long as the count stays: a button under a finger is never handed to another item
-    (as a RecycleView's recycled views would be at any change of its data)."""
-    shown = list(reversed(box.children))
-    for child in shown[len(items):]:
-        box.remove_widget(child)
-    for _ in range(len(shown), len(items)):
-        box.add_widget(make())
-    for child, item in zip(reversed(box.children), items, strict=True):
-        for key, value in item.items():
-            if getattr(child, key) != value:
-                setattr(child, key, value)

@@ -23,7 +23,7 @@ from companion.control.score_pad import TYPED_MAX, TYPED_MIN, ScorePadControl
 from companion.ui import theme
 from companion.ui.app import load_kv
 from companion.ui.screens.still_scroll import StillScroll
-from companion.ui.widgets import NumberPad, show_items
+from companion.ui.widgets import DataBox, NumberPad  # noqa: F401 (DataBox in the kv)
 
 
 class ScoreRows(StillScroll):
@@ -59,9 +59,8 @@ class GameScreen(Screen):
     def show(self, view) -> None:
         self.heading, self.summary, self.can_undo = view.heading, view.summary, view.can_undo
         self.count = len(view.rows)
-        show_items(self.ids.box, ScoreRowView,
-                   [{"screen": self, "seat": r.seat, "name": r.name, "total": r.total,
-                     "colour": r.colour} for r in view.rows])
+        self.ids.box.data = [{"screen": self, "seat": r.seat, "name": r.name,
+                              "total": r.total, "colour": r.colour} for r in view.rows]
 
     def score(self, seat: int, points: int) -> None:
         self.control.score(seat, points)

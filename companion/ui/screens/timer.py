@@ -43,7 +43,7 @@ from companion.control.timer import TimerControl
 from companion.timer import NS_PER_S
 from companion.ui import theme
 from companion.ui.app import load_kv
-from companion.ui.widgets import BigButton, share_row, show_items
+from companion.ui.widgets import BigButton, DataBox, DataGrid, share_row  # noqa: F401 (kv)
 
 
 class ControlButton(BigButton):
@@ -116,12 +116,12 @@ class TimerScreen(Screen):
         self._controls = view.controls
         self.show_controls()
         self.lamp_count = len(view.lamps)
-        show_items(self.ids.lamps, SeatLamp, [
+        self.ids.lamps.data = [
             {"screen": self, "seat": lamp.seat, "name": lamp.name, "colour": lamp.colour,
-             "lit": lamp.lit, "width": self.lamp_w} for lamp in view.lamps])
-        show_items(self.ids.banks, BankCell, [
+             "lit": lamp.lit, "width": self.lamp_w} for lamp in view.lamps]
+        self.ids.banks.data = [
             {"screen": self, "seat": b.seat, "colour": b.colour, "text": b.text,
-             "note": b.note, "active": b.active, "flagged": b.flagged} for b in view.banks])
+             "note": b.note, "active": b.active, "flagged": b.flagged} for b in view.banks]
 
     def show_controls(self) -> None:
         """The control row: the row's width shared by what each button's words need, at
@@ -129,10 +129,10 @@ class TimerScreen(Screen):
         row = self._controls
         bar = self.ids.controls
         px, widths = share_row([c.label for c in row], bar.width - 8, theme.GAP)
-        show_items(self.ids.controls, ControlButton, [
+        self.ids.controls.data = [
             {"screen": self, "key": c.key, "text": c.label, "disabled": not c.enabled,
              "tint": theme.MAIN if c.selected else theme.BUTTON, "font_size": px,
-             "size_hint_x": w} for c, w in zip(row, widths, strict=True)])
+             "size_hint_x": w} for c, w in zip(row, widths, strict=True)]
 
     # -- entering and leaving -----------------------------------------------------------
 
