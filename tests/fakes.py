@@ -47,3 +47,24 @@ class Front:
         """The calls since the last ``took()`` (and forget them)."""
         calls, self.calls = self.calls, []
         return calls
+
+
+def usb_stick(tmp_path, name: str = "KINGSTON"):
+    """A USB stick mounted under ``tmp_path/media``: ``(stick folder, mounts file, roots)``
+    as ``companion.export.usb`` takes them (its ``MOUNTS`` and ``ROOTS``)."""
+    root = tmp_path / "media"
+    stick = root / name
+    stick.mkdir(parents=True)
+    mounts = tmp_path / "mounts"
+    mounts.write_text(f"/dev/sda1 {stick} vfat rw 0 0\n")
+    return stick, mounts, (f"{root}/",)
+
+
+def plug_usb_stick(tmp_path, monkeypatch, name: str = "KINGSTON"):
+    """``usb_stick``, plugged into the box the app sees; returns the stick's folder."""
+    from companion.export import usb
+
+    stick, mounts, roots = usb_stick(tmp_path, name)
+    monkeypatch.setattr(usb, "MOUNTS", mounts)
+    monkeypatch.setattr(usb, "ROOTS", roots)
+    return stick

@@ -8,23 +8,15 @@ from datetime import UTC, datetime
 
 import jsonschema
 from export.test_restore import everything, record
+from fakes import usb_stick
 
 from companion.export import usb
 from companion.export.bgstats import SCHEMA
 from companion.store.gamelog import GameLog
 
 
-def stick_at(tmp_path, name="KINGSTON"):
-    root = tmp_path / "media"
-    stick = root / name
-    stick.mkdir(parents=True)
-    mounts = tmp_path / "mounts"
-    mounts.write_text(f"/dev/sda1 {stick} vfat rw 0 0\n")
-    return stick, mounts, (f"{root}/",)
-
-
 def test_the_history_goes_to_the_stick_and_comes_back_on_a_new_box(tmp_path):
-    stick, mounts, roots = stick_at(tmp_path)
+    stick, mounts, roots = usb_stick(tmp_path)
     old = record(tmp_path / "old.sqlite3", [("scorepad", 6, "finished"),
                                             ("stop_time", 4, "finished"),
                                             ("times", 5, "open")])
@@ -47,7 +39,7 @@ def test_the_history_goes_to_the_stick_and_comes_back_on_a_new_box(tmp_path):
 
 
 def test_a_stick_pulled_out_or_a_damaged_export_restores_nothing(tmp_path):
-    stick, mounts, roots = stick_at(tmp_path)
+    stick, mounts, roots = usb_stick(tmp_path)
     old = record(tmp_path / "old.sqlite3", [("scorepad", 6, "finished")])
     usb.copy_log(old, mounts, roots, stamp="2026-03-07-2300")
     box = record(tmp_path / "box.sqlite3", [("times", 3, "finished")],
@@ -83,7 +75,7 @@ def test_a_game_whose_row_changed_comes_back_from_the_last_export(tmp_path):
     (the one import path), under its own number, and the other games stay as they are."""
     import sqlite3
 
-    stick, mounts, roots = stick_at(tmp_path)
+    stick, mounts, roots = usb_stick(tmp_path)
     path, was = _box_with_export(tmp_path, mounts, roots)
     db = sqlite3.connect(path)
     db.execute("PRAGMA ignore_check_constraints = ON")
@@ -104,7 +96,7 @@ def test_a_game_whose_row_changed_comes_back_from_the_last_export(tmp_path):
 
 
 def test_a_log_cut_to_nothing_comes_back_from_the_last_export(tmp_path):
-    stick, mounts, roots = stick_at(tmp_path)
+    stick, mounts, roots = usb_stick(tmp_path)
     path, was = _box_with_export(tmp_path, mounts, roots)
     path.write_bytes(b"")
     box = GameLog(path)

@@ -14,14 +14,9 @@ pytestmark = pytest.mark.window
 
 def test_restore_from_usb_adds_the_missing_games_and_lists_them(ui, tmp_path, monkeypatch):
     from export.test_restore import record
+    from fakes import plug_usb_stick
 
-    root = tmp_path / "media"
-    stick = root / "KINGSTON"
-    stick.mkdir(parents=True)
-    mounts = tmp_path / "mounts"
-    mounts.write_text(f"/dev/sda1 {stick} vfat rw 0 0\n")
-    monkeypatch.setattr(usb, "MOUNTS", mounts)
-    monkeypatch.setattr(usb, "ROOTS", (f"{root}/",))
+    plug_usb_stick(tmp_path, monkeypatch)
     ui.goto_home()
     ui.app.navigate("history")
     ui.pump()

@@ -111,16 +111,11 @@ def test_a_log_set_aside_offers_the_last_usb_export_and_restores_from_it(ui, tmp
     from datetime import UTC, datetime
 
     from export.test_restore import record
+    from fakes import plug_usb_stick
 
     from companion.export import usb
 
-    root = tmp_path / "media"
-    stick = root / "KINGSTON"
-    stick.mkdir(parents=True)
-    mounts = tmp_path / "mounts"
-    mounts.write_text(f"/dev/sda1 {stick} vfat rw 0 0\n")
-    monkeypatch.setattr(usb, "MOUNTS", mounts)
-    monkeypatch.setattr(usb, "ROOTS", (f"{root}/",))
+    plug_usb_stick(tmp_path, monkeypatch)
     ui.goto_home()
     sentence = ("The game log was damaged: games.sqlite3 was found empty, though this box "
                 "had recorded games in it since 2026-11-30 19:02 UTC (a card fault?). It "
