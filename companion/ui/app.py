@@ -107,6 +107,9 @@ class Banner(BoxLayout):
     full = NumericProperty(0)  # the band's width for words (app.kv)
     #: ``reader(text)``: shows a cut notice whole (the app: a question with "Close")
     reader = None
+    #: ``closer()``: puts the notice away when tapped (the app: ``clear_banner``, which
+    #: takes its words out of the status line too); None: the banner empties itself
+    closer = None
 
     def show(self, text: str, kind: str, cause: str = "", until: float = 0.0) -> None:
         """Show ``text`` (the same words again change nothing: shown once)."""
@@ -140,7 +143,10 @@ class Banner(BoxLayout):
         if not self.text or not self.collide_point(*touch.pos):
             return False
         whole = self.text if self.shown != self.text else ""
-        self.show("", "")
+        if self.closer is not None:
+            self.closer()
+        else:
+            self.show("", "")
         if whole and self.reader is not None:
             self.reader(whole)
         return True
@@ -243,6 +249,7 @@ class CompanionApp(App):
         self.layer, self.banner = root.ids.holder.__self__, root.ids.banner.__self__
         self.layer.add_widget(self.sm, index=len(self.layer.children))  # under a question
         self.banner.reader = lambda text: self.ask(text, [("Close", None, None)])
+        self.banner.closer = self.clear_banner
         from companion.ui.bgstats_panel import GameOverButton
 
         # 'Log in BG Stats' over a game that is over (issue 37), laid on the layer then

@@ -166,3 +166,17 @@ def test_a_tap_on_the_banner_closes_it_and_reaches_nothing_under_it(ui):
     before = ui.app.sm.current
     ui.tap(ui.app.banner)
     assert ui.app.banner_text == "" and ui.app.sm.current == before
+
+
+def test_a_refusal_tapped_away_is_not_left_cut_in_the_status_line(ui):
+    """Read and tapped away, a two-line refusal is gone from the whole band: its words
+    do not come back, cut to one line, in the status line under it."""
+    ui.goto_home()
+    text = ("Chloé cannot place it there: 17H00 cannot go left of 12H00 in slot 4: "
+            "times increase from left to right.")
+    ui.app.say(text, error=True)
+    ui.pump()
+    assert ui.app.banner.lines == 2
+    ui.tap(ui.app.banner)
+    ui.pump()
+    assert ui.app.banner_text == "" and ui.app.root.ids.status_line.text == ""

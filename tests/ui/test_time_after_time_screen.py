@@ -86,7 +86,7 @@ def test_chloe_example_through_taps(ui):
             assert not screen.tap_slot(1, 2)
             assert ui.app.status == ("Chloé cannot place it there: 17H00 cannot go left of "
                                      "12H00 in slot 4: times increase from left to right.")
-            ui.tap(ui.app.banner)  # the refusal lies over the rows: tapped away
+            ui.tap(ui.app.banner)  # the refusal, read: tapped away
         if n == 3:
             ui.screenshot("time_after_time_midgame")
         ui.tap(slot_button(screen, 1, slot))
